@@ -1,0 +1,43 @@
+// NewConnection: everything a frontend needs to draw itself, in SPEC's order.
+import { inject, injectable } from 'tsyringe';
+import { GameCatalog } from '../services/game-catalog.js';
+import { Notifier } from '../services/notifier.js';
+import { SettingsService } from '../services/settings-service.js';
+import { StateStore } from '../services/state-store.js';
+import { UpdateStatus } from '../services/update-status.js';
+import { appVersion } from '../support/app-version.js';
+import { Logger } from '../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import type { CommandGroup, CommandHandlers } from './command-handlers.js';
+
+@injectable()
+export class ConnectionCommands implements CommandGroup {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly state: StateStore,
+    private readonly games: GameCatalog,
+    private readonly updates: UpdateStatus,
+    private readonly notifier: Notifier,
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('connection');
+  }
+
+  readonly handlers: CommandHandlers = {
+    NewConnection: () => {
+      this.settings.publish();
+      this.state.sendNow();
+      this.events.send('GameList', this.games.list());
+      this.events.send('AppVersion', { version: appVersion(), canSelfUpdate: false });
+      if (this.updates.lastProgress) this.events.send('UpdateProgress', this.updates.lastProgress);
+      this.notifier.deliverPending();
+      // Release notes may come from the network: they follow when they are ready.
+      void this.updates.releaseNotes()
+        .then((releaseNotesList) => this.events.send('ReleaseNotes', { releaseNotesList }))
+        .catch((error: unknown) => this.logger.warn('release notes unavailable', { error }));
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// UpdateSettings and the preset commands.
+import { injectable } from 'tsyringe';
+import { SettingsService } from '../services/settings-service.js';
+import type { CommandGroup, CommandHandlers } from './command-handlers.js';
+
+@injectable()
+export class SettingsCommands implements CommandGroup {
+  constructor(private readonly settings: SettingsService) {}
+
+  readonly handlers: CommandHandlers = {
+    UpdateSettings: (changes) => {
+      this.settings.update(changes);
+    },
+    ApplyVideoPreset: ({ preset }) => this.settings.applyVideoPreset(preset),
+    ApplyClipPreset: ({ preset }) => this.settings.applyClipPreset(preset),
+  };
+}

@@ -1,0 +1,131 @@
+// The composition root: one DI container per running service, start-up in order, orderly shutdown.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { COMMAND_GROUP, type CommandGroup } from './commands/command-handlers.js';
+import { ConnectionCommands } from './commands/connection-commands.js';
+import { SettingsCommands } from './commands/settings-commands.js';
+import { ServiceOptions } from './service-options.js';
+import { GameCatalog } from './services/game-catalog.js';
+import { Notifier } from './services/notifier.js';
+import { SettingsService, toWirePath } from './services/settings-service.js';
+import { SettingsStore, type SettingsLoadReport } from './services/settings-store.js';
+import { StateStore } from './services/state-store.js';
+import { UpdateStatus } from './services/update-status.js';
+import { ConsoleSink, Logger, RotatingFileSink, type LogLevel } from './support/logger.js';
+import { ConnectionHub } from './transport/connection-hub.js';
+import { Dispatcher } from './transport/dispatcher.js';
+import { EVENT_SINK } from './transport/event-sink.js';
+import { HttpRoutes } from './transport/http-routes.js';
+import { HttpServer } from './transport/http-server.js';
+import { LegacyListener } from './transport/legacy-listener.js';
+import { OriginPolicy } from './transport/origin-policy.js';
+import { staticFiles } from './transport/static-files.js';
+
+const SERVICES: InjectionToken<object>[] = [
+  SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
+  ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
+];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands];
+
+/** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
+const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
+
+export interface StartOptions {
+  /** Level of the lines printed on stderr; the log file always gets everything. */
+  consoleLevel?: LogLevel;
+}
+
+export class KeyframeService {
+  private constructor(
+    readonly container: DependencyContainer,
+    readonly options: ServiceOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
+    await mkdir(options.dataFolder, { recursive: true });
+    const logger = new Logger([
+      new RotatingFileSink(path.join(options.logFolder, 'keyframe.log')),
+      new ConsoleSink(startOptions.consoleLevel ?? 'warn'),
+    ]);
+    const container = rootContainer.createChildContainer();
+    container.registerInstance(ServiceOptions, options);
+    container.registerInstance(Logger, logger);
+    for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
+    container.register(EVENT_SINK, { useToken: ConnectionHub });
+    for (const group of COMMAND_GROUPS) container.register<CommandGroup>(COMMAND_GROUP, { useToken: group });
+
+    const service = new KeyframeService(container, options, logger);
+    try {
+      await service.startUp();
+    } catch (error) {
+      await service.stop();
+      throw error;
+    }
+    return service;
+  }
+
+  get url(): string {
+    return this.container.resolve(HttpServer).url;
+  }
+
+  get port(): number {
+    return this.container.resolve(HttpServer).port;
+  }
+
+  get legacyPort(): number | undefined {
+    return this.container.resolve(LegacyListener).port;
+  }
+
+  get settings(): SettingsStore {
+    return this.container.resolve(SettingsStore);
+  }
+
+  /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
+  async stop(): Promise<void> {
+    this.logger.info('stopping');
+    await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
+    this.container.resolve(StateStore).dispose();
+    await this.container.resolve(SettingsStore).flush();
+    this.logger.info('stopped');
+    this.logger.close();
+  }
+
+  private async startUp(): Promise<void> {
+    this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid });
+    const settings = this.container.resolve(SettingsStore);
+    this.reportSettingsLoad(await settings.load());
+    this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
+    this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
+    await this.container.resolve(HttpServer).listen();
+    await this.container.resolve(LegacyListener).listen();
+    this.logger.info('ready', { url: this.url });
+  }
+
+  private reportSettingsLoad(report: SettingsLoadReport): void {
+    const notifier = this.container.resolve(Notifier);
+    if (report.brokenFileMovedTo) {
+      notifier.showModal({
+        title: 'Settings were reset',
+        subtitle: 'settings.json could not be read',
+        description: `Your settings file was damaged, so Keyframe started with default settings. The damaged file was kept as ${report.brokenFileMovedTo}.`,
+        type: 'warning',
+      });
+    } else if (report.repairedFields.length > 0) {
+      notifier.showModal({
+        title: 'Some settings were reset',
+        description: `These settings had invalid values and were reset to their defaults: ${report.repairedFields.join(', ')}.`,
+        type: 'warning',
+      });
+    }
+  }
+}
+
+function missingUiPage(): string {
+  return '<!doctype html><meta charset="utf-8"><title>Keyframe</title>'
+    + '<body style="font-family:sans-serif;background:#111;color:#ddd;padding:2rem">'
+    + '<h1>Keyframe is running</h1><p>The web UI has not been built: run <code>npm run build</code>. '
+    + 'Frontends can connect to the WebSocket at this address.</p></body>';
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// The `keyframe` command: runs the service until Ctrl+C or SIGTERM.
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { KeyframeService } from './keyframe-service.js';
+import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
+import { appVersion } from './support/app-version.js';
+
+const USAGE = `Usage: keyframe [options]
+
+Runs the Keyframe recording service on this machine (loopback only).
+
+Options:
+  --data-dir <folder>     settings, logs and cache (default: $KEYFRAME_HOME, else the per-user config folder)
+  --port <n>              HTTP and WebSocket port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
+  --version               print the version
+  --help                  print this help`;
+
+function parsePort(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      'legacy-port': { type: 'string' },
+      version: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) return void console.log(USAGE);
+  if (values.version) return void console.log(appVersion());
+
+  const legacy = values['legacy-port'];
+  const options = ServiceOptions.fromEnvironment({
+    dataFolder: values['data-dir'],
+    port: parsePort(values.port, '--port'),
+    ...(legacy === undefined ? {} : { legacyPort: legacy === 'off' ? undefined : parsePort(legacy, '--legacy-port') }),
+  });
+
+  let service: KeyframeService;
+  try {
+    service = await KeyframeService.start(options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${options.port} is already in use: is Keyframe already running? Stop it, or start with --port <n>.`);
+    }
+    throw error;
+  }
+
+  console.log([
+    `Keyframe ${appVersion()} is running`,
+    `  UI:        ${service.url}`,
+    `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
+    ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
+    `  Data:      ${options.dataFolder}`,
+    `  Content:   ${service.settings.current.contentFolder}`,
+    `  Logs:      ${options.logFolder}`,
+    'Press Ctrl+C to stop.',
+  ].join('\n'));
+
+  // A bug in one handler must not end a recording: log it and keep serving.
+  process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason));
+  process.on('uncaughtException', (error) => console.error('Uncaught exception:', error));
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping Keyframe…`);
+    void service.stop().then(() => process.exit(0), (error: unknown) => {
+      console.error('Keyframe did not stop cleanly:', error);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`keyframe: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,199 @@
+// TypeBox schemas of the data models carried by commands and events (SPEC.md "Resources").
+// Shapes SPEC leaves open follow reference/protocol-gaps.md §7, with SPEC's neutral names.
+import Type, { type Static, type TSchema, type TSchemaOptions } from 'typebox';
+
+/** `T | null`: SPEC and protocol-gaps emit unset fields as `null`, never omit them. */
+export const Nullable = <T extends TSchema>(schema: T, options: TSchemaOptions = {}) =>
+  Type.Union([schema, Type.Null()], options);
+
+/** A union of string literals, documented as an enumeration. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions & { default?: T[number] } = {}) =>
+  Type.Enum(values, options);
+
+export const Duration = Type.String({
+  pattern: '^(\\d+\\.)?\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,7})?$',
+  description: 'Duration as `hh:mm:ss` plus `.fffffff` when fractional, `d.` prefix past 24 h',
+});
+export const DateTime = Type.String({ description: 'ISO 8601 local time with offset' });
+
+export const CONTENT_TYPES = ['Session', 'Buffer', 'Clip', 'Highlight'] as const;
+export const ContentType = StringEnum(CONTENT_TYPES);
+export type ContentType = Static<typeof ContentType>;
+
+export const BOOKMARK_TYPES = ['Manual', 'Kill', 'Death', 'Assist', 'Goal'] as const;
+export const BookmarkType = StringEnum(BOOKMARK_TYPES);
+export type BookmarkType = Static<typeof BookmarkType>;
+
+export const PRESET_NAMES = ['low', 'standard', 'high', 'custom'] as const;
+export const PresetName = StringEnum(PRESET_NAMES);
+export type PresetName = Static<typeof PresetName>;
+
+export const RECORDING_MODES = ['Session', 'Buffer', 'Hybrid'] as const;
+export const RecordingMode = StringEnum(RECORDING_MODES);
+export type RecordingMode = Static<typeof RecordingMode>;
+
+export const Bookmark = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  type: BookmarkType,
+  subtype: Nullable(Type.String()),
+  time: Duration,
+  aiRating: Nullable(Type.Integer()),
+});
+export type Bookmark = Static<typeof Bookmark>;
+
+export const Segment = Type.Object({
+  id: Type.Number({ description: 'Segment id; also the clip operation id in ClipProgress and CancelClip' }),
+  startTime: Type.Number({ minimum: 0, description: 'Start, in seconds' }),
+  endTime: Type.Number({ minimum: 0, description: 'End, in seconds' }),
+  fileName: Type.String({ minLength: 1, description: 'Input video file name (no extension)' }),
+  filePath: Type.Optional(Type.String()),
+  type: ContentType,
+  game: Type.String(),
+  title: Type.Optional(Nullable(Type.String())),
+  gameDatabaseId: Type.Optional(Nullable(Type.Integer())),
+  mutedAudioTracks: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0 })))),
+  audioTrackVolumes: Type.Optional(Nullable(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Number({ minimum: 0 })))),
+}, { additionalProperties: false });
+export type Segment = Static<typeof Segment>;
+
+export const ContentItemReference = Type.Object({
+  FileName: Type.String({ minLength: 1 }),
+  ContentType,
+}, { additionalProperties: false });
+export type ContentItemReference = Static<typeof ContentItemReference>;
+
+export const ContentItem = Type.Object({
+  id: Type.String({ description: 'Stable content id (extension): 32 hex characters, key of the metadata sidecar' }),
+  type: ContentType,
+  title: Type.String(),
+  game: Type.String(),
+  bookmarks: Type.Array(Bookmark),
+  fileName: Type.String({ description: 'Video file name without extension' }),
+  filePath: Type.String({ description: 'Absolute path, forward slashes' }),
+  fileSize: Type.String({ description: '`123.45 MB`, `1.23 GB` from 1000 MiB up, `Unknown` on error' }),
+  fileSizeKb: Type.Integer(),
+  duration: Duration,
+  createdAt: DateTime,
+  aiAnalysis: Type.Null(),
+  uploadId: Nullable(Type.String()),
+  gameDatabaseId: Nullable(Type.Integer()),
+  audioTrackNames: Nullable(Type.Array(Type.String())),
+  isImported: Type.Boolean(),
+  compressed: Type.Boolean({ description: 'Extension: the file is the output of CompressVideo' }),
+});
+export type ContentItem = Static<typeof ContentItem>;
+
+export const PreRecording = Type.Object({
+  game: Type.String(),
+  status: Type.String(),
+  coverImageId: Nullable(Type.String()),
+  pid: Nullable(Type.Integer()),
+  exe: Nullable(Type.String()),
+});
+export type PreRecording = Static<typeof PreRecording>;
+
+export const Recording = Type.Object({
+  startTime: DateTime,
+  endTime: Nullable(DateTime),
+  filePath: Nullable(Type.String({ description: 'Session file; null in Buffer mode' })),
+  game: Type.String(),
+  fileName: Type.String({ description: 'Executable file name, `Unknown` for manual recordings' }),
+  pid: Nullable(Type.Integer()),
+  isUsingGameHook: Type.Boolean(),
+  exePath: Nullable(Type.String()),
+  bookmarks: Type.Array(Bookmark),
+  coverImageId: Nullable(Type.String()),
+  audioTrackNames: Nullable(Type.Array(Type.String())),
+  duration: Nullable(Duration),
+});
+export type Recording = Static<typeof Recording>;
+
+export const AudioDevice = Type.Object({ id: Type.String(), name: Type.String(), isDefault: Type.Boolean() });
+export type AudioDevice = Static<typeof AudioDevice>;
+
+export const Display = Type.Object({
+  deviceName: Type.String(),
+  deviceId: Type.String(),
+  isPrimary: Type.Boolean(),
+  isHdr: Type.Boolean(),
+});
+export type Display = Static<typeof Display>;
+
+export const Codec = Type.Object({
+  friendlyName: Type.String(),
+  internalEncoderId: Type.String(),
+  isHardwareEncoder: Type.Boolean(),
+});
+export type Codec = Static<typeof Codec>;
+
+export const CaptureEngineVersion = Type.Object({
+  version: Type.String(),
+  isBeta: Type.Boolean(),
+  supportsFrom: Nullable(Type.String()),
+  supportsTo: Nullable(Type.String()),
+  url: Type.String(),
+});
+export type CaptureEngineVersion = Static<typeof CaptureEngineVersion>;
+
+export const INTEGRATION_HEALTH = ['disabled', 'idle', 'active', 'degraded', 'failed'] as const;
+export const IntegrationHealth = Type.Object({
+  status: StringEnum(INTEGRATION_HEALTH),
+  message: Type.String(),
+  lastEventAt: Nullable(DateTime),
+});
+export type IntegrationHealth = Static<typeof IntegrationHealth>;
+
+export const GPU_VENDORS = ['Unknown', 'Nvidia', 'AMD', 'Intel'] as const;
+
+export const State = Type.Object({
+  recording: Nullable(Recording),
+  preRecording: Nullable(PreRecording),
+  content: Type.Array(ContentItem, { description: 'Newest `createdAt` first' }),
+  inputDevices: Type.Array(AudioDevice),
+  outputDevices: Type.Array(AudioDevice),
+  displays: Type.Array(Display),
+  codecs: Type.Array(Codec),
+  availableCaptureEngineVersions: Type.Array(CaptureEngineVersion),
+  gpuVendor: StringEnum(GPU_VENDORS),
+  gpuComputeCapability: Type.Number({ description: '0 when no GPU of that vendor is detected' }),
+  maxDisplayHeight: Type.Integer(),
+  hasLoadedCaptureEngine: Type.Boolean(),
+  isCheckingForUpdates: Type.Boolean(),
+  currentFolderSizeGb: Type.Number(),
+  recordingDriveUsedGb: Nullable(Type.Number()),
+  recordingDriveFreeGb: Nullable(Type.Number()),
+  cacheFolder: Type.String({ description: 'Forward slashes' }),
+  integrations: Type.Record(Type.String(), IntegrationHealth, {
+    description: 'Extension: health of each game integration, by settings key',
+  }),
+});
+export type State = Static<typeof State>;
+
+export const Game = Type.Object({ name: Type.String(), paths: Type.Array(Type.String()) });
+export type Game = Static<typeof Game>;
+
+export const GameEntry = Type.Object({
+  name: Type.String(),
+  executables: Type.Array(Type.String()),
+  gameDatabaseId: Nullable(Type.Integer()),
+  icon: Nullable(Type.String()),
+});
+export type GameEntry = Static<typeof GameEntry>;
+
+export const ReleaseNote = Type.Object({
+  version: Type.String(),
+  base64Markdown: Type.String(),
+  releaseDate: Type.String(),
+});
+export type ReleaseNote = Static<typeof ReleaseNote>;
+
+export const RecoverableFile = Type.Object({
+  recoveryId: Type.String(),
+  fileName: Type.String({ description: 'File name with extension' }),
+  filePath: Type.String(),
+  type: ContentType,
+  typeLabel: Type.String(),
+  fileSize: Type.String(),
+  detectedGame: Nullable(Type.String()),
+});
+export type RecoverableFile = Static<typeof RecoverableFile>;

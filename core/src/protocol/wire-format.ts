@@ -1,0 +1,30 @@
+// Value formats on the wire (protocol-gaps.md §1): durations as `hh:mm:ss.fffffff`, local ISO date-times.
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** Seconds as `hh:mm:ss`, plus `.fffffff` when fractional and a `d.` prefix past 24 h. */
+export function formatDuration(seconds: number): string {
+  const ticks = Math.round(Math.max(0, seconds) * 1e7);
+  const totalSeconds = Math.floor(ticks / 1e7);
+  const fraction = ticks % 1e7;
+  const days = Math.floor(totalSeconds / 86400);
+  const clock = `${pad(Math.floor(totalSeconds / 3600) % 24)}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)}`;
+  return `${days > 0 ? `${days}.` : ''}${clock}${fraction > 0 ? `.${pad(fraction, 7)}` : ''}`;
+}
+
+/** Parses `[d.]hh:mm:ss[.f…]` into seconds; undefined when it is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(?:(\d+)\.)?(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?$/.exec(text);
+  if (!match) return undefined;
+  const [, days = '0', hours, minutes, secs, fraction = ''] = match;
+  if (Number(minutes) > 59 || Number(secs) > 59) return undefined;
+  return Number(days) * 86400 + Number(hours) * 3600 + Number(minutes) * 60 + Number(secs) + (fraction ? Number(`0.${fraction}`) : 0);
+}
+
+/** ISO 8601 in local time with its offset, e.g. `2026-08-01T12:00:00.123+02:00`. */
+export function formatLocalDateTime(date: Date): string {
+  const offsetMinutes = -date.getTimezoneOffset();
+  const sign = offsetMinutes >= 0 ? '+' : '-';
+  const offset = `${sign}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${offset}`;
+}

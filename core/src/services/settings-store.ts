@@ -1,0 +1,119 @@
+// settings.json in the data folder. Reading is tolerant (a broken file is moved aside, bad fields
+// reset); writing is atomic and coalesced, so a burst of changes costs one write and a kill at any
+// moment leaves a file that parses and holds one of the values sent.
+import { readFile, rename } from 'node:fs/promises';
+import { injectable } from 'tsyringe';
+import Value from 'typebox/value';
+import { Settings } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { writeFileAtomic } from '../support/atomic-file.js';
+import { Logger } from '../support/logger.js';
+import { migrateLegacyGameLists } from './legacy-game-lists.js';
+import { normalizeSettings } from './settings-normalizer.js';
+
+export const SAVE_DELAY_MS = 50;
+
+export interface SettingsLoadReport {
+  firstRun: boolean;
+  /** Where an unreadable settings file was moved to. */
+  brokenFileMovedTo?: string;
+  repairedFields: string[];
+  migratedLegacyGames: number;
+}
+
+@injectable()
+export class SettingsStore {
+  private settings: Settings;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: ServiceOptions, logger: Logger) {
+    this.logger = logger.child('settings');
+    this.settings = this.defaults();
+  }
+
+  get current(): Readonly<Settings> {
+    return this.settings;
+  }
+
+  defaults(): Settings {
+    return {
+      ...Value.Create(Settings),
+      contentFolder: this.options.defaultContentFolder,
+      cacheFolder: this.options.defaultCacheFolder,
+    } as Settings;
+  }
+
+  async load(): Promise<SettingsLoadReport> {
+    const file = this.options.settingsFile;
+    const report: SettingsLoadReport = { firstRun: false, repairedFields: [], migratedLegacyGames: 0 };
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      report.firstRun = true;
+      this.settings = this.defaults();
+      await this.save();
+      this.logger.info('first run: default settings written', { file });
+      return report;
+    }
+
+    const raw = parseObject(text);
+    if (!raw) {
+      report.brokenFileMovedTo = `${file}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      await rename(file, report.brokenFileMovedTo);
+      this.logger.warn('settings file is not a JSON object: moved aside, defaults used', { file, movedTo: report.brokenFileMovedTo });
+      this.settings = this.defaults();
+      await this.save();
+      return report;
+    }
+
+    const normalized = normalizeSettings(raw, this.defaults());
+    const migrated = migrateLegacyGameLists(normalized.settings);
+    report.repairedFields = normalized.repairedFields;
+    report.migratedLegacyGames = migrated.migratedGames;
+    this.settings = migrated.settings;
+    if (report.repairedFields.length > 0) this.logger.warn('invalid settings reset to defaults', { fields: report.repairedFields });
+    if (report.migratedLegacyGames > 0) this.logger.info('legacy whitelist/blacklist migrated into games', { games: report.migratedLegacyGames });
+    if (report.repairedFields.length > 0 || report.migratedLegacyGames > 0) await this.save();
+    return report;
+  }
+
+  /** Replaces the settings in memory at once and persists them shortly after. */
+  replace(next: Settings): void {
+    this.settings = next;
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save().catch((error: unknown) => this.logger.error('could not save settings', { error }));
+    }, SAVE_DELAY_MS);
+  }
+
+  /** Writes pending changes now; used at shutdown. */
+  async flush(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      await this.save();
+    }
+    await this.saving;
+  }
+
+  /** One write at a time, each of the newest settings. */
+  private save(): Promise<void> {
+    this.saving = this.saving
+      .catch(() => undefined)
+      .then(() => writeFileAtomic(this.options.settingsFile, `${JSON.stringify(this.settings, null, 2)}\n`));
+    return this.saving;
+  }
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

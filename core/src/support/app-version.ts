@@ -1,0 +1,9 @@
+// The application version is the version of this package.
+import { readFileSync } from 'node:fs';
+
+let cached: string | undefined;
+
+export function appVersion(): string {
+  cached ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return cached;
+}

@@ -1,0 +1,119 @@
+// The service's one HTTP server on loopback: the frontend WebSocket on `/`, and the HTTP routes.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { injectable } from 'tsyringe';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { LOOPBACK_HOST, ServiceOptions } from '../service-options.js';
+import { Logger } from '../support/logger.js';
+import { ConnectionHub } from './connection-hub.js';
+import { Dispatcher, MAX_COMMAND_BYTES } from './dispatcher.js';
+import { HttpRoutes } from './http-routes.js';
+import { OriginPolicy } from './origin-policy.js';
+
+/** Frames between 1 MiB and this size are refused politely; larger ones close the socket (1009). */
+const MAX_FRAME_BYTES = 4 * MAX_COMMAND_BYTES;
+
+@injectable()
+export class HttpServer {
+  private readonly server: Server;
+  private readonly sockets: WebSocketServer;
+  private readonly logger: Logger;
+  private boundPort = 0;
+
+  constructor(
+    private readonly options: ServiceOptions,
+    private readonly hub: ConnectionHub,
+    private readonly dispatcher: Dispatcher,
+    private readonly policy: OriginPolicy,
+    private readonly routes: HttpRoutes,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('transport');
+    this.sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+    this.server = createServer((request, response) => void this.serveHttp(request, response));
+    this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  get url(): string {
+    return `http://${LOOPBACK_HOST}:${this.boundPort}/`;
+  }
+
+  async listen(): Promise<void> {
+    await listenOnLoopback(this.server, this.options.port);
+    this.boundPort = (this.server.address() as { port: number }).port;
+    this.logger.info('listening', { url: this.url });
+  }
+
+  async close(): Promise<void> {
+    this.hub.close();
+    for (const client of this.sockets.clients) client.terminate();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const refusal = this.refusal(request);
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (refusal || pathname !== '/') {
+      const [status, text] = refusal ?? [404, 'Not Found'];
+      this.logger.warn('WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname });
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    this.sockets.handleUpgrade(request, socket, head, (client) => this.accept(client));
+  }
+
+  private accept(client: WebSocket): void {
+    this.logger.info('frontend connected');
+    this.hub.attach(client);
+    client.on('message', (data, isBinary) => void this.dispatcher.handle(toBuffer(data), isBinary));
+    client.on('error', (error) => this.logger.warn('WebSocket error', { error }));
+    client.on('close', (code, reason) => this.logger.info('frontend disconnected', { code, reason: reason.toString() }));
+  }
+
+  private async serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refusal = this.refusal(request);
+    if (refusal) {
+      response.writeHead(refusal[0], { 'Content-Type': 'text/plain' }).end(refusal[1]);
+      return;
+    }
+    const url = new URL(request.url ?? '/', this.url);
+    const handler = this.routes.find(url.pathname);
+    if (!handler) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    try {
+      await handler(request, response, url);
+    } catch (error) {
+      this.logger.error('HTTP handler failed', { path: url.pathname, error });
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' });
+      response.end();
+    }
+  }
+
+  private refusal(request: IncomingMessage): [number, string] | undefined {
+    if (!this.policy.isLocalHost(request, this.boundPort)) return [403, 'Forbidden: unexpected Host'];
+    if (!this.policy.isAllowedOrigin(request, this.boundPort)) return [403, 'Forbidden: origin not allowed'];
+    return undefined;
+  }
+}
+
+export function listenOnLoopback(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LOOPBACK_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
+}

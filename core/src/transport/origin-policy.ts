@@ -1,0 +1,29 @@
+// Who may talk to the service. Listeners bind to loopback, but a web page in the user's browser can
+// still reach loopback: the Origin check stops foreign pages, the Host check stops DNS rebinding.
+import type { IncomingMessage } from 'node:http';
+import { injectable } from 'tsyringe';
+import { ServiceOptions } from '../service-options.js';
+import { SettingsStore } from '../services/settings-store.js';
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+@injectable()
+export class OriginPolicy {
+  constructor(private readonly options: ServiceOptions, private readonly settings: SettingsStore) {}
+
+  /** The Host header names this machine on the port we listen on. */
+  isLocalHost(request: IncomingMessage, port: number): boolean {
+    const host = request.headers.host?.toLowerCase();
+    return host !== undefined && LOOPBACK_NAMES.some((name) => host === `${name}:${port}` || (port === 80 && host === name));
+  }
+
+  /** No Origin (a desktop host, a script), the service's own pages, or an allow-listed origin. */
+  isAllowedOrigin(request: IncomingMessage, port: number): boolean {
+    const origin = request.headers.origin;
+    if (origin === undefined) return true;
+    const normalized = origin.toLowerCase().replace(/\/$/, '');
+    if (LOOPBACK_NAMES.some((name) => normalized === `http://${name}:${port}`)) return true;
+    return [...this.options.allowedOrigins, ...this.settings.current.allowedOrigins]
+      .some((allowed) => allowed.toLowerCase().replace(/\/$/, '') === normalized);
+  }
+}

@@ -1,0 +1,4 @@
+// @keyframe/test: the test kit for Keyframe and its game integrations.
+export { ProtocolClient, type CloseInfo, type ConnectOptions, type ReceivedEvent } from './kit/protocol-client.js';
+export { ServiceProcess, type ServiceProcessOptions } from './kit/service-process.js';
+export { createTempFolder, type TempFolder } from './kit/temp-folder.js';

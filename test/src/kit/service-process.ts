@@ -1,0 +1,78 @@
+// Runs the real service as a child process (`keyframe --data-dir … --port 0`), the way a user does.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const MAIN = path.join(path.dirname(require.resolve('@keyframe/core/package.json')), 'dist', 'main.js');
+
+export interface ServiceProcessOptions {
+  dataFolder: string;
+  /** Extra environment variables, e.g. `KEYFRAME_ALLOWED_ORIGINS`. */
+  env?: NodeJS.ProcessEnv;
+  port?: number;
+  /** `off` disables the legacy listener; default: a free port. */
+  legacyPort?: number | 'off';
+  startTimeoutMs?: number;
+}
+
+export class ServiceProcess {
+  private output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(readonly child: ChildProcess, readonly url: string, readonly legacyUrl: string | undefined, initialOutput: string) {
+    this.output = initialOutput;
+    child.stdout?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
+    child.stderr?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
+    this.exited = new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+      else child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+  }
+
+  static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
+    const legacy = options.legacyPort ?? 0;
+    const child = spawn(process.execPath, [
+      MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy),
+    ], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+
+    let output = '';
+    const started = await new Promise<{ url: string; legacyUrl?: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`)), options.startTimeoutMs ?? 15000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const url = /UI:\s+(http:\/\/\S+)/.exec(output)?.[1];
+        if (url && output.includes('Press Ctrl+C')) {
+          clearTimeout(timer);
+          child.stdout?.off('data', onData);
+          resolve({ url, legacyUrl: /Legacy:\s+(ws:\/\/\S+)/.exec(output)?.[1] });
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code} before it was ready:\n${output}`)); });
+    });
+    return new ServiceProcess(child, started.url, started.legacyUrl, output);
+  }
+
+  /** Everything the process printed so far. */
+  get printed(): string {
+    return this.output;
+  }
+
+  get isRunning(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Graceful stop (SIGTERM), then the exit status. */
+  async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.isRunning) this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
+  /** An abrupt end (SIGKILL), as in a crash or a power cut. */
+  async kill(): Promise<void> {
+    if (this.isRunning) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}
