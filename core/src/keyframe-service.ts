@@ -83,6 +83,11 @@ export class KeyframeService {
     return this.container.resolve(SettingsStore);
   }
 
+  /** Handles one command frame from a desktop bridge, exactly as if it came over the WebSocket. */
+  dispatch(frame: string): Promise<void> {
+    return this.container.resolve(Dispatcher).handle(frame);
+  }
+
   /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
   async stop(): Promise<void> {
     this.logger.info('stopping');

@@ -10,9 +10,9 @@ export class ServiceOptions {
   constructor(
     /** Holds settings.json, logs, plugins and the default cache folder. */
     readonly dataFolder: string,
-    readonly port: number = DEFAULT_PORT,
+    readonly port: number,
     /** The legacy port that tells old frontends to reload; `undefined` disables it. */
-    readonly legacyPort: number | undefined = DEFAULT_LEGACY_PORT,
+    readonly legacyPort: number | undefined,
     /** Origins allowed to open the WebSocket besides the service's own (`KEYFRAME_ALLOWED_ORIGINS`). */
     readonly allowedOrigins: readonly string[] = [],
     readonly defaultContentFolder: string = userContentFolder(),

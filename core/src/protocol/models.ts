@@ -1,14 +1,14 @@
 // TypeBox schemas of the data models carried by commands and events (SPEC.md "Resources").
 // Shapes SPEC leaves open follow reference/protocol-gaps.md §7, with SPEC's neutral names.
-import Type, { type Static, type TSchema, type TSchemaOptions } from 'typebox';
+import Type, { type Static, type TEnum, type TSchema, type TSchemaOptions } from 'typebox';
 
 /** `T | null`: SPEC and protocol-gaps emit unset fields as `null`, never omit them. */
 export const Nullable = <T extends TSchema>(schema: T, options: TSchemaOptions = {}) =>
   Type.Union([schema, Type.Null()], options);
 
-/** A union of string literals, documented as an enumeration. */
+/** One of the given strings (a JSON Schema `enum`), typed as the union of those literals. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions & { default?: T[number] } = {}) =>
-  Type.Enum(values, options);
+  Type.Enum([...values], options) as TEnum<[...T]>;
 
 export const Duration = Type.String({
   pattern: '^(\\d+\\.)?\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,7})?$',

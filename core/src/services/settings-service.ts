@@ -35,8 +35,7 @@ export class SettingsService {
 
   /** Merges `changes` into the settings; returns whether anything changed. Throws `CommandError`. */
   update(changes: SettingsChanges): boolean {
-    const incoming: Record<string, unknown> = { ...changes };
-    for (const field of LEGACY_FIELDS) delete incoming[field];
+    const incoming = this.knownFields(changes);
     const next = mergeSettings(this.store.current, incoming);
 
     const problems = describeProblems(Settings, next);
@@ -49,6 +48,15 @@ export class SettingsService {
     if (Value.Equal(next, this.store.current)) return false;
     this.commit(next);
     return true;
+  }
+
+  /** Only fields this version knows are taken; legacy and unknown ones are logged and dropped. */
+  private knownFields(changes: SettingsChanges): Record<string, unknown> {
+    const known = Object.fromEntries(Object.entries(changes)
+      .filter(([field]) => Object.hasOwn(Settings.properties, field) && !(LEGACY_FIELDS as readonly string[]).includes(field)));
+    const ignored = Object.keys(changes).filter((field) => !Object.hasOwn(known, field));
+    if (ignored.length > 0) this.logger.info('UpdateSettings: ignored fields this version does not take', { fields: ignored });
+    return known;
   }
 
   applyVideoPreset(preset: PresetName): void {

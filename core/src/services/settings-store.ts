@@ -1,7 +1,8 @@
 // settings.json in the data folder. Reading is tolerant (a broken file is moved aside, bad fields
 // reset); writing is atomic and coalesced, so a burst of changes costs one write and a kill at any
 // moment leaves a file that parses and holds one of the values sent.
-import { readFile, rename } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { injectable } from 'tsyringe';
 import Value from 'typebox/value';
 import { Settings } from '../protocol/index.js';
@@ -47,6 +48,7 @@ export class SettingsStore {
 
   async load(): Promise<SettingsLoadReport> {
     const file = this.options.settingsFile;
+    await this.removeInterruptedWrites();
     const report: SettingsLoadReport = { firstRun: false, repairedFields: [], migratedLegacyGames: 0 };
     let text: string;
     try {
@@ -79,6 +81,14 @@ export class SettingsStore {
     if (report.migratedLegacyGames > 0) this.logger.info('legacy whitelist/blacklist migrated into games', { games: report.migratedLegacyGames });
     if (report.repairedFields.length > 0 || report.migratedLegacyGames > 0) await this.save();
     return report;
+  }
+
+  /** Temp files of a write that a crash interrupted; settings.json itself is intact. */
+  private async removeInterruptedWrites(): Promise<void> {
+    const prefix = `${path.basename(this.options.settingsFile)}.tmp-`;
+    const folder = path.dirname(this.options.settingsFile);
+    const leftovers = (await readdir(folder)).filter((name) => name.startsWith(prefix));
+    await Promise.all(leftovers.map((name) => rm(path.join(folder, name), { force: true })));
   }
 
   /** Replaces the settings in memory at once and persists them shortly after. */

@@ -1,0 +1,51 @@
+// Measuring: medians of repeated runs, ratios against a baseline measured in the same run.
+import { writeFile } from 'node:fs/promises';
+
+export interface Figure {
+  name: string;
+  /** Median of the measured runs, in milliseconds. */
+  medianMs: number;
+  baseline: string;
+  baselineMedianMs: number;
+  /** medianMs / baselineMedianMs. */
+  ratio: number;
+  runs: number;
+  note?: string;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Runs `task` `warmup` times unmeasured, then `runs` times; returns the median in ms. */
+export async function measure(task: () => Promise<void>, runs: number, warmup = 3): Promise<number> {
+  for (let index = 0; index < warmup; index++) await task();
+  const times: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    const start = process.hrtime.bigint();
+    await task();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
+export function printTable(figures: Figure[]): void {
+  const rows = figures.map((figure) => [
+    figure.name, `${figure.medianMs.toFixed(2)} ms`, `${figure.baselineMedianMs.toFixed(2)} ms (${figure.baseline})`,
+    `${figure.ratio.toFixed(2)}x`, String(figure.runs),
+  ]);
+  const header = ['figure', 'median', 'baseline median', 'ratio', 'runs'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(line(row));
+  for (const figure of figures.filter((item) => item.note)) console.log(`\n${figure.name}: ${figure.note}`);
+}
+
+export async function writeResults(file: string, figures: Figure[]): Promise<void> {
+  const machine = { node: process.version, platform: process.platform, arch: process.arch };
+  await writeFile(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), machine, figures }, null, 2)}\n`);
+}

@@ -1,0 +1,83 @@
+// NewConnection round trip with 5,000 content items: the service (dispatch, serialising Settings,
+// State, GameList, AppVersion) against a bare `ws` server that answers with the same bytes.
+import 'reflect-metadata';
+import { KeyframeService, ServiceOptions, StateStore } from '@keyframe/core/host';
+import { formatDuration, formatLocalDateTime, type ContentItem } from '@keyframe/core/protocol';
+import { createTempFolder } from '@keyframe/test';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+import { measure, type Figure } from './harness.js';
+
+const CONTENT_ITEMS = 5000;
+const RUNS = 25;
+const NEW_CONNECTION = JSON.stringify({ Method: 'NewConnection' });
+
+function contentItem(index: number): ContentItem {
+  const created = new Date(Date.UTC(2026, 0, 1) + index * 60_000);
+  const fileName = `2026-01-01_${String(index).padStart(6, '0')}`;
+  return {
+    id: index.toString(16).padStart(32, '0'), type: index % 4 === 0 ? 'Clip' : 'Session', title: '', game: `Game ${index % 17}`,
+    bookmarks: [{ id: index + 1, type: 'Kill', subtype: null, time: formatDuration(index % 600), aiRating: null }],
+    fileName, filePath: `/videos/Keyframe/Full Sessions/Game/${fileName}.mp4`, fileSize: '812.40 MB', fileSizeKb: 831897,
+    duration: formatDuration(1800.5), createdAt: formatLocalDateTime(created), aiAnalysis: null, uploadId: null,
+    gameDatabaseId: null, audioTrackNames: null, isImported: false, compressed: false,
+  };
+}
+
+/** Opens a client, sends NewConnection, resolves when `expectedFrames` frames have arrived. */
+function roundTrip(url: string, expectedFrames: number, capture?: string[]): () => Promise<void> {
+  return async () => {
+    const socket = new WebSocket(url);
+    await once(socket, 'open');
+    let received = 0;
+    const done = new Promise<void>((resolve) => socket.on('message', (data) => {
+      capture?.push(data.toString());
+      if (++received === expectedFrames) resolve();
+    }));
+    socket.send(NEW_CONNECTION);
+    await done;
+    socket.terminate();
+  };
+}
+
+export async function benchNewConnection(): Promise<Figure> {
+  const data = await createTempFolder('keyframe-bench-');
+  const service = await KeyframeService.start(new ServiceOptions(data.path, 0, undefined), { consoleLevel: 'error' });
+  try {
+    service.container.resolve(StateStore).update({ content: Array.from({ length: CONTENT_ITEMS }, (_, index) => contentItem(index)) });
+    // Settings, State, GameList, AppVersion: the synchronous part of the answer.
+    const frames: string[] = [];
+    await roundTrip(service.url, 4, frames)();
+    const echo = await echoServer(frames);
+    try {
+      const serviceMs = await measure(roundTrip(service.url, 4), RUNS);
+      const baselineMs = await measure(roundTrip(echo.url, frames.length), RUNS);
+      const bytes = frames.reduce((total, frame) => total + Buffer.byteLength(frame), 0);
+      return {
+        name: `NewConnection round trip, ${CONTENT_ITEMS} items`, medianMs: serviceMs,
+        baseline: 'bare ws, same bytes', baselineMedianMs: baselineMs, ratio: serviceMs / baselineMs, runs: RUNS,
+        note: `${(bytes / 1024 / 1024).toFixed(2)} MiB per answer; the ratio is the cost of building and serialising the state`,
+      };
+    } finally {
+      await echo.close();
+    }
+  } finally {
+    await service.stop();
+    await data.remove();
+  }
+}
+
+/** A `ws` server that answers any message with the given frames. */
+async function echoServer(frames: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(server, 'listening');
+  server.on('connection', (socket) => socket.on('message', () => { for (const frame of frames) socket.send(frame); }));
+  return {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => {
+      for (const client of server.clients) client.terminate();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,13 @@
+// `npm run bench`: every figure as a ratio against a baseline measured in the same run.
+import 'reflect-metadata';
+import { fileURLToPath } from 'node:url';
+import { printTable, writeResults, type Figure } from './harness.js';
+import { benchNewConnection } from './new-connection-bench.js';
+
+const RESULTS = fileURLToPath(new URL('../results.json', import.meta.url));
+
+const figures: Figure[] = [];
+figures.push(await benchNewConnection());
+printTable(figures);
+await writeResults(RESULTS, figures);
+console.log(`\nwritten to ${RESULTS}`);

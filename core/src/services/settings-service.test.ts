@@ -1,0 +1,112 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CommandError } from '../commands/command-error.js';
+import type { EventContent, EventName, Recording } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { Logger } from '../support/logger.js';
+import type { EventSink } from '../transport/event-sink.js';
+import { Notifier } from './notifier.js';
+import { SettingsService } from './settings-service.js';
+import { SettingsStore } from './settings-store.js';
+import { StateStore } from './state-store.js';
+
+class RecordedEvents implements EventSink {
+  readonly sent: { method: EventName; content: unknown }[] = [];
+  readonly isConnected = true;
+  send<E extends EventName>(method: E, content: EventContent<E>): void {
+    this.sent.push({ method, content });
+  }
+  methods(): EventName[] {
+    return this.sent.map((event) => event.method);
+  }
+}
+
+const recording: Recording = {
+  startTime: '2026-11-22T10:00:00.000+00:00', endTime: null, filePath: null, game: 'Manual Recording', fileName: 'Unknown',
+  pid: null, isUsingGameHook: false, exePath: null, bookmarks: [], coverImageId: null, audioTrackNames: null, duration: null,
+};
+
+describe('SettingsService', () => {
+  let folder: string;
+  let events: RecordedEvents;
+  let store: SettingsStore;
+  let state: StateStore;
+  let service: SettingsService;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-settings-'));
+    const logger = new Logger([]);
+    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
+    events = new RecordedEvents();
+    store = new SettingsStore(options, logger);
+    await store.load();
+    state = new StateStore(events);
+    service = new SettingsService(store, state, new Notifier(events, logger), events, logger);
+  });
+  afterEach(async () => {
+    state.dispose();
+    await store.flush();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  for (const phase of ['recording', 'preRecording'] as const) {
+    it(`refuses to switch an integration while ${phase} is set, warns, and saves nothing`, async () => {
+      if (phase === 'recording') state.update({ recording });
+      else state.update({ preRecording: { game: 'Arena', status: 'Waiting to start', coverImageId: null, pid: 42, exe: null } });
+      const before = await readFile(path.join(folder, 'settings.json'), 'utf8');
+
+      let refusal: unknown;
+      try {
+        service.update({ frameRate: 30, gameIntegrations: { tacticalShooter: { enabled: false } } });
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).to.be.instanceOf(CommandError).and.to.have.property('code', 'NotAllowed');
+      expect((refusal as Error).message).to.include('tacticalShooter');
+      expect(store.current.gameIntegrations.tacticalShooter!.enabled).to.equal(true);
+      expect(store.current.frameRate).to.equal(60);
+      const modal = events.sent.find((event) => event.method === 'ShowModal')?.content as EventContent<'ShowModal'>;
+      expect(modal).to.deep.include({ type: 'warning' });
+      expect(events.methods()).to.not.include('Settings');
+      await store.flush();
+      expect(await readFile(path.join(folder, 'settings.json'), 'utf8')).to.equal(before);
+    });
+  }
+
+  it('allows other changes during a recording, and an unchanged integrations object', () => {
+    state.update({ recording });
+    const changed = service.update({ frameRate: 30, gameIntegrations: { ...store.current.gameIntegrations } });
+    expect(changed).to.equal(true);
+    expect(store.current.frameRate).to.equal(30);
+  });
+
+  it('allows switching integrations when idle', () => {
+    expect(service.update({ gameIntegrations: { vehicleSoccer: { enabled: false } } })).to.equal(true);
+    expect(store.current.gameIntegrations.vehicleSoccer).to.deep.equal({ enabled: false });
+  });
+
+  it('refuses relative folders', () => {
+    expect(() => service.update({ contentFolder: 'videos' })).to.throw(CommandError, /absolute/);
+  });
+
+  it('reports no change, and sends nothing, when values are the same', () => {
+    expect(service.update({ frameRate: store.current.frameRate })).to.equal(false);
+    expect(events.methods()).to.deep.equal([]);
+  });
+
+  it('drops unknown and legacy fields from a frontend', () => {
+    expect(service.update({ whitelist: [{ name: 'x', paths: [] }], somethingElse: 1 } as never)).to.equal(false);
+    expect(store.current).to.not.have.property('somethingElse');
+  });
+
+  it('records at 1440p with the high preset only where a display is that tall', () => {
+    service.applyVideoPreset('high');
+    expect(store.current.resolution).to.equal('1080p');
+    state.update({ maxDisplayHeight: 1600 });
+    service.applyVideoPreset('high');
+    expect(store.current.resolution).to.equal('1440p');
+  });
+});

@@ -1,0 +1,20 @@
+import type { ConnectionStatus } from '../connection';
+import { ConnectionIndicator } from './ConnectionIndicator';
+
+interface AppHeaderProps {
+  version: string | undefined;
+  status: ConnectionStatus;
+}
+
+export function AppHeader({ version, status }: AppHeaderProps) {
+  return (
+    <header className="app-header">
+      <div className="app-header__brand">
+        <span className="app-header__logo" aria-hidden="true" />
+        <h1 className="app-header__name">Keyframe</h1>
+        {version && <span className="app-header__version">v{version}</span>}
+      </div>
+      <ConnectionIndicator status={status} />
+    </header>
+  );
+}
