@@ -1,31 +1,18 @@
 import type { EventContentMap } from '@keyframe/core/protocol';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useServerEvent } from '../connection';
+import { useEffect, useEffectEvent } from 'react';
+import { useEventQueue } from '../connection';
 
 const TOAST_LIFETIME_MS = 8_000;
 const MAX_TOASTS = 4;
 
-interface Toast {
-  id: number;
-  rejection: EventContentMap['CommandRejected'];
-}
-
 /** Brief notes for commands the backend refused. */
 export function RejectionToasts() {
-  const [toasts, setToasts] = useState<Toast[]>([]);
-  const nextId = useRef(0);
-
-  useServerEvent('CommandRejected', (rejection) => {
-    const id = nextId.current++;
-    setToasts((current) => [...current, { id, rejection }].slice(-MAX_TOASTS));
-  });
-
-  const dismiss = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
+  const [toasts, dismiss] = useEventQueue('CommandRejected', MAX_TOASTS);
 
   return (
     <div className="toasts" role="status" aria-live="polite">
       {toasts.map((toast) => (
-        <RejectionToast key={toast.id} rejection={toast.rejection} onDismiss={() => dismiss(toast.id)} />
+        <RejectionToast key={toast.id} rejection={toast.content} onDismiss={() => dismiss(toast.id)} />
       ))}
     </div>
   );

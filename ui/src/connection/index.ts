@@ -1,4 +1,4 @@
 export { connection } from './connection';
 export type { ConnectionStatus } from './connection-client';
-export { useConnectionStatus, useServerEvent } from './hooks';
+export { useConnectionStatus, useEventQueue, useServerEvent } from './hooks';
 export { SERVER_EVENT, type ServerEvent } from './server-event';
