@@ -1,1 +1,13 @@
-export * from './protocol/index.js';
+// @keyframe/core: the SDK for game integrations. Everything a plugin may use is exported here;
+// anything else in this package is internal and may change.
+export type {
+  GameIntegration, DetectedGame, BookmarkRequest, RecordingInfo, RecorderView, PluginLogger, HealthReporter,
+  Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService,
+  IntegrationSettings as IntegrationSettingsService,
+} from './plugins/game-integration.js';
+export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './plugins/tokens.js';
+export type {
+  Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions,
+  TailInput, TailOptions, WatchFolderOptions,
+} from './feeds/types.js';
+export type { BookmarkType } from './protocol/index.js';

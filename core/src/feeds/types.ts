@@ -1,0 +1,90 @@
+// Feeds: the only way game data reaches an integration. Every input a feed delivers is plain JSON,
+// so the same plugin code runs against the live game or against a tape of it.
+
+/** One HTTP request the game pushed to us (the listener always answers 200 with an empty body). */
+export interface HttpPushInput {
+  method: string;
+  path: string;
+  /** The raw body as text: parsing, and refusing bad JSON, is the integration's job. */
+  body: string;
+  userAgent?: string;
+}
+
+/** One poll of a local HTTP endpoint: the answer, or why there was none. */
+export type PollInput =
+  | { status: number; body: string }
+  | { error: string };
+
+/** One complete line of a followed file, or a change of the file itself. */
+export type TailInput =
+  | { line: string; file: string }
+  | { reset: 'opened' | 'truncated' | 'rotated'; file: string };
+
+/** A file that appeared (and stopped growing) in a watched folder. */
+export interface FolderInput {
+  /** Path relative to the watched folder, with forward slashes. */
+  path: string;
+  /** Absolute path to read the file from: the live folder, or the files beside a tape. */
+  absolutePath: string;
+  size: number;
+}
+
+export interface FeedInputs {
+  httpPush: HttpPushInput;
+  poll: PollInput;
+  tail: TailInput;
+  watchFolder: FolderInput;
+}
+export type FeedKind = keyof FeedInputs;
+
+/** An open feed: inputs arrive in order, one handler call at a time. */
+export interface Feed<T> {
+  /** Sets the handler; the time of an input is `Clock.now()` while the handler runs. */
+  onInput(handler: (input: T) => void | Promise<void>): void;
+  close(): Promise<void>;
+}
+
+export interface HttpPushOptions {
+  /** Loopback port to listen on. */
+  port: number;
+  /** Bodies over this size are refused with 413 and never delivered (default 1 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface PollOptions {
+  /** A loopback URL (`127.0.0.1`, `localhost` or `[::1]`); anything else is refused. */
+  url: string;
+  intervalMs: number;
+  /** Request timeout (default: the interval, at least 1 s). */
+  timeoutMs?: number;
+  /** Accept a self-signed certificate: allowed for loopback URLs only. */
+  acceptSelfSignedCertificate?: boolean;
+}
+
+export interface TailOptions {
+  /** Candidate files, best first: the newest existing one is followed, re-checked as files appear. */
+  paths: readonly string[];
+  /** Text encoding of the file (default `utf8`; `latin1` for logs of some localized clients). */
+  encoding?: BufferEncoding;
+  /** How often to look for a file that does not exist yet (ms, default 1000). */
+  discoveryIntervalMs?: number;
+}
+
+export interface WatchFolderOptions {
+  folder: string;
+  /** Only files whose path relative to the folder matches. */
+  pattern?: RegExp;
+  /** How often to scan (ms; default 2500). */
+  intervalMs?: number;
+  /** A file counts as complete once its size has not changed for this long (ms; default 1000). */
+  stableMs?: number;
+}
+
+/** Opens feeds for one integration; the host closes them all when the integration deactivates. */
+export interface Feeds {
+  /** `id` names the feed in tapes; unique within the integration. */
+  httpPush(id: string, options: HttpPushOptions): Feed<HttpPushInput>;
+  poll(id: string, options: PollOptions): Feed<PollInput>;
+  tail(id: string, options: TailOptions): Feed<TailInput>;
+  watchFolder(id: string, options: WatchFolderOptions): Feed<FolderInput>;
+}
