@@ -28,6 +28,7 @@ export class SettingsStore {
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
+  private readonly listeners = new Set<(settings: Readonly<Settings>) => void>();
 
   constructor(private readonly options: ServiceOptions, logger: Logger) {
     this.logger = logger.child('settings');
@@ -94,10 +95,17 @@ export class SettingsStore {
   /** Replaces the settings in memory at once and persists them shortly after. */
   replace(next: Settings): void {
     this.settings = next;
+    for (const listener of this.listeners) listener(next);
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
       void this.save().catch((error: unknown) => this.logger.error('could not save settings', { error }));
     }, SAVE_DELAY_MS);
+  }
+
+  /** Called after every change made through `replace`. */
+  onChange(listener: (settings: Readonly<Settings>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Writes pending changes now; used at shutdown. */

@@ -1,0 +1,16 @@
+// Internal: how the host watches what a plugin's feeds deliver (health, tape recording).
+import type { FeedInputs, FeedKind, Feeds } from './types.js';
+
+export interface ObservedInput<K extends FeedKind = FeedKind> {
+  feed: string;
+  kind: K;
+  input: FeedInputs[K];
+  at: Date;
+}
+
+export type FeedObserver = (entry: ObservedInput) => void;
+
+/** The feeds of one integration instance, which the host can close all at once. */
+export interface ClosableFeeds extends Feeds {
+  closeAll(): Promise<void>;
+}

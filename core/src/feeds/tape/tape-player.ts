@@ -1,0 +1,185 @@
+// Replays a tape into an integration under a virtual clock, with a simulated recording, and
+// collects the bookmarks it adds. The plugin code is the same that runs against the live game.
+import type { ClosableFeeds } from '../feed-observer.js';
+import type { Feed, FeedInputs, FeedKind } from '../types.js';
+import type {
+  BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger, RecorderView, RecordingInfo,
+} from '../../plugins/game-integration.js';
+import { instantiateIntegration } from '../../plugins/plugin-container.js';
+import type { IntegrationClass } from '../../plugins/plugin-loader.js';
+import { isFeedEntry, readTape, type Tape } from './tape-format.js';
+
+export interface PlayedBookmark {
+  type: BookmarkRequest['type'];
+  /** Seconds from the start of the recording it belongs to. */
+  time: number;
+  subtype?: string;
+  /** Which simulated recording (0-based) it belongs to. */
+  recording: number;
+}
+
+export interface TapePlayback {
+  tape: Tape;
+  bookmarks: PlayedBookmark[];
+  /** Bookmarks asked for when no recording covered their time. */
+  dropped: BookmarkRequest[];
+  /** Feed entries for a feed the integration never opened. */
+  unconsumed: number;
+  degradedReasons: string[];
+  notifications: string[];
+  log: string[];
+}
+
+export interface PlayOptions {
+  integrationClass: IntegrationClass;
+  key: string;
+  /** The game passed to activate() when the tape's header names none. */
+  defaultGame: DetectedGame;
+  gamePaths?: GamePaths;
+}
+
+class VirtualClock {
+  private currentMs: number;
+  constructor(startMs: number) { this.currentMs = startMs; }
+  now = (): Date => new Date(this.currentMs);
+  set(ms: number): void { this.currentMs = ms; }
+}
+
+class TapeFeed<T> implements Feed<T> {
+  private handler: ((input: T) => void | Promise<void>) | undefined;
+  readonly ready = Promise.resolve();
+  closed = false;
+
+  onInput(handler: (input: T) => void | Promise<void>): void { this.handler = handler; }
+  async deliver(input: T): Promise<boolean> {
+    if (!this.handler || this.closed) return false;
+    await this.handler(input);
+    return true;
+  }
+  async close(): Promise<void> { this.closed = true; }
+}
+
+class TapeFeeds implements ClosableFeeds {
+  readonly open = new Map<string, TapeFeed<unknown>>();
+
+  private openFeed<K extends FeedKind>(id: string): Feed<FeedInputs[K]> {
+    if (this.open.has(id) && !this.open.get(id)!.closed) throw new Error(`feed id ${id} is already open`);
+    const feed = new TapeFeed<FeedInputs[K]>();
+    this.open.set(id, feed as TapeFeed<unknown>);
+    return feed;
+  }
+  httpPush(id: string) { return this.openFeed<'httpPush'>(id); }
+  poll(id: string) { return this.openFeed<'poll'>(id); }
+  tail(id: string) { return this.openFeed<'tail'>(id); }
+  watchFolder(id: string) { return this.openFeed<'watchFolder'>(id); }
+  async closeAll(): Promise<void> {
+    for (const feed of this.open.values()) await feed.close();
+  }
+}
+
+/** The simulated recorder: recordings start and stop where the tape says (by default, one for the whole tape). */
+class SimulatedRecorder implements RecorderView {
+  readonly recordings: { startedAt: Date; stoppedAt?: Date }[] = [];
+  private readonly started = new Set<(recording: RecordingInfo) => void>();
+  private readonly stopped = new Set<(recording: RecordingInfo) => void>();
+  constructor(private readonly game: string) {}
+
+  get current(): RecordingInfo | undefined {
+    const last = this.recordings.at(-1);
+    return last && !last.stoppedAt ? { startedAt: last.startedAt, game: this.game } : undefined;
+  }
+  onStarted(listener: (recording: RecordingInfo) => void) { this.started.add(listener); return () => this.started.delete(listener); }
+  onStopped(listener: (recording: RecordingInfo) => void) { this.stopped.add(listener); return () => this.stopped.delete(listener); }
+  start(at: Date): void {
+    this.recordings.push({ startedAt: at });
+    for (const listener of this.started) listener({ startedAt: at, game: this.game });
+  }
+  stop(at: Date): void {
+    const current = this.current;
+    if (!current) return;
+    this.recordings.at(-1)!.stoppedAt = at;
+    for (const listener of this.stopped) listener(current);
+  }
+  /** The recording whose time span holds `at`. */
+  covering(at: Date): number {
+    return this.recordings.findIndex((recording) => recording.startedAt <= at && (!recording.stoppedAt || at <= recording.stoppedAt));
+  }
+}
+
+const noGamePaths: GamePaths = {
+  steamLibraries: async () => [],
+  roamingAppData: () => '/nonexistent/roaming',
+  localAppData: () => '/nonexistent/local',
+  home: () => '/nonexistent/home',
+};
+
+export async function playTape(tapeFile: string, options: PlayOptions): Promise<TapePlayback> {
+  const tape = await readTape(tapeFile);
+  if (tape.header.integration !== options.key) throw new Error(`${tapeFile} is a tape of ${tape.header.integration}, not ${options.key}`);
+  const startMs = new Date(tape.header.recordedAt).getTime();
+  const clock = new VirtualClock(startMs);
+  const game: DetectedGame = tape.header.game ?? options.defaultGame;
+  const recorder = new SimulatedRecorder(game.name);
+  const feeds = new TapeFeeds();
+  const playback: TapePlayback = { tape, bookmarks: [], dropped: [], unconsumed: 0, degradedReasons: [], notifications: [], log: [] };
+
+  const bookmarks: Bookmarks = {
+    add: async (request) => {
+      const at = request.at ?? clock.now();
+      const index = recorder.covering(at);
+      if (index < 0) {
+        playback.dropped.push(request);
+        return false;
+      }
+      const time = (at.getTime() - recorder.recordings[index]!.startedAt.getTime()) / 1000;
+      playback.bookmarks.push({ type: request.type, time, recording: index, ...(request.subtype ? { subtype: request.subtype } : {}) });
+      return true;
+    },
+  };
+  const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    playback.log.push(`${level} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
+  };
+  const logger: PluginLogger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
+  const health: HealthReporter = {
+    degraded: (reason) => { if (reason) playback.degradedReasons.push(reason); },
+    notify: (title) => { playback.notifications.push(title); },
+  };
+  const { instance } = instantiateIntegration(options.integrationClass, {
+    bookmarks, recorder, settings: { key: options.key, enabled: true }, feeds, clock, logger,
+    gamePaths: options.gamePaths ?? noGamePaths, health,
+  });
+
+  // As the host does: enabled first; active while a recording runs.
+  await instance.enable?.();
+  const setActive = async (active: boolean) => {
+    if (active) await instance.activate(game);
+    else {
+      await instance.deactivate();
+      await feeds.closeAll();
+    }
+  };
+  const controlsRecording = tape.entries.some((entry) => !isFeedEntry(entry));
+  if (!controlsRecording) {
+    recorder.start(clock.now());
+    await setActive(true);
+  }
+  for (const entry of tape.entries) {
+    clock.set(startMs + entry.t);
+    if (isFeedEntry(entry)) {
+      const feed = feeds.open.get(entry.feed);
+      if (!feed || !(await feed.deliver(entry.input))) playback.unconsumed += 1;
+    } else if (entry.recording === 'started' && !recorder.current) {
+      recorder.start(clock.now());
+      await setActive(true);
+    } else if (entry.recording === 'stopped' && recorder.current) {
+      await setActive(false);
+      recorder.stop(clock.now());
+    }
+  }
+  if (recorder.current) {
+    await setActive(false);
+    recorder.stop(clock.now());
+  }
+  await instance.disable?.();
+  return playback;
+}

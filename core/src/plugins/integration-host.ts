@@ -1,0 +1,302 @@
+// Runs the discovered integrations: enable/disable from settings, activate while one of their games
+// runs during a recording, each hook under a deadline, failures contained and restarted with
+// back-off, health published in `State.integrations`.
+import { inject, injectable } from 'tsyringe';
+import type { ClosableFeeds, FeedObserver } from '../feeds/feed-observer.js';
+import { formatLocalDateTime, type IntegrationHealth } from '../protocol/index.js';
+import { GameDetector, type RunningGame } from '../services/game-detector.js';
+import { Notifier } from '../services/notifier.js';
+import { SettingsStore } from '../services/settings-store.js';
+import { StateStore } from '../services/state-store.js';
+import { Logger } from '../support/logger.js';
+import type {
+  Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
+} from './game-integration.js';
+import { withDeadline } from './hook-deadline.js';
+import { instantiateIntegration, systemClock } from './plugin-container.js';
+import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
+import { loadIntegrationClass } from './plugin-loader.js';
+
+export const MAX_RESTARTS = 3;
+
+/** What the host needs from the rest of the service; the composition root provides it. */
+export interface IntegrationHostEnvironment {
+  searchFolders: readonly string[];
+  recorder: RecorderView;
+  /** Bookmarks on behalf of one integration. */
+  bookmarksFor(key: string): BookmarksService;
+  feedsFor(key: string, logger: PluginLogger, observe: FeedObserver): ClosableFeeds;
+  gamePaths: GamePathsService;
+  hookDeadlineMs: number;
+  /** Back-off before restart n (1-based). */
+  restartDelayMs(attempt: number): number;
+}
+export const INTEGRATION_HOST_ENVIRONMENT = Symbol('IntegrationHostEnvironment');
+
+type Phase = 'disabled' | 'enabled' | 'active' | 'failed';
+
+interface Running {
+  instance: GameIntegration;
+  feeds: ClosableFeeds;
+}
+
+interface Integration {
+  plugin: DiscoveredPlugin;
+  phase: Phase;
+  running?: Running;
+  degradedReason?: string;
+  failure?: string;
+  failures: number;
+  restartTimer?: NodeJS.Timeout;
+  lastEventAt?: Date;
+  /** Hooks of one integration never overlap: every transition queues here. */
+  queue: Promise<void>;
+  notified: Set<string>;
+}
+
+@injectable()
+export class IntegrationHost {
+  private readonly integrations = new Map<string, Integration>();
+  private refused: RefusedPlugin[] = [];
+  private readonly logger: Logger;
+  private readonly unsubscribe: (() => void)[] = [];
+  private stopping = false;
+
+  constructor(
+    @inject(INTEGRATION_HOST_ENVIRONMENT) private readonly environment: IntegrationHostEnvironment,
+    private readonly settings: SettingsStore,
+    private readonly state: StateStore,
+    private readonly games: GameDetector,
+    private readonly notifier: Notifier,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('integrations');
+  }
+
+  get keys(): string[] {
+    return [...this.integrations.keys()];
+  }
+
+  get refusedPlugins(): readonly RefusedPlugin[] {
+    return this.refused;
+  }
+
+  /** Discovers plugins, adds their settings keys, enables the enabled ones, and starts following changes. */
+  async start(): Promise<void> {
+    const discovery = await discoverPlugins(this.environment.searchFolders);
+    this.refused = discovery.refused;
+    for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
+    for (const plugin of discovery.plugins) {
+      this.integrations.set(plugin.manifest.integration.key, { plugin, phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set() });
+    }
+    this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
+    this.addSettingsKeys();
+    this.games.addCatalog(() => discovery.plugins.flatMap((plugin) => plugin.manifest.integration.games));
+
+    this.unsubscribe.push(
+      this.settings.onChange(() => this.reconcileAll()),
+      this.games.onChange(() => this.reconcileAll()),
+      this.environment.recorder.onStarted(() => this.reconcileAll()),
+      this.environment.recorder.onStopped(() => this.reconcileAll()),
+    );
+    this.reconcileAll();
+    await this.settled();
+  }
+
+  /** Resolves when every queued transition has run. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.integrations.values()].map((integration) => integration.queue));
+  }
+
+  /** Deactivates every active integration (at shutdown); nothing is re-activated afterwards. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    for (const integration of this.integrations.values()) clearTimeout(integration.restartTimer);
+    this.reconcileAll();
+    await this.settled();
+  }
+
+  health(key: string): IntegrationHealth | undefined {
+    const integration = this.integrations.get(key);
+    return integration && this.healthOf(integration);
+  }
+
+  private reconcileAll(): void {
+    for (const integration of this.integrations.values()) {
+      integration.queue = integration.queue.then(() => this.reconcile(integration));
+    }
+  }
+
+  /** Moves one integration one or more steps towards where settings, games and the recorder say it should be. */
+  private async reconcile(integration: Integration): Promise<void> {
+    const key = integration.plugin.manifest.integration.key;
+    const wantEnabled = !this.stopping && (this.settings.current.gameIntegrations[key]?.enabled ?? true);
+    const game = wantEnabled ? this.runningGameOf(integration) : undefined;
+    const wantActive = game !== undefined && this.environment.recorder.current !== undefined;
+
+    if (!wantEnabled && integration.phase === 'failed') {
+      // Switching a failed integration off clears its failures: switching it on again is a fresh start.
+      clearTimeout(integration.restartTimer);
+      integration.failures = 0;
+      integration.failure = undefined;
+      integration.phase = 'disabled';
+    }
+    if (integration.phase === 'failed') return this.publish();
+
+    if (integration.phase === 'active' && !wantActive) await this.step(integration, 'deactivate', async (running) => {
+      await running.instance.deactivate();
+    }, 'enabled');
+    if (integration.phase === 'enabled' && !wantEnabled) {
+      await this.step(integration, 'disable', async (running) => { await running.instance.disable?.(); }, 'disabled');
+      await this.discard(integration);
+    }
+    if (integration.phase === 'disabled' && wantEnabled) {
+      if (!integration.running && !(await this.instantiate(integration))) return this.publish();
+      await this.step(integration, 'enable', async (running) => { await running.instance.enable?.(); }, 'enabled');
+    }
+    if (integration.phase === 'enabled' && wantActive && game) {
+      await this.step(integration, 'activate', async (running) => { await running.instance.activate(game); }, 'active');
+    }
+    this.publish();
+  }
+
+  /** Runs one hook under the deadline; on failure the integration is torn down and a restart scheduled. */
+  private async step(integration: Integration, hook: string, run: (running: Running) => Promise<void>, next: Phase): Promise<void> {
+    const running = integration.running;
+    if (!running) return;
+    const key = integration.plugin.manifest.integration.key;
+    try {
+      await withDeadline(`${key}.${hook}`, this.environment.hookDeadlineMs, () => run(running));
+      if (hook === 'deactivate') await running.feeds.closeAll();
+      integration.phase = next;
+      this.logger.info(`${hook}d integration`, { key });
+    } catch (error) {
+      await this.fail(integration, `${hook}() failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async instantiate(integration: Integration): Promise<boolean> {
+    const key = integration.plugin.manifest.integration.key;
+    const settings = this.settings;
+    try {
+      const integrationClass = await loadIntegrationClass(integration.plugin.entry);
+      const logger = this.logger.child(`plugin:${key}`);
+      const feeds = this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; });
+      const { instance } = instantiateIntegration(integrationClass, {
+        bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
+        recorder: this.environment.recorder,
+        settings: { key, get enabled() { return settings.current.gameIntegrations[key]?.enabled ?? true; } },
+        feeds,
+        clock: systemClock,
+        logger,
+        gamePaths: this.environment.gamePaths,
+        health: this.healthReporter(integration),
+      });
+      integration.running = { instance, feeds };
+      return true;
+    } catch (error) {
+      await this.fail(integration, `could not load ${integration.plugin.packageName}: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
+
+  private async fail(integration: Integration, message: string): Promise<void> {
+    const key = integration.plugin.manifest.integration.key;
+    integration.phase = 'failed';
+    integration.failure = message;
+    integration.failures += 1;
+    this.logger.error('integration failed', { key, message, failures: integration.failures });
+    await this.discard(integration);
+    if (this.stopping || integration.failures > MAX_RESTARTS) return;
+    const delay = this.environment.restartDelayMs(integration.failures);
+    integration.restartTimer = setTimeout(() => {
+      integration.queue = integration.queue.then(() => {
+        if (integration.phase !== 'failed' || this.stopping) return;
+        this.logger.info('restarting integration', { key, attempt: integration.failures });
+        integration.phase = 'disabled';
+        return this.reconcile(integration);
+      });
+    }, delay);
+    integration.restartTimer.unref();
+  }
+
+  /** Drops the instance; its feeds are closed even if the plugin left them open. */
+  private async discard(integration: Integration): Promise<void> {
+    const running = integration.running;
+    integration.running = undefined;
+    integration.degradedReason = undefined;
+    await running?.feeds.closeAll().catch((error: unknown) => this.logger.warn('closing feeds failed', { error }));
+  }
+
+  private runningGameOf(integration: Integration): DetectedGame | undefined {
+    const names = new Set(integration.plugin.manifest.integration.games.map((game) => game.name));
+    const running: RunningGame | undefined = this.games.current.find((game) => names.has(game.name));
+    return running && { name: running.name, executablePath: running.executablePath, pid: running.pid };
+  }
+
+  private countingBookmarks(integration: Integration, bookmarks: BookmarksService): BookmarksService {
+    return {
+      add: async (request) => {
+        integration.lastEventAt = new Date();
+        const added = await bookmarks.add(request);
+        this.publish();
+        return added;
+      },
+    };
+  }
+
+  private healthReporter(integration: Integration): HealthReporter {
+    const key = integration.plugin.manifest.integration.key;
+    return {
+      degraded: (reason) => {
+        if (integration.degradedReason === reason) return;
+        integration.degradedReason = reason;
+        this.logger.info(reason ? 'integration degraded' : 'integration recovered', { key, reason });
+        this.publish();
+      },
+      notify: (title, description) => {
+        if (integration.notified.has(title)) return;
+        integration.notified.add(title);
+        this.notifier.showModal({ title, description, type: 'warning' });
+      },
+    };
+  }
+
+  private healthOf(integration: Integration): IntegrationHealth {
+    const lastEventAt = integration.lastEventAt ? formatLocalDateTime(integration.lastEventAt) : null;
+    const name = integration.plugin.manifest.integration.displayName;
+    if (integration.phase === 'failed') return { status: 'failed', message: integration.failure ?? 'failed', lastEventAt };
+    if (integration.degradedReason && integration.phase !== 'disabled') return { status: 'degraded', message: integration.degradedReason, lastEventAt };
+    const messages: Record<Exclude<Phase, 'failed'>, string> = {
+      disabled: `${name} is switched off`,
+      enabled: `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} and a recording`,
+      active: `Active: listening to ${name}`,
+    };
+    const status = integration.phase === 'enabled' ? 'idle' : integration.phase;
+    return { status, message: messages[integration.phase], lastEventAt };
+  }
+
+  private publish(): void {
+    const integrations: Record<string, IntegrationHealth> = {};
+    for (const [key, integration] of this.integrations) integrations[key] = this.healthOf(integration);
+    for (const refusal of this.refused) {
+      if (refusal.key && !this.integrations.has(refusal.key)) {
+        integrations[refusal.key] = { status: 'failed', message: `Not loaded: ${refusal.reason}`, lastEventAt: null };
+      }
+    }
+    const previous = this.state.current.integrations;
+    if (JSON.stringify(previous) !== JSON.stringify(integrations)) this.state.update({ integrations });
+  }
+
+  /** A newly installed plugin appears in the settings, switched on. */
+  private addSettingsKeys(): void {
+    const current = this.settings.current;
+    const missing = this.keys.filter((key) => !current.gameIntegrations[key]);
+    if (missing.length === 0) return;
+    const gameIntegrations = { ...current.gameIntegrations };
+    for (const key of missing) gameIntegrations[key] = { enabled: true };
+    this.settings.replace({ ...current, gameIntegrations });
+    this.logger.info('new integrations added to the settings', { keys: missing });
+  }
+}

@@ -1,0 +1,33 @@
+// The `keyframe` block of an integration's package.json: read and checked without importing code.
+import Type, { type Static } from 'typebox';
+import { BookmarkType, describeProblems } from '../protocol/index.js';
+
+export const SUPPORTED_API_VERSIONS = [1] as const;
+
+export const IntegrationManifest = Type.Object({
+  apiVersion: Type.Integer(),
+  integration: Type.Object({
+    key: Type.String({ pattern: '^[a-z][a-zA-Z0-9]*$', description: 'The `gameIntegrations` settings key' }),
+    displayName: Type.String({ minLength: 1 }),
+    events: Type.Array(BookmarkType, { minItems: 1 }),
+    games: Type.Array(Type.Object({
+      name: Type.String({ minLength: 1 }),
+      executables: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    }), { minItems: 1 }),
+    feeds: Type.Array(Type.String({ pattern: '^(httpPush|poll|tail|watchFolder|screenText)(:.+)?$' })),
+  }),
+});
+export type IntegrationManifest = Static<typeof IntegrationManifest>;
+
+export type ManifestCheck = { manifest: IntegrationManifest } | { problem: string };
+
+/** Checks a package.json's `keyframe` block: shape first, then the API version this host speaks. */
+export function checkManifest(block: unknown): ManifestCheck {
+  const problems = describeProblems(IntegrationManifest, block);
+  if (problems.length > 0) return { problem: `bad keyframe manifest: ${problems.join('; ')}` };
+  const manifest = block as IntegrationManifest;
+  if (!(SUPPORTED_API_VERSIONS as readonly number[]).includes(manifest.apiVersion)) {
+    return { problem: `apiVersion ${manifest.apiVersion} is not supported (this Keyframe supports ${SUPPORTED_API_VERSIONS.join(', ')})` };
+  }
+  return { manifest };
+}

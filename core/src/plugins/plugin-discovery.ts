@@ -1,0 +1,110 @@
+// Finds integration packages by their manifest, in the workspace `plugins/` folder, in
+// `node_modules` and in the user's plugins folder, without importing any of their code.
+import { existsSync } from 'node:fs';
+import { readdir, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { checkManifest, type IntegrationManifest } from './manifest.js';
+
+export interface DiscoveredPlugin {
+  manifest: IntegrationManifest;
+  packageName: string;
+  packageRoot: string;
+  /** The module to import: the package's `exports['.']` or `main`. */
+  entry: string;
+}
+
+export interface RefusedPlugin {
+  packageRoot: string;
+  /** The key it claimed, when its manifest got that far. */
+  key?: string;
+  reason: string;
+}
+
+export interface Discovery {
+  plugins: DiscoveredPlugin[];
+  refused: RefusedPlugin[];
+}
+
+interface PackageJson {
+  name?: string;
+  main?: string;
+  exports?: unknown;
+  keyframe?: unknown;
+}
+
+/** Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused. */
+export async function discoverPlugins(searchFolders: readonly string[]): Promise<Discovery> {
+  const discovery: Discovery = { plugins: [], refused: [] };
+  const seenRoots = new Set<string>();
+  for (const folder of searchFolders) {
+    for (const candidate of await packageFolders(folder)) {
+      const root = await realpath(candidate).catch(() => candidate);
+      // npm workspaces link `node_modules/@scope/x` to `plugins/x`: one package, seen twice.
+      if (seenRoots.has(root)) continue;
+      seenRoots.add(root);
+      const found = await inspectPackage(root);
+      if (!found) continue;
+      if ('reason' in found) {
+        discovery.refused.push(found);
+        continue;
+      }
+      const owner = discovery.plugins.find((plugin) => plugin.manifest.integration.key === found.manifest.integration.key);
+      if (owner) {
+        discovery.refused.push({ packageRoot: root, key: found.manifest.integration.key, reason: `duplicate key ${found.manifest.integration.key}: already provided by ${owner.packageName} (${owner.packageRoot})` });
+        continue;
+      }
+      discovery.plugins.push(found);
+    }
+  }
+  return discovery;
+}
+
+/** Package folders directly in `folder`, and in its `@scope` folders. */
+async function packageFolders(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const folders: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+    const full = path.join(folder, entry.name);
+    if (entry.name.startsWith('@')) folders.push(...(await readdir(full).catch(() => [])).map((name) => path.join(full, name)));
+    else if (!entry.name.startsWith('.')) folders.push(full);
+  }
+  return folders;
+}
+
+/** undefined: not an integration package at all; otherwise the plugin or why it is refused. */
+export async function inspectPackage(root: string): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
+  let pkg: PackageJson;
+  try {
+    pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as PackageJson;
+  } catch {
+    return undefined;
+  }
+  if (pkg.keyframe === undefined || pkg.name === '@keyframe/core') return undefined;
+  const check = checkManifest(pkg.keyframe);
+  if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem };
+  const key = check.manifest.integration.key;
+  // A second copy of core would give the plugin its own DI container and tokens: it could never work.
+  if (existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
+    return { packageRoot: root, key, reason: 'the package bundles its own copy of @keyframe/core: declare it as a peer dependency instead' };
+  }
+  const entry = entryOf(pkg);
+  if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)' };
+  return { manifest: check.manifest, packageName: pkg.name ?? path.basename(root), packageRoot: root, entry: path.resolve(root, entry) };
+}
+
+function entryOf(pkg: PackageJson): string | undefined {
+  const root = typeof pkg.exports === 'object' && pkg.exports !== null && '.' in pkg.exports
+    ? (pkg.exports as Record<string, unknown>)['.'] : pkg.exports;
+  if (typeof root === 'string') return root;
+  if (typeof root === 'object' && root !== null) {
+    const conditions = root as Record<string, unknown>;
+    for (const condition of ['import', 'default']) if (typeof conditions[condition] === 'string') return conditions[condition];
+  }
+  return pkg.main;
+}
+
+function claimedKey(block: unknown): string | undefined {
+  const key = (block as { integration?: { key?: unknown } } | undefined)?.integration?.key;
+  return typeof key === 'string' ? key : undefined;
+}

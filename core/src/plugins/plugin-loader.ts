@@ -1,0 +1,15 @@
+// Imports an integration package's entry and checks that its default export can be constructed.
+import { pathToFileURL } from 'node:url';
+import type { GameIntegration } from './game-integration.js';
+
+export type IntegrationClass = new (...args: never[]) => GameIntegration;
+
+export async function loadIntegrationClass(entry: string): Promise<IntegrationClass> {
+  const module = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+  const candidate = module.default;
+  if (typeof candidate !== 'function') throw new Error(`${entry} has no default export class implementing GameIntegration`);
+  const prototype = (candidate as { prototype?: Record<string, unknown> }).prototype;
+  const missing = ['activate', 'deactivate'].filter((hook) => typeof prototype?.[hook] !== 'function');
+  if (missing.length > 0) throw new Error(`the default export of ${entry} lacks ${missing.join(' and ')}()`);
+  return candidate as IntegrationClass;
+}

@@ -1,0 +1,60 @@
+// For plugin authors: replay a tape into an integration package and compare its bookmarks with
+// the `*.expected.json` beside the tape.
+import { inspectPackage, loadIntegrationClass, playTape, type PlayedBookmark, type TapePlayback } from '@keyframe/core/tapes';
+import type { GamePathsService } from '@keyframe/core';
+import { readFile } from 'node:fs/promises';
+
+export interface ExpectedBookmarks {
+  /** Seconds either side an actual bookmark may be off (default 0.5). */
+  tolerance?: number;
+  bookmarks: { type: PlayedBookmark['type']; time: number; recording?: number }[];
+}
+
+export interface ReplayOptions {
+  /** Folder of the integration package (holds package.json with the `keyframe` manifest). */
+  pluginRoot: string;
+  gamePaths?: GamePathsService;
+}
+
+/** Loads the plugin package the way the host does, then plays the tape into it. */
+export async function replayTape(tapeFile: string, options: ReplayOptions): Promise<TapePlayback> {
+  const plugin = await inspectPackage(options.pluginRoot);
+  if (!plugin) throw new Error(`${options.pluginRoot} is not an integration package (no keyframe manifest)`);
+  if ('reason' in plugin) throw new Error(`${options.pluginRoot} is refused: ${plugin.reason}`);
+  const { key, games } = plugin.manifest.integration;
+  return playTape(tapeFile, {
+    integrationClass: await loadIntegrationClass(plugin.entry),
+    key,
+    defaultGame: { name: games[0]!.name },
+    ...(options.gamePaths ? { gamePaths: options.gamePaths } : {}),
+  });
+}
+
+export const expectedFileOf = (tapeFile: string) => tapeFile.replace(/\.tape\.jsonl$/, '.expected.json');
+
+/** Differences between what a tape produced and what was expected; empty when they match. */
+export function compareBookmarks(actual: readonly PlayedBookmark[], expected: ExpectedBookmarks): string[] {
+  const tolerance = expected.tolerance ?? 0.5;
+  const problems: string[] = [];
+  const describe = (bookmark: { type: string; time: number }) => `${bookmark.type} at ${bookmark.time.toFixed(3)} s`;
+  if (actual.length !== expected.bookmarks.length) {
+    problems.push(`expected ${expected.bookmarks.length} bookmarks, got ${actual.length}: [${actual.map(describe).join(', ')}]`);
+  }
+  expected.bookmarks.forEach((want, index) => {
+    const got = actual[index];
+    if (!got) return;
+    if (got.type !== want.type || Math.abs(got.time - want.time) > tolerance || (want.recording ?? 0) !== got.recording) {
+      problems.push(`bookmark ${index + 1}: expected ${describe(want)}, got ${describe(got)}`);
+    }
+  });
+  return problems;
+}
+
+/** Replays `tapeFile` and throws with every difference from its expected file. */
+export async function assertTapeMatchesExpected(tapeFile: string, options: ReplayOptions): Promise<TapePlayback> {
+  const playback = await replayTape(tapeFile, options);
+  const expected = JSON.parse(await readFile(expectedFileOf(tapeFile), 'utf8')) as ExpectedBookmarks;
+  const problems = compareBookmarks(playback.bookmarks, expected);
+  if (problems.length > 0) throw new Error(`${tapeFile}:\n  ${problems.join('\n  ')}`);
+  return playback;
+}
