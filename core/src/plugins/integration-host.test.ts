@@ -1,0 +1,256 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClosableFeeds } from '../feeds/feed-observer.js';
+import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { GameDetector } from '../services/game-detector.js';
+import { Notifier } from '../services/notifier.js';
+import { SettingsStore } from '../services/settings-store.js';
+import { StateStore } from '../services/state-store.js';
+import { Logger } from '../support/logger.js';
+import type { EventSink } from '../transport/event-sink.js';
+import type { BookmarkRequest, RecorderView, RecordingInfo } from './game-integration.js';
+import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
+
+type Hook = 'enable' | 'disable' | 'activate' | 'deactivate';
+type Behaviour = Partial<Record<Hook, 'throw' | 'reject' | 'hang'>>;
+
+// Fixture packages live inside the repository so that `tsyringe` and `@keyframe/core` resolve.
+const FIXTURE_ROOT = fileURLToPath(new URL('../../.test-plugins/', import.meta.url));
+const calls: string[] = ((globalThis as { __hostTestCalls?: string[] }).__hostTestCalls ??= []);
+
+interface FixtureOptions {
+  key: string;
+  behaviour?: Behaviour;
+  manifest?: unknown;
+  bundlesCore?: boolean;
+}
+
+async function writeFixture(folder: string, name: string, options: FixtureOptions): Promise<void> {
+  const root = path.join(folder, name);
+  await mkdir(root, { recursive: true });
+  const manifest = options.manifest ?? {
+    apiVersion: 1,
+    integration: { key: options.key, displayName: `Fixture ${options.key}`, events: ['Kill'], games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }], feeds: [] },
+  };
+  await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }));
+  if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
+  await writeFile(path.join(root, 'index.js'), `
+import { inject, injectable } from 'tsyringe';
+import { Bookmarks, Feeds } from '@keyframe/core';
+const calls = globalThis.__hostTestCalls;
+const behaviour = ${JSON.stringify(options.behaviour ?? {})};
+async function run(hook, detail) {
+  calls.push('${options.key}:' + hook + (detail ? ':' + detail : ''));
+  if (behaviour[hook] === 'throw') throw new Error(hook + ' exploded');
+  if (behaviour[hook] === 'reject') return Promise.reject(new Error(hook + ' rejected'));
+  if (behaviour[hook] === 'hang') return new Promise(() => {});
+}
+class Fixture {
+  constructor(bookmarks, feeds) { this.bookmarks = bookmarks; this.feeds = feeds; }
+  enable() { return run('enable'); }
+  disable() { return run('disable'); }
+  activate(game) { return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' })); }
+  deactivate() { return run('deactivate'); }
+}
+Reflect.defineMetadata('design:paramtypes', [Object, Object], Fixture);
+inject(Bookmarks)(Fixture, undefined, 0);
+inject(Feeds)(Fixture, undefined, 1);
+export default injectable()(Fixture) ?? Fixture;
+`);
+}
+
+class FakeRecorder implements RecorderView {
+  current: RecordingInfo | undefined;
+  private readonly started = new Set<(recording: RecordingInfo) => void>();
+  private readonly stopped = new Set<(recording: RecordingInfo) => void>();
+  onStarted(listener: (recording: RecordingInfo) => void) { this.started.add(listener); return () => this.started.delete(listener); }
+  onStopped(listener: (recording: RecordingInfo) => void) { this.stopped.add(listener); return () => this.stopped.delete(listener); }
+  start(): void {
+    this.current = { startedAt: new Date(), game: 'x' };
+    for (const listener of this.started) listener(this.current);
+  }
+  stop(): void {
+    const recording = this.current!;
+    this.current = undefined;
+    for (const listener of this.stopped) listener(recording);
+  }
+}
+
+const silentSink: EventSink = { isConnected: false, send<E extends EventName>(_method: E, _content: EventContent<E>) {} };
+const waitUntil = async (condition: () => boolean, timeoutMs = 3000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('IntegrationHost', function () {
+  let folder: string;
+  let plugins: string;
+  let processes: { pid: number; executable: string }[];
+  let recorder: FakeRecorder;
+  let settings: SettingsStore;
+  let state: StateStore;
+  let games: GameDetector;
+  let host: IntegrationHost;
+  let bookmarks: { key: string; request: BookmarkRequest }[];
+  let closedFeeds: string[];
+
+  beforeEach(async () => {
+    calls.length = 0;
+    await mkdir(FIXTURE_ROOT, { recursive: true });
+    folder = await mkdtemp(path.join(FIXTURE_ROOT, 'host-'));
+    plugins = path.join(folder, 'plugins');
+    processes = [];
+    recorder = new FakeRecorder();
+    bookmarks = [];
+    closedFeeds = [];
+  });
+  afterEach(async () => {
+    await host?.stop();
+    games?.stop();
+    state?.dispose();
+    await settings?.flush();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  async function startHost(deadlineMs = 500): Promise<void> {
+    const logger = new Logger([]);
+    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
+    await settings.load();
+    state = new StateStore(silentSink);
+    games = new GameDetector(async () => processes, logger);
+    const environment: IntegrationHostEnvironment = {
+      searchFolders: [plugins],
+      recorder,
+      bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return true; } }),
+      feedsFor: (key): ClosableFeeds => ({
+        httpPush: () => { throw new Error('unused'); }, poll: () => { throw new Error('unused'); },
+        tail: () => { throw new Error('unused'); }, watchFolder: () => { throw new Error('unused'); },
+        closeAll: async () => { closedFeeds.push(key); },
+      }),
+      gamePaths: { steamLibraries: async () => [], roamingAppData: () => folder, localAppData: () => folder, home: () => folder },
+      hookDeadlineMs: deadlineMs,
+      restartDelayMs: () => 20,
+    };
+    host = new IntegrationHost(environment, settings, state, games, new Notifier(silentSink, logger), logger);
+    await host.start();
+  }
+  const health = (key: string): IntegrationHealth => state.current.integrations[key]!;
+  const launchGame = async (key: string) => {
+    processes.push({ pid: 4242, executable: `/games/${key}.exe` });
+    await games.detect();
+    await host.settled();
+  };
+
+  it('discovers good plugins and refuses bad ones with a reason in their health', async () => {
+    await writeFixture(plugins, 'good', { key: 'goodGame' });
+    await writeFixture(plugins, 'duplicate', { key: 'goodGame' });
+    await writeFixture(plugins, 'bad-manifest', { key: 'badManifest', manifest: { apiVersion: 1, integration: { key: 'badManifest' } } });
+    await writeFixture(plugins, 'future', { key: 'futureGame', manifest: { apiVersion: 9, integration: { key: 'futureGame', displayName: 'F', events: ['Kill'], games: [{ name: 'F', executables: ['f'] }], feeds: [] } } });
+    await writeFixture(plugins, 'bundled', { key: 'bundledCore', bundlesCore: true });
+    await startHost();
+
+    expect(host.keys).to.deep.equal(['goodGame']);
+    const reasons = host.refusedPlugins.map((refusal) => refusal.reason).join('\n');
+    expect(reasons).to.match(/duplicate key goodGame/);
+    expect(reasons).to.match(/bad keyframe manifest/);
+    expect(reasons).to.match(/apiVersion 9 is not supported/);
+    expect(reasons).to.match(/bundles its own copy of @keyframe\/core/);
+    expect(health('futureGame')).to.deep.include({ status: 'failed' });
+    expect(health('bundledCore').message).to.match(/peer dependency/);
+    expect(health('goodGame')).to.deep.include({ status: 'idle' });
+  });
+
+  it('adds the settings key of a newly installed plugin, switched on', async () => {
+    await writeFixture(plugins, 'fresh', { key: 'freshGame' });
+    await startHost();
+    expect(settings.current.gameIntegrations.freshGame).to.deep.equal({ enabled: true });
+  });
+
+  it('runs the lifecycle in order: enable, activate with the game during a recording, deactivate when the game exits', async () => {
+    await writeFixture(plugins, 'life', { key: 'lifeGame' });
+    await startHost();
+    expect(calls).to.deep.equal(['lifeGame:enable']);
+
+    await launchGame('lifeGame');
+    expect(calls).to.deep.equal(['lifeGame:enable'], 'a running game alone does not activate');
+    recorder.start();
+    await waitUntil(() => calls.length === 2);
+    await host.settled();
+    expect(calls).to.deep.equal(['lifeGame:enable', 'lifeGame:activate:Game lifeGame']);
+    expect(health('lifeGame').status).to.equal('active');
+    expect(bookmarks).to.deep.equal([{ key: 'lifeGame', request: { type: 'Kill' } }]);
+
+    processes.length = 0;
+    await games.detect();
+    await host.settled();
+    expect(calls.at(-1)).to.equal('lifeGame:deactivate');
+    expect(closedFeeds).to.include('lifeGame');
+    expect(health('lifeGame').status).to.equal('idle');
+  });
+
+  it('deactivates when the recording stops, and disables when switched off in the settings', async () => {
+    await writeFixture(plugins, 'life', { key: 'lifeGame' });
+    await startHost();
+    await launchGame('lifeGame');
+    recorder.start();
+    await waitUntil(() => calls.includes('lifeGame:activate:Game lifeGame'));
+    recorder.stop();
+    await waitUntil(() => calls.includes('lifeGame:deactivate'));
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, lifeGame: { enabled: false } } });
+    await waitUntil(() => calls.includes('lifeGame:disable'));
+    await host.settled();
+    expect(health('lifeGame').status).to.equal('disabled');
+  });
+
+  it('restarts a plugin whose deactivate() throws: it is enabled again and waits for the next recording', async () => {
+    await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { deactivate: 'throw' } });
+    await startHost();
+    await launchGame('brokenGame');
+    recorder.start();
+    await waitUntil(() => calls.includes('brokenGame:activate:Game brokenGame'));
+    recorder.stop();
+    await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 2);
+    await host.settled();
+    expect(closedFeeds).to.include('brokenGame');
+    expect(health('brokenGame').status).to.equal('idle');
+  });
+
+  for (const [hook, behaviour] of [['enable', 'throw'], ['activate', 'reject'], ['activate', 'hang']] as const) {
+    it(`contains a plugin whose ${hook}() does ${behaviour}: failed with the message, restarted at most ${3} times, others unaffected`, async () => {
+      await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { [hook]: behaviour } });
+      await writeFixture(plugins, 'healthy', { key: 'healthyGame' });
+      await startHost(100);
+      processes.push({ pid: 1, executable: 'brokenGame.exe' }, { pid: 2, executable: 'healthyGame.exe' });
+      await games.detect();
+      recorder.start();
+      await host.settled();
+      const attempts = () => calls.filter((call) => call.startsWith(`brokenGame:${hook}`)).length;
+      await waitUntil(() => attempts() === 4 && health('brokenGame').status === 'failed', 5000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(attempts()).to.equal(4);
+      expect(health('brokenGame').message).to.match(behaviour === 'hang' ? /did not finish within 100 ms/ : new RegExp(`${hook}\\(\\) failed`));
+      expect(calls).to.include('healthyGame:activate:Game healthyGame');
+      expect(health('healthyGame').status).to.equal('active');
+    });
+  }
+
+  it('gives a failed plugin a fresh start when it is switched off and on', async () => {
+    await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { enable: 'throw' } });
+    await startHost();
+    await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 4);
+    await host.settled();
+    const toggle = (enabled: boolean) => settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, brokenGame: { enabled } } });
+    toggle(false);
+    await host.settled();
+    expect(health('brokenGame').status).to.equal('disabled');
+    toggle(true);
+    await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 5);
+  });
+});
