@@ -1,12 +1,8 @@
-// Steam library folders: the Steam installation itself plus every `"path"` listed in its
-// `steamapps/libraryfolders.vdf` (Valve KeyValues text).
+// Steam library folders: the Steam installation itself plus every library listed in its
+// `steamapps/libraryfolders.vdf`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-
-/** The `"path"` values of a libraryfolders.vdf, with escaped backslashes undone. */
-export function parseLibraryFolders(vdf: string): string[] {
-  return [...vdf.matchAll(/"path"\s+"((?:[^"\\]|\\.)*)"/gi)].map((match) => match[1]!.replace(/\\\\/g, '\\'));
-}
+import { parseSteamLibraryFolders } from './steam-library-folders.js';
 
 /** Where Steam installs itself by default on each platform. */
 export function defaultSteamRoots(platform: NodeJS.Platform, home: string, variables: NodeJS.ProcessEnv): string[] {
@@ -33,7 +29,7 @@ export async function steamLibrariesOf(roots: readonly string[]): Promise<string
       continue;
     }
     libraries.add(root);
-    for (const library of parseLibraryFolders(vdf)) libraries.add(library);
+    for (const library of parseSteamLibraryFolders(vdf)) libraries.add(library);
   }
   return [...libraries];
 }
