@@ -5,8 +5,10 @@ import { parseArgs } from 'node:util';
 import { KeyframeService } from './keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
+import { runTapeCommand } from './tape-cli.js';
 
 const USAGE = `Usage: keyframe [options]
+       keyframe tape record|play …   (keyframe tape --help)
 
 Runs the Keyframe recording service on this machine (loopback only).
 
@@ -25,6 +27,7 @@ function parsePort(text: string | undefined, name: string): number | undefined {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'tape') return runTapeCommand(process.argv.slice(3));
   const { values } = parseArgs({
     options: {
       'data-dir': { type: 'string' },

@@ -5,6 +5,7 @@ export interface ObservedInput<K extends FeedKind = FeedKind> {
   feed: string;
   kind: K;
   input: FeedInputs[K];
+  /** When the input arrived (it may be handed over later, when the integration was busy). */
   at: Date;
 }
 

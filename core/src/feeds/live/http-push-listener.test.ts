@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import type { HttpPushInput } from '../types.js';
+import { freePort } from './free-port.js';
+import { HttpPushListener } from './http-push-listener.js';
+import { MemoryLogger } from './memory-logger.js';
+import { waitFor } from './wait-for.js';
+
+interface Sent {
+  method?: string;
+  path?: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+function send(port: number, { method = 'POST', path = '/', body, headers = {} }: Sent): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, method, path, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('HttpPushListener', () => {
+  let port: number;
+  let logger: MemoryLogger;
+  let inputs: HttpPushInput[];
+  let listener: HttpPushListener;
+
+  beforeEach(async () => {
+    port = await freePort();
+    logger = new MemoryLogger();
+    inputs = [];
+  });
+  afterEach(() => listener.close());
+
+  function listen(maxBodyBytes?: number): Promise<void> {
+    listener = new HttpPushListener({ feed: 'gsi', logger, emit: (input) => inputs.push(input) }, { port, maxBodyBytes });
+    return listener.ready;
+  }
+
+  it('delivers POST bodies in order and answers 200 with an empty body', async () => {
+    await listen();
+    for (const round of [1, 2, 3]) {
+      const answer = await send(port, { path: '/state?x=1', body: `{"round":${round}}`, headers: { 'user-agent': 'Valve/Steam' } });
+      expect(answer).to.deep.equal({ status: 200, body: '' });
+    }
+    await waitFor(() => inputs.length === 3, 'three posts');
+    expect(inputs.map((input) => input.body)).to.deep.equal(['{"round":1}', '{"round":2}', '{"round":3}']);
+    expect(inputs[0]).to.deep.equal({ method: 'POST', path: '/state?x=1', body: '{"round":1}', userAgent: 'Valve/Steam' });
+  });
+
+  it('answers other methods with 200 but delivers nothing for them', async () => {
+    await listen();
+    expect((await send(port, { method: 'GET' })).status).to.equal(200);
+    await send(port, { body: 'after' });
+    await waitFor(() => inputs.length === 1, 'the post');
+    expect(inputs.map((input) => input.method)).to.deep.equal(['POST']);
+  });
+
+  it('refuses a body over the limit with 413 and does not deliver it', async () => {
+    await listen(1000);
+    expect((await send(port, { body: Buffer.alloc(1001, 'x') })).status).to.equal(413);
+    expect((await send(port, { body: Buffer.alloc(1000, 'y') })).status).to.equal(200);
+    await waitFor(() => inputs.length === 1, 'the post within the limit');
+    expect(inputs[0]?.body).to.equal('y'.repeat(1000));
+  });
+
+  it('refuses a Host that is not a loopback name with 403 (DNS rebinding)', async () => {
+    await listen();
+    expect((await send(port, { body: 'evil', headers: { host: `attacker.example:${port}` } })).status).to.equal(403);
+    expect((await send(port, { body: 'local', headers: { host: `localhost:${port}` } })).status).to.equal(200);
+    await waitFor(() => inputs.length === 1, 'the loopback post');
+    expect(inputs[0]?.body).to.equal('local');
+  });
+
+  it('frees the port on close', async () => {
+    await listen();
+    await listener.close();
+    const other = createServer();
+    await new Promise<void>((resolve, reject) => other.once('error', reject).listen(port, '127.0.0.1', resolve));
+    await new Promise((resolve) => other.close(resolve));
+  });
+
+  it('rejects ready, and logs, when the port is in use', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    try {
+      await listen().then(
+        () => expect.fail('ready should reject'),
+        (error: Error) => expect(error.message).to.include(`port ${port} is in use by another program`),
+      );
+      expect(logger.messages('error')[0]).to.include(`port ${port} is in use by another program`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,9 @@
+// Live feed sources: the game's own HTTP pushes, local endpoints, log files and folders.
+export { LiveFeeds, type LiveFeedsOptions } from './live-feeds.js';
+export { InputQueue, type InputHandler, type InputQueueOptions } from './input-queue.js';
+export { HttpPushListener } from './http-push-listener.js';
+export { LocalPoller } from './local-poller.js';
+export { FileTail } from './file-tail.js';
+export { FolderWatcher } from './folder-watcher.js';
+export { LineSplitter } from './line-splitter.js';
+export type { LiveFeed, LiveSource, SourceContext } from './types.js';

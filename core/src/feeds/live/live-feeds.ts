@@ -1,0 +1,87 @@
+// Opens an integration's feeds on the live game: each source's inputs go through an InputQueue to
+// the integration's handler, and past the tape recorder on the way.
+import type { PluginLogger } from '../../plugins/game-integration.js';
+import type { ClosableFeeds, FeedObserver } from '../feed-observer.js';
+import type {
+  FeedInputs, FeedKind, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions, TailInput, TailOptions,
+  WatchFolderOptions,
+} from '../types.js';
+import { FileTail } from './file-tail.js';
+import { FolderWatcher } from './folder-watcher.js';
+import { HttpPushListener } from './http-push-listener.js';
+import { InputQueue } from './input-queue.js';
+import { LocalPoller } from './local-poller.js';
+import type { LiveFeed, LiveSource, SourceContext } from './types.js';
+
+export interface LiveFeedsOptions {
+  logger: PluginLogger;
+  /** Sees every input just before the integration gets it (the tape recorder). */
+  observe?: FeedObserver;
+  now?: () => Date;
+}
+
+export class LiveFeeds implements ClosableFeeds {
+  private readonly openFeeds = new Map<string, LiveFeed<unknown>>();
+
+  constructor(private readonly options: LiveFeedsOptions) {}
+
+  httpPush(id: string, options: HttpPushOptions): LiveFeed<HttpPushInput> {
+    return this.open(id, 'httpPush', (context) => new HttpPushListener(context, options));
+  }
+
+  /** Throws when the URL is not a loopback URL. */
+  poll(id: string, options: PollOptions): LiveFeed<PollInput> {
+    return this.open(id, 'poll', (context) => new LocalPoller(context, options));
+  }
+
+  tail(id: string, options: TailOptions): LiveFeed<TailInput> {
+    return this.open(id, 'tail', (context) => new FileTail(context, options));
+  }
+
+  watchFolder(id: string, options: WatchFolderOptions): LiveFeed<FolderInput> {
+    return this.open(id, 'watchFolder', (context) => new FolderWatcher(context, options));
+  }
+
+  /** Closes every feed still open (the host calls it when the integration deactivates). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.openFeeds.values()].map((feed) => feed.close()));
+  }
+
+  private open<K extends FeedKind>(
+    id: string,
+    kind: K,
+    createSource: (context: SourceContext<FeedInputs[K]>) => LiveSource,
+  ): LiveFeed<FeedInputs[K]> {
+    if (this.openFeeds.has(id)) {
+      throw new Error(`a feed with id "${id}" is already open; give each feed of an integration its own id`);
+    }
+    const { logger, observe, now } = this.options;
+    const queue = new InputQueue<FeedInputs[K]>({
+      feed: id,
+      logger,
+      now,
+      beforeDelivery: observe && ((input, at) => observe({ feed: id, kind, input, at })),
+    });
+    const source = createSource({ feed: id, logger, emit: (input) => queue.push(input) });
+    let closing: Promise<void> | undefined;
+    const feed: LiveFeed<FeedInputs[K]> = {
+      ready: source.ready,
+      onInput: (handler) => queue.setHandler(handler),
+      close: () => (closing ??= this.closeFeed(id, feed, queue, source)),
+    };
+    this.openFeeds.set(id, feed);
+    return feed;
+  }
+
+  private async closeFeed<T>(id: string, feed: LiveFeed<T>, queue: InputQueue<T>, source: LiveSource): Promise<void> {
+    queue.close();
+    try {
+      await source.close();
+    } catch (error) {
+      this.options.logger.warn(`feed "${id}" did not close cleanly`, { feed: id, error });
+    } finally {
+      // The id is free again: an integration may reopen a feed it closed.
+      if (this.openFeeds.get(id) === feed) this.openFeeds.delete(id);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// Shapes shared by the live feed sources and the LiveFeeds that wires them to input queues.
+import type { PluginLogger } from '../../plugins/game-integration.js';
+import type { Feed } from '../types.js';
+
+/** A feed opened on the live game. */
+export interface LiveFeed<T> extends Feed<T> {
+  /**
+   * Settles once the feed is listening and has taken its starting point (e.g. the end of a followed
+   * file), or rejects when it cannot work at all (e.g. its port is taken). Awaiting it is optional:
+   * a failure is logged either way.
+   */
+  readonly ready: Promise<void>;
+}
+
+/** What a live source gets: the feed's id for messages, a logger, and where to put its inputs. */
+export interface SourceContext<T> {
+  feed: string;
+  logger: PluginLogger;
+  emit(input: T): void;
+}
+
+/** Something that produces inputs from the live game until it is closed. */
+export interface LiveSource {
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}

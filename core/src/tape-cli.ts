@@ -1,0 +1,101 @@
+// `keyframe tape record <key> [--out file]` and `keyframe tape play <file>`: record an integration's
+// live feeds while someone plays, and replay a tape into the installed integration.
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { LiveFeeds } from './feeds/live/index.js';
+import { readTape } from './feeds/tape/tape-format.js';
+import { playTape } from './feeds/tape/tape-player.js';
+import { TapeWriter } from './feeds/tape/tape-writer.js';
+import type { DetectedGame, PluginLogger, RecorderView } from './plugins/game-integration.js';
+import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
+import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
+import { defaultPluginFolders } from './plugins/plugin-folders.js';
+import { loadIntegrationClass } from './plugins/plugin-loader.js';
+import { SystemGamePaths } from './platform/game-paths.js';
+import { listProcesses } from './platform/process-list.js';
+import { matchGames } from './services/game-detector.js';
+import { ServiceOptions } from './service-options.js';
+
+export const TAPE_USAGE = `Usage:
+  keyframe tape record <integration key> [--out <file.tape.jsonl>] [--data-dir <folder>]
+      Runs the integration on its live feeds and writes every input to a tape until Ctrl+C.
+  keyframe tape play <file.tape.jsonl> [--data-dir <folder>]
+      Replays a tape into the installed integration and prints the bookmarks it adds.`;
+
+export async function runTapeCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: { out: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
+  });
+  const [action, target] = positionals;
+  if (values.help || !target || (action !== 'record' && action !== 'play')) return void console.log(TAPE_USAGE);
+  const dataFolder = ServiceOptions.fromEnvironment({ dataFolder: values['data-dir'] }).dataFolder;
+  if (action === 'play') return playCommand(target, dataFolder);
+  return recordCommand(target, values.out ?? `${target}-${new Date().toISOString().replace(/[:.]/g, '-')}.tape.jsonl`, dataFolder);
+}
+
+async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPlugin> {
+  const { plugins, refused } = await discoverPlugins(defaultPluginFolders(dataFolder));
+  const plugin = plugins.find((candidate) => candidate.manifest.integration.key === key);
+  if (plugin) return plugin;
+  const refusal = refused.find((candidate) => candidate.key === key);
+  throw new Error(refusal ? `integration ${key} is refused: ${refusal.reason}` : `no integration with key ${key} is installed (found: ${plugins.map((found) => found.manifest.integration.key).join(', ') || 'none'})`);
+}
+
+async function playCommand(file: string, dataFolder: string): Promise<void> {
+  const tape = await readTape(file);
+  const plugin = await findPlugin(tape.header.integration, dataFolder);
+  const playback = await playTape(file, {
+    integrationClass: await loadIntegrationClass(plugin.entry),
+    key: tape.header.integration,
+    defaultGame: { name: plugin.manifest.integration.games[0]!.name },
+  });
+  console.log(`${path.basename(file)}: ${tape.entries.length} entries, ${playback.bookmarks.length} bookmarks`);
+  for (const bookmark of playback.bookmarks) {
+    console.log(`  ${bookmark.time.toFixed(3).padStart(10)} s  ${bookmark.type}${bookmark.subtype ? ` (${bookmark.subtype})` : ''}${bookmark.recording ? `  recording ${bookmark.recording + 1}` : ''}`);
+  }
+  if (playback.unconsumed > 0) console.log(`  ${playback.unconsumed} entries went to feeds the integration did not open`);
+  for (const reason of playback.degradedReasons) console.log(`  degraded: ${reason}`);
+}
+
+async function recordCommand(key: string, out: string, dataFolder: string): Promise<void> {
+  const plugin = await findPlugin(key, dataFolder);
+  const game = await runningGameOf(plugin);
+  const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` });
+  const startedAt = new Date();
+  const logger = consoleLogger(key);
+  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry) });
+  const recorder: RecorderView = { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} };
+  const { instance } = instantiateIntegration(await loadIntegrationClass(plugin.entry), {
+    bookmarks: {
+      add: async (request) => {
+        const at = request.at ?? new Date();
+        console.log(`  ${((at.getTime() - startedAt.getTime()) / 1000).toFixed(3).padStart(10)} s  ${request.type}`);
+        return true;
+      },
+    },
+    recorder, settings: { key, enabled: true }, feeds, clock: systemClock, logger,
+    gamePaths: new SystemGamePaths(),
+    health: { degraded: (reason) => reason && console.log(`  degraded: ${reason}`), notify: (title, text) => console.log(`  ${title}: ${text}`) },
+  });
+  await instance.enable?.();
+  await instance.activate(game);
+  console.log(`Recording ${key} (${game.name}) to ${out}. Play; press Ctrl+C to finish.`);
+  await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+  await instance.deactivate();
+  await feeds.closeAll();
+  console.log(`\n${writer.count} inputs written to ${out}`);
+}
+
+/** The integration's game as it runs now, or its first catalog game when none runs. */
+async function runningGameOf(plugin: DiscoveredPlugin): Promise<DetectedGame> {
+  const [running] = matchGames(await listProcesses(), plugin.manifest.integration.games);
+  return running ? { name: running.name, executablePath: running.executablePath, pid: running.pid } : { name: plugin.manifest.integration.games[0]!.name };
+}
+
+function consoleLogger(key: string): PluginLogger {
+  const print = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    if (level !== 'debug') console.error(`[${key}] ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
+  };
+  return { debug: print('debug'), info: print('info'), warn: print('warn'), error: print('error') };
+}
