@@ -5,10 +5,19 @@ import { fileURLToPath } from 'node:url';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { COMMAND_GROUP, type CommandGroup } from './commands/command-handlers.js';
 import { ConnectionCommands } from './commands/connection-commands.js';
+import { RecordingCommands } from './commands/recording-commands.js';
 import { SettingsCommands } from './commands/settings-commands.js';
+import { CaptureSources } from './media/capture-source.js';
+import { FfmpegLocator } from './media/ffmpeg-locator.js';
+import { integrationHostEnvironment, finishedRecordings } from './plugins/host-environment.js';
+import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from './plugins/integration-host.js';
 import { ServiceOptions } from './service-options.js';
+import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from './services/bookmark-service.js';
+import { ContentLibrary } from './services/content-library.js';
 import { GameCatalog } from './services/game-catalog.js';
+import { GameDetector, PROCESS_LISTER, systemProcessLister } from './services/game-detector.js';
 import { Notifier } from './services/notifier.js';
+import { RecorderService } from './services/recorder-service.js';
 import { SettingsService, toWirePath } from './services/settings-service.js';
 import { SettingsStore, type SettingsLoadReport } from './services/settings-store.js';
 import { StateStore } from './services/state-store.js';
@@ -26,8 +35,10 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
+  FfmpegLocator, CaptureSources, ContentLibrary, RecorderService,
+  GameDetector, BookmarkService, IntegrationHost,
 ];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands];
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
@@ -55,6 +66,10 @@ export class KeyframeService {
     container.registerInstance(Logger, logger);
     for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
     container.register(EVENT_SINK, { useToken: ConnectionHub });
+    container.register(PROCESS_LISTER, { useValue: systemProcessLister });
+    container.register(ACTIVE_RECORDING, { useToken: RecorderService });
+    container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
+    container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
     for (const group of COMMAND_GROUPS) container.register<CommandGroup>(COMMAND_GROUP, { useToken: group });
 
     const service = new KeyframeService(container, options, logger);
@@ -91,6 +106,10 @@ export class KeyframeService {
   /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
   async stop(): Promise<void> {
     this.logger.info('stopping');
+    await this.container.resolve(IntegrationHost).stop();
+    this.container.resolve(GameDetector).stop();
+    await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
+      .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
     this.container.resolve(StateStore).dispose();
     await this.container.resolve(SettingsStore).flush();
@@ -102,10 +121,13 @@ export class KeyframeService {
     this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid });
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
+    await this.container.resolve(ContentLibrary).load();
     this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     await this.container.resolve(HttpServer).listen();
     await this.container.resolve(LegacyListener).listen();
+    await this.container.resolve(IntegrationHost).start();
+    this.container.resolve(GameDetector).start();
     this.logger.info('ready', { url: this.url });
   }
 

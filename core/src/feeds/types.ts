@@ -39,6 +39,8 @@ export type FeedKind = keyof FeedInputs;
 
 /** An open feed: inputs arrive in order, one handler call at a time. */
 export interface Feed<T> {
+  /** Settles once the feed is listening or has taken its starting point; rejects with why it cannot (a port in use). */
+  readonly ready: Promise<void>;
   /** Sets the handler; the time of an input is `Clock.now()` while the handler runs. */
   onInput(handler: (input: T) => void | Promise<void>): void;
   close(): Promise<void>;

@@ -268,10 +268,13 @@ export class IntegrationHost {
     const name = integration.plugin.manifest.integration.displayName;
     if (integration.phase === 'failed') return { status: 'failed', message: integration.failure ?? 'failed', lastEventAt };
     if (integration.degradedReason && integration.phase !== 'disabled') return { status: 'degraded', message: integration.degradedReason, lastEventAt };
+    const running = this.runningGameOf(integration);
     const messages: Record<Exclude<Phase, 'failed'>, string> = {
       disabled: `${name} is switched off`,
-      enabled: `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} and a recording`,
-      active: `Active: listening to ${name}`,
+      enabled: running
+        ? `${running.name} is running: bookmarks start with the next recording`
+        : `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} to start`,
+      active: `Active: listening to ${running?.name ?? name}`,
     };
     const status = integration.phase === 'enabled' ? 'idle' : integration.phase;
     return { status, message: messages[integration.phase], lastEventAt };

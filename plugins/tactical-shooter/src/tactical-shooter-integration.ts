@@ -51,18 +51,15 @@ export class TacticalShooterIntegration implements GameIntegration {
     }, this.noDataTimeoutMs);
     this.#noDataTimer.unref?.(); // a tape's virtual clock may hand out plain numbers
 
-    const ready = (feed as { ready?: Promise<void> }).ready;
-    if (ready !== undefined) {
-      try {
-        await ready;
-      } catch (error) {
-        await this.deactivate();
-        throw new Error(
-          `Cannot listen for Counter-Strike 2 on 127.0.0.1:${GSI_PORT}: ${errorText(error)}. ` +
-          `Close the program that uses port ${GSI_PORT} and start the game again.`,
-          { cause: error },
-        );
-      }
+    try {
+      await feed.ready;
+    } catch (error) {
+      await this.deactivate();
+      throw new Error(
+        `Cannot listen for Counter-Strike 2 on 127.0.0.1:${GSI_PORT}: ${errorText(error)}. ` +
+        `Close the program that uses port ${GSI_PORT} and start the game again.`,
+        { cause: error },
+      );
     }
     this.logger.info(`Listening for Counter-Strike 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
   }

@@ -89,6 +89,18 @@ export class ProtocolClient {
     });
   }
 
+  /** The content of the last event of that method received so far. */
+  latest<E extends EventName>(method: E): EventContentMap[E] | undefined {
+    return this.events.findLast((event) => event.method === method)?.content as EventContentMap[E] | undefined;
+  }
+
+  /** Resolves when the latest `method` event satisfies `predicate`: the one already received, or a coming one. */
+  until<E extends EventName>(method: E, predicate: (content: EventContentMap[E]) => boolean, timeoutMs = 5000): Promise<EventContentMap[E]> {
+    const latest = this.latest(method);
+    if (latest !== undefined && predicate(latest)) return Promise.resolve(latest);
+    return this.next(method, predicate, timeoutMs);
+  }
+
   /** Events received from now on are awaited by `next`; older ones are skipped. */
   skipReceived(): void {
     this.cursor = this.events.length;

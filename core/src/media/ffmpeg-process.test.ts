@@ -1,0 +1,78 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SyntheticCaptureSource } from './capture-source.js';
+import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { FfmpegProcess, parseProgressBlock, type FfmpegProgress } from './ffmpeg-process.js';
+import { probeMedia } from './probe.js';
+import { sessionEncodingArgs } from './session-encoding.js';
+
+describe('FfmpegProcess', function () {
+  this.timeout(20000);
+  const tools = locateFfmpegTools();
+  let folder: string;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-ffmpeg-'));
+  });
+  afterEach(() => rm(folder, { recursive: true, force: true }));
+
+  it('parses a -progress block, old and new spellings of the output time', () => {
+    expect(parseProgressBlock({ frame: '31', fps: '30.87', out_time_us: '384000', total_size: '1229', speed: '0.382x', progress: 'continue' }))
+      .to.deep.equal({ frame: 31, outTimeSeconds: 0.384, fps: 30.87, speed: 0.382, totalSizeBytes: 1229, done: false });
+    expect(parseProgressBlock({ frame: '90', out_time_ms: '3000000', total_size: 'N/A', speed: 'N/A', progress: 'end' }))
+      .to.deep.include({ frame: 90, outTimeSeconds: 3, totalSizeBytes: undefined, speed: undefined, done: true });
+  });
+
+  it('reports progress, stops gracefully with q and leaves a complete file', async () => {
+    const output = path.join(folder, 'out.mp4');
+    const format = { width: 320, height: 180, frameRate: 30 };
+    const run = FfmpegProcess.start({
+      ffmpegPath: tools.ffmpeg.path,
+      args: sessionEncodingArgs({ inputs: new SyntheticCaptureSource().inputs(format), format, crf: 30, outputPath: output }),
+      interactive: true,
+    });
+    const reports: FfmpegProgress[] = [];
+    run.onProgress((progress) => reports.push(progress));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const exit = await run.stop();
+    expect(exit).to.deep.include({ code: 0, succeeded: true, stopRequested: true });
+    expect(reports.length).to.be.at.least(2);
+    expect(reports.at(-1)!.done).to.equal(true);
+    expect(reports.at(-1)!.frame).to.be.greaterThan(20);
+    const probed = await probeMedia(tools.ffprobe.path, output);
+    expect(probed.durationSeconds).to.be.within(1, 2.5);
+    expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}`)).to.deep.equal(['video:h264', 'audio:aac']);
+  });
+
+  it('keeps ffmpeg\'s own words when a run fails', async () => {
+    const run = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args: ['-i', path.join(folder, 'missing.mp4'), '-f', 'null', '-'] });
+    const exit = await run.exited;
+    expect(exit.succeeded).to.equal(false);
+    expect(exit.code).to.not.equal(0);
+    expect(exit.errorText).to.include('missing.mp4');
+  });
+
+  it('tells when ffmpeg cannot be started at all', async () => {
+    const exit = await FfmpegProcess.start({ ffmpegPath: path.join(folder, 'no-ffmpeg'), args: [] }).exited;
+    expect(exit.succeeded).to.equal(false);
+    expect(exit.errorText).to.match(/no-ffmpeg/);
+  });
+
+  it('cancel() kills the run and removes its partial output', async () => {
+    const output = path.join(folder, 'partial.mp4');
+    const run = FfmpegProcess.start({
+      ffmpegPath: tools.ffmpeg.path,
+      args: ['-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30', '-c:v', 'libx264', '-preset', 'ultrafast', '-y', output],
+      outputs: [output],
+    });
+    await new Promise<void>((resolve) => run.onProgress(() => resolve()));
+    expect(existsSync(output)).to.equal(true);
+    const exit = await run.cancel();
+    expect(exit).to.deep.include({ signal: 'SIGKILL', succeeded: false, stopRequested: true });
+    expect(existsSync(output)).to.equal(false);
+  });
+});

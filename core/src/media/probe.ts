@@ -1,0 +1,82 @@
+// What a media file holds, read with `ffprobe -show_format -show_streams` (JSON).
+import { execFile } from 'node:child_process';
+
+export interface ProbedStream {
+  index: number;
+  type: string;
+  codec: string | undefined;
+  width?: number;
+  height?: number;
+  /** Frames per second from `avg_frame_rate`. */
+  frameRate?: number;
+  sampleRate?: number;
+  channels?: number;
+  durationSeconds?: number;
+}
+
+export interface ProbeResult {
+  /** Of the container, else the longest stream; undefined when ffprobe knows none. */
+  durationSeconds: number | undefined;
+  formatName: string | undefined;
+  sizeBytes: number | undefined;
+  streams: ProbedStream[];
+}
+
+const PROBE_TIMEOUT_MS = 30_000;
+
+/** Rejects with ffprobe's error text when the file cannot be read. */
+export async function probeMedia(ffprobePath: string, file: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`ffprobe could not read ${file}: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      });
+  });
+  return parseProbeOutput(output);
+}
+
+interface RawProbe {
+  format?: { duration?: string; format_name?: string; size?: string };
+  streams?: {
+    index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number;
+    avg_frame_rate?: string; sample_rate?: string; channels?: number; duration?: string;
+  }[];
+}
+
+export function parseProbeOutput(json: string): ProbeResult {
+  const raw = JSON.parse(json) as RawProbe;
+  const streams: ProbedStream[] = (raw.streams ?? []).map((stream, position) => {
+    const probed: ProbedStream = { index: stream.index ?? position, type: stream.codec_type ?? 'unknown', codec: stream.codec_name };
+    if (stream.width) probed.width = stream.width;
+    if (stream.height) probed.height = stream.height;
+    const frameRate = parseRate(stream.avg_frame_rate);
+    if (frameRate !== undefined) probed.frameRate = frameRate;
+    const sampleRate = positive(stream.sample_rate);
+    if (sampleRate !== undefined) probed.sampleRate = sampleRate;
+    if (stream.channels) probed.channels = stream.channels;
+    const duration = positive(stream.duration);
+    if (duration !== undefined) probed.durationSeconds = duration;
+    return probed;
+  });
+  const longestStream = Math.max(0, ...streams.map((stream) => stream.durationSeconds ?? 0));
+  return {
+    durationSeconds: positive(raw.format?.duration) ?? (longestStream > 0 ? longestStream : undefined),
+    formatName: raw.format?.format_name,
+    sizeBytes: positive(raw.format?.size),
+    streams,
+  };
+}
+
+function positive(text: string | undefined): number | undefined {
+  const value = text === undefined ? Number.NaN : Number.parseFloat(text);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** `30/1` or `30000/1001`; `0/0` means unknown. */
+function parseRate(text: string | undefined): number | undefined {
+  const match = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
+  if (!match || Number(match[2]) === 0 || Number(match[1]) === 0) return undefined;
+  return Number(match[1]) / Number(match[2]);
+}

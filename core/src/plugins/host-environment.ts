@@ -1,0 +1,53 @@
+// Connects the integration host to the rest of the service: the recorder, bookmarks, live feeds,
+// game paths and the plugin folders.
+import type { DependencyContainer } from 'tsyringe';
+import { LiveFeeds } from '../feeds/live/index.js';
+import { SystemGamePaths } from '../platform/game-paths.js';
+import { ServiceOptions } from '../service-options.js';
+import { BookmarkService, type FinishedRecordingBookmarks } from '../services/bookmark-service.js';
+import { ContentLibrary } from '../services/content-library.js';
+import { RecorderService } from '../services/recorder-service.js';
+import type { RecorderView } from './game-integration.js';
+import type { IntegrationHostEnvironment } from './integration-host.js';
+import { defaultPluginFolders } from './plugin-folders.js';
+
+const DEFAULT_HOOK_DEADLINE_MS = 10_000;
+
+/** What plugins see of the recorder: when a recording started, for which game. */
+export function recorderView(recorder: RecorderService): RecorderView {
+  const info = () => recorder.current && { startedAt: recorder.current.startedAt, game: recorder.current.game };
+  return {
+    get current() { return info(); },
+    onStarted: (listener) => recorder.onStarted((recording) => listener({ startedAt: recording.startedAt, game: recording.game })),
+    onStopped: (listener) => recorder.onStopped((recording) => listener({ startedAt: recording.startedAt, game: recording.game })),
+  };
+}
+
+/** Finished sessions as bookmarks need them: found by the time span they cover, updated in their sidecar. */
+export function finishedRecordings(library: ContentLibrary): FinishedRecordingBookmarks {
+  return {
+    findCovering: (at) => {
+      const record = library.findCovering(at);
+      return record?.recordedFrom ? { id: record.id, startedAt: new Date(record.recordedFrom) } : undefined;
+    },
+    addBookmark: async (id, bookmark) => {
+      const record = library.get(id);
+      if (record) await library.update(id, { bookmarks: [...record.bookmarks, bookmark] });
+    },
+  };
+}
+
+export function integrationHostEnvironment(container: DependencyContainer, variables: NodeJS.ProcessEnv = process.env): IntegrationHostEnvironment {
+  const options = container.resolve(ServiceOptions);
+  const bookmarks = () => container.resolve(BookmarkService);
+  const deadline = Number(variables.KEYFRAME_HOOK_DEADLINE_MS);
+  return {
+    searchFolders: defaultPluginFolders(options.dataFolder, variables),
+    recorder: recorderView(container.resolve(RecorderService)),
+    bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
+    feedsFor: (_key, logger, observe) => new LiveFeeds({ logger, observe }),
+    gamePaths: new SystemGamePaths(variables),
+    hookDeadlineMs: Number.isFinite(deadline) && deadline > 0 ? deadline : DEFAULT_HOOK_DEADLINE_MS,
+    restartDelayMs: (attempt) => 1000 * 2 ** (attempt - 1),
+  };
+}
