@@ -9,7 +9,8 @@ import { TapeWriter } from './feeds/tape/tape-writer.js';
 import type { DetectedGame, PluginLogger, RecorderView } from './plugins/game-integration.js';
 import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
-import { defaultPluginFolders } from './plugins/plugin-folders.js';
+import { defaultPluginFolders, userPluginFolder } from './plugins/plugin-folders.js';
+import { shareHostModules } from './plugins/shared-modules.js';
 import { loadIntegrationClass } from './plugins/plugin-loader.js';
 import { SystemGamePaths } from './platform/game-paths.js';
 import { listProcesses } from './platform/process-list.js';
@@ -35,6 +36,7 @@ export async function runTapeCommand(args: string[]): Promise<void> {
 }
 
 async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPlugin> {
+  shareHostModules([userPluginFolder(dataFolder)]);
   const { plugins, refused } = await discoverPlugins(defaultPluginFolders(dataFolder));
   const plugin = plugins.find((candidate) => candidate.manifest.integration.key === key);
   if (plugin) return plugin;

@@ -9,7 +9,8 @@ import { ContentLibrary } from '../services/content-library.js';
 import { RecorderService } from '../services/recorder-service.js';
 import type { RecorderView } from './game-integration.js';
 import type { IntegrationHostEnvironment } from './integration-host.js';
-import { defaultPluginFolders } from './plugin-folders.js';
+import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
+import { shareHostModules } from './shared-modules.js';
 
 const DEFAULT_HOOK_DEADLINE_MS = 10_000;
 
@@ -41,6 +42,7 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
   const options = container.resolve(ServiceOptions);
   const bookmarks = () => container.resolve(BookmarkService);
   const deadline = Number(variables.KEYFRAME_HOOK_DEADLINE_MS);
+  shareHostModules([userPluginFolder(options.dataFolder)]);
   return {
     searchFolders: defaultPluginFolders(options.dataFolder, variables),
     recorder: recorderView(container.resolve(RecorderService)),

@@ -1,0 +1,73 @@
+// Third-party integrations installed in the user's plugins folder load with the service's own SDK
+// and DI container, even when npm put other copies of them beside the plugin.
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ProtocolClient } from '../kit/protocol-client.js';
+import { ServiceProcess } from '../kit/service-process.js';
+import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+
+async function writePackage(folder: string, packageJson: object, source: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, 'package.json'), JSON.stringify(packageJson));
+  await writeFile(path.join(folder, 'index.js'), source);
+}
+
+const PLUGIN_SOURCE = `
+import { inject, injectable } from 'tsyringe';
+import { Bookmarks } from '@keyframe/core';
+class UserGame {
+  constructor(bookmarks) { this.bookmarks = bookmarks; }
+  async enable() {}
+  async activate() {}
+  async deactivate() {}
+}
+Reflect.defineMetadata('design:paramtypes', [Object], UserGame);
+inject(Bookmarks)(UserGame, undefined, 0);
+export default injectable()(UserGame) ?? UserGame;
+`;
+
+describe('plugins in the user plugins folder', function () {
+  this.timeout(30_000);
+  let data: TempFolder;
+  let service: ServiceProcess;
+  let client: ProtocolClient;
+
+  before(async () => {
+    data = await createTempFolder();
+    const modules = path.join(data.path, 'plugins', 'node_modules');
+    // What `npm install --prefix <data>/plugins` leaves: the plugin, and copies of its peers beside it.
+    const decoy = "throw new Error('the plugin got its own copy instead of the service\\'s');";
+    await writePackage(path.join(modules, 'tsyringe'), { name: 'tsyringe', version: '4.10.0', main: 'index.js' }, decoy);
+    await writePackage(path.join(modules, '@keyframe', 'core'), { name: '@keyframe/core', version: '0.1.0', type: 'module', main: 'index.js' }, decoy);
+    await writePackage(path.join(modules, 'keyframe-plugin-user-game'), {
+      name: 'keyframe-plugin-user-game', version: '1.0.0', type: 'module', main: 'index.js',
+      peerDependencies: { '@keyframe/core': '0.1.0' },
+      keyframe: { apiVersion: 1, integration: { key: 'userGame', displayName: 'User game', events: ['Kill'], games: [{ name: 'User Game', executables: ['user-game.exe'] }], feeds: [] } },
+    }, PLUGIN_SOURCE);
+    await writePackage(path.join(modules, 'keyframe-plugin-broken'), {
+      name: 'keyframe-plugin-broken', version: '1.0.0', main: 'index.js', keyframe: { apiVersion: 1, integration: { key: 'brokenGame' } },
+    }, '');
+    service = await ServiceProcess.start({ dataFolder: data.path });
+    client = await ProtocolClient.connect(service.url);
+  });
+  after(async () => {
+    await client?.close();
+    await service?.stop();
+    await data?.remove();
+  });
+
+  it('loads the plugin with the service\'s SDK, adds its settings key and reports it idle', async () => {
+    const { settings, state } = await client.handshake();
+    expect(settings.gameIntegrations.userGame).to.deep.equal({ enabled: true });
+    expect(state.integrations.userGame).to.deep.include({ status: 'idle' });
+    expect(state.integrations.userGame!.message).to.match(/Waiting for User Game/);
+  });
+
+  it('reports a refused package with the reason', async () => {
+    const state = await client.until('State', () => true);
+    expect(state.integrations.brokenGame).to.deep.include({ status: 'failed' });
+    expect(state.integrations.brokenGame!.message).to.match(/bad keyframe manifest/);
+  });
+});
