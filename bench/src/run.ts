@@ -3,11 +3,15 @@ import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
 import { printTable, writeResults, type Figure } from './harness.js';
 import { benchNewConnection } from './new-connection-bench.js';
+import { benchPushLatency } from './push-latency-bench.js';
+import { benchStartup } from './startup-bench.js';
 
 const RESULTS = fileURLToPath(new URL('../results.json', import.meta.url));
 
 const figures: Figure[] = [];
 figures.push(await benchNewConnection());
+figures.push(await benchPushLatency());
+figures.push(await benchStartup());
 printTable(figures);
 await writeResults(RESULTS, figures);
 console.log(`\nwritten to ${RESULTS}`);
