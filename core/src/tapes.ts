@@ -1,4 +1,5 @@
 // Tapes for plugin authors and tools: read, write and replay recorded game data.
+import 'reflect-metadata';
 export { readTape, isFeedEntry, tapeFilesFolder, type Tape, type TapeEntry, type TapeHeader, type FeedEntry } from './feeds/tape/tape-format.js';
 export { TapeWriter } from './feeds/tape/tape-writer.js';
 export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './feeds/tape/tape-player.js';
