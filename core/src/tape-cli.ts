@@ -29,7 +29,8 @@ export async function runTapeCommand(args: string[]): Promise<void> {
     options: { out: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
   });
   const [action, target] = positionals;
-  if (values.help || !target || (action !== 'record' && action !== 'play')) return void console.log(TAPE_USAGE);
+  if (values.help) return void console.log(TAPE_USAGE);
+  if (!target || (action !== 'record' && action !== 'play')) throw new Error(`expected "tape record <key>" or "tape play <file>"\n\n${TAPE_USAGE}`);
   const dataFolder = ServiceOptions.fromEnvironment({ dataFolder: values['data-dir'] }).dataFolder;
   if (action === 'play') return playCommand(target, dataFolder);
   return recordCommand(target, values.out ?? `${target}-${new Date().toISOString().replace(/[:.]/g, '-')}.tape.jsonl`, dataFolder);
@@ -63,8 +64,9 @@ async function playCommand(file: string, dataFolder: string): Promise<void> {
 async function recordCommand(key: string, out: string, dataFolder: string): Promise<void> {
   const plugin = await findPlugin(key, dataFolder);
   const game = await runningGameOf(plugin);
-  const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` });
+  // One t = 0 for the tape and for the bookmark times printed while recording.
   const startedAt = new Date();
+  const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
   const logger = consoleLogger(key);
   const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry) });
   const recorder: RecorderView = { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} };

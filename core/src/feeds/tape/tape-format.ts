@@ -25,6 +25,17 @@ export const TapeEntryLine = Type.Union([
   Type.Object({ t: Type.Number({ minimum: 0 }), recording: Type.Enum(['started', 'stopped']) }),
 ]);
 
+/** The input fields each kind of feed entry must carry (beside `t`, `feed` and `kind`). */
+const FeedInputLine = {
+  httpPush: Type.Object({ method: Type.String(), path: Type.String(), body: Type.String(), userAgent: Type.Optional(Type.String()) }),
+  poll: Type.Union([Type.Object({ status: Type.Integer(), body: Type.String() }), Type.Object({ error: Type.String() })]),
+  tail: Type.Union([
+    Type.Object({ line: Type.String(), file: Type.String() }),
+    Type.Object({ reset: Type.Enum(['opened', 'truncated', 'rotated']), file: Type.String() }),
+  ]),
+  watchFolder: Type.Object({ path: Type.String({ minLength: 1 }), size: Type.Integer({ minimum: 0 }) }),
+} satisfies Record<FeedKind, unknown>;
+
 export type FeedEntry<K extends FeedKind = FeedKind> = { t: number; feed: string; kind: K; input: FeedInputs[K] };
 export type RecordingEntry = { t: number; recording: 'started' | 'stopped' };
 export type TapeEntry = FeedEntry | RecordingEntry;
@@ -39,7 +50,7 @@ export const isFeedEntry = (entry: TapeEntry): entry is FeedEntry => 'feed' in e
 
 /** Where the files of a tape's watchFolder feed are kept. */
 export const tapeFilesFolder = (tapeFile: string, feed: string) =>
-  path.join(path.dirname(tapeFile), `${path.basename(tapeFile).replace(/\.tape\.jsonl$/, '')}.files`, feed);
+  path.join(path.resolve(path.dirname(tapeFile)), `${path.basename(tapeFile).replace(/\.tape\.jsonl$/, '')}.files`, feed);
 
 /** A feed input as one tape line: `{t, feed, kind, ...input}` (a watched file's absolute path is not kept). */
 export function feedEntryLine(entry: FeedEntry): string {
@@ -50,33 +61,62 @@ export function feedEntryLine(entry: FeedEntry): string {
 }
 
 export async function readTape(file: string): Promise<Tape> {
-  const lines = (await readFile(file, 'utf8')).split(/\r?\n/).filter((line) => line.trim() !== '');
-  const parse = (line: string, number: number): unknown => {
+  // Numbered as in the file: blank lines (a trailing one, or one left by hand) are skipped, not renumbered.
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(error.code === 'ENOENT' ? `${file}: no such tape` : `${file}: ${error.message}`);
+  });
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+    .map((text, index) => ({ text, number: index + 1 }))
+    .filter(({ text }) => text.trim() !== '');
+  const fail = (number: number, message: string): never => {
+    throw new Error(`${file}:${number}: ${message}`);
+  };
+  const parse = ({ text, number }: { text: string; number: number }): unknown => {
     try {
-      return JSON.parse(line);
+      return JSON.parse(text);
     } catch (error) {
-      throw new Error(`${file}:${number}: not JSON (${(error as Error).message})`);
+      return fail(number, `not JSON (${(error as Error).message})`);
     }
   };
   if (lines.length === 0) throw new Error(`${file}: empty tape`);
-  const header = parse(lines[0]!, 1);
+  const header = parse(lines[0]!);
+  const version = (header as { tape?: unknown } | null)?.tape;
+  if (typeof version === 'number' && version !== TAPE_VERSION) {
+    fail(lines[0]!.number, `bad tape header: tape version ${version} is not supported (this Keyframe reads version ${TAPE_VERSION})`);
+  }
   const headerProblems = describeProblems(TapeHeader, header);
-  if (headerProblems.length > 0) throw new Error(`${file}:1: bad tape header: ${headerProblems.join('; ')}`);
+  if (headerProblems.length > 0) fail(lines[0]!.number, `bad tape header: ${headerProblems.join('; ')}`);
 
-  const entries = lines.slice(1).map((line, index): TapeEntry => {
-    const number = index + 2;
-    const value = parse(line, number) as Record<string, unknown>;
-    const problems = describeProblems(TapeEntryLine, value);
-    if (problems.length > 0) throw new Error(`${file}:${number}: bad tape entry: ${problems.join('; ')}`);
-    if ('recording' in value) return { t: value.t as number, recording: value.recording as RecordingEntry['recording'] };
-    const { t, feed, kind, ...input } = value as { t: number; feed: string; kind: FeedKind };
-    const entryInput = kind === 'watchFolder'
-      ? { ...(input as Omit<FeedInputs['watchFolder'], 'absolutePath'>), absolutePath: path.join(tapeFilesFolder(file, feed), (input as { path: string }).path) }
-      : input;
-    return { t, feed, kind, input: entryInput as FeedInputs[FeedKind] };
-  });
-  for (let index = 1; index < entries.length; index++) {
-    if (entries[index]!.t < entries[index - 1]!.t) throw new Error(`${file}:${index + 2}: t goes back in time`);
+  const entries: TapeEntry[] = [];
+  for (const line of lines.slice(1)) {
+    const entry = parseEntry(file, parse(line), (message) => fail(line.number, `bad tape entry: ${message}`));
+    if (entries.length > 0 && entry.t < entries.at(-1)!.t) fail(line.number, `t goes back in time (${entry.t} after ${entries.at(-1)!.t})`);
+    entries.push(entry);
   }
   return { file, header: header as TapeHeader, entries };
+}
+
+function parseEntry(file: string, value: unknown, fail: (message: string) => never): TapeEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('not a JSON object');
+  const line = value as Record<string, unknown>;
+  if (!('recording' in line) && typeof line.kind === 'string' && !(FEED_KINDS as readonly string[]).includes(line.kind)) {
+    return fail(`unknown feed kind ${JSON.stringify(line.kind)} (known: ${FEED_KINDS.join(', ')})`);
+  }
+  const problems = describeProblems(TapeEntryLine, line);
+  if (problems.length > 0) return fail(problems.join('; '));
+  if ('recording' in line) return { t: line.t as number, recording: line.recording as RecordingEntry['recording'] };
+
+  const { t, feed, kind, ...input } = line as { t: number; feed: string; kind: FeedKind };
+  const inputProblems = describeProblems(FeedInputLine[kind], input);
+  if (inputProblems.length > 0) return fail(`${kind} input: ${inputProblems.join('; ')}`);
+  if (kind !== 'watchFolder') return { t, feed, kind, input: input as FeedInputs[FeedKind] };
+
+  // The file must be one of the tape's own: a path that leaves `<name>.files/<feed>/` is refused.
+  const { path: relativePath, size } = input as { path: string; size: number };
+  const folder = tapeFilesFolder(file, feed);
+  const absolutePath = path.resolve(folder, relativePath);
+  if (path.isAbsolute(relativePath) || !absolutePath.startsWith(folder + path.sep)) {
+    return fail(`watchFolder path ${JSON.stringify(relativePath)} is not inside the tape's files folder`);
+  }
+  return { t, feed, kind, input: { ...input, path: relativePath, size, absolutePath } as FeedInputs['watchFolder'] };
 }

@@ -8,6 +8,8 @@ import { feedEntryLine, tapeFilesFolder, TAPE_VERSION, type TapeHeader } from '.
 export class TapeWriter {
   private readonly startedAt: Date;
   private entries = 0;
+  /** The `t` last written: lines never go back in time, which readTape refuses. */
+  private lastT = 0;
 
   constructor(private readonly file: string, header: Omit<TapeHeader, 'tape' | 'recordedAt'>, startedAt = new Date()) {
     this.startedAt = startedAt;
@@ -21,7 +23,9 @@ export class TapeWriter {
 
   /** Appends one input; a watched file is copied beside the tape so the tape is complete on its own. */
   write(observed: ObservedInput): void {
-    const t = Math.max(0, observed.at.getTime() - this.startedAt.getTime());
+    // `at` is when the input arrived, but lines are written as inputs are handed over: an input that
+    // waited for its busy handler comes after a later one of another feed, and keeps that one's t.
+    const t = this.nextT(observed.at);
     if (observed.kind === 'watchFolder') {
       const input = observed.input as FeedInputs['watchFolder'];
       const copy = path.join(tapeFilesFolder(this.file, observed.feed), input.path);
@@ -34,6 +38,11 @@ export class TapeWriter {
   }
 
   recording(event: 'started' | 'stopped', at = new Date()): void {
-    appendFileSync(this.file, `${JSON.stringify({ t: Math.max(0, at.getTime() - this.startedAt.getTime()), recording: event })}\n`);
+    appendFileSync(this.file, `${JSON.stringify({ t: this.nextT(at), recording: event })}\n`);
+  }
+
+  private nextT(at: Date): number {
+    this.lastT = Math.max(this.lastT, at.getTime() - this.startedAt.getTime());
+    return this.lastT;
   }
 }

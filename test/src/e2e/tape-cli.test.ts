@@ -1,0 +1,215 @@
+// `keyframe tape play` and `keyframe tape record`, run as a user runs them: `node core/dist/main.js tape …`.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isFeedEntry, readTape, type FeedEntry } from '@keyframe/core/tapes';
+import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+
+// The compiled test runs from test/dist/e2e/.
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = path.join(REPO, 'core', 'dist', 'main.js');
+const DATA = path.join(REPO, 'plugins', 'tactical-shooter', 'test', 'data');
+const GSI_PORT = 1340;
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A `keyframe tape …` process with its output so far. */
+class TapeProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<Finished>;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(readonly child: ChildProcess, timeoutMs: number) {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { this.stdout += chunk; });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { this.stderr += chunk; });
+    // A hung process must not hang the suite: it is killed and its output shown.
+    this.timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    this.exited = new Promise((resolve) => child.once('close', (code, signal) => {
+      clearTimeout(this.timer);
+      resolve({ code, signal, stdout: this.stdout, stderr: this.stderr });
+    }));
+  }
+
+  static start(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 8000): TapeProcess {
+    return new TapeProcess(spawn(process.execPath, [MAIN, 'tape', ...args], {
+      cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    }), timeoutMs);
+  }
+
+  /** Resolves once stdout matches `pattern`; rejects with the output if the process ends or takes too long first. */
+  async printed(pattern: RegExp, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let ended = false;
+    void this.exited.then(() => { ended = true; });
+    while (!pattern.test(this.stdout)) {
+      if (ended || Date.now() > deadline) {
+        throw new Error(`${ended ? 'exited' : `nothing after ${timeoutMs} ms`} before printing ${pattern}:\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+const describeRun = (run: Finished) => `exit ${run.code ?? run.signal}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+
+/** The bookmark lines `tape play` prints: `<seconds> s  <type>`. */
+function bookmarkLines(stdout: string): { time: number; type: string }[] {
+  return [...stdout.matchAll(/^ +(\d+\.\d{3}) s {2}(\w+)/gm)].map((match) => ({ time: Number(match[1]), type: match[2]! }));
+}
+
+/** A Game State Integration push of the local player in a live match, like those in the plugin's tapes. */
+function gsiBody(kills: number, second: number): string {
+  const steamid = '76561198000000001';
+  return JSON.stringify({
+    provider: { name: 'Counter-Strike: Global Offensive', appid: 730, version: 14120, steamid, timestamp: 1763800000 + second },
+    map: { mode: 'competitive', name: 'de_mirage', phase: 'live', round: 1, team_ct: { score: 0 }, team_t: { score: 0 } },
+    player: {
+      steamid, name: 'Me', observer_slot: 1, team: 'CT', activity: 'playing',
+      match_stats: { kills, assists: 0, deaths: 0, mvps: 0, score: kills * 2 },
+    },
+  });
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+describe('keyframe tape (command line)', function () {
+  this.timeout(20_000);
+  let temp: TempFolder;
+  let running: TapeProcess | undefined;
+
+  beforeEach(async () => {
+    temp = await createTempFolder('keyframe-tape-cli-');
+  });
+  afterEach(async () => {
+    // Only a process this test started, and only when a failed test left it running.
+    if (running && running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
+    await running?.exited;
+    running = undefined;
+    await temp.remove();
+  });
+
+  const play = async (tape: string) => {
+    running = TapeProcess.start(['play', tape, '--data-dir', path.join(temp.path, 'data')]);
+    return running.exited;
+  };
+
+  it('play: replays the live-match tape into the installed integration and prints its bookmarks', async () => {
+    const tape = path.join(DATA, 'live-match.tape.jsonl');
+    const run = await play(tape);
+    expect(run.code, describeRun(run)).to.equal(0);
+    const expected = JSON.parse(await readFile(path.join(DATA, 'live-match.expected.json'), 'utf8')) as {
+      tolerance?: number;
+      bookmarks: { type: string; time: number }[];
+    };
+    expect(expected.bookmarks).to.have.length(6);
+    const printed = bookmarkLines(run.stdout);
+    expect(printed.map(({ type }) => type), run.stdout).to.deep.equal(expected.bookmarks.map(({ type }) => type));
+    printed.forEach(({ time }, index) => {
+      expect(time, `time of bookmark ${index + 1}`).to.be.closeTo(expected.bookmarks[index]!.time, expected.tolerance ?? 0.5);
+    });
+    const entries = (await readTape(tape)).entries.length;
+    expect(run.stdout.split('\n')[0]).to.equal(`live-match.tape.jsonl: ${entries} entries, 6 bookmarks`);
+    expect(run.stderr).to.equal('');
+  });
+
+  describe('record', () => {
+    before(async function () {
+      if (!(await portIsFree(GSI_PORT))) {
+        throw new Error(`port ${GSI_PORT} on 127.0.0.1 is in use by another program (a running Keyframe or Counter-Strike tool?); ` +
+          'tape record listens there: stop that program and run the test again');
+      }
+    });
+
+    it('writes every push to a tape until Ctrl+C, and the tape plays back the same kills', async () => {
+      const out = path.join(temp.path, 'tapes', 'x.tape.jsonl');
+      const steam = path.join(temp.path, 'steam');
+      await mkdir(steam); // no Steam library with the game: no config is written anywhere
+      running = TapeProcess.start(['record', 'tacticalShooter', '--out', out, '--data-dir', path.join(temp.path, 'data')], {
+        KEYFRAME_STEAM_LIBRARIES: steam,
+      });
+      await running.printed(/Recording tacticalShooter \(.+\) to .+ Play; press Ctrl\+C to finish\./);
+
+      const bodies = [gsiBody(0, 0), gsiBody(1, 1), gsiBody(2, 2)];
+      for (const [index, body] of bodies.entries()) {
+        const response = await fetch(`http://127.0.0.1:${GSI_PORT}/`, {
+          method: 'POST', body, headers: { 'Content-Type': 'application/json', 'User-Agent': 'Valve/Steam HTTP Client 1.0 (730)' },
+        });
+        expect(response.status, `push ${index + 1}`).to.equal(200);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      // The integration counts while recording: the first push is the baseline, then one kill per push.
+      await running.printed(/Kill[\s\S]*Kill/);
+      running.child.kill('SIGINT');
+      const run = await running.exited;
+      expect(run.code, describeRun(run)).to.equal(0);
+      expect(run.stdout).to.include(`3 inputs written to ${out}`);
+      expect(bookmarkLines(run.stdout).map(({ type }) => type)).to.deep.equal(['Kill', 'Kill']);
+      expect(await readdir(steam), 'nothing written into the Steam library').to.deep.equal([]);
+
+      const tape = await readTape(out);
+      expect(tape.header).to.include({ tape: 1, integration: 'tacticalShooter' });
+      expect(tape.header.game?.name).to.equal('Counter-Strike 2');
+      expect(new Date(tape.header.recordedAt).getTime()).to.be.closeTo(Date.now(), 20_000);
+      expect(tape.entries.every(isFeedEntry)).to.equal(true);
+      const entries = tape.entries as FeedEntry<'httpPush'>[];
+      expect(entries.map(({ feed, kind, input }) => ({ feed, kind, method: input.method, path: input.path, body: input.body, userAgent: input.userAgent })))
+        .to.deep.equal(bodies.map((body) => ({ feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body, userAgent: 'Valve/Steam HTTP Client 1.0 (730)' })));
+      expect(entries[1]!.t).to.be.above(entries[0]!.t);
+      expect(entries[2]!.t).to.be.above(entries[1]!.t);
+
+      const replay = await play(out);
+      expect(replay.code, describeRun(replay)).to.equal(0);
+      expect(replay.stdout.split('\n')[0]).to.equal('x.tape.jsonl: 3 entries, 2 bookmarks');
+      expect(bookmarkLines(replay.stdout)).to.deep.equal([
+        { time: Number((entries[1]!.t / 1000).toFixed(3)), type: 'Kill' },
+        { time: Number((entries[2]!.t / 1000).toFixed(3)), type: 'Kill' },
+      ]);
+    });
+  });
+
+  describe('play refuses', () => {
+    it('a tape that does not exist, naming it', async () => {
+      const missing = path.join(temp.path, 'nowhere.tape.jsonl');
+      const run = await play(missing);
+      expect(run.code, describeRun(run)).to.not.equal(0);
+      expect(run.stderr).to.include(missing).and.match(/no such tape/i);
+      expect(bookmarkLines(run.stdout)).to.deep.equal([]);
+    });
+
+    it('a tape of an integration that is not installed, saying which are', async () => {
+      const tape = path.join(temp.path, 'other.tape.jsonl');
+      await writeFile(tape, [
+        JSON.stringify({ tape: 1, integration: 'noSuchGame', recordedAt: '2026-01-01T00:00:00.000Z' }),
+        JSON.stringify({ t: 0, feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body: '{}' }),
+        '',
+      ].join('\n'));
+      const run = await play(tape);
+      expect(run.code, describeRun(run)).to.not.equal(0);
+      expect(run.stderr).to.match(/no integration with key noSuchGame is installed \(found: [^)]*tacticalShooter/);
+      expect(run.stdout).to.equal('');
+    });
+
+    it('a broken tape, with file:line', async () => {
+      const tape = path.join(temp.path, 'broken.tape.jsonl');
+      await writeFile(tape, `${JSON.stringify({ tape: 1, integration: 'tacticalShooter', recordedAt: '2026-01-01T00:00:00.000Z' })}\n{"t": 0,\n`);
+      const run = await play(tape);
+      expect(run.code, describeRun(run)).to.not.equal(0);
+      expect(run.stderr).to.include(`${tape}:2: not JSON`);
+    });
+  });
+});
