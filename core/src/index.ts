@@ -8,6 +8,6 @@ export type {
 export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './plugins/tokens.js';
 export type {
   Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions,
-  TailInput, TailOptions, WatchFolderOptions,
+  ScreenTextInput, ScreenTextOptions, TailInput, TailOptions, WatchFolderOptions,
 } from './feeds/types.js';
 export type { BookmarkType } from './protocol/index.js';

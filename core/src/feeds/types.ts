@@ -90,3 +90,25 @@ export interface Feeds {
   tail(id: string, options: TailOptions): Feed<TailInput>;
   watchFolder(id: string, options: WatchFolderOptions): Feed<FolderInput>;
 }
+
+/**
+ * Specified here, built with on-screen text recognition: text read from a region of the recording's
+ * frames (the same encode, a low-rate frame output), one input per frame that was read.
+ */
+export interface ScreenTextOptions {
+  /** The region, as fractions of the frame (0–1), so it holds at every resolution. */
+  region: { left: number; top: number; width: number; height: number };
+  intervalMs: number;
+  /** Pre-processing before recognition: greyscale and threshold, or keeping one colour as black on white. */
+  preprocess: { kind: 'threshold'; level: number } | { kind: 'colourKey'; colour: string; tolerance: number };
+  /** Aspect ratios (width / height) the region is valid for; other frames make the feed report `degraded`. */
+  aspectRatios?: readonly number[];
+}
+
+export interface ScreenTextInput {
+  text: string;
+  /** Recognition confidence, 0–100. */
+  confidence: number;
+  /** Milliseconds since the recording started, of the frame that was read. */
+  frameTimeMs: number;
+}
