@@ -241,6 +241,16 @@ describe('IntegrationHost', function () {
     });
   }
 
+  it('deactivates at shutdown without disabling', async () => {
+    await writeFixture(plugins, 'life', { key: 'lifeGame' });
+    await startHost();
+    await launchGame('lifeGame');
+    recorder.start();
+    await waitUntil(() => calls.includes('lifeGame:activate:Game lifeGame'));
+    await host.stop();
+    expect(calls.slice(-1)).to.deep.equal(['lifeGame:deactivate']);
+  });
+
   it('gives a failed plugin a fresh start when it is switched off and on', async () => {
     await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { enable: 'throw' } });
     await startHost();

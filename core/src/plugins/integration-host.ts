@@ -131,8 +131,9 @@ export class IntegrationHost {
   /** Moves one integration one or more steps towards where settings, games and the recorder say it should be. */
   private async reconcile(integration: Integration): Promise<void> {
     const key = integration.plugin.manifest.integration.key;
-    const wantEnabled = !this.stopping && (this.settings.current.gameIntegrations[key]?.enabled ?? true);
-    const game = wantEnabled ? this.runningGameOf(integration) : undefined;
+    // At shutdown integrations are deactivated, not disabled: disable() is the user switching one off.
+    const wantEnabled = this.settings.current.gameIntegrations[key]?.enabled ?? true;
+    const game = wantEnabled && !this.stopping ? this.runningGameOf(integration) : undefined;
     const wantActive = game !== undefined && this.environment.recorder.current !== undefined;
 
     if (!wantEnabled && integration.phase === 'failed') {
@@ -151,7 +152,7 @@ export class IntegrationHost {
       await this.step(integration, 'disable', async (running) => { await running.instance.disable?.(); }, 'disabled');
       await this.discard(integration);
     }
-    if (integration.phase === 'disabled' && wantEnabled) {
+    if (integration.phase === 'disabled' && wantEnabled && !this.stopping) {
       if (!integration.running && !(await this.instantiate(integration))) return this.publish();
       await this.step(integration, 'enable', async (running) => { await running.instance.enable?.(); }, 'enabled');
     }
