@@ -5,22 +5,31 @@ import { fileURLToPath } from 'node:url';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { COMMAND_GROUP, type CommandGroup } from './commands/command-handlers.js';
 import { ConnectionCommands } from './commands/connection-commands.js';
+import { EXECUTABLE_PICKER, GameCommands } from './commands/game-commands.js';
 import { RecordingCommands } from './commands/recording-commands.js';
+import { RecoveryCommands } from './commands/recovery-commands.js';
 import { SettingsCommands } from './commands/settings-commands.js';
+import { StorageCommands } from './commands/storage-commands.js';
+import { CaptureEngine } from './media/capture-engine.js';
 import { CaptureSources } from './media/capture-source.js';
-import { FfmpegLocator } from './media/ffmpeg-locator.js';
+import { pickFiles, pickFolder } from './platform/native-picker.js';
 import { integrationHostEnvironment, finishedRecordings } from './plugins/host-environment.js';
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from './plugins/integration-host.js';
 import { ServiceOptions } from './service-options.js';
+import { AutoRecorder } from './services/auto-recorder.js';
 import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from './services/bookmark-service.js';
 import { ContentLibrary } from './services/content-library.js';
 import { GameCatalog } from './services/game-catalog.js';
 import { GameDetector, PROCESS_LISTER, systemProcessLister } from './services/game-detector.js';
+import { FOLDER_PICKER, LibraryLocations } from './services/library-locations.js';
 import { Notifier } from './services/notifier.js';
 import { RecorderService } from './services/recorder-service.js';
+import { RecoveryService } from './services/recovery-service.js';
 import { SettingsService, toWirePath } from './services/settings-service.js';
 import { SettingsStore, type SettingsLoadReport } from './services/settings-store.js';
 import { StateStore } from './services/state-store.js';
+import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './services/storage-monitor.js';
+import { StorageWarnings } from './services/storage-warnings.js';
 import { UpdateStatus } from './services/update-status.js';
 import { ConsoleSink, Logger, RotatingFileSink, type LogLevel } from './support/logger.js';
 import { ConnectionHub } from './transport/connection-hub.js';
@@ -35,10 +44,13 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  FfmpegLocator, CaptureSources, ContentLibrary, RecorderService,
+  CaptureSources, ContentLibrary, RecorderService,
+  CaptureEngine,
   GameDetector, BookmarkService, IntegrationHost,
+  AutoRecorder,
+  StorageWarnings, StorageMonitor, RecoveryService, LibraryLocations,
 ];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands];
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
@@ -67,6 +79,9 @@ export class KeyframeService {
     for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
     container.register(EVENT_SINK, { useToken: ConnectionHub });
     container.register(PROCESS_LISTER, { useValue: systemProcessLister });
+    container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
+    container.register(FOLDER_PICKER, { useValue: pickFolder });
+    container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
     container.register(ACTIVE_RECORDING, { useToken: RecorderService });
     container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
     container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
@@ -106,6 +121,8 @@ export class KeyframeService {
   /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
   async stop(): Promise<void> {
     this.logger.info('stopping');
+    this.container.resolve(StorageMonitor).stop();
+    this.container.resolve(AutoRecorder).stop();
     await this.container.resolve(IntegrationHost).stop();
     this.container.resolve(GameDetector).stop();
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
@@ -122,11 +139,17 @@ export class KeyframeService {
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
     await this.container.resolve(ContentLibrary).load();
+    // Before the server listens, so the prompt always waits for a frontend's NewConnection.
+    await this.container.resolve(RecoveryService).scan();
+    await this.container.resolve(StorageMonitor).start();
     this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     await this.container.resolve(HttpServer).listen();
     await this.container.resolve(LegacyListener).listen();
+    // After listening, so a frontend sees a first-run download's progress; before anything records.
+    await this.container.resolve(CaptureEngine).start();
     await this.container.resolve(IntegrationHost).start();
+    this.container.resolve(AutoRecorder).start();
     this.container.resolve(GameDetector).start();
     this.logger.info('ready', { url: this.url });
   }

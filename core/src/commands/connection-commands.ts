@@ -2,6 +2,7 @@
 import { inject, injectable } from 'tsyringe';
 import { GameCatalog } from '../services/game-catalog.js';
 import { Notifier } from '../services/notifier.js';
+import { RecoveryService } from '../services/recovery-service.js';
 import { SettingsService } from '../services/settings-service.js';
 import { StateStore } from '../services/state-store.js';
 import { UpdateStatus } from '../services/update-status.js';
@@ -20,6 +21,7 @@ export class ConnectionCommands implements CommandGroup {
     private readonly games: GameCatalog,
     private readonly updates: UpdateStatus,
     private readonly notifier: Notifier,
+    private readonly recovery: RecoveryService,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -34,6 +36,7 @@ export class ConnectionCommands implements CommandGroup {
       this.events.send('AppVersion', { version: appVersion(), canSelfUpdate: false });
       if (this.updates.lastProgress) this.events.send('UpdateProgress', this.updates.lastProgress);
       this.notifier.deliverPending();
+      this.recovery.offerPending();
       // Release notes may come from the network: they follow when they are ready.
       void this.updates.releaseNotes()
         .then((releaseNotesList) => this.events.send('ReleaseNotes', { releaseNotesList }))

@@ -1,4 +1,5 @@
-// StartRecording and StopRecording: manual recordings, driven by the recorder.
+// StartRecording, StopRecording, and the keybind actions of a running recording: SaveReplayBuffer
+// and TogglePreview (extensions, so that a frontend or a desktop bridge can send them).
 import { injectable } from 'tsyringe';
 import { RecorderService } from '../services/recorder-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
@@ -11,6 +12,12 @@ export class RecordingCommands implements CommandGroup {
     StartRecording: () => this.recorder.start(),
     StopRecording: async () => {
       await this.recorder.stop();
+    },
+    SaveReplayBuffer: async () => {
+      await this.recorder.saveReplayBuffer();
+    },
+    TogglePreview: () => {
+      this.recorder.togglePreview();
     },
   };
 }

@@ -1,8 +1,14 @@
-// Where the picture and sound of a recording come from, as ffmpeg inputs. `synthetic` (test
-// pattern + tone) runs anywhere, so the service records headless and in CI.
+// Where the picture and sound of a recording come from, as ffmpeg inputs: the screen (x11grab,
+// gdigrab, avfoundation) with the chosen audio devices, or `synthetic` (test pattern + tone),
+// which runs anywhere, so the service records headless and in CI.
 import { injectable } from 'tsyringe';
+import type { AudioBackend, AudioDevices, DetectedAudioDevice } from '../platform/audio-devices.js';
+import { NO_AUDIO_DEVICES } from '../platform/audio-devices.js';
 import { currentEnvironment, type Environment } from '../platform/data-folders.js';
+import { findDisplay, type DetectedDisplay } from '../platform/displays.js';
+import type { DeviceSetting, Display } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import { CaptureEngine } from './capture-engine.js';
 
 export interface CaptureFormat {
   width: number;
@@ -10,75 +16,305 @@ export interface CaptureFormat {
   frameRate: number;
 }
 
+/** What a recording asks for: the target format plus the capture settings. */
+export interface CaptureRequest extends CaptureFormat {
+  /** `settings.selectedDisplay`; null or unknown → the primary display. */
+  display?: Display | null;
+  /** `settings.inputDevices` (microphones) with their volumes. */
+  inputDevices?: readonly DeviceSetting[];
+  /** `settings.outputDevices` (what the speakers play) with their volumes. */
+  outputDevices?: readonly DeviceSetting[];
+  /** `settings.enableSeparateAudioTracks`: track 0 the mix, then one track per device. */
+  separateAudioTracks?: boolean;
+}
+
+export interface AudioTrack {
+  /** `-map` specifier: an input stream (`1:a`) or a filter output (`[mix]`). */
+  map: string;
+  /** Title of the track: `Full Mix`, then the device names. */
+  name: string;
+}
+
 export interface CaptureInputs {
-  /** ffmpeg input options and `-i` arguments, in order. */
+  /** ffmpeg input options and `-i` arguments, in order, then the `-filter_complex` the tracks need. */
   args: string[];
   /** `-map` specifier of the picture, e.g. `0:v`. */
   video: string;
-  /** `-map` specifier of the sound; without one the recorder adds silence. */
-  audio?: string;
+  /** Size of the captured picture when known; the encoder scales it to the target format. */
+  captureSize?: { width: number; height: number };
+  /** The audio tracks in output order, never empty (silence when no device can be heard); track 0 is the full mix. */
+  audioTracks: AudioTrack[];
 }
 
 export interface CaptureSource {
   /** Short name for logs: `synthetic`, `x11grab`, … */
   readonly name: string;
-  /** Inputs that deliver `format` (size and rate) in real time. */
-  inputs(format: CaptureFormat): CaptureInputs;
+  /** Inputs that deliver the picture and sound in real time. */
+  inputs(request: CaptureRequest): CaptureInputs;
 }
 
 export const TONE_FREQUENCY_HZ = 440;
 export const AUDIO_SAMPLE_RATE = 48_000;
+export const FULL_MIX_TRACK = 'Full Mix';
+
+const SILENCE_INPUT = ['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_SAMPLE_RATE}`];
 
 /** A moving test pattern and a 440 Hz tone, paced in real time (`-re`) like a live capture. */
 export class SyntheticCaptureSource implements CaptureSource {
   readonly name = 'synthetic';
 
-  inputs({ width, height, frameRate }: CaptureFormat): CaptureInputs {
+  inputs({ width, height, frameRate, separateAudioTracks }: CaptureRequest): CaptureInputs {
+    const args = [
+      '-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`,
+      '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,
+    ];
+    if (!separateAudioTracks) {
+      return { args, video: '0:v', captureSize: { width, height }, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
+    }
+    // The tone stands in for one device, so multi-track files can be tested without sound hardware.
     return {
-      args: [
-        '-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`,
-        '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,
-      ],
-      video: '0:v',
-      audio: '1:a',
+      args: [...args, '-filter_complex', '[1:a]asplit=2[mix][tone]'],
+      video: '0:v', captureSize: { width, height },
+      audioTracks: [{ map: '[mix]', name: FULL_MIX_TRACK }, { map: '[tone]', name: 'Test Tone' }],
     };
   }
 }
 
-export interface CaptureChoice {
-  source: CaptureSource;
-  /** Set when the preferred source was not available and synthetic was taken instead. */
-  fallbackReason?: string;
+export type ScreenGrabber = 'x11grab' | 'gdigrab' | 'avfoundation';
+export const SCREEN_GRABBERS: readonly ScreenGrabber[] = ['x11grab', 'gdigrab', 'avfoundation'];
+const PLATFORM_GRABBER: Partial<Record<NodeJS.Platform, ScreenGrabber>> = { linux: 'x11grab', freebsd: 'x11grab', win32: 'gdigrab', darwin: 'avfoundation' };
+const GRABBER_AUDIO: Record<ScreenGrabber, AudioBackend> = { x11grab: 'pulse', gdigrab: 'dshow', avfoundation: 'avfoundation' };
+
+export interface ScreenCaptureContext {
+  grabber: ScreenGrabber;
+  displays: readonly DetectedDisplay[];
+  audio: AudioDevices;
+  /** The ffmpeg input that opens `audio`'s devices; undefined records a silent track. */
+  audioInput?: AudioBackend;
+  /** `$DISPLAY`, for x11grab. */
+  x11Display?: string;
+  logger?: Logger;
+}
+
+/** The display the settings select (else the primary one) at its own size, plus audio devices. */
+export class ScreenCaptureSource implements CaptureSource {
+  readonly name: string;
+
+  constructor(private readonly context: ScreenCaptureContext) {
+    this.name = context.grabber;
+  }
+
+  inputs(request: CaptureRequest): CaptureInputs {
+    const { grabber, audioInput } = this.context;
+    const display = findDisplay(this.context.displays, request.display);
+    const args = screenInputArgs(grabber, request.frameRate, display, this.context.displays, this.context.x11Display);
+    const { devices, missing } = audioInput ? chooseAudioDevices(request, this.context.audio) : { devices: [], missing: [] };
+    if (missing.length > 0) this.context.logger?.warn('audio devices in the settings are not connected: recording without them', { missing });
+    if (devices.length === 0) {
+      return {
+        args: [...args, ...SILENCE_INPUT], video: '0:v', ...size(display),
+        audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }],
+      };
+    }
+    const plan = audioTrackPlan(1, devices, request.separateAudioTracks ?? false);
+    return {
+      args: [...args, ...devices.flatMap((device) => audioInputArgs(audioInput!, device.source)), ...(plan.filter ? ['-filter_complex', plan.filter] : [])],
+      video: '0:v', ...size(display), audioTracks: plan.tracks,
+    };
+  }
+}
+
+const size = (display: DetectedDisplay | undefined) => (display ? { captureSize: { width: display.width, height: display.height } } : {});
+
+/** The video input: the display's rectangle of the desktop, at its own size. */
+export function screenInputArgs(grabber: ScreenGrabber, frameRate: number, display: DetectedDisplay | undefined,
+  displays: readonly DetectedDisplay[] = [], x11Display = ':0'): string[] {
+  const rate = String(frameRate);
+  const videoSize = display ? ['-video_size', `${display.width}x${display.height}`] : [];
+  switch (grabber) {
+    case 'x11grab':
+      return ['-thread_queue_size', '64', '-f', 'x11grab', '-framerate', rate, ...videoSize, '-draw_mouse', '1',
+        '-i', `${x11Screen(x11Display)}${display ? `+${display.x},${display.y}` : ''}`];
+    case 'gdigrab':
+      return ['-thread_queue_size', '64', '-f', 'gdigrab', '-framerate', rate,
+        ...(display ? ['-offset_x', String(display.x), '-offset_y', String(display.y)] : []), ...videoSize, '-draw_mouse', '1', '-i', 'desktop'];
+    case 'avfoundation': {
+      // AVFoundation numbers screens in the order system_profiler lists them.
+      const screen = display ? Math.max(0, displays.indexOf(display)) : 0;
+      return ['-thread_queue_size', '64', '-f', 'avfoundation', '-framerate', rate, '-capture_cursor', '1', '-i', `Capture screen ${screen}`];
+    }
+  }
+}
+
+/** `:1` → `:1.0`; a display that names its screen is kept. */
+export function x11Screen(display: string): string {
+  return /\.\d+$/.test(display) ? display : `${display}.0`;
+}
+
+export function audioInputArgs(backend: AudioBackend, source: string): string[] {
+  switch (backend) {
+    case 'pulse':
+      return ['-thread_queue_size', '1024', '-f', 'pulse', '-sample_rate', String(AUDIO_SAMPLE_RATE), '-channels', '2', '-i', source];
+    case 'dshow':
+      return ['-thread_queue_size', '1024', '-f', 'dshow', '-i', `audio=${source}`];
+    case 'avfoundation':
+      return ['-thread_queue_size', '1024', '-f', 'avfoundation', '-i', `:${source}`];
+  }
+}
+
+export interface ChosenAudioDevice {
+  name: string;
+  /** What the audio input opens (`DetectedAudioDevice.source`). */
+  source: string;
+  volume: number;
 }
 
 /**
- * `KEYFRAME_CAPTURE=synthetic`, or no display on Linux (`DISPLAY` unset), selects the synthetic
- * source. Display and audio capture per platform come later; until then the others fall back too.
+ * The connected devices the settings select (`id` `default` = the system default), outputs first.
+ * When the settings select none at all, the default output: recordings carry the game's sound.
  */
-export function chooseCaptureSource(environment: Environment = currentEnvironment()): CaptureChoice {
-  const requested = environment.variables.KEYFRAME_CAPTURE?.trim().toLowerCase();
-  if (requested === 'synthetic') return { source: new SyntheticCaptureSource() };
-  if (requested) {
-    return { source: new SyntheticCaptureSource(), fallbackReason: `KEYFRAME_CAPTURE=${requested} is not a capture source this version knows` };
+export function chooseAudioDevices(request: Pick<CaptureRequest, 'inputDevices' | 'outputDevices'>, audio: AudioDevices): { devices: ChosenAudioDevice[]; missing: string[] } {
+  const inputs = request.inputDevices ?? [];
+  const outputs = request.outputDevices ?? [];
+  const missing: string[] = [];
+  const devices: ChosenAudioDevice[] = [];
+  const add = (device: DetectedAudioDevice | undefined, setting: DeviceSetting | undefined) => {
+    if (!device) {
+      if (setting) missing.push(setting.name || setting.id);
+      return;
+    }
+    if (devices.some((known) => known.source === device.source)) return;
+    devices.push({ name: setting?.id === 'default' || !setting?.name ? device.name : setting.name, source: device.source, volume: setting?.volume ?? 1 });
+  };
+  const find = (list: readonly DetectedAudioDevice[], setting: DeviceSetting) =>
+    (setting.id === 'default' ? list.find((device) => device.isDefault) ?? list[0] : list.find((device) => device.id === setting.id));
+  if (inputs.length === 0 && outputs.length === 0) {
+    add(audio.outputs.find((device) => device.isDefault) ?? audio.outputs[0], undefined);
+    return { devices, missing };
   }
-  if (environment.platform === 'linux' && !environment.variables.DISPLAY) return { source: new SyntheticCaptureSource() };
-  return { source: new SyntheticCaptureSource(), fallbackReason: `screen capture on ${environment.platform} is not available in this version yet` };
+  for (const setting of outputs) add(find(audio.outputs, setting), setting);
+  for (const setting of inputs) add(find(audio.inputs, setting), setting);
+  return { devices, missing };
+}
+
+/**
+ * Track 0 is the full mix (each device at its volume, summed); with separate tracks, one track per
+ * device follows (also at its volume). Inputs `firstInput`… are the devices, in order. One device
+ * at full volume without separate tracks needs no filter at all.
+ */
+export function audioTrackPlan(firstInput: number, devices: readonly Pick<ChosenAudioDevice, 'name' | 'volume'>[], separate: boolean): { filter?: string; tracks: AudioTrack[] } {
+  if (devices.length === 0) throw new Error('audioTrackPlan needs at least one device');
+  if (devices.length === 1 && devices[0]!.volume === 1 && !separate) {
+    return { tracks: [{ map: `${firstInput}:a`, name: FULL_MIX_TRACK }] };
+  }
+  const chains = devices.map((device, index) => {
+    const volume = device.volume === 1 ? '' : `,volume=${formatVolume(device.volume)}`;
+    const outputs = separate ? `,asplit=2[m${index}][t${index}]` : `[m${index}]`;
+    return `[${firstInput + index}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${volume}${outputs}`;
+  });
+  const mixInputs = devices.map((_, index) => `[m${index}]`).join('');
+  // amix divides by the number of inputs; scaling back makes the mix the plain sum, as OBS does.
+  const mix = devices.length === 1
+    ? `${mixInputs}anull[mix]`
+    : `${mixInputs}amix=inputs=${devices.length}:duration=longest:dropout_transition=0,volume=${devices.length}[mix]`;
+  return {
+    filter: [...chains, mix].join(';'),
+    tracks: [
+      { map: '[mix]', name: FULL_MIX_TRACK },
+      ...(separate ? devices.map((device, index) => ({ map: `[t${index}]`, name: device.name })) : []),
+    ],
+  };
+}
+
+const formatVolume = (volume: number) => String(Math.round(Math.max(0, volume) * 1000) / 1000);
+
+/** What selection knows about the capture engine and the machine. */
+export interface CaptureCapabilities {
+  /** The engine's capture inputs (`EngineProbe.inputFormats`). */
+  inputFormats: ReadonlySet<string>;
+  displays: readonly DetectedDisplay[];
+  audio: AudioDevices;
+}
+
+export interface CaptureChoice {
+  source: CaptureSource;
+  /** Set when screen capture was not possible and synthetic was taken instead. */
+  fallbackReason?: string;
+  /** Worth a log line: no audio devices, a Wayland session. */
+  notes: string[];
+}
+
+/**
+ * `KEYFRAME_CAPTURE=synthetic|x11grab|gdigrab|avfoundation` forces a source. Otherwise the
+ * platform's screen grabber when there is a screen and the engine has the input (Linux: DISPLAY
+ * set and x11grab), else synthetic with the reason. Audio comes from the platform's audio input
+ * when devices were found and the engine can open them, else the track is silent.
+ */
+export function chooseCaptureSource(environment: Environment = currentEnvironment(), capabilities?: CaptureCapabilities, logger?: Logger): CaptureChoice {
+  const variables = environment.variables;
+  const requested = variables.KEYFRAME_CAPTURE?.trim().toLowerCase() || undefined;
+  const synthetic = (fallbackReason?: string): CaptureChoice =>
+    ({ source: new SyntheticCaptureSource(), notes: [], ...(fallbackReason ? { fallbackReason } : {}) });
+  if (requested === 'synthetic') return synthetic();
+  if (requested && !SCREEN_GRABBERS.includes(requested as ScreenGrabber)) {
+    return synthetic(`KEYFRAME_CAPTURE=${requested} is not a capture source this version knows (synthetic, ${SCREEN_GRABBERS.join(', ')})`);
+  }
+  const grabber = (requested as ScreenGrabber | undefined) ?? PLATFORM_GRABBER[environment.platform];
+  if (!grabber) return synthetic(`screen capture on ${environment.platform} is not supported`);
+  if (!requested) {
+    if (grabber === 'x11grab' && !variables.DISPLAY) return synthetic('there is no X display (DISPLAY is not set)');
+    if (!capabilities) return synthetic('the capture engine is not ready');
+    if (!capabilities.inputFormats.has(grabber)) return synthetic(`this ffmpeg build has no ${grabber} input`);
+  }
+  const notes: string[] = [];
+  const wantedAudio = GRABBER_AUDIO[grabber];
+  const audio = capabilities?.audio ?? NO_AUDIO_DEVICES;
+  let audioInput: AudioBackend | undefined;
+  if (audio.backend !== wantedAudio) {
+    notes.push(`no ${wantedAudio} audio devices were found: recordings get a silent audio track`);
+  } else if (!capabilities?.inputFormats.has(wantedAudio)) {
+    notes.push(`this ffmpeg build cannot record ${wantedAudio} audio: recordings get a silent audio track`);
+  } else {
+    audioInput = wantedAudio;
+  }
+  if (grabber === 'x11grab' && variables.WAYLAND_DISPLAY) notes.push('Wayland session: x11grab sees only X11 (XWayland) windows');
+  return {
+    source: new ScreenCaptureSource({
+      grabber, displays: capabilities?.displays ?? [], audio, x11Display: variables.DISPLAY ?? ':0',
+      ...(audioInput ? { audioInput } : {}), ...(logger ? { logger } : {}),
+    }),
+    notes,
+  };
 }
 
 @injectable()
 export class CaptureSources {
   private readonly logger: Logger;
+  private readonly reported = new Set<string>();
 
-  constructor(logger: Logger) {
+  /** Without an engine (tests), the screen is never chosen unless KEYFRAME_CAPTURE forces it. */
+  constructor(logger: Logger, private readonly engine?: CaptureEngine) {
     this.logger = logger.child('capture');
   }
 
   /** The source for the next recording. */
-  select(): CaptureSource {
-    const choice = chooseCaptureSource();
-    if (choice.fallbackReason) {
+  select(environment: Environment = currentEnvironment()): CaptureSource {
+    const probe = this.engine?.probe;
+    const capabilities = probe && this.engine
+      ? { inputFormats: probe.inputFormats, displays: this.engine.system.displays, audio: this.engine.system.audio }
+      : undefined;
+    const choice = chooseCaptureSource(environment, capabilities, this.logger);
+    // Said once per service run: the same reason at every recording is noise.
+    if (choice.fallbackReason && this.once(choice.fallbackReason)) {
       this.logger.warn('recording a test pattern instead of the screen', { reason: choice.fallbackReason });
     }
+    for (const note of choice.notes) if (this.once(note)) this.logger.info(note);
     return choice.source;
+  }
+
+  private once(text: string): boolean {
+    if (this.reported.has(text)) return false;
+    this.reported.add(text);
+    return true;
   }
 }

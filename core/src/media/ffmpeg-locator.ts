@@ -3,7 +3,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { injectable } from 'tsyringe';
 import { currentEnvironment, type Environment } from '../platform/data-folders.js';
 
 export type ToolSource = 'environment' | 'ffmpeg-static' | 'installer-package' | 'path';
@@ -155,14 +154,3 @@ function pathProperty(value: unknown): string | undefined {
   return typeof candidate === 'string' ? candidate : undefined;
 }
 
-/** The located tools for the running service: looked up once, again after a failure. */
-@injectable()
-export class FfmpegLocator {
-  private tools: FfmpegTools | undefined;
-
-  /** Throws `FfmpegNotFoundError`. */
-  locate(): FfmpegTools {
-    this.tools ??= locateFfmpegTools();
-    return this.tools;
-  }
-}

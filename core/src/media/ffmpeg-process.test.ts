@@ -8,7 +8,8 @@ import { SyntheticCaptureSource } from './capture-source.js';
 import { locateFfmpegTools } from './ffmpeg-locator.js';
 import { FfmpegProcess, parseProgressBlock, type FfmpegProgress } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
-import { sessionEncodingArgs } from './session-encoding.js';
+import { recordingEncodingArgs } from './session-encoding.js';
+import { crfVideo } from '../testing/fixtures.js';
 
 describe('FfmpegProcess', function () {
   this.timeout(20000);
@@ -32,7 +33,7 @@ describe('FfmpegProcess', function () {
     const format = { width: 320, height: 180, frameRate: 30 };
     const run = FfmpegProcess.start({
       ffmpegPath: tools.ffmpeg.path,
-      args: sessionEncodingArgs({ inputs: new SyntheticCaptureSource().inputs(format), format, crf: 30, outputPath: output }),
+      args: recordingEncodingArgs({ inputs: new SyntheticCaptureSource().inputs(format), video: crfVideo(format, 30), outputs: { sessionPath: output } }),
       interactive: true,
     });
     const reports: FfmpegProgress[] = [];

@@ -2,6 +2,7 @@
 // cancel (partial output removed), and the error text of a failed run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { currentEnvironment } from '../platform/data-folders.js';
 import type { Logger } from '../support/logger.js';
 import { findOnPath } from './ffmpeg-locator.js';
@@ -37,6 +38,11 @@ export interface FfmpegProcessOptions {
   interactive?: boolean;
   /** Files `cancel()` removes. */
   outputs?: readonly string[];
+  /**
+   * Opens file descriptor 3 as a pipe that ffmpeg can write an output to (`pipe:3`): stdout
+   * carries `-progress`. Whoever asks for it must read it to the end, or ffmpeg blocks.
+   */
+  outputPipe?: boolean;
   logger?: Logger;
 }
 
@@ -66,7 +72,7 @@ export class FfmpegProcess {
     const [command, commandArgs] = withParentDeathSignal(options.ffmpegPath, args);
     options.logger?.debug('ffmpeg', { command, args: commandArgs });
     this.child = spawn(command, commandArgs, {
-      stdio: [options.interactive ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      stdio: [options.interactive ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(options.outputPipe ? ['pipe' as const] : [])],
       windowsHide: true,
     });
     // ffmpeg may be gone when `q` is written; that is an ordinary end, not an error.
@@ -94,6 +100,11 @@ export class FfmpegProcess {
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  /** What ffmpeg writes to `pipe:3`; present when started with `outputPipe`. */
+  get outputPipe(): Readable | undefined {
+    return (this.child.stdio[3] ?? undefined) as Readable | undefined;
   }
 
   /** The newest progress report. */

@@ -12,6 +12,8 @@ export interface ProbedStream {
   sampleRate?: number;
   channels?: number;
   durationSeconds?: number;
+  /** The track's name: the `title` tag, else an MP4 handler name that is not a muxer's default. */
+  title?: string;
 }
 
 export interface ProbeResult {
@@ -41,9 +43,12 @@ interface RawProbe {
   format?: { duration?: string; format_name?: string; size?: string };
   streams?: {
     index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number;
-    avg_frame_rate?: string; sample_rate?: string; channels?: number; duration?: string;
+    avg_frame_rate?: string; sample_rate?: string; channels?: number; duration?: string; tags?: { title?: string; handler_name?: string };
   }[];
 }
+
+/** What muxers write into an MP4 track's handler when nobody named it. */
+const DEFAULT_HANDLER_NAMES = new Set(['VideoHandler', 'SoundHandler', 'SubtitleHandler', 'Core Media Video', 'Core Media Audio']);
 
 export function parseProbeOutput(json: string): ProbeResult {
   const raw = JSON.parse(json) as RawProbe;
@@ -58,6 +63,8 @@ export function parseProbeOutput(json: string): ProbeResult {
     if (stream.channels) probed.channels = stream.channels;
     const duration = positive(stream.duration);
     if (duration !== undefined) probed.durationSeconds = duration;
+    const title = stream.tags?.title ?? stream.tags?.handler_name;
+    if (title && !DEFAULT_HANDLER_NAMES.has(title)) probed.title = title;
     return probed;
   });
   const longestStream = Math.max(0, ...streams.map((stream) => stream.durationSeconds ?? 0));

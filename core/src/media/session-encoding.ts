@@ -1,7 +1,10 @@
-// The encode of a recording: picture size from the settings, H.264 with a keyframe every second,
-// AAC, into a fragmented MP4 that stays playable if the process dies mid-write.
-import type { Settings } from '../protocol/index.js';
+// The encode of a recording and the outputs it feeds: picture size from the settings, the chosen
+// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4, playable if the
+// process dies mid-write), the replay-buffer segments and the low-rate JPEG frames all come from
+// that one ffmpeg run.
+import type { Codec, Settings } from '../protocol/index.js';
 import type { CaptureFormat, CaptureInputs } from './capture-source.js';
+import { videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
 
 type Resolution = Settings['resolution'];
 
@@ -15,35 +18,114 @@ export function captureFormat(resolution: Resolution, frameRate: number, maxDisp
   return { width, height, frameRate };
 }
 
-export interface SessionEncoding {
+export interface BufferOutput {
+  /** Segment file pattern with one `%d`-style field, e.g. `<folder>/segment-%06d.ts`. */
+  pattern: string;
+  /** Nominal length of a segment; cuts fall on keyframes, which come every second. */
+  segmentSeconds: number;
+}
+
+export interface FramesOutput {
+  /** File descriptor ffmpeg writes the MJPEG stream to (`pipe:<n>`). */
+  pipe: number;
+  width: number;
+  height: number;
+  frameRate: number;
+  /** mjpeg `-q:v`, 2 (best) to 31. */
+  quality?: number;
+}
+
+/** Which outputs one encode feeds; at least one of `sessionPath` and `buffer`. */
+export interface RecordingOutputs {
+  /** The whole recording as a fragmented MP4 (Session and Hybrid). */
+  sessionPath?: string;
+  /** Rolling MPEG-TS segments of the replay buffer (Buffer and Hybrid). */
+  buffer?: BufferOutput;
+  /** Frames of the recording: preview, later on-screen text recognition. A separate small encode of the picture. */
+  frames?: FramesOutput;
+}
+
+export interface RecordingEncoding {
   inputs: CaptureInputs;
-  format: CaptureFormat;
-  /** x264 constant rate factor, 0 (lossless) to 51. */
-  crf: number;
-  outputPath: string;
+  /** The video stream: encoder, rate control, output size and frame rate (`videoEncoderArgs`). */
+  video: VideoEncoderSettings;
+  /** The encoders this engine has (State `codecs`); the settings' codec when listed, else the best one (x264 when empty). */
+  codecs?: readonly Codec[];
+  outputs: RecordingOutputs;
   audioBitrateKbps?: number;
 }
 
 export const FRAGMENTED_MP4_FLAGS = '+frag_keyframe+empty_moov+default_base_moof';
+export const SEGMENT_FORMAT = 'mpegts';
+export const SEGMENT_EXTENSION = '.ts';
 
-export function sessionEncodingArgs({ inputs, format, crf, outputPath, audioBitrateKbps = 128 }: SessionEncoding): string[] {
-  const silence = inputs.audio === undefined;
-  const inputCount = inputs.args.filter((arg) => arg === '-i').length;
-  const keyframeInterval = String(Math.max(1, Math.round(format.frameRate)));
-  return [
+/**
+ * One encode, every output the recording mode needs. Session file and buffer segments take the same
+ * encoded packets (the `tee` muxer when both are wanted); the frames output scales the captured
+ * picture down and encodes it as MJPEG, which costs little at 480x270, 10 per second. Every audio
+ * track of the source is kept, titled (track 0 the full mix).
+ */
+export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, audioBitrateKbps = 128 }: RecordingEncoding): string[] {
+  const { sessionPath, buffer, frames } = outputs;
+  if (!sessionPath && !buffer) throw new Error('A recording needs a session file, a replay buffer, or both');
+  const args = [
     ...inputs.args,
-    ...(silence ? ['-f', 'lavfi', '-i', 'anullsrc=channel_layout=stereo:sample_rate=48000'] : []),
     '-map', inputs.video,
-    '-map', silence ? `${inputCount}:a` : inputs.audio!,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crf),
-    '-g', keyframeInterval, '-keyint_min', keyframeInterval, '-sc_threshold', '0',
-    '-pix_fmt', 'yuv420p',
+    ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
+    ...videoEncoderArgs(video, codecs),
     '-c:a', 'aac', '-b:a', `${audioBitrateKbps}k`, '-ar', '48000', '-ac', '2',
-    ...(silence ? ['-shortest'] : []),
-    '-metadata:s:a:0', 'title=Full Mix',
-    '-movflags', FRAGMENTED_MP4_FLAGS,
-    '-f', 'mp4', '-y', outputPath,
+    ...audioTrackNameArgs(inputs.audioTracks.map((track) => track.name)),
   ];
+  if (sessionPath && buffer) {
+    // The tee muxer cannot tell the encoders that MP4 wants headers out of band; ask for them.
+    args.push('-flags', '+global_header', '-f', 'tee', [
+      teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS }, sessionPath),
+      teeSlave({ f: 'segment', segment_time: String(buffer.segmentSeconds), segment_format: SEGMENT_FORMAT }, segmentPattern(buffer.pattern)),
+    ].join('|'));
+  } else if (sessionPath) {
+    args.push('-movflags', FRAGMENTED_MP4_FLAGS, '-f', 'mp4', '-y', sessionPath);
+  } else {
+    args.push('-f', 'segment', '-segment_time', String(buffer!.segmentSeconds), '-segment_format', SEGMENT_FORMAT, segmentPattern(buffer!.pattern));
+  }
+  if (frames) args.push(...framesOutputArgs(inputs.video, frames));
+  return args;
+}
+
+/**
+ * Names the audio tracks: `title` for containers that have it, `handler_name` for MP4, where
+ * players and editors read track names from the handler.
+ */
+export function audioTrackNameArgs(names: readonly string[]): string[] {
+  return names.flatMap((name, index) => [`-metadata:s:a:${index}`, `title=${name}`, `-metadata:s:a:${index}`, `handler_name=${name}`]);
+}
+
+/** A second output of the same process: the captured picture, small and slow, as a stream of JPEGs. */
+export function framesOutputArgs(video: string, { pipe, width, height, frameRate, quality = 7 }: FramesOutput): string[] {
+  return [
+    '-map', video,
+    '-vf', `fps=${frameRate},scale=${width}:${height},setsar=1`,
+    // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
+    '-pix_fmt', 'yuvj420p', '-c:v', 'mjpeg', '-q:v', String(quality),
+    '-an', '-f', 'mjpeg', `pipe:${pipe}`,
+  ];
+}
+
+/**
+ * One `[options]file` entry of the tee muxer. The tee splits its argument on `|` and unescapes
+ * backslashes and quotes, so those are escaped in the file name; option values are escaped for the
+ * option parser too (`:` and `]` end a value).
+ */
+export function teeSlave(options: Readonly<Record<string, string>>, file: string): string {
+  const values = Object.entries(options).map(([key, value]) => `${key}=${escapeTee(value.replace(/[\\':\]]/g, '\\$&'))}`);
+  return `[${values.join(':')}]${escapeTee(file)}`;
+}
+
+const escapeTee = (text: string) => text.replace(/[\\'|[\]]/g, '\\$&');
+
+/** `%` in folder names would be read as a pattern field by the segment muxer. */
+function segmentPattern(pattern: string): string {
+  const field = pattern.lastIndexOf('%');
+  return `${pattern.slice(0, field).replaceAll('%', '%%')}${pattern.slice(field)}`;
 }
 
 const evenFloor = (value: number) => Math.max(2, Math.floor(value / 2) * 2);

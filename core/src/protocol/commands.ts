@@ -86,6 +86,8 @@ export const Commands = {
     gameOverride: Type.Optional(Type.String()),
   }), 'Recovers, deletes or skips one file of a RecoveryPrompt'),
   MigrateContent: define(NoParameters, 'Moves library items into the canonical folder layout; progress via ContentMigrationProgress'),
+  SaveReplayBuffer: define(NoParameters, 'Saves the last replayBufferDuration seconds of the recording (Buffer or Hybrid mode) as a Buffer item; ReplayBufferSaved when written (the SaveReplayBuffer keybind)', true),
+  TogglePreview: define(NoParameters, 'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)', true),
 } as const satisfies Record<string, CommandDefinition>;
 
 export type CommandName = keyof typeof Commands;

@@ -1,7 +1,7 @@
 // The user's videos as the service knows them: one JSON sidecar per item in
 // `<cache>/metadata/<TypeFolder>/<id>.json`, written atomically, mirrored into `State.content`.
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
 import Type, { type Static } from 'typebox';
@@ -173,6 +173,28 @@ export class ContentLibrary {
     }
     await this.commit(next, current);
     return next;
+  }
+
+  /**
+   * Deletes an item: its video, sidecar, thumbnail and waveform, and its game folder once empty.
+   * A video that is already gone is no error.
+   */
+  async remove(id: string): Promise<void> {
+    const record = this.items.get(id);
+    if (!record) throw new Error(`No content with id ${id}`);
+    await rm(record.filePath, { force: true });
+    this.items.delete(id);
+    await this.writes.get(id)?.catch(() => undefined); // a sidecar write in flight must not bring it back
+    const cacheFolder = this.settings.current.cacheFolder;
+    await Promise.all([
+      this.sidecarPath(record),
+      path.join(cacheFolder, 'thumbnails', TYPE_FOLDERS[record.type], `${id}.jpeg`),
+      path.join(cacheFolder, 'waveforms', TYPE_FOLDERS[record.type], `${id}.peaks.json`),
+    ].map((file) => rm(file, { force: true }).catch((error: unknown) => this.logger.warn('could not delete a file of removed content', { file, error }))));
+    const gameFolder = path.dirname(record.filePath);
+    if ((Object.values(TYPE_FOLDERS) as string[]).includes(path.basename(path.dirname(gameFolder)))) await rmdir(gameFolder).catch(() => undefined);
+    this.logger.info('content removed', { id, type: record.type, file: record.filePath });
+    this.publish();
   }
 
   /** The session whose video covers `at`: recordedFrom ≤ at ≤ recordedUntil. */

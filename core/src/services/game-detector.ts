@@ -1,15 +1,13 @@
-// Which known games are running: the process list, polled every 2 s, matched against the games
-// of integration manifests and the user's `games` entries (by executable file name, or full path).
+// Which known games are running: the process list, polled every 2 s, matched against the game
+// catalog (integration manifests, the bundled list, the user's `games` entries) by executable.
 import { inject, injectable } from 'tsyringe';
-import { listProcesses, executableName, type RunningProcess } from '../platform/process-list.js';
+import { listProcesses, type RunningProcess } from '../platform/process-list.js';
 import { Logger } from '../support/logger.js';
+import { executableMatcher, GameCatalog, normalizeExecutable, type KnownGame } from './game-catalog.js';
+
+export type { KnownGame } from './game-catalog.js';
 
 export const DETECTION_INTERVAL_MS = 2000;
-
-export interface KnownGame {
-  name: string;
-  executables: readonly string[];
-}
 
 export interface RunningGame {
   name: string;
@@ -30,7 +28,8 @@ export class GameDetector {
   private readonly listeners = new Set<Listener>();
   private readonly logger: Logger;
 
-  constructor(@inject(PROCESS_LISTER) private readonly listProcesses: ProcessLister, logger: Logger) {
+  /** Without a catalog (tests of other parts) the detector watches only the sources added to it. */
+  constructor(@inject(PROCESS_LISTER) private readonly listProcesses: ProcessLister, logger: Logger, private readonly catalog?: GameCatalog) {
     this.logger = logger.child('games');
   }
 
@@ -38,9 +37,13 @@ export class GameDetector {
     return this.running;
   }
 
-  /** Adds a source of known games (read at every poll, so changes apply at once). */
+  /**
+   * Adds a source of known games (read at every poll, so changes apply at once). With a catalog the
+   * source joins it, so integration games are also in `GameList`.
+   */
   addCatalog(source: () => readonly KnownGame[]): void {
-    this.sources.push(source);
+    if (this.catalog) this.catalog.addSource(source);
+    else this.sources.push(source);
   }
 
   onChange(listener: Listener): () => void {
@@ -72,7 +75,8 @@ export class GameDetector {
       this.logger.warn('could not list processes', { error });
       return this.running;
     }
-    const found = matchGames(processes, this.sources.flatMap((source) => source()));
+    const known = this.catalog ? this.catalog.list() : this.sources.flatMap((source) => source());
+    const found = matchGames(processes, known);
     const key = (games: readonly RunningGame[]) => games.map((game) => `${game.name}\0${game.pid}`).sort().join('\n');
     if (key(found) !== key(this.running)) {
       this.running = found;
@@ -83,22 +87,21 @@ export class GameDetector {
   }
 }
 
-/** Each known game once, with the first process whose executable matches one of its entries. */
+/**
+ * Each known game once, with the first process whose executable matches one of its entries
+ * (see `executableMatch`: a bare name matches the file name, a path the end of the full path).
+ */
 export function matchGames(processes: readonly RunningProcess[], known: readonly KnownGame[]): RunningGame[] {
   const games: RunningGame[] = [];
+  const executables = processes.map((process) => normalizeExecutable(process.executable));
   for (const game of known) {
     if (games.some((found) => found.name === game.name)) continue;
-    const process = processes.find((candidate) => game.executables.some((entry) => matchesExecutable(candidate.executable, entry)));
+    const matchers = game.executables.map(executableMatcher);
+    const index = executables.findIndex((executable) => matchers.some((matches) => matches(executable) > 0));
+    const process = processes[index];
     if (process) games.push({ name: game.name, executablePath: process.executable, pid: process.pid });
   }
   return games;
-}
-
-/** An entry with a folder separator must match the full path; a bare name matches the file name. */
-function matchesExecutable(executable: string, entry: string): boolean {
-  const normalized = (text: string) => text.replaceAll('\\', '/').toLowerCase();
-  if (/[\\/]/.test(entry)) return normalized(executable) === normalized(entry);
-  return executableName(executable).toLowerCase() === entry.toLowerCase();
 }
 
 export const systemProcessLister: ProcessLister = () => listProcesses();

@@ -5,35 +5,25 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
-import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
-import { FfmpegLocator } from '../media/ffmpeg-locator.js';
+import { CaptureSources, SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
+import type { CaptureEngine } from '../media/capture-engine.js';
+import { commandRejection, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
-import { parseDuration, type EventContent, type EventName, type State } from '../protocol/index.js';
+import { formatDuration, parseDuration, type State } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../transport/event-sink.js';
+import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { Notifier } from './notifier.js';
 import { RecorderService, type CurrentRecording } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
-class RecordedEvents implements EventSink {
-  readonly sent: { method: EventName; content: unknown }[] = [];
-  readonly isConnected = true;
-  send<E extends EventName>(method: E, content: EventContent<E>): void {
-    this.sent.push({ method, content: structuredClone(content) });
-  }
-  of<E extends EventName>(method: E): EventContent<E>[] {
-    return this.sent.filter((event) => event.method === method).map((event) => event.content as EventContent<E>);
-  }
-}
-
 /** A synthetic source that ends by itself, as if the capture device went away. */
 class EndingSource implements CaptureSource {
   readonly name = 'ending';
   constructor(private readonly seconds: number) {}
-  inputs(format: CaptureFormat) {
+  inputs(format: CaptureRequest) {
     const inputs = new SyntheticCaptureSource().inputs(format);
     return { ...inputs, args: inputs.args.map((arg) => (/^(testsrc2|sine)=/.test(arg) ? `${arg}:duration=${this.seconds}` : arg)) };
   }
@@ -57,14 +47,14 @@ describe('RecorderService', function () {
   let settings: SettingsStore;
   let state: StateStore;
   let library: ContentLibrary;
-  let tools: FfmpegLocator;
+  let engine: CaptureEngine;
   let sources: FixedSources;
   let services: RecorderService[];
 
   const recorder = (source: CaptureSource = new SyntheticCaptureSource()) => {
     const logger = new Logger([]);
     sources = new FixedSources(source);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), tools, sources, logger);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), engine, sources, new ContentArtwork(settings, library, logger), logger, events);
     services.push(service);
     return service;
   };
@@ -73,13 +63,14 @@ describe('RecorderService', function () {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-recorder-'));
     events = new RecordedEvents();
     const logger = new Logger([]);
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')), logger);
+    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
+    settings = new SettingsStore(options, logger);
     await settings.load();
     settings.replace({ ...settings.current, resolution: '720p', frameRate: 30, crfValue: 28 });
     state = new StateStore(events);
     library = new ContentLibrary(settings, state, logger);
     await library.load();
-    tools = new FfmpegLocator();
+    engine = await startedCaptureEngine({ state, settings, events, options });
     services = [];
   });
   afterEach(async () => {
@@ -112,7 +103,7 @@ describe('RecorderService', function () {
     expect(recording.filePath).to.match(/\/Videos\/Full Sessions\/Arena_ Legends\/\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.mp4$/);
     expect(started!.startedAt.getTime()).to.be.within(before, Date.now());
     expect(service.current).to.deep.include({ game: 'Arena: Legends', exePath: 'C:\\Games\\Arena\\arena.exe' });
-    await expectRejection(service.start(), 'NotAllowed');
+    await commandRejection(service.start(), 'NotAllowed');
 
     await wait(1500);
     const bookmark = { id: 12, type: 'Kill' as const, subtype: 'Headshot', time: '00:00:01', aiRating: null };
@@ -131,11 +122,29 @@ describe('RecorderService', function () {
     expect(parseDuration(item!.duration)).to.be.within(1.5, 3);
     expect(Date.parse(item!.recordedFrom!)).to.equal(started!.startedAt.getTime());
     expect(state.current.content.map((content) => content.id)).to.deep.equal([item!.id]);
-    const probed = await probeMedia(tools.locate().ffprobe.path, item!.filePath);
+    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}:${stream.width ?? ''}`)).to.deep.equal(['video:h264:1280', 'audio:aac:']);
     expect(await readdir(path.join(folder, 'cache', 'recordings'))).to.deep.equal([]);
-    await expectRejection(service.stop(), 'NotAllowed');
+    await commandRejection(service.stop(), 'NotAllowed');
     expect(service.addBookmark(bookmark)).to.equal(false);
+  });
+
+  it('records separate audio tracks (track 0 the full mix) with the game\'s quality override', async () => {
+    settings.replace({
+      ...settings.current, enableSeparateAudioTracks: true,
+      games: [{ name: 'Arena: Legends', paths: [], record: true, qualityOverride: {
+        preset: 'custom', resolution: '720p', frameRate: 24, rateControl: 'CRF', crfValue: 35, cqLevel: 20, bitrate: 10, minBitrate: 8, maxBitrate: 12, encoder: 'cpu', codec: null,
+      } }],
+    });
+    const service = recorder();
+    await service.start({ game: 'Arena: Legends' });
+    expect(state.current.recording!.audioTrackNames).to.deep.equal(['Full Mix', 'Test Tone']);
+    await wait(1500);
+    const item = (await service.stop())!;
+    expect(item.audioTrackNames).to.deep.equal(['Full Mix', 'Test Tone']);
+    const probed = await probeMedia(engine.tools().ffprobe.path, item.filePath);
+    expect(probed.streams.map((stream) => `${stream.type}:${stream.title ?? ''}`)).to.deep.equal(['video:', 'audio:Full Mix', 'audio:Test Tone']);
+    expect(probed.streams[0]!.frameRate).to.equal(24);
   });
 
   it('keeps what was recorded and tells the user when ffmpeg ends on its own', async () => {
@@ -154,9 +163,9 @@ describe('RecorderService', function () {
   });
 
   it('clears preRecording and refuses with the reason when ffmpeg cannot start', async () => {
-    const broken: CaptureSource = { name: 'broken', inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v' }) };
+    const broken: CaptureSource = { name: 'broken', inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v', audioTracks: [] }) };
     const service = recorder(broken);
-    await expectRejection(service.start(), 'Failed');
+    await commandRejection(service.start(), 'Failed');
     expect(state.current.preRecording).to.equal(null);
     expect(state.current.recording).to.equal(null);
     expect(events.of('ShowModal').at(-1)).to.deep.include({ title: 'Recording failed', type: 'error' });
@@ -168,13 +177,100 @@ describe('RecorderService', function () {
   });
 });
 
-async function expectRejection(promise: Promise<unknown>, code: string): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(CommandError);
-    expect((error as CommandError).code).to.equal(code);
-    return;
-  }
-  expect.fail(`expected a ${code} refusal`);
-}
+describe('RecorderService: replay buffer and preview', function () {
+  this.timeout(30000);
+  let folder: string;
+  let events: RecordedEvents;
+  let settings: SettingsStore;
+  let state: StateStore;
+  let library: ContentLibrary;
+  let service: RecorderService;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-recorder-'));
+    events = new RecordedEvents();
+    const logger = new Logger([]);
+    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
+    settings = new SettingsStore(options, logger);
+    await settings.load();
+    settings.replace({ ...settings.current, resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
+    state = new StateStore(events);
+    library = new ContentLibrary(settings, state, logger);
+    await library.load();
+    service = new RecorderService(settings, state, library, new Notifier(events, logger), await startedCaptureEngine({ state, settings, events, options }), new FixedSources(new SyntheticCaptureSource()), new ContentArtwork(settings, library, logger), logger, events);
+  });
+  afterEach(async () => {
+    await service.shutdown();
+    state.dispose();
+    await settings.flush();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('saves the last seconds with the bookmarks inside them, re-based to the replay', async () => {
+    await commandRejection(service.saveReplayBuffer(), 'NotAllowed');
+    await service.start();
+    const startedAt = service.current!.startedAt.getTime();
+    expect(service.current).to.deep.include({ recordingMode: 'Hybrid' });
+    const bookmark = (id: number, seconds: number) => ({ id, type: 'Kill' as const, subtype: null, time: formatDuration(seconds), aiRating: null });
+    service.addBookmark(bookmark(1, 0.5)); // before the saved span
+    await wait(Math.max(0, startedAt + 4600 - Date.now()));
+    service.addBookmark(bookmark(2, 4.5)); // in the segment being written (4-6 s): the save waits for it
+    const item = await service.saveReplayBuffer();
+    expect(item).to.deep.include({ type: 'Buffer', game: 'Manual Recording' });
+    expect(item.filePath).to.match(/\/Videos\/Replay Buffers\/Manual Recording\/[^/]+\.mp4$/);
+    expect(parseDuration(item.duration)).to.be.within(1.9, 2.3);
+    expect(item.bookmarks).to.deep.equal([bookmark(2, 0.5)]);
+    expect(Date.parse(item.recordedFrom!) - startedAt).to.equal(4000);
+    expect(events.of('ReplayBufferSaved')).to.deep.equal([{}]);
+    expect(existsSync(path.join(folder, 'cache', 'thumbnails', 'Replay Buffers', `${item.id}.jpeg`))).to.equal(true);
+    expect(existsSync(path.join(folder, 'cache', 'waveforms', 'Replay Buffers', `${item.id}.peaks.json`))).to.equal(true);
+    expect(state.current.recording).to.not.equal(null);
+
+    const session = await service.stop();
+    expect(session!.bookmarks.map((mark) => mark.id)).to.deep.equal([1, 2]);
+    expect(library.list().map((content) => content.type).sort()).to.deep.equal(['Buffer', 'Session']);
+    expect(await readdir(path.join(folder, 'cache', 'replay-buffer'))).to.deep.equal([]);
+    expect((await readdir(path.join(folder, 'cache', 'thumbnails', 'Full Sessions'))).filter((name) => name.startsWith('.'))).to.deep.equal([]);
+  });
+
+  it('sends preview frames only while the preview is on and the previous event has left the socket', async () => {
+    expect(() => service.togglePreview()).to.throw(CommandError);
+    await service.start();
+    expect(events.of('RecordingPreviewState')).to.deep.equal([{ enabled: false }]);
+    await wait(500);
+    expect(events.of('RecordingPreviewFrame')).to.deep.equal([]);
+    expect(service.frames!.count).to.be.greaterThan(0);
+
+    expect(service.togglePreview()).to.equal(true);
+    await wait(1000);
+    const frames = events.of('RecordingPreviewFrame');
+    expect(frames.length).to.be.within(7, 12);
+    expect(frames[0]!.jpegBase64.startsWith('/9j/')).to.equal(true);
+    expect(frames[0]).to.deep.include({ width: 480, height: 270 });
+
+    events.bufferedAmount = 1; // a slow frontend: nothing more is queued for it
+    await wait(500);
+    expect(events.of('RecordingPreviewFrame')).to.have.length(frames.length);
+    events.bufferedAmount = 0;
+    await wait(400);
+    expect(events.of('RecordingPreviewFrame').length).to.be.greaterThan(frames.length);
+
+    await service.stop();
+    expect(events.of('RecordingPreviewState')).to.deep.equal([{ enabled: false }, { enabled: true }, { enabled: false }]);
+    const sent = events.of('RecordingPreviewFrame').length;
+    await wait(300);
+    expect(events.of('RecordingPreviewFrame')).to.have.length(sent);
+    expect(service.frames).to.equal(undefined);
+  });
+
+  it('keeps no session in Buffer mode', async () => {
+    settings.replace({ ...settings.current, recordingMode: 'Buffer' });
+    await service.start();
+    expect(state.current.recording!.filePath).to.equal(null);
+    expect(service.current).to.not.have.property('contentFilePath');
+    await wait(500);
+    expect(await service.stop()).to.equal(undefined);
+    expect(library.list()).to.deep.equal([]);
+    expect(existsSync(path.join(folder, 'cache', 'recordings'))).to.equal(false);
+  });
+});

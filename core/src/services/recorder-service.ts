@@ -1,29 +1,39 @@
-// Records Sessions: one ffmpeg encode from the capture source into a fragmented MP4 in the cache
-// folder (playable after a crash), moved into the content folder with its metadata at stop.
-import { mkdir, rm, stat } from 'node:fs/promises';
+// Records in the three modes: one ffmpeg encode from the capture source feeds the session file (a
+// fragmented MP4 in the cache folder, playable after a crash, moved into the content folder with
+// its metadata, thumbnail and waveform at stop), the replay-buffer segments, and the frames of the
+// recording (the preview). Saves the replay buffer on request.
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { injectable } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
-import { CaptureSources } from '../media/capture-source.js';
-import { FfmpegLocator, type FfmpegTools } from '../media/ffmpeg-locator.js';
+import { CaptureSources, type CaptureFormat, type CaptureRequest } from '../media/capture-source.js';
+import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
 import { freePath, moveFile } from '../media/move-file.js';
-import { probeMedia } from '../media/probe.js';
-import { captureFormat, sessionEncodingArgs } from '../media/session-encoding.js';
+import { probeMedia, type ProbeResult } from '../media/probe.js';
+import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames, type RecordingFrame } from '../media/recording-frames.js';
+import { chooseVideoCodec } from '../media/video-encoder.js';
+import { concatSegments, ReplayBuffer, SEGMENT_SECONDS } from '../media/replay-buffer.js';
+import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import type { RecorderView } from '../plugins/game-integration.js';
-import { formatDuration, formatLocalDateTime, type Bookmark, type Recording } from '../protocol/index.js';
+import {
+  formatDuration, formatLocalDateTime, parseDuration, type Bookmark, type Recording, type RecordingMode,
+} from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
+import { effectiveRecordingSettings, type EffectiveRecordingSettings } from './effective-settings.js';
 import { Notifier } from './notifier.js';
 import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
 export const MANUAL_RECORDING_GAME = 'Manual Recording';
-/** The one audio track of this version: everything mixed. */
-export const AUDIO_TRACK_NAMES = ['Full Mix'];
 /** From spawning ffmpeg to its first encoded frame; x264 start-up takes well under a second. */
 const FIRST_FRAME_TIMEOUT_MS = 20_000;
+/** A save waits this long beyond one segment for the segment being written to close. */
+const FLUSH_GRACE_MS = 5_000;
 
 export interface StartRequest {
   /** The detected game; a manual recording when absent. */
@@ -37,8 +47,9 @@ export interface CurrentRecording {
   startedAt: Date;
   game: string;
   exePath?: string;
-  /** Where the video will be in the content folder once the recording stops. */
-  contentFilePath: string;
+  recordingMode: RecordingMode;
+  /** Where the session video will be in the content folder once the recording stops; none in Buffer mode. */
+  contentFilePath?: string;
 }
 
 export type StartedListener = (recording: CurrentRecording) => void;
@@ -46,14 +57,33 @@ export type StoppedListener = (recording: CurrentRecording, item: ContentRecord 
 
 type StopCause = { kind: 'requested' } | { kind: 'failed'; exit: FfmpegExit };
 
+/** The recording mode and replay-buffer limits in force for one recording. */
+export interface RecordingPlan {
+  mode: RecordingMode;
+  bufferSeconds: number;
+  bufferMaxMegabytes: number;
+}
+
 interface Session {
   readonly game: string;
   readonly request: StartRequest;
+  readonly settings: EffectiveRecordingSettings;
+  readonly plan: RecordingPlan;
   /** Settles when the recording runs (or failed to start). */
   started?: Promise<void>;
   process?: FfmpegProcess;
-  tools?: FfmpegTools;
+  tools?: EngineTools;
+  /** Titles of the audio tracks, track 0 the full mix. */
+  audioTrackNames?: string[];
+  /** The session file being written (Session and Hybrid). */
   cacheFile?: string;
+  /** The rolling segments (Buffer and Hybrid). */
+  buffer?: ReplayBuffer;
+  frames?: RecordingFrames;
+  preview: boolean;
+  previewDropped: number;
+  /** Replay saves run one after the other; this settles when the last one queued has. */
+  saves: Promise<void>;
   info?: CurrentRecording;
   finishing?: Promise<ContentRecord | undefined>;
 }
@@ -71,17 +101,23 @@ export class RecorderService implements RecorderView {
     private readonly state: StateStore,
     private readonly library: ContentLibrary,
     private readonly notifier: Notifier,
-    private readonly locator: FfmpegLocator,
+    private readonly engine: CaptureEngine,
     private readonly captures: CaptureSources,
+    private readonly artwork: ContentArtwork,
     logger: Logger,
+    @inject(EVENT_SINK) private readonly events: EventSink,
   ) {
     this.logger = logger.child('recorder');
-    this.checkTools();
   }
 
   /** The running recording, from its first frame until it is saved; undefined otherwise. */
   get current(): CurrentRecording | undefined {
     return this.session?.info;
+  }
+
+  /** The frames of the running recording (480x270, ~10 per second), for readers such as on-screen text recognition. */
+  get frames(): RecordingFrames | undefined {
+    return this.session?.info ? this.session.frames : undefined;
   }
 
   onStarted(listener: StartedListener): () => void {
@@ -100,7 +136,11 @@ export class RecorderService implements RecorderView {
     if (this.session || recording || preRecording) {
       throw new CommandError('NotAllowed', 'A recording is already in progress: stop it before starting a new one.');
     }
-    const session: Session = { game: request.game?.trim() || MANUAL_RECORDING_GAME, request };
+    const game = request.game?.trim() || MANUAL_RECORDING_GAME;
+    const session: Session = {
+      game, request, ...this.planFor(request, game),
+      preview: false, previewDropped: 0, saves: Promise.resolve(),
+    };
     this.session = session;
     this.state.update({
       preRecording: { game: session.game, status: 'Waiting to start', coverImageId: null, pid: request.pid ?? null, exe: request.exePath ?? null },
@@ -109,7 +149,7 @@ export class RecorderService implements RecorderView {
     await session.started;
   }
 
-  /** Stops and saves the recording; resolves to the new content item (undefined if nothing could be kept). */
+  /** Stops and saves the recording; resolves to the new content item (undefined if nothing could be kept, and in Buffer mode). */
   async stop(): Promise<ContentRecord | undefined> {
     const session = this.session;
     if (!session) throw new CommandError('NotAllowed', 'No recording is in progress.');
@@ -140,38 +180,164 @@ export class RecorderService implements RecorderView {
     return true;
   }
 
+  /**
+   * Switches the preview on or off and says so (`RecordingPreviewState`); resolves to the new
+   * state. Refused without a running recording.
+   */
+  togglePreview(): boolean {
+    const session = this.session;
+    if (!session?.info || session.finishing) throw new CommandError('NotAllowed', 'The preview shows a running recording: start a recording first.');
+    session.preview = !session.preview;
+    this.events.send('RecordingPreviewState', { enabled: session.preview });
+    this.logger.info('preview switched', { enabled: session.preview, framesDroppedSoFar: session.previewDropped });
+    return session.preview;
+  }
+
+  /**
+   * Saves the last `replayBufferDuration` seconds as a Buffer item and sends `ReplayBufferSaved`.
+   * The segment that holds the moment of the request is included once ffmpeg closes it (at most
+   * one segment, ~2 s, later), so that moment is in the file; the length is whole segments
+   * (rounded up), less when less is buffered. Saves run one at a time, each into its own file.
+   * Refused when no recording has a replay buffer.
+   */
+  async saveReplayBuffer(): Promise<ContentRecord> {
+    const session = this.session;
+    if (!session?.info || session.finishing) throw new CommandError('NotAllowed', 'No recording is in progress, so there is no replay buffer to save.');
+    const buffer = session.buffer;
+    if (!buffer) {
+      throw new CommandError('NotAllowed', `This recording has no replay buffer (recording mode ${session.plan.mode}): choose Buffer or Hybrid to save replays.`);
+    }
+    const requestedAt = new Date();
+    // The segment that holds this moment (not the one being written: the encoder's output lags the
+    // capture by its look-ahead). Queued synchronously, so a stop that follows waits for this save.
+    const until = Math.floor((requestedAt.getTime() - session.info.startedAt.getTime()) / 1000 / buffer.limits.segmentSeconds);
+    this.logger.info('replay buffer save requested', { segment: until });
+    const save = session.saves.then(() => this.saveBuffer(session, buffer, until, requestedAt));
+    session.saves = save.then(() => undefined, () => undefined);
+    return save;
+  }
+
+  private async saveBuffer(session: Session, buffer: ReplayBuffer, until: number, requestedAt: Date): Promise<ContentRecord> {
+    const info = session.info!;
+    const tools = session.tools!;
+    const began = Date.now();
+    try {
+      const flushed = await buffer.waitUntilComplete(until, buffer.limits.segmentSeconds * 1000 + FLUSH_GRACE_MS);
+      if (!flushed) this.logger.warn('the replay segment being written did not close in time: saving the segments before it', { segment: until });
+      const waitedMs = Date.now() - began;
+      const span = await buffer.take(session.plan.bufferSeconds, until);
+      if (!span) throw new Error('Nothing has been buffered yet: try again in a few seconds.');
+      const target = await freePath(this.library.contentPath('Buffer', session.game, `${fileStamp(requestedAt)}.mp4`));
+      try {
+        await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: session.audioTrackNames ?? [], logger: this.logger });
+      } finally {
+        span.release();
+      }
+      const probed = await probeMedia(tools.ffprobe.path, target);
+      const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
+      const spanEnd = span.startSeconds + durationSeconds;
+      const bookmarks = (this.state.current.recording?.bookmarks ?? []).flatMap((bookmark) => {
+        const time = parseDuration(bookmark.time);
+        if (time === undefined || time < span.startSeconds || time > spanEnd) return [];
+        return [{ ...bookmark, time: formatDuration(time - span.startSeconds) }];
+      });
+      const recordedFrom = new Date(info.startedAt.getTime() + span.startSeconds * 1000);
+      const item = await this.artwork.addWithArtwork({
+        type: 'Buffer',
+        filePath: target,
+        game: info.game,
+        durationSeconds,
+        bookmarks,
+        createdAt: requestedAt,
+        gameExePath: info.exePath ?? null,
+        audioTrackNames: contentTrackNames(session),
+        recordedFrom,
+        recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
+      }, probed, tools);
+      this.events.send('ReplayBufferSaved', {});
+      this.logger.info('replay buffer saved', {
+        id: item.id, file: target, segments: span.segments.length, from: span.startSeconds, duration: durationSeconds,
+        bookmarks: bookmarks.length, waitedForSegmentMs: waitedMs, tookMs: Date.now() - began,
+      });
+      return item;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.error('replay buffer not saved', { error: message });
+      this.notifier.showModal({ title: 'Replay Save Failed', description: `The replay buffer could not be saved: ${message}`, type: 'error' });
+      throw new CommandError('Failed', `The replay buffer could not be saved: ${message}`);
+    }
+  }
+
   private async launch(session: Session): Promise<void> {
     try {
-      const tools = this.locator.locate();
-      const settings = this.settings.current;
+      const tools = this.engine.tools();
+      const { settings } = session;
+      const { mode } = session.plan;
       const format = captureFormat(settings.resolution, settings.frameRate, this.state.current.maxDisplayHeight);
       const source = this.captures.select();
+      const inputs = source.inputs(captureRequest(format, settings));
+      session.audioTrackNames = inputs.audioTracks.map((track) => track.name);
       const spawnedAt = new Date();
-      const recordingsFolder = path.join(settings.cacheFolder, 'recordings');
-      await mkdir(recordingsFolder, { recursive: true });
-      const cacheFile = await freePath(path.join(recordingsFolder, `${fileStamp(spawnedAt)}.mp4`));
-      const contentFilePath = await freePath(this.library.contentPath('Session', session.game, path.basename(cacheFile)));
+      const stamp = fileStamp(spawnedAt);
+      let contentFilePath: string | undefined;
+      if (mode !== 'Buffer') {
+        const recordingsFolder = path.join(settings.cacheFolder, 'recordings');
+        await mkdir(recordingsFolder, { recursive: true });
+        session.cacheFile = await freePath(path.join(recordingsFolder, `${stamp}.mp4`));
+        contentFilePath = await freePath(this.library.contentPath('Session', session.game, path.basename(session.cacheFile)));
+      }
+      if (mode !== 'Session') {
+        const buffersFolder = path.join(settings.cacheFolder, 'replay-buffer');
+        await this.removeStaleBuffers(buffersFolder);
+        session.buffer = new ReplayBuffer(await freePath(path.join(buffersFolder, stamp)), {
+          durationSeconds: session.plan.bufferSeconds,
+          maxBytes: session.plan.bufferMaxMegabytes * 1024 * 1024,
+          segmentSeconds: SEGMENT_SECONDS,
+        }, this.logger);
+        await session.buffer.prepare();
+      }
+      const frames = new RecordingFrames();
       const process = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
-        args: sessionEncodingArgs({ inputs: source.inputs(format), format, crf: settings.crfValue, outputPath: cacheFile }),
+        args: recordingEncodingArgs({
+          inputs,
+          video: { ...settings, ...format },
+          codecs: this.engine.codecs,
+          outputs: {
+            ...(session.cacheFile ? { sessionPath: session.cacheFile } : {}),
+            ...(session.buffer ? { buffer: { pattern: session.buffer.pattern, segmentSeconds: session.buffer.limits.segmentSeconds } } : {}),
+            frames: { pipe: FRAMES_PIPE, width: FRAME_WIDTH, height: FRAME_HEIGHT, frameRate: FRAME_RATE },
+          },
+        }),
         interactive: true,
-        outputs: [cacheFile],
+        outputs: session.cacheFile ? [session.cacheFile] : [],
+        outputPipe: true,
         logger: this.logger,
       });
-      Object.assign(session, { tools, process, cacheFile });
-      this.logger.info('recording starting', { game: session.game, source: source.name, ...format, crf: settings.crfValue, file: cacheFile, pid: process.pid });
+      Object.assign(session, { tools, process, frames });
+      frames.follow(process.outputPipe!, (error) => this.logger.warn('recording frames: read failed', { error }));
+      frames.onFrame((frame) => this.sendPreview(session, frame));
+      void process.exited.then(() => session.buffer?.markEnded());
+      session.buffer?.startPruning();
+      this.logger.info('recording starting', {
+        game: session.game, mode, source: source.name, ...format, codec: chooseVideoCodec(settings, this.engine.codecs).codec.internalEncoderId,
+        rateControl: settings.rateControl, audioTracks: session.audioTrackNames, pid: process.pid,
+        ...(session.cacheFile ? { file: session.cacheFile } : {}),
+        ...(session.buffer ? { buffer: session.buffer.folder, bufferSeconds: session.plan.bufferSeconds, bufferMaxMegabytes: session.plan.bufferMaxMegabytes } : {}),
+      });
 
       const startedAt = await firstFrame(process, format.frameRate, spawnedAt);
       session.info = {
         startedAt,
         game: session.game,
-        contentFilePath,
+        recordingMode: mode,
+        ...(contentFilePath ? { contentFilePath } : {}),
         ...(session.request.exePath ? { exePath: session.request.exePath } : {}),
       };
       const recording: Recording = {
         startTime: formatLocalDateTime(startedAt),
         endTime: null,
-        filePath: toWirePath(contentFilePath),
+        filePath: contentFilePath ? toWirePath(contentFilePath) : null,
         game: session.game,
         fileName: session.request.exePath ? fileNameOf(session.request.exePath) : 'Unknown',
         pid: session.request.pid ?? null,
@@ -179,11 +345,12 @@ export class RecorderService implements RecorderView {
         exePath: session.request.exePath ? toWirePath(session.request.exePath) : null,
         bookmarks: [],
         coverImageId: null,
-        audioTrackNames: [...AUDIO_TRACK_NAMES],
+        audioTrackNames: [...session.audioTrackNames],
         duration: null,
       };
       this.state.update({ preRecording: null, recording });
-      this.logger.info('recording started', { startTime: recording.startTime, file: cacheFile });
+      this.events.send('RecordingPreviewState', { enabled: false });
+      this.logger.info('recording started', { startTime: recording.startTime, mode });
       void process.exited.then((exit) => {
         if (!exit.stopRequested && this.session === session) void this.finish(session, { kind: 'failed', exit });
       });
@@ -193,11 +360,26 @@ export class RecorderService implements RecorderView {
       this.logger.error('recording could not start', { game: session.game, error: message });
       await session.process?.kill();
       if (session.cacheFile) await rm(session.cacheFile, { force: true }).catch(() => undefined);
+      await session.buffer?.remove().catch(() => undefined);
       if (this.session === session) this.session = undefined;
       this.state.update({ preRecording: null });
       this.notifier.showModal({ title: 'Recording failed', description: `The recording could not start: ${message}`, type: 'error' });
       throw new CommandError('Failed', `The recording could not start: ${message}`);
     }
+  }
+
+  /**
+   * A frame goes to the frontend only while the preview is on and the previous event has left
+   * the socket; otherwise it is dropped, never queued, so a slow frontend sees fewer frames
+   * instead of older ones.
+   */
+  private sendPreview(session: Session, frame: RecordingFrame): void {
+    if (!session.preview || session.finishing || !this.events.isConnected) return;
+    if ((this.events.bufferedAmount ?? 0) > 0) {
+      session.previewDropped++;
+      return;
+    }
+    this.events.send('RecordingPreviewFrame', { jpegBase64: frame.jpeg.toString('base64'), width: frame.width, height: frame.height });
   }
 
   private finish(session: Session, cause: StopCause): Promise<ContentRecord | undefined> {
@@ -208,27 +390,36 @@ export class RecorderService implements RecorderView {
   private async save(session: Session, cause: StopCause): Promise<ContentRecord | undefined> {
     const info = session.info!;
     const endedAt = new Date();
+    session.preview = false;
+    this.events.send('RecordingPreviewState', { enabled: false });
     this.state.update((state) => {
       if (!state.recording) return;
       state.recording.endTime = formatLocalDateTime(endedAt);
       state.recording.duration = formatDuration((endedAt.getTime() - info.startedAt.getTime()) / 1000);
     });
     const exit = cause.kind === 'failed' ? cause.exit : await session.process!.stop();
+    session.buffer?.markEnded();
     this.logger.info('recording ended', { cause: cause.kind, code: exit.code, signal: exit.signal, ...(exit.errorText ? { errorText: exit.errorText } : {}) });
 
+    // Saves asked for before the stop still get their replay, now from closed segments.
+    await session.saves;
     let item: ContentRecord | undefined;
     let saveError: string | undefined;
-    try {
-      item = await this.keep(session, endedAt);
-    } catch (error) {
-      saveError = error instanceof Error ? error.message : String(error);
-      this.logger.error('recording not saved as content', { file: session.cacheFile, error: saveError });
+    if (session.cacheFile) {
+      try {
+        item = await this.keep(session, endedAt);
+      } catch (error) {
+        saveError = error instanceof Error ? error.message : String(error);
+        this.logger.error('recording not saved as content', { file: session.cacheFile, error: saveError });
+      }
     }
+    await session.buffer?.remove().catch((error: unknown) => this.logger.warn('replay segments not removed', { folder: session.buffer?.folder, error }));
     this.session = undefined;
     this.state.update({ recording: null, preRecording: null });
 
     if (cause.kind === 'failed') {
-      const saved = item ? `What was recorded until then was saved as ${item.filePath}.` : 'Nothing could be saved.';
+      const saved = item ? `What was recorded until then was saved as ${item.filePath}.`
+        : session.cacheFile ? 'Nothing could be saved.' : 'Replays saved before that are kept.';
       this.notifier.showModal({
         title: failureTitle(exit.errorText),
         description: `${saved}${exit.errorText ? ` ffmpeg said: ${exit.errorText}` : ''}`,
@@ -241,7 +432,7 @@ export class RecorderService implements RecorderView {
     return item;
   }
 
-  /** Probes the cache file, moves it into the content folder and writes its metadata. */
+  /** Probes the cache file, moves it into the content folder and writes its metadata, thumbnail and waveform. */
   private async keep(session: Session, endedAt: Date): Promise<ContentRecord | undefined> {
     const cacheFile = session.cacheFile!;
     const info = session.info!;
@@ -251,29 +442,29 @@ export class RecorderService implements RecorderView {
       throw new Error('ffmpeg wrote nothing, so there is no video to keep.');
     }
     let durationSeconds: number;
+    let probed: ProbeResult;
     try {
-      const probed = await probeMedia(session.tools!.ffprobe.path, cacheFile);
+      probed = await probeMedia(session.tools!.ffprobe.path, cacheFile);
       if (!probed.streams.some((stream) => stream.type === 'video')) throw new Error('it holds no video');
       durationSeconds = probed.durationSeconds ?? (endedAt.getTime() - info.startedAt.getTime()) / 1000;
     } catch (error) {
       throw new Error(`The recording ${cacheFile} cannot be read (${(error as Error).message}); it was left there.`);
     }
 
-    const filePath = await moveFile(cacheFile, info.contentFilePath);
+    const filePath = await moveFile(cacheFile, info.contentFilePath!);
     const bookmarks = (): Bookmark[] => [...(this.state.current.recording?.bookmarks ?? [])];
     let saved = bookmarks();
-    let item = await this.library.add({
+    let item = await this.artwork.addWithArtwork({
       type: 'Session',
       filePath,
       game: info.game,
       durationSeconds,
       bookmarks: saved,
       gameExePath: info.exePath ?? null,
-      // One track is the full mix; names are listed for multi-track files only (protocol-gaps §7.3).
-      audioTrackNames: null,
+      audioTrackNames: contentTrackNames(session),
       recordedFrom: info.startedAt,
       recordedUntil: new Date(info.startedAt.getTime() + durationSeconds * 1000),
-    });
+    }, probed, session.tools!);
     // Bookmarks that arrived while the metadata was written.
     while (bookmarks().length > saved.length) {
       saved = bookmarks();
@@ -281,6 +472,30 @@ export class RecorderService implements RecorderView {
     }
     this.logger.info('recording saved', { id: item.id, file: filePath, duration: item.duration, bookmarks: saved.length });
     return item;
+  }
+
+  /**
+   * The settings this recording keeps to its end: the global ones overlaid with the game's
+   * `games[]` entry (quality and recording-mode overrides), and the mode and buffer limits from them.
+   */
+  private planFor(request: StartRequest, game: string): { settings: EffectiveRecordingSettings; plan: RecordingPlan } {
+    const settings = effectiveRecordingSettings(
+      this.settings.current,
+      request.game ? { name: game, executablePath: request.exePath } : undefined,
+      { maxDisplayHeight: this.state.current.maxDisplayHeight },
+    );
+    const plan = { mode: settings.recordingMode, bufferSeconds: settings.replayBufferDuration, bufferMaxMegabytes: settings.replayBufferMaxSize };
+    return { settings, plan };
+  }
+
+  /** Segments left by a recording that ended with the process (a crash): the buffer is gone with it. */
+  private async removeStaleBuffers(buffersFolder: string): Promise<void> {
+    const names = await readdir(buffersFolder).catch(() => [] as string[]);
+    for (const name of names) {
+      await rm(path.join(buffersFolder, name), { recursive: true, force: true })
+        .then(() => this.logger.info('stale replay segments removed', { folder: name }))
+        .catch((error: unknown) => this.logger.warn('stale replay segments not removed', { folder: name, error }));
+    }
   }
 
   private emit<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
@@ -291,18 +506,6 @@ export class RecorderService implements RecorderView {
         this.logger.error('recording listener failed', { error });
       }
     }
-  }
-
-  /** The capture engine counts as loaded once we know whether ffmpeg is there (the UI waits for it). */
-  private checkTools(): void {
-    try {
-      const tools = this.locator.locate();
-      this.logger.info('ffmpeg found', { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe });
-    } catch (error) {
-      this.logger.error('ffmpeg not found: recording is unavailable', { error: (error as Error).message });
-      this.notifier.showModal({ title: 'Recording is not available', description: (error as Error).message, type: 'error' });
-    }
-    this.state.update({ hasLoadedCaptureEngine: true });
   }
 }
 
@@ -339,6 +542,28 @@ export function failureTitle(errorText: string): string {
   if (/Error writing|I\/O error/i.test(errorText)) return 'Recording stopped: write error';
   if (/encod|codec/i.test(errorText)) return 'Recording stopped: encoder error';
   return 'Recording stopped unexpectedly';
+}
+
+/** Track names are listed for multi-track files only (protocol-gaps §7.3): one track is the full mix. */
+const contentTrackNames = (session: Session): string[] | null =>
+  (session.audioTrackNames && session.audioTrackNames.length > 1 ? [...session.audioTrackNames] : null);
+
+/**
+ * What the capture source is asked for: the display and devices of the settings, the game's
+ * volume override applied to what the speakers play (the game's sound).
+ */
+function captureRequest(format: CaptureFormat, settings: EffectiveRecordingSettings): CaptureRequest {
+  const { inputDevices, gameVolume } = settings;
+  // No device chosen records the default output; a volume override needs it named to apply.
+  const outputDevices = settings.outputDevices.length > 0 || inputDevices.length > 0 || gameVolume === 1
+    ? settings.outputDevices : [{ id: 'default', name: '', volume: 1 }];
+  return {
+    ...format,
+    display: settings.selectedDisplay,
+    inputDevices,
+    outputDevices: outputDevices.map((device) => ({ ...device, volume: device.volume * gameVolume })),
+    separateAudioTracks: settings.enableSeparateAudioTracks,
+  };
 }
 
 /** `yyyy-MM-dd_HH-mm-ss` in local time, the name of a Session file. */

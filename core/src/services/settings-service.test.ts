@@ -4,25 +4,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
-import type { EventContent, EventName, Recording } from '../protocol/index.js';
+import type { EventContent, Recording } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../transport/event-sink.js';
 import { Notifier } from './notifier.js';
 import { SettingsService } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
-
-class RecordedEvents implements EventSink {
-  readonly sent: { method: EventName; content: unknown }[] = [];
-  readonly isConnected = true;
-  send<E extends EventName>(method: E, content: EventContent<E>): void {
-    this.sent.push({ method, content });
-  }
-  methods(): EventName[] {
-    return this.sent.map((event) => event.method);
-  }
-}
+import { RecordedEvents } from '../testing/fixtures.js';
 
 const recording: Recording = {
   startTime: '2026-11-22T10:00:00.000+00:00', endTime: null, filePath: null, game: 'Manual Recording', fileName: 'Unknown',

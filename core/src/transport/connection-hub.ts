@@ -22,6 +22,11 @@ export class ConnectionHub implements EventSink {
     return this.active?.readyState === WebSocket.OPEN;
   }
 
+  /** Bytes queued on the active connection that have not been written to the network yet. */
+  get bufferedAmount(): number {
+    return this.active?.bufferedAmount ?? 0;
+  }
+
   attach(socket: WebSocket): void {
     const previous = this.active;
     this.active = socket;

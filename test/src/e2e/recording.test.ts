@@ -1,5 +1,6 @@
 // Recording a Session with the real service and real ffmpeg (synthetic capture): what the frontend
-// sees, what lands on disk, and what survives a crash or a shutdown mid-recording.
+// sees, what lands on disk (video, metadata, thumbnail, waveform), and what survives a crash or a
+// shutdown mid-recording.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -9,8 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseDuration, type State } from '@keyframe/core/protocol';
 import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { serviceUnderTest } from '../kit/service-under-test.js';
 
 /** ffprobe as the service finds it: FFPROBE_PATH, else the package @keyframe/core depends on. */
 function ffprobePath(): string {
@@ -27,7 +27,7 @@ function ffprobe(args: string[]): Promise<string> {
 
 interface Probe {
   format: { duration?: string };
-  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number; duration?: string }[];
 }
 const probe = async (file: string) => JSON.parse(await ffprobe(['-print_format', 'json', '-show_format', '-show_streams', file])) as Probe;
 
@@ -49,32 +49,15 @@ async function processesMentioning(text: string): Promise<string[]> {
 
 describe('recording', function () {
   this.timeout(60000);
-  let data: TempFolder;
-  let content: TempFolder;
-  let service: ServiceProcess | undefined;
-  let client: ProtocolClient | undefined;
-
-  beforeEach(async () => {
-    data = await createTempFolder();
-    content = await createTempFolder('keyframe-content-');
-  });
-  afterEach(async () => {
-    await client?.close();
-    await service?.stop();
-    client = undefined;
-    service = undefined;
-    await data.remove();
-    await content.remove();
-  });
+  const under = serviceUnderTest();
 
   const startService = async (): Promise<{ client: ProtocolClient; state: State }> => {
-    service = await ServiceProcess.start({ dataFolder: data.path, legacyPort: 'off', env: { KEYFRAME_CAPTURE: 'synthetic' } });
-    client = await ProtocolClient.connect(service.url);
+    const client = await under.start();
     const { state } = await client.handshake();
     return { client, state };
   };
   const configure = async (frontend: ProtocolClient) => {
-    frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: content.path });
+    frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: under.content.path });
     await frontend.next('Settings');
   };
   /** Starts a recording and resolves with the State that shows it running. */
@@ -97,7 +80,7 @@ describe('recording', function () {
       game: 'Manual Recording', fileName: 'Unknown', endTime: null, duration: null, pid: null, exePath: null,
       isUsingGameHook: false, bookmarks: [], audioTrackNames: ['Full Mix'], coverImageId: null,
     });
-    const expectedFolder = path.join(content.path, 'Full Sessions', 'Manual Recording').replaceAll('\\', '/');
+    const expectedFolder = path.join(under.content.path, 'Full Sessions', 'Manual Recording').replaceAll('\\', '/');
     expect(path.posix.dirname(recording.filePath!)).to.equal(expectedFolder);
     expect(path.posix.basename(recording.filePath!)).to.match(/^\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.mp4$/);
     expect(Math.abs(startedAt - Date.now())).to.be.below(3000);
@@ -132,10 +115,29 @@ describe('recording', function () {
       expect(keyframes[index]! - keyframes[index - 1]!, `keyframes at ${keyframes.join(', ')}`).to.be.closeTo(1, 0.05);
     }
 
-    const sidecar = JSON.parse(await readFile(path.join(data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8')) as Record<string, unknown>;
+    const sidecar = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8')) as Record<string, unknown>;
     expect(sidecar).to.deep.include({ id: item.id, filePath: item.filePath, duration: item.duration });
     expect(Date.parse(sidecar.recordedFrom as string)).to.equal(startedAt);
-    expect(await readdir(path.join(data.path, 'cache', 'recordings'))).to.deep.equal([]);
+    expect(await readdir(path.join(under.data.path, 'cache', 'recordings'))).to.deep.equal([]);
+
+    // Thumbnail (720 px wide JPEG) and waveform peaks, named by the item's id, in place once the recording is saved.
+    const thumbnail = await probe(path.join(under.data.path, 'cache', 'thumbnails', 'Full Sessions', `${item.id}.jpeg`));
+    expect(thumbnail.streams[0]).to.deep.include({ codec_name: 'mjpeg', width: 720 });
+    const peaks = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'waveforms', 'Full Sessions', `${item.id}.peaks.json`), 'utf8')) as {
+      version: number; channels: number; sample_rate: number; samples_per_pixel: number; bits: number; length: number; data: number[];
+    };
+    expect(Object.keys(peaks)).to.deep.equal(['version', 'channels', 'sample_rate', 'samples_per_pixel', 'bits', 'length', 'data']);
+    expect(peaks).to.deep.include({ version: 2, channels: 1, sample_rate: 11025, bits: 8 });
+    expect(peaks.samples_per_pixel).to.be.within(215, 225);
+    expect(peaks.length).to.equal(peaks.data.length);
+    // Per second of sound: the synthetic source's audio ends a little before its picture.
+    const audioSeconds = Number(probed.streams.find((stream) => stream.codec_type === 'audio')!.duration);
+    expect(peaks.length / 2 / audioSeconds, 'min/max pairs per second').to.be.within(48, 52);
+    expect(peaks.data.every((value) => Number.isInteger(value) && value >= -128 && value <= 127)).to.equal(true);
+    // The synthetic 440 Hz tone at 1/8 of full scale: about ±11 after the mix to mono, in every column past the first.
+    const maxima = peaks.data.filter((_, index) => index % 2 === 1).slice(1, -1);
+    expect(Math.min(...maxima)).to.be.within(8, 13);
+    expect(Math.max(...maxima)).to.be.within(8, 13);
 
     frontend.send('StopRecording');
     expect(await frontend.next('CommandRejected')).to.deep.include({ method: 'StopRecording', code: 'NotAllowed' });
@@ -149,9 +151,9 @@ describe('recording', function () {
     const { startedAt } = await startRecording(frontend);
     // Fragments are complete at each keyframe (every second); the one being written is lost.
     await sleepUntil(startedAt + 3500);
-    await service!.kill();
+    await under.process.kill();
 
-    const recordings = path.join(data.path, 'cache', 'recordings');
+    const recordings = path.join(under.data.path, 'cache', 'recordings');
     const files = await readdir(recordings);
     expect(files).to.have.length(1);
     expect(files[0]).to.match(/\.mp4$/);
@@ -159,10 +161,10 @@ describe('recording', function () {
     expect(Number(probed.format.duration)).to.be.greaterThan(1);
     expect(probed.streams.map((stream) => stream.codec_type)).to.include('video');
     // ffmpeg ends with the service instead of recording on forever.
-    let left = await processesMentioning(data.path);
+    let left = await processesMentioning(under.data.path);
     for (let attempt = 0; attempt < 20 && left.length > 0; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      left = await processesMentioning(data.path);
+      left = await processesMentioning(under.data.path);
     }
     expect(left).to.deep.equal([]);
     console.log(`      after kill -9: ${files[0]} probed ${Number(probed.format.duration).toFixed(3)} s`);
@@ -173,14 +175,14 @@ describe('recording', function () {
     await configure(frontend);
     const { running, startedAt } = await startRecording(frontend);
     await sleepUntil(startedAt + 2000);
-    expect(await service!.stop()).to.deep.equal({ code: 0, signal: null });
+    expect(await under.process.stop()).to.deep.equal({ code: 0, signal: null });
 
     const videoFile = running.recording!.filePath!;
     expect(existsSync(videoFile)).to.equal(true);
-    expect(await readdir(path.join(data.path, 'cache', 'recordings'))).to.deep.equal([]);
-    expect(await readdir(path.join(data.path, 'cache', 'metadata', 'Full Sessions'))).to.have.length(1);
+    expect(await readdir(path.join(under.data.path, 'cache', 'recordings'))).to.deep.equal([]);
+    expect(await readdir(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions'))).to.have.length(1);
 
-    await client!.close();
+    await under.client!.close();
     const restarted = await startService();
     expect(restarted.state.content).to.have.length(1);
     expect(restarted.state.content[0]).to.deep.include({ type: 'Session', filePath: videoFile });

@@ -14,6 +14,11 @@ export interface ServiceProcessOptions {
   /** `off` disables the legacy listener; default: a free port. */
   legacyPort?: number | 'off';
   startTimeoutMs?: number;
+  /**
+   * The user's home folder as the service sees it; default: `home` inside the data folder, so the
+   * default content folder (`~/Videos/Keyframe`) of every test service is its own.
+   */
+  homeFolder?: string;
 }
 
 export class ServiceProcess {
@@ -32,9 +37,11 @@ export class ServiceProcess {
 
   static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
     const legacy = options.legacyPort ?? 0;
+    const home = options.homeFolder ?? path.join(options.dataFolder, 'home');
+    const isolatedHome = { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
     const child = spawn(process.execPath, [
       MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy),
-    ], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    ], { env: { ...process.env, ...isolatedHome, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
 
     let output = '';
     const started = await new Promise<{ url: string; legacyUrl?: string }>((resolve, reject) => {

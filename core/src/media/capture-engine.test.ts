@@ -1,0 +1,271 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { container as rootContainer } from 'tsyringe';
+import { systemCommandRunner, type CommandResult, type CommandRunner } from '../platform/system-commands.js';
+import { ServiceOptions } from '../service-options.js';
+import { Notifier } from '../services/notifier.js';
+import { SettingsStore } from '../services/settings-store.js';
+import { StateStore } from '../services/state-store.js';
+import { Logger } from '../support/logger.js';
+import { EVENT_SINK } from '../transport/event-sink.js';
+import {
+  CaptureEngine, CaptureEngineConfig, CaptureEngineUnavailableError, downloadCaptureEngine, listedProfiles, parseEncoders, parseFilters,
+  parseHwaccels, parseInputDevices, parseVersion,
+} from './capture-engine.js';
+import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { RecordedEvents } from '../testing/fixtures.js';
+
+/** Delegates to `inner`, lets `answer` replace a reply, and keeps every call with its reply. */
+function spyRunner(inner: CommandRunner, answer: (line: string, args: readonly string[]) => CommandResult | undefined | 'pass' = () => 'pass') {
+  const calls: { line: string; result: CommandResult | undefined }[] = [];
+  const run: CommandRunner = async (command, args) => {
+    const line = [command, ...args].join(' ');
+    const replaced = answer(line, args);
+    const result = replaced === 'pass' ? await inner(command, args) : replaced;
+    calls.push({ line, result });
+    return result;
+  };
+  return { run, calls };
+}
+
+// Rows as the bundled 2018 build and Debian's 5.1 print them.
+const ENCODERS = ` V..... = Video
+ A..... = Audio
+ ------
+ V..X.. libaom-av1           libaom AV1 (codec av1)
+ V..... libx264              libx264 H.264 / AVC / MPEG-4 AVC / MPEG-4 part 10 (codec h264)
+ V..... libx264rgb           libx264 H.264 / AVC / MPEG-4 AVC / MPEG-4 part 10 RGB (codec h264)
+ V....D h264_nvenc           NVIDIA NVENC H.264 encoder (codec h264)
+ V..... h264_vaapi           H.264/AVC (VAAPI) (codec h264)
+ V....D libsvtav1            SVT-AV1(Scalable Video Technology for AV1) encoder (codec av1)
+ A..... aac                  AAC (Advanced Audio Coding)
+`;
+const DEVICES = `Devices:
+ D. = Demuxing supported
+ .E = Muxing supported
+ --
+ DE alsa            ALSA audio output
+ D  lavfi           Libavfilter virtual input device
+ DE pulse           Pulse audio output
+ DE video4linux2,v4l2 Video4Linux2 output device
+ D  x11grab         X11 screen capture, using XCB
+  E xv              XV (XVideo) output device
+`;
+
+describe('CaptureEngine', function () {
+  this.timeout(30000);
+  const real = locateFfmpegTools();
+  let folder: string;
+  let events: RecordedEvents;
+  let server: Server | undefined;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-engine-'));
+    events = new RecordedEvents();
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    server = undefined;
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  const engineWith = (config: Partial<CaptureEngineConfig>) => {
+    const container = rootContainer.createChildContainer();
+    container.registerInstance(ServiceOptions, new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')));
+    container.registerInstance(Logger, new Logger([]));
+    container.register(EVENT_SINK, { useValue: events });
+    container.registerSingleton(StateStore, StateStore);
+    container.registerSingleton(Notifier, Notifier);
+    container.registerSingleton(SettingsStore, SettingsStore);
+    container.registerInstance(CaptureEngineConfig, Object.assign(new CaptureEngineConfig(), config));
+    return { engine: container.resolve(CaptureEngine), state: container.resolve(StateStore) };
+  };
+  /** No DISPLAY, no pactl answers: the machine's own devices do not leak into the assertions. */
+  const headless = { platform: process.platform, home: os.homedir(), variables: { PATH: process.env.PATH } };
+  const noSysfs = () => path.join(folder, 'no-sysfs');
+
+  it('parses the listings of old and new builds', () => {
+    expect(parseVersion('ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright')).to.equal('N-47683-g0e8eb07980-static');
+    expect(parseVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2025')).to.equal('5.1.9-0+deb12u1');
+    const encoders = parseEncoders(ENCODERS);
+    expect(encoders.map((encoder) => `${encoder.type}:${encoder.name}${encoder.experimental ? '!' : ''}`))
+      .to.deep.equal(['video:libaom-av1!', 'video:libx264', 'video:libx264rgb', 'video:h264_nvenc', 'video:h264_vaapi', 'video:libsvtav1', 'audio:aac']);
+    // Known, listed, not experimental; libaom only without SVT-AV1.
+    expect(listedProfiles({ encoders }).map((entry) => entry.id)).to.deep.equal(['h264_nvenc', 'h264_vaapi', 'libx264', 'libsvtav1']);
+    expect(parseInputDevices(DEVICES)).to.deep.equal(['alsa', 'lavfi', 'pulse', 'video4linux2', 'v4l2', 'x11grab']);
+    expect([...parseFilters(' ... amix              N->A       Audio mixing.\n TSC anullsrc          |->A       Null audio source.\n T.. = Timeline support\n ... ddagrab           |->V       Grab Windows Desktop images using Desktop Duplication API.\n')])
+      .to.deep.equal(['amix', 'anullsrc', 'ddagrab']);
+    expect(parseHwaccels('Hardware acceleration methods:\nvdpau\nvaapi\n\n')).to.deep.equal(['vdpau', 'vaapi']);
+  });
+
+  it('probes the bundled ffmpeg once, offers only encoders that work here, and fills State', async () => {
+    const sysfs = path.join(folder, 'sys');
+    await mkdir(path.join(sysfs, 'class', 'drm', 'card0', 'device'), { recursive: true });
+    await writeFile(path.join(sysfs, 'class', 'drm', 'card0', 'device', 'vendor'), '0x8086\n');
+    const spy = spyRunner(systemCommandRunner());
+    const { engine, state } = engineWith({ environment: headless, run: spy.run, sysfsRoot: sysfs });
+    const started = Date.now();
+    await Promise.all([engine.start(), engine.start()]);
+    await engine.start();
+    const tookMs = Date.now() - started;
+    expect(spy.calls.filter((call) => call.line.endsWith(' -hide_banner -encoders'))).to.have.length(1);
+
+    const tools = engine.tools();
+    expect(tools.ffmpeg).to.deep.include({ path: real.ffmpeg.path, source: real.ffmpeg.source });
+    expect(tools.ffprobe.path).to.equal(real.ffprobe.path);
+    expect(engine.hasInput('lavfi')).to.equal(true);
+    const current = state.current;
+    expect(current.hasLoadedCaptureEngine).to.equal(true);
+    expect(current.codecs).to.deep.include({ friendlyName: 'H.264 (x264, CPU)', internalEncoderId: 'libx264', isHardwareEncoder: false });
+    // Every hardware encoder offered passed a one-frame encode; every one that failed is not offered.
+    const testEncodes = spy.calls.filter((call) => call.line.includes(' -frames:v 1 '));
+    for (const codec of current.codecs.filter((entry) => entry.isHardwareEncoder)) {
+      expect(testEncodes.find((call) => call.line.includes(`-c:v ${codec.internalEncoderId} `))?.result?.code, codec.internalEncoderId).to.equal(0);
+    }
+    for (const failed of testEncodes.filter((call) => call.result?.code !== 0)) {
+      const id = /-c:v (\S+)/.exec(failed.line)![1]!;
+      expect(current.codecs.map((codec) => codec.internalEncoderId)).to.not.include(id);
+    }
+    expect(current.availableCaptureEngineVersions[0]).to.deep.equal({
+      version: tools.ffmpeg.version, isBeta: false, supportsFrom: null, supportsTo: null, url: pathToFileURL(real.ffmpeg.path).href,
+    });
+    expect(current).to.deep.include({ displays: [], maxDisplayHeight: 1080, gpuVendor: 'Intel', gpuComputeCapability: 0 });
+    console.log(`      ${tools.ffmpeg.version}: codecs ${current.codecs.map((codec) => codec.internalEncoderId).join(', ')}; `
+      + `inputs ${[...engine.probe!.inputFormats].join(', ')}; hwaccels ${engine.probe!.hwaccels.join(', ') || 'none'}; `
+      + `test encodes ${testEncodes.map((call) => `${/-c:v (\S+)/.exec(call.line)![1]}=${call.result?.code}`).join(', ') || 'none'}; ${tookMs} ms`);
+  });
+
+  it('counts a listed hardware encoder only when a one-frame encode with it succeeds', async () => {
+    const spy = spyRunner(systemCommandRunner(), (line) => {
+      if (line.endsWith(' -hide_banner -encoders')) return { stdout: ENCODERS, stderr: '', code: 0 };
+      if (line.includes('-c:v h264_nvenc ')) return { stdout: '', stderr: '', code: 0 };
+      if (line.includes('-c:v h264_vaapi ')) return { stdout: '', stderr: '[AVHWDeviceContext @ 0x5] No VA display found for device /dev/dri/renderD128.', code: 1 };
+      return 'pass';
+    });
+    const { engine, state } = engineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
+    await engine.start();
+    expect(state.current.codecs).to.deep.equal([
+      { friendlyName: 'H.264 (NVIDIA NVENC)', internalEncoderId: 'h264_nvenc', isHardwareEncoder: true },
+      { friendlyName: 'H.264 (x264, CPU)', internalEncoderId: 'libx264', isHardwareEncoder: false },
+      { friendlyName: 'AV1 (SVT-AV1, CPU)', internalEncoderId: 'libsvtav1', isHardwareEncoder: false },
+    ]);
+    const nvencTest = spy.calls.find((call) => call.line.includes('-c:v h264_nvenc'))!.line;
+    expect(nvencTest).to.include('-f lavfi -i color=c=black:s=256x144:r=30 -frames:v 1 -an');
+    expect(nvencTest).to.include('-preset p4 -rc vbr');
+  });
+
+  /** Only @ffprobe-installer loads; no FFMPEG_PATH, nothing on PATH: there is no ffmpeg. */
+  const requireHere = createRequire(import.meta.url);
+  const withoutFfmpeg = (variables: NodeJS.ProcessEnv = {}): Partial<CaptureEngineConfig> => ({
+    environment: { platform: process.platform, home: os.homedir(), variables: { PATH: '', ...variables } },
+    loadPackage: (specifier) => {
+      if (specifier.startsWith('@ffprobe-installer/')) return requireHere(specifier) as unknown;
+      throw new Error(`Cannot find module '${specifier}'`);
+    },
+    sysfsRoot: noSysfs(),
+  });
+
+  it('without any ffmpeg: tells the user how to fix it and still marks the engine loaded', async () => {
+    const { engine, state } = engineWith(withoutFfmpeg());
+    await engine.start();
+    const [modal] = events.of('ShowModal');
+    expect(modal).to.deep.include({ title: 'Recording is not available', subtitle: 'Capture engine not found', type: 'error' });
+    expect(modal!.description).to.match(/install ffmpeg/).and.match(/npm install/).and.match(/FFMPEG_PATH/);
+    expect(state.current.hasLoadedCaptureEngine).to.equal(true);
+    expect(state.current.codecs).to.deep.equal([]);
+    expect(engine.available).to.equal(false);
+    expect(() => engine.tools()).to.throw(CaptureEngineUnavailableError, /install ffmpeg/);
+  });
+
+  /** A stand-in for an ffmpeg build: a shell script that runs the real one, padded to 256 KB. */
+  const standIn = () => Buffer.from(`#!/bin/sh\nexec '${real.ffmpeg.path}' "$@"\n${`# padding${'.'.repeat(54)}\n`.repeat(4096)}`);
+  const serve = async (body: Buffer) => {
+    const hits: string[] = [];
+    server = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) });
+      // In 8 KB pieces, a tick apart, as a slow network would deliver them.
+      let offset = 0;
+      const next = () => {
+        if (offset >= body.length) return void response.end();
+        response.write(body.subarray(offset, offset + 8192));
+        offset += 8192;
+        setImmediate(next);
+      };
+      next();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/ffmpeg`, hits };
+  };
+  const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+  it('downloads the configured engine when there is none: progress in whole percents, checked, executable, used', async function () {
+    if (process.platform === 'win32') this.skip();
+    const body = standIn();
+    const { url, hits } = await serve(body);
+    const { engine, state } = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }));
+    await engine.start();
+    expect(events.of('ShowModal')).to.deep.equal([]);
+    const downloaded = path.join(folder, 'capture-engine', 'ffmpeg');
+    expect(engine.tools().ffmpeg).to.deep.include({ path: downloaded, source: 'downloaded' });
+    expect(() => accessSync(downloaded, constants.X_OK)).to.not.throw();
+    expect(await readdir(path.join(folder, 'capture-engine'))).to.deep.equal(['ffmpeg']);
+    expect(state.current.availableCaptureEngineVersions.map((version) => version.url)).to.deep.equal([pathToFileURL(downloaded).href]);
+    expect(state.current.codecs.map((codec) => codec.internalEncoderId)).to.include('libx264');
+
+    const progress = events.of('CaptureEngineDownloadProgress');
+    const percents = progress.map((event) => event.progress);
+    expect(progress.every((event) => event.status === 'downloading')).to.equal(true);
+    expect(percents.every(Number.isInteger)).to.equal(true);
+    expect(percents.length).to.be.at.least(5);
+    for (let index = 1; index < percents.length; index++) expect(percents[index]).to.be.greaterThan(percents[index - 1]!);
+    expect(percents.at(-1)).to.equal(100);
+    console.log(`      ${body.length} bytes in ${hits.length} request: ${percents.length} progress events (${percents.slice(0, 4).join(', ')} … ${percents.at(-1)})`);
+
+    // The next start finds the downloaded engine and does not fetch it again.
+    events = new RecordedEvents();
+    const again = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body) }));
+    await again.engine.start();
+    expect(again.engine.tools().ffmpeg.source).to.equal('downloaded');
+    expect(hits).to.have.length(1);
+    expect(events.of('CaptureEngineDownloadProgress')).to.deep.equal([]);
+  });
+
+  it('refuses a download whose SHA-256 does not match and keeps no file', async () => {
+    const body = standIn();
+    const { url } = await serve(body);
+    const { engine, state } = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }));
+    await engine.start();
+    const [modal] = events.of('ShowModal');
+    expect(modal).to.deep.include({ subtitle: 'Capture engine download failed', type: 'error' });
+    expect(modal!.description).to.include(`has SHA-256 ${sha256(body)}`).and.include('deleted and not run');
+    expect(await readdir(path.join(folder, 'capture-engine'))).to.deep.equal([]);
+    expect(engine.available).to.equal(false);
+    expect(state.current.hasLoadedCaptureEngine).to.equal(true);
+  });
+
+  it('does not download without a checksum to verify', async () => {
+    const { url, hits } = await serve(standIn());
+    const { engine } = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url }));
+    await engine.start();
+    expect(events.of('ShowModal')[0]!.description).to.match(/KEYFRAME_CAPTURE_ENGINE_SHA256 is not/);
+    expect(hits).to.deep.equal([]);
+    expect(existsSync(path.join(folder, 'capture-engine'))).to.equal(false);
+  });
+
+  it('a failed download leaves nothing behind', async () => {
+    const target = path.join(folder, 'engine');
+    const error = await downloadCaptureEngine({ url: 'http://127.0.0.1:9/ffmpeg', sha256: '00', folder: target, fileName: 'ffmpeg' }).then(() => undefined, (failure: Error) => failure);
+    expect(error?.message).to.match(/^Downloading the capture engine from http:\/\/127\.0\.0\.1:9\/ffmpeg failed: /);
+    expect(await readdir(target)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,69 @@
+// Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
+// `CommandError` refusal, the capture engine as the service has it (found and probed, with no
+// display so that the machine's own screen and devices stay out of the results), and x264 video
+// settings at a constant quality.
+import { expect } from 'chai';
+import { CommandError } from '../commands/command-error.js';
+import { CaptureEngine, CaptureEngineConfig } from '../media/capture-engine.js';
+import type { CaptureFormat } from '../media/capture-source.js';
+import type { VideoEncoderSettings } from '../media/video-encoder.js';
+import type { EventContent, EventName, RejectionCode } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { Notifier } from '../services/notifier.js';
+import type { SettingsStore } from '../services/settings-store.js';
+import type { StateStore } from '../services/state-store.js';
+import { Logger } from '../support/logger.js';
+import type { EventSink } from '../transport/event-sink.js';
+
+/** Keeps every event (a copy, as it was when sent); `isConnected` and `bufferedAmount` are for tests to set. */
+export class RecordedEvents implements EventSink {
+  readonly sent: { method: EventName; content: unknown }[] = [];
+  isConnected = true;
+  bufferedAmount = 0;
+
+  send<E extends EventName>(method: E, content: EventContent<E>): void {
+    this.sent.push({ method, content: structuredClone(content) });
+  }
+
+  of<E extends EventName>(method: E): EventContent<E>[] {
+    return this.sent.filter((event) => event.method === method).map((event) => event.content as EventContent<E>);
+  }
+
+  methods(): EventName[] {
+    return this.sent.map((event) => event.method);
+  }
+}
+
+/** The `CommandError` the promise rejects with (with `code` when given); fails the test if it resolves. */
+export async function commandRejection(promise: Promise<unknown> | void, code?: RejectionCode): Promise<CommandError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(CommandError);
+    if (code) expect((error as CommandError).code).to.equal(code);
+    return error as CommandError;
+  }
+  throw new Error('expected a CommandError');
+}
+
+export interface EngineParts {
+  state: StateStore;
+  settings: SettingsStore;
+  events: EventSink;
+  options: ServiceOptions;
+  logger?: Logger;
+}
+
+export async function startedCaptureEngine({ state, settings, events, options, logger = new Logger([]) }: EngineParts): Promise<CaptureEngine> {
+  const config = Object.assign(new CaptureEngineConfig(), {
+    environment: { platform: process.platform, home: options.dataFolder, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
+  });
+  const engine = new CaptureEngine(state, new Notifier(events, logger), events, settings, options, config, logger);
+  await engine.start();
+  return engine;
+}
+
+/** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
+export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettings {
+  return { ...format, encoder: 'cpu', codec: null, rateControl: 'CRF', crfValue: crf, cqLevel: crf, bitrate: 10, minBitrate: 8, maxBitrate: 12 };
+}
