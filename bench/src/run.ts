@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { printTable, writeResults, type Figure } from './harness.js';
 import { benchNewConnection } from './new-connection-bench.js';
 import { benchPushLatency } from './push-latency-bench.js';
+import { benchRecorder } from './recorder-bench.js';
 import { benchStartup } from './startup-bench.js';
 
 const RESULTS = fileURLToPath(new URL('../results.json', import.meta.url));
@@ -12,6 +13,7 @@ const figures: Figure[] = [];
 figures.push(await benchNewConnection());
 figures.push(await benchPushLatency());
 figures.push(await benchStartup());
+figures.push(...(await benchRecorder()));
 printTable(figures);
 await writeResults(RESULTS, figures);
 console.log(`\nwritten to ${RESULTS}`);

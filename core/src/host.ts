@@ -4,3 +4,4 @@ import 'reflect-metadata';
 export { KeyframeService, type StartOptions } from './keyframe-service.js';
 export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-options.js';
 export { StateStore } from './services/state-store.js';
+export { locateFfmpegTools, type FfmpegTools } from './media/ffmpeg-locator.js';

@@ -39,8 +39,9 @@ async function extractFrame({ ffmpegPath, video, target, width = THUMBNAIL_WIDTH
   const run = FfmpegProcess.start({
     ffmpegPath,
     // -ss before -i seeks on the input: fast, and exact for a frame that only needs to be near.
+    // One decoding thread: a frame or two to decode, often beside a recording or a join.
     args: [
-      '-ss', atSeconds.toFixed(3), '-i', video, '-map', '0:v:0', '-frames:v', '1',
+      '-threads', '1', '-ss', atSeconds.toFixed(3), '-i', video, '-map', '0:v:0', '-frames:v', '1',
       '-vf', `scale=${width}:-2`, '-q:v', '9', '-f', 'image2', '-update', '1', '-y', target,
     ],
     outputs: [target],

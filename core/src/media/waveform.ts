@@ -120,8 +120,9 @@ export const toEightBits = (sample: number) => Math.max(-128, Math.min(127, Math
 
 export interface WaveformRequest {
   ffmpegPath: string;
+  /** The video, or an ffmpeg input URL with the same sound (`concat:a.ts|b.ts`). */
   video: string;
-  /** Audio streams of the video (from a probe): none gives the empty file, several are mixed. */
+  /** Audio streams of the video (from a probe): none gives the empty file. */
   audioStreams: number;
   durationSeconds?: number;
   logger?: Logger;
@@ -131,12 +132,10 @@ export interface WaveformRequest {
 export async function computeWaveform({ ffmpegPath, video, audioStreams, durationSeconds, logger }: WaveformRequest): Promise<WaveformPeaksFile> {
   if (audioStreams < 1) return emptyWaveform();
   const peaks = new WaveformPeaks(samplesPerPixelFor(durationSeconds));
-  const mix = audioStreams > 1
-    ? ['-filter_complex', `${Array.from({ length: audioStreams }, (_, index) => `[0:a:${index}]`).join('')}amix=inputs=${audioStreams}:duration=longest[mix]`, '-map', '[mix]']
-    : ['-map', '0:a:0'];
   const run = FfmpegProcess.start({
     ffmpegPath,
-    args: ['-i', video, ...mix, '-vn', '-ac', '1', '-ar', String(WAVEFORM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:3'],
+    // Track 0: the full mix of a Keyframe recording, the first (usually the mixed) track of others.
+    args: ['-i', video, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(WAVEFORM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:3'],
     outputPipe: true,
     ...(logger ? { logger } : {}),
   });

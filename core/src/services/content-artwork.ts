@@ -1,8 +1,11 @@
 // Adds a video to the library with its thumbnail and waveform peaks in place. Both are made before
 // the item exists (its id is not known yet) and moved under the id right after it is added, so a
 // frontend that sees the item finds them. A failure of either is logged; the item is added anyway.
+// They can also be made from other sources while the video itself is still being written (a saved
+// replay: from its segments while they are joined).
 import { randomUUID } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { injectable } from 'tsyringe';
 import type { EngineTools } from '../media/capture-engine.js';
 import type { ProbeResult } from '../media/probe.js';
@@ -12,9 +15,27 @@ import { Logger } from '../support/logger.js';
 import { ContentLibrary, TYPE_FOLDERS, type ContentRecord, type NewContent } from './content-library.js';
 import { SettingsStore } from './settings-store.js';
 
-interface Artwork {
+/** A thumbnail and waveform made before the item exists. */
+export interface Artwork {
   pendingThumbnail?: string;
   waveform?: WaveformPeaksFile;
+}
+
+/** Where the artwork of a video comes from. */
+export interface ArtworkSources {
+  /** A file holding the thumbnail's frame at its middle: the video, or the part of it around its middle. */
+  picture: { video: string; durationSeconds?: number };
+  /** What the sound is decoded from: the video, or an ffmpeg input that reads the same sound. */
+  sound: { video: string; audioStreams: number; durationSeconds?: number };
+}
+
+/** The artwork of a video from the video itself. */
+export function artworkOf(video: string, probed: ProbeResult): ArtworkSources {
+  const durationSeconds = probed.durationSeconds ? { durationSeconds: probed.durationSeconds } : {};
+  return {
+    picture: { video, ...durationSeconds },
+    sound: { video, audioStreams: probed.streams.filter((stream) => stream.type === 'audio').length, ...durationSeconds },
+  };
 }
 
 @injectable()
@@ -27,18 +48,41 @@ export class ContentArtwork {
 
   /** `probed` is the video as ffprobe read it (duration, audio streams). */
   async addWithArtwork(content: NewContent, probed: ProbeResult, tools: EngineTools): Promise<ContentRecord> {
+    return this.add(content, await this.prepare(artworkOf(content.filePath, probed), tools));
+  }
+
+  /** Makes thumbnail and waveform; either may be missing (logged). The thumbnail waits under a temporary name for `add`. */
+  async prepare(sources: ArtworkSources, tools: EngineTools): Promise<Artwork> {
+    const began = Date.now();
+    const pending = thumbnailPath(this.settings.current.cacheFolder, 'pending', randomUUID());
+    const { picture, sound } = sources;
+    const [thumbnail, waveform] = await Promise.all([
+      createThumbnail({ ffmpegPath: tools.ffmpeg.path, target: pending, ...picture }).then(() => pending, (error: unknown) => {
+        this.logger.warn('no thumbnail', { video: picture.video, error: (error as Error).message });
+        return undefined;
+      }),
+      computeWaveform({ ffmpegPath: tools.ffmpeg.path, ...sound }).catch((error: unknown) => {
+        this.logger.warn('no waveform', { video: sound.video, error: (error as Error).message });
+        return undefined;
+      }),
+    ]);
+    this.logger.debug('thumbnail and waveform made', { video: picture.video, tookMs: Date.now() - began });
+    return { ...(thumbnail ? { pendingThumbnail: thumbnail } : {}), ...(waveform ? { waveform } : {}) };
+  }
+
+  /** Adds the item, then places its artwork under its id. */
+  async add(content: NewContent, artwork: Artwork): Promise<ContentRecord> {
     const cacheFolder = this.settings.current.cacheFolder;
     const typeFolder = TYPE_FOLDERS[content.type];
-    const artwork = await this.make(content.filePath, probed, tools, thumbnailPath(cacheFolder, typeFolder, `.pending-${randomUUID()}`));
     let item: ContentRecord;
     try {
       item = await this.library.add(content);
     } catch (error) {
-      if (artwork.pendingThumbnail) await rm(artwork.pendingThumbnail, { force: true });
+      await this.discard(artwork);
       throw error;
     }
     await Promise.all([
-      artwork.pendingThumbnail && rename(artwork.pendingThumbnail, thumbnailPath(cacheFolder, typeFolder, item.id))
+      artwork.pendingThumbnail && place(artwork.pendingThumbnail, thumbnailPath(cacheFolder, typeFolder, item.id))
         .catch((error: unknown) => this.logger.warn('thumbnail not placed', { id: item.id, error })),
       artwork.waveform && writeWaveform(waveformPath(cacheFolder, typeFolder, item.id), artwork.waveform)
         .catch((error: unknown) => this.logger.warn('waveform not written', { id: item.id, error })),
@@ -46,23 +90,13 @@ export class ContentArtwork {
     return item;
   }
 
-  private async make(video: string, probed: ProbeResult, tools: EngineTools, pendingThumbnail: string): Promise<Artwork> {
-    const began = Date.now();
-    const durationSeconds = probed.durationSeconds ? { durationSeconds: probed.durationSeconds } : {};
-    const [thumbnail, waveform] = await Promise.all([
-      createThumbnail({ ffmpegPath: tools.ffmpeg.path, video, target: pendingThumbnail, ...durationSeconds })
-        .then(() => pendingThumbnail, (error: unknown) => {
-          this.logger.warn('no thumbnail', { video, error: (error as Error).message });
-          return undefined;
-        }),
-      computeWaveform({
-        ffmpegPath: tools.ffmpeg.path, video, audioStreams: probed.streams.filter((stream) => stream.type === 'audio').length, ...durationSeconds,
-      }).catch((error: unknown) => {
-        this.logger.warn('no waveform', { video, error: (error as Error).message });
-        return undefined;
-      }),
-    ]);
-    this.logger.debug('thumbnail and waveform made', { video, tookMs: Date.now() - began });
-    return { ...(thumbnail ? { pendingThumbnail: thumbnail } : {}), ...(waveform ? { waveform } : {}) };
+  /** Removes artwork that no item will have. */
+  async discard(artwork: Artwork): Promise<void> {
+    if (artwork.pendingThumbnail) await rm(artwork.pendingThumbnail, { force: true });
   }
+}
+
+async function place(file: string, target: string): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  await rename(file, target);
 }

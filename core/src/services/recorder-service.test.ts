@@ -147,6 +147,23 @@ describe('RecorderService', function () {
     expect(probed.streams[0]!.frameRate).to.equal(24);
   });
 
+  it('discards a session without bookmarks when the game says so, and keeps one with bookmarks', async () => {
+    settings.replace({ ...settings.current, games: [{ name: 'Quiet Game', paths: [], record: true, discardSessionsWithoutBookmarksOverride: true }] });
+    const service = recorder();
+    await service.start({ game: 'Quiet Game' });
+    await wait(1000);
+    expect(await service.stop()).to.equal(undefined);
+    expect(library.list()).to.deep.equal([]);
+    expect(await readdir(path.join(folder, 'cache', 'recordings'))).to.deep.equal([]);
+    await service.start({ game: 'Quiet Game' });
+    await wait(1000);
+    service.addBookmark({ id: 1, type: 'Kill', subtype: null, time: '00:00:00.5', aiRating: null });
+    expect((await service.stop())?.bookmarks).to.have.length(1);
+    await service.start({ game: 'Manual' });
+    await wait(1000);
+    expect(await service.stop(), 'the global setting is off').to.not.equal(undefined);
+  });
+
   it('keeps what was recorded and tells the user when ffmpeg ends on its own', async () => {
     const service = recorder(new EndingSource(1.5));
     const stopped = new Promise<ContentRecord | undefined>((resolve) => service.onStopped((_recording, item) => resolve(item)));

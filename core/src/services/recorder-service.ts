@@ -13,7 +13,7 @@ import { freePath, moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames, type RecordingFrame } from '../media/recording-frames.js';
 import { chooseVideoCodec } from '../media/video-encoder.js';
-import { concatSegments, ReplayBuffer, SEGMENT_SECONDS } from '../media/replay-buffer.js';
+import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '../media/replay-buffer.js';
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import type { RecorderView } from '../plugins/game-integration.js';
 import {
@@ -21,7 +21,7 @@ import {
 } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
-import { ContentArtwork } from './content-artwork.js';
+import { artworkOf, ContentArtwork, type ArtworkSources } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { effectiveRecordingSettings, type EffectiveRecordingSettings } from './effective-settings.js';
 import { Notifier } from './notifier.js';
@@ -228,12 +228,21 @@ export class RecorderService implements RecorderView {
       const span = await buffer.take(session.plan.bufferSeconds, until);
       if (!span) throw new Error('Nothing has been buffered yet: try again in a few seconds.');
       const target = await freePath(this.library.contentPath('Buffer', session.game, `${fileStamp(requestedAt)}.mp4`));
+      // The artwork comes from the segments while they are joined: the save takes about as long as the join.
+      const sources = segmentArtwork(span);
+      const early = sources && this.artwork.prepare(sources, tools);
+      const joinBegan = Date.now();
       try {
         await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: session.audioTrackNames ?? [], logger: this.logger });
+      } catch (error) {
+        if (early) await this.artwork.discard(await early);
+        throw error;
       } finally {
         span.release();
       }
+      const joinMs = Date.now() - joinBegan;
       const probed = await probeMedia(tools.ffprobe.path, target);
+      const artwork = await (early ?? this.artwork.prepare(artworkOf(target, probed), tools));
       const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
       const spanEnd = span.startSeconds + durationSeconds;
       const bookmarks = (this.state.current.recording?.bookmarks ?? []).flatMap((bookmark) => {
@@ -242,7 +251,7 @@ export class RecorderService implements RecorderView {
         return [{ ...bookmark, time: formatDuration(time - span.startSeconds) }];
       });
       const recordedFrom = new Date(info.startedAt.getTime() + span.startSeconds * 1000);
-      const item = await this.artwork.addWithArtwork({
+      const item = await this.artwork.add({
         type: 'Buffer',
         filePath: target,
         game: info.game,
@@ -253,11 +262,11 @@ export class RecorderService implements RecorderView {
         audioTrackNames: contentTrackNames(session),
         recordedFrom,
         recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
-      }, probed, tools);
+      }, artwork);
       this.events.send('ReplayBufferSaved', {});
       this.logger.info('replay buffer saved', {
         id: item.id, file: target, segments: span.segments.length, from: span.startSeconds, duration: durationSeconds,
-        bookmarks: bookmarks.length, waitedForSegmentMs: waitedMs, tookMs: Date.now() - began,
+        bookmarks: bookmarks.length, waitedForSegmentMs: waitedMs, joinMs, tookMs: Date.now() - began,
       });
       return item;
     } catch (error) {
@@ -326,7 +335,7 @@ export class RecorderService implements RecorderView {
         ...(session.buffer ? { buffer: session.buffer.folder, bufferSeconds: session.plan.bufferSeconds, bufferMaxMegabytes: session.plan.bufferMaxMegabytes } : {}),
       });
 
-      const startedAt = await firstFrame(process, format.frameRate, spawnedAt);
+      const startedAt = await firstFrame(process, frames, format.frameRate, spawnedAt);
       session.info = {
         startedAt,
         game: session.game,
@@ -441,6 +450,12 @@ export class RecorderService implements RecorderView {
       await rm(cacheFile, { force: true });
       throw new Error('ffmpeg wrote nothing, so there is no video to keep.');
     }
+    if (session.settings.discardSessionsWithoutBookmarks && (this.state.current.recording?.bookmarks.length ?? 0) === 0) {
+      // The user's choice (globally or for this game): a session where nothing happened is not kept.
+      await rm(cacheFile, { force: true });
+      this.logger.info('session discarded: it has no bookmarks (discardSessionsWithoutBookmarks)', { file: cacheFile, game: info.game });
+      return undefined;
+    }
     let durationSeconds: number;
     let probed: ProbeResult;
     try {
@@ -510,23 +525,28 @@ export class RecorderService implements RecorderView {
 }
 
 /**
- * The moment the video's first frame was captured: the first progress report that counts frames,
- * minus the time those frames span (the output position lags behind by the encoder's look-ahead).
+ * The moment the video's first frame was captured: when its small JPEG copy arrives (the frames
+ * output needs no look-ahead, so that is within a few milliseconds of the capture), or, should a
+ * progress report come first, that report's time minus the frames it counts.
  */
-function firstFrame(process: FfmpegProcess, frameRate: number, spawnedAt: Date): Promise<Date> {
+function firstFrame(process: FfmpegProcess, frames: RecordingFrames, frameRate: number, spawnedAt: Date): Promise<Date> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       finish();
       reject(new Error(`ffmpeg produced no frame within ${FIRST_FRAME_TIMEOUT_MS / 1000} s`));
     }, FIRST_FRAME_TIMEOUT_MS);
-    const unsubscribe = process.onProgress((progress) => {
-      if (progress.frame <= 0) return;
+    const started = (capturedAt: number) => {
       finish();
-      resolve(new Date(Math.max(spawnedAt.getTime(), Date.now() - (progress.frame / frameRate) * 1000)));
+      resolve(new Date(Math.max(spawnedAt.getTime(), capturedAt)));
+    };
+    const stopProgress = process.onProgress((progress) => {
+      if (progress.frame > 0) started(Date.now() - (progress.frame / frameRate) * 1000);
     });
+    const stopFrames = frames.onFrame((frame) => started(frame.receivedAt.getTime()));
     const finish = () => {
       clearTimeout(timer);
-      unsubscribe();
+      stopProgress();
+      stopFrames();
     };
     void process.exited.then((exit) => {
       finish();
@@ -542,6 +562,21 @@ export function failureTitle(errorText: string): string {
   if (/Error writing|I\/O error/i.test(errorText)) return 'Recording stopped: write error';
   if (/encod|codec/i.test(errorText)) return 'Recording stopped: encoder error';
   return 'Recording stopped unexpectedly';
+}
+
+/**
+ * A saved replay's artwork from its segments: the thumbnail from the middle one, the sound read
+ * through the `concat:` protocol (MPEG-TS joins byte by byte). Undefined when a path holds the
+ * protocol's separator: the artwork is then made from the saved file.
+ */
+function segmentArtwork(span: BufferSpan): ArtworkSources | undefined {
+  const files = span.segments.map((segment) => segment.file);
+  if (files.some((file) => file.includes('|'))) return undefined;
+  return {
+    // The middle segment starts on a keyframe: its first frame needs one picture decoded.
+    picture: { video: files[Math.floor(files.length / 2)]! },
+    sound: { video: `concat:${files.join('|')}`, audioStreams: 1, durationSeconds: span.durationSeconds },
+  };
 }
 
 /** Track names are listed for multi-track files only (protocol-gaps §7.3): one track is the full mix. */
