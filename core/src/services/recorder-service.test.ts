@@ -15,7 +15,7 @@ import { Logger } from '../support/logger.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { Notifier } from './notifier.js';
-import { RecorderService, type CurrentRecording } from './recorder-service.js';
+import { failureTitle, RecorderService, type CurrentRecording } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
@@ -179,6 +179,23 @@ describe('RecorderService', function () {
     expect(modal.description).to.include(item!.filePath);
   });
 
+  it('stops and keeps what was recorded when the folder of the recording is removed mid-way', async function () {
+    if (process.platform !== 'linux') this.skip(); // elsewhere the folder cannot be removed while ffmpeg writes, or nothing can be copied
+    const service = recorder();
+    const stopped = new Promise<ContentRecord | undefined>((resolve) => service.onStopped((_recording, item) => resolve(item)));
+    await service.start();
+    await wait(3000);
+    await rm(path.join(folder, 'cache', 'recordings'), { recursive: true, force: true });
+    const item = await stopped;
+    expect(item, 'the part recorded before the removal is kept').to.not.equal(undefined);
+    expect(parseDuration(item!.duration)).to.be.within(2, 6);
+    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
+    expect(probed.streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio']);
+    const modal = events.of('ShowModal').at(-1)!;
+    expect(modal).to.deep.include({ title: 'Recording stopped: folder removed', type: 'error' });
+    expect(modal.description).to.include(item!.filePath);
+  });
+
   it('clears preRecording and refuses with the reason when ffmpeg cannot start', async () => {
     const broken: CaptureSource = { name: 'broken', inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v', audioTracks: [] }) };
     const service = recorder(broken);
@@ -289,5 +306,15 @@ describe('RecorderService: replay buffer and preview', function () {
     expect(await service.stop()).to.equal(undefined);
     expect(library.list()).to.deep.equal([]);
     expect(existsSync(path.join(folder, 'cache', 'recordings'))).to.equal(false);
+  });
+});
+
+describe('failureTitle', () => {
+  it('names the cause the user can act on from what ffmpeg said', () => {
+    expect(failureTitle('av_interleaved_write_frame(): No space left on device')).to.equal('Recording stopped: out of disk space');
+    expect(failureTitle('/videos/a.mp4: Permission denied')).to.equal('Recording stopped: cannot write to folder');
+    expect(failureTitle('Error writing trailer: I/O error')).to.equal('Recording stopped: write error');
+    expect(failureTitle('Error while opening encoder for output stream #0:0')).to.equal('Recording stopped: encoder error');
+    expect(failureTitle('')).to.equal('Recording stopped unexpectedly');
   });
 });

@@ -19,6 +19,7 @@ import type { RecorderView } from '../plugins/game-integration.js';
 import {
   formatDuration, formatLocalDateTime, parseDuration, type Bookmark, type Recording, type RecordingMode,
 } from '../protocol/index.js';
+import { copyDeletedOpenFile } from '../platform/deleted-file.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { artworkOf, ContentArtwork, type ArtworkSources } from './content-artwork.js';
@@ -32,6 +33,8 @@ import { StateStore } from './state-store.js';
 export const MANUAL_RECORDING_GAME = 'Manual Recording';
 /** From spawning ffmpeg to its first encoded frame; x264 start-up takes well under a second. */
 const FIRST_FRAME_TIMEOUT_MS = 20_000;
+/** How often a running recording checks that its file is still there. */
+const OUTPUT_CHECK_MS = 2_000;
 /** A save waits this long beyond one segment for the segment being written to close. */
 const FLUSH_GRACE_MS = 5_000;
 
@@ -55,7 +58,8 @@ export interface CurrentRecording {
 export type StartedListener = (recording: CurrentRecording) => void;
 export type StoppedListener = (recording: CurrentRecording, item: ContentRecord | undefined) => void;
 
-type StopCause = { kind: 'requested' } | { kind: 'failed'; exit: FfmpegExit };
+/** Why a recording ended: asked to, ffmpeg ended on its own, or its file was removed (and maybe rescued). */
+type StopCause = { kind: 'requested' } | { kind: 'failed'; exit: FfmpegExit } | { kind: 'vanished'; rescued: boolean };
 
 /** The recording mode and replay-buffer limits in force for one recording. */
 export interface RecordingPlan {
@@ -86,6 +90,7 @@ interface Session {
   saves: Promise<void>;
   info?: CurrentRecording;
   finishing?: Promise<ContentRecord | undefined>;
+  outputCheck?: NodeJS.Timeout;
 }
 
 /** Also the read-only `Recorder` view that integrations get through the SDK. */
@@ -363,6 +368,7 @@ export class RecorderService implements RecorderView {
       void process.exited.then((exit) => {
         if (!exit.stopRequested && this.session === session) void this.finish(session, { kind: 'failed', exit });
       });
+      if (session.cacheFile) session.outputCheck = setInterval(() => void this.checkOutput(session), OUTPUT_CHECK_MS);
       this.emit(this.startedListeners, session.info);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -392,8 +398,28 @@ export class RecorderService implements RecorderView {
   }
 
   private finish(session: Session, cause: StopCause): Promise<ContentRecord | undefined> {
+    clearInterval(session.outputCheck);
     session.finishing ??= this.save(session, cause);
     return session.finishing;
+  }
+
+  /**
+   * The session file gone mid-recording (its folder deleted): ffmpeg would go on writing into a file
+   * nobody can open. What it wrote so far is copied out while ffmpeg still holds it (where the
+   * platform allows), then the recording stops and keeps that copy.
+   */
+  private async checkOutput(session: Session): Promise<void> {
+    const file = session.cacheFile!;
+    if (session.finishing || await stat(file).then(() => true, () => false)) return;
+    clearInterval(session.outputCheck);
+    this.logger.error('the recording file was removed while recording', { file });
+    let rescued = false;
+    try {
+      rescued = await copyDeletedOpenFile(session.process!.pid!, file, file);
+    } catch (error) {
+      this.logger.error('the removed recording could not be copied', { file, error });
+    }
+    if (this.session === session) await this.finish(session, { kind: 'vanished', rescued });
   }
 
   private async save(session: Session, cause: StopCause): Promise<ContentRecord | undefined> {
@@ -426,9 +452,15 @@ export class RecorderService implements RecorderView {
     this.session = undefined;
     this.state.update({ recording: null, preRecording: null });
 
-    if (cause.kind === 'failed') {
-      const saved = item ? `What was recorded until then was saved as ${item.filePath}.`
-        : session.cacheFile ? 'Nothing could be saved.' : 'Replays saved before that are kept.';
+    const saved = item ? `What was recorded until then was saved as ${item.filePath}.`
+      : session.cacheFile ? 'Nothing could be saved.' : 'Replays saved before that are kept.';
+    if (cause.kind === 'vanished') {
+      this.notifier.showModal({
+        title: 'Recording stopped: folder removed',
+        description: `The folder the recording was written to (${path.dirname(session.cacheFile!)}) was removed while recording. ${saved}`,
+        type: 'error',
+      });
+    } else if (cause.kind === 'failed') {
       this.notifier.showModal({
         title: failureTitle(exit.errorText),
         description: `${saved}${exit.errorText ? ` ffmpeg said: ${exit.errorText}` : ''}`,
