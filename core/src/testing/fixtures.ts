@@ -1,8 +1,9 @@
 // Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
 // `CommandError` refusal, the capture engine as the service has it (found and probed, with no
-// display so that the machine's own screen and devices stay out of the results), and x264 video
-// settings at a constant quality.
+// display so that the machine's own screen and devices stay out of the results), x264 video
+// settings at a constant quality, and generated test videos with several audio tracks.
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, CaptureEngineConfig } from '../media/capture-engine.js';
 import type { CaptureFormat } from '../media/capture-source.js';
@@ -66,4 +67,33 @@ export async function startedCaptureEngine({ state, settings, events, options, l
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
 export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettings {
   return { ...format, encoder: 'cpu', codec: null, rateControl: 'CRF', crfValue: crf, cqLevel: crf, bitrate: 10, minBitrate: 8, maxBitrate: 12 };
+}
+
+export interface TestVideo {
+  seconds: number;
+  width?: number;
+  height?: number;
+  frameRate?: number;
+  /** One tone per audio track (Hz); track titles are `Track 1`, `Track 2`, … Default: one 440 Hz track. */
+  tones?: readonly number[];
+  /** Seconds between keyframes; default 1, as Keyframe records. */
+  keyframeSeconds?: number;
+}
+
+/** Writes an H.264/AAC MP4 (moving test pattern, one sine tone per track) with real ffmpeg. */
+export async function generateVideo(ffmpegPath: string, target: string, video: TestVideo): Promise<void> {
+  const { seconds, width = 640, height = 360, frameRate = 30, tones = [440], keyframeSeconds = 1 } = video;
+  const gop = String(Math.max(1, Math.round(frameRate * keyframeSeconds)));
+  const args = [
+    '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}:duration=${seconds}`,
+    ...tones.flatMap((frequency) => ['-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=48000:duration=${seconds}`]),
+    '-map', '0:v', ...tones.flatMap((_, index) => ['-map', `${index + 1}:a`]),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', gop, '-keyint_min', gop, '-sc_threshold', '0', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-ac', '2',
+    ...tones.flatMap((_, index) => [`-metadata:s:a:${index}`, `title=Track ${index + 1}`, `-metadata:s:a:${index}`, `handler_name=Track ${index + 1}`]),
+    '-movflags', '+faststart', '-y', target,
+  ];
+  await new Promise<void>((resolve, reject) => {
+    execFile(ffmpegPath, args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve()));
+  });
 }
