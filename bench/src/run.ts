@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
 import { printTable, writeResults, type Figure } from './harness.js';
+import { benchClips } from './clip-bench.js';
 import { benchNewConnection } from './new-connection-bench.js';
 import { benchPushLatency } from './push-latency-bench.js';
 import { benchRecorder } from './recorder-bench.js';
@@ -14,6 +15,7 @@ figures.push(await benchNewConnection());
 figures.push(await benchPushLatency());
 figures.push(await benchStartup());
 figures.push(...(await benchRecorder()));
+figures.push(...(await benchClips()));
 printTable(figures);
 await writeResults(RESULTS, figures);
 console.log(`\nwritten to ${RESULTS}`);

@@ -5,3 +5,10 @@ export { KeyframeService, type StartOptions } from './keyframe-service.js';
 export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-options.js';
 export { StateStore } from './services/state-store.js';
 export { locateFfmpegTools, type FfmpegTools } from './media/ffmpeg-locator.js';
+// In-process clip jobs for the bench.
+export { ClipService } from './services/clip-service.js';
+export { ContentArtwork } from './services/content-artwork.js';
+export { ContentLibrary } from './services/content-library.js';
+export { ContentLocator } from './services/content-locator.js';
+export { SettingsStore } from './services/settings-store.js';
+export { Logger as ServiceLogger } from './support/logger.js';

@@ -4,25 +4,37 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { COMMAND_GROUP, type CommandGroup } from './commands/command-handlers.js';
+import { ClipCommands } from './commands/clip-commands.js';
 import { ConnectionCommands } from './commands/connection-commands.js';
+import { ContentCommands } from './commands/content-commands.js';
 import { EXECUTABLE_PICKER, GameCommands } from './commands/game-commands.js';
+import { MediaCommands } from './commands/media-commands.js';
 import { RecordingCommands } from './commands/recording-commands.js';
 import { RecoveryCommands } from './commands/recovery-commands.js';
+import { HighlightCommands } from './commands/highlight-commands.js';
+import { MigrationCommands } from './commands/migration-commands.js';
 import { SettingsCommands } from './commands/settings-commands.js';
 import { StorageCommands } from './commands/storage-commands.js';
 import { CaptureEngine } from './media/capture-engine.js';
 import { CaptureSources } from './media/capture-source.js';
+import { DESKTOP_TOOLS, systemDesktopTools } from './platform/desktop-tools.js';
 import { pickFiles, pickFolder } from './platform/native-picker.js';
 import { integrationHostEnvironment, finishedRecordings } from './plugins/host-environment.js';
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from './plugins/integration-host.js';
 import { ServiceOptions } from './service-options.js';
 import { AutoRecorder } from './services/auto-recorder.js';
 import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from './services/bookmark-service.js';
+import { CompressionService } from './services/compression-service.js';
 import { ContentLibrary } from './services/content-library.js';
+import { ContentMigration } from './services/content-migration.js';
+import { DataMigrations } from './services/data-migrations.js';
+import { HighlightService } from './services/highlight-service.js';
 import { GameCatalog } from './services/game-catalog.js';
+import { ImportService, MULTI_FILE_PICKER } from './services/import-service.js';
 import { GameDetector, PROCESS_LISTER, systemProcessLister } from './services/game-detector.js';
 import { FOLDER_PICKER, LibraryLocations } from './services/library-locations.js';
 import { Notifier } from './services/notifier.js';
+import { ClipService } from './services/clip-service.js';
 import { RecorderService } from './services/recorder-service.js';
 import { RecoveryService } from './services/recovery-service.js';
 import { SettingsService, toWirePath } from './services/settings-service.js';
@@ -38,19 +50,22 @@ import { EVENT_SINK } from './transport/event-sink.js';
 import { HttpRoutes } from './transport/http-routes.js';
 import { HttpServer } from './transport/http-server.js';
 import { LegacyListener } from './transport/legacy-listener.js';
+import { MediaRoutes } from './transport/media-routes.js';
 import { OriginPolicy } from './transport/origin-policy.js';
 import { staticFiles } from './transport/static-files.js';
 
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, RecorderService,
+  CaptureSources, ContentLibrary, RecorderService, ClipService,
   CaptureEngine,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,
   StorageWarnings, StorageMonitor, RecoveryService, LibraryLocations,
+  CompressionService, ImportService,
+  HighlightService, ContentMigration, DataMigrations,
 ];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands];
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
@@ -81,6 +96,8 @@ export class KeyframeService {
     container.register(PROCESS_LISTER, { useValue: systemProcessLister });
     container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
     container.register(FOLDER_PICKER, { useValue: pickFolder });
+    container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });
+    container.register(MULTI_FILE_PICKER, { useValue: pickFiles });
     container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
     container.register(ACTIVE_RECORDING, { useToken: RecorderService });
     container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
@@ -125,6 +142,7 @@ export class KeyframeService {
     this.container.resolve(AutoRecorder).stop();
     await this.container.resolve(IntegrationHost).stop();
     this.container.resolve(GameDetector).stop();
+    await this.container.resolve(ClipService).shutdown().catch((error: unknown) => this.logger.error('clip jobs did not stop cleanly', { error }));
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
@@ -138,18 +156,21 @@ export class KeyframeService {
     this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid });
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
+    await this.container.resolve(DataMigrations).run();
     await this.container.resolve(ContentLibrary).load();
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(StorageMonitor).start();
     this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
+    this.container.resolve(MediaRoutes).install();
     await this.container.resolve(HttpServer).listen();
     await this.container.resolve(LegacyListener).listen();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
     await this.container.resolve(CaptureEngine).start();
     await this.container.resolve(IntegrationHost).start();
     this.container.resolve(AutoRecorder).start();
+    this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)
     this.container.resolve(GameDetector).start();
     this.logger.info('ready', { url: this.url });
   }

@@ -57,6 +57,18 @@ export class BookmarkService {
     return false;
   }
 
+  /**
+   * A bookmark a frontend placed on the running recording (its own id and time): shown in `State`,
+   * announced with `BookmarkCreated`. False when nothing is recording.
+   */
+  addToRecording(bookmark: Bookmark, source: string): boolean {
+    if (!this.active.current) return false;
+    this.active.addBookmark(bookmark);
+    this.events.send('BookmarkCreated', {});
+    this.logger.info('bookmark added to the recording', { source, type: bookmark.type });
+    return true;
+  }
+
   private bookmark(request: BookmarkRequest, at: Date, startedAt: Date): Bookmark {
     return {
       id: newBookmarkId(),

@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { EventContent, EventName } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
+import { RecordedEvents } from '../testing/fixtures.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../transport/event-sink.js';
 import { ContentLibrary, formatFileSize, sanitizeFolderName, type ContentRecord } from './content-library.js';
@@ -124,5 +126,32 @@ describe('ContentLibrary', () => {
     expect(reloaded.list().map((item) => item.id)).to.deep.equal([kept.id]);
     expect(state.current.content.map((item) => item.id)).to.deep.equal([kept.id]);
     expect((await readdir(sessions)).sort()).to.deep.equal([`${'a'.repeat(32)}.json`, `${'b'.repeat(32)}.json`, `${gone.id}.json`, `${kept.id}.json`].sort());
+  });
+
+  it('removes a batch of items with their files and empty game folders, publishing State once', async () => {
+    const events = new RecordedEvents();
+    const counted = new StateStore(events);
+    const batchLibrary = new ContentLibrary(settings, counted, new Logger([]));
+    await batchLibrary.load();
+    const first = await batchLibrary.add(session(await video('Full Sessions/Arena/1.mp4'), '2026-11-22T10:00:00Z', 60));
+    const second = await batchLibrary.add({ type: 'Clip', filePath: await video('Clips/Solo/c.mp4'), game: 'Solo', durationSeconds: 5 });
+    const kept = await batchLibrary.add(session(await video('Full Sessions/Arena/2.mp4'), '2026-11-22T11:00:00Z', 60));
+    const thumbnail = path.join(folder, 'cache', 'thumbnails', 'Clips', `${second.id}.jpeg`);
+    const waveform = path.join(folder, 'cache', 'waveforms', 'Clips', `${second.id}.peaks.json`);
+    await mkdir(path.dirname(thumbnail), { recursive: true });
+    await mkdir(path.dirname(waveform), { recursive: true });
+    await writeFile(thumbnail, 'jpeg');
+    await writeFile(waveform, '{}');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const before = events.of('State').length;
+    await batchLibrary.removeMany([first.id, second.id]);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(events.of('State').length - before).to.equal(1);
+    expect(events.of('State').at(-1)!.content.map((item) => item.id)).to.deep.equal([kept.id]);
+    expect(existsSync(first.filePath) || existsSync(second.filePath) || existsSync(thumbnail) || existsSync(waveform)).to.equal(false);
+    expect(existsSync(path.join(folder, 'Videos', 'Clips', 'Solo'))).to.equal(false);
+    expect(existsSync(path.join(folder, 'Videos', 'Full Sessions', 'Arena'))).to.equal(true);
+    expect(await readdir(path.join(folder, 'cache', 'metadata', 'Clips'))).to.deep.equal([]);
+    counted.dispose();
   });
 });

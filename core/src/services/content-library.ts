@@ -5,6 +5,8 @@ import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
 import Type, { type Static } from 'typebox';
+import { thumbnailPath } from '../media/thumbnail.js';
+import { waveformPath } from '../media/waveform.js';
 import {
   ContentItem, describeProblems, formatDuration, formatLocalDateTime, type Bookmark, type ContentType,
 } from '../protocol/index.js';
@@ -180,21 +182,34 @@ export class ContentLibrary {
    * A video that is already gone is no error.
    */
   async remove(id: string): Promise<void> {
+    await this.removeMany([id]);
+  }
+
+  /** Deletes several items (as `remove`) and publishes the result once, so a batch gives one `State`. */
+  async removeMany(ids: readonly string[]): Promise<void> {
+    for (const id of ids) if (!this.items.has(id)) throw new Error(`No content with id ${id}`);
+    try {
+      for (const id of ids) await this.deleteFiles(id);
+    } finally {
+      this.publish();
+    }
+  }
+
+  private async deleteFiles(id: string): Promise<void> {
     const record = this.items.get(id);
-    if (!record) throw new Error(`No content with id ${id}`);
+    if (!record) return;
     await rm(record.filePath, { force: true });
     this.items.delete(id);
     await this.writes.get(id)?.catch(() => undefined); // a sidecar write in flight must not bring it back
     const cacheFolder = this.settings.current.cacheFolder;
     await Promise.all([
       this.sidecarPath(record),
-      path.join(cacheFolder, 'thumbnails', TYPE_FOLDERS[record.type], `${id}.jpeg`),
-      path.join(cacheFolder, 'waveforms', TYPE_FOLDERS[record.type], `${id}.peaks.json`),
+      thumbnailPath(cacheFolder, TYPE_FOLDERS[record.type], id),
+      waveformPath(cacheFolder, TYPE_FOLDERS[record.type], id),
     ].map((file) => rm(file, { force: true }).catch((error: unknown) => this.logger.warn('could not delete a file of removed content', { file, error }))));
     const gameFolder = path.dirname(record.filePath);
     if ((Object.values(TYPE_FOLDERS) as string[]).includes(path.basename(path.dirname(gameFolder)))) await rmdir(gameFolder).catch(() => undefined);
     this.logger.info('content removed', { id, type: record.type, file: record.filePath });
-    this.publish();
   }
 
   /** The session whose video covers `at`: recordedFrom ≤ at ≤ recordedUntil. */

@@ -5,9 +5,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
-import { CaptureSources, SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
+import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
 import type { CaptureEngine } from '../media/capture-engine.js';
-import { commandRejection, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import { commandRejection, FixedSources, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
@@ -26,15 +26,6 @@ class EndingSource implements CaptureSource {
   inputs(format: CaptureRequest) {
     const inputs = new SyntheticCaptureSource().inputs(format);
     return { ...inputs, args: inputs.args.map((arg) => (/^(testsrc2|sine)=/.test(arg) ? `${arg}:duration=${this.seconds}` : arg)) };
-  }
-}
-
-class FixedSources extends CaptureSources {
-  constructor(public source: CaptureSource) {
-    super(new Logger([]));
-  }
-  override select(): CaptureSource {
-    return this.source;
   }
 }
 

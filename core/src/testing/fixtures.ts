@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, CaptureEngineConfig } from '../media/capture-engine.js';
-import type { CaptureFormat } from '../media/capture-source.js';
+import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
@@ -45,6 +45,17 @@ export async function commandRejection(promise: Promise<unknown> | void, code?: 
     return error as CommandError;
   }
   throw new Error('expected a CommandError');
+}
+
+/** Always the same capture source (settable), whatever the machine has. */
+export class FixedSources extends CaptureSources {
+  constructor(public source: CaptureSource = new SyntheticCaptureSource()) {
+    super(new Logger([]));
+  }
+
+  override select(): CaptureSource {
+    return this.source;
+  }
 }
 
 export interface EngineParts {

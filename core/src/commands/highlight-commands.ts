@@ -1,0 +1,15 @@
+// CreateAiClip: a highlight of a library item; progress and outcome via AiProgress.
+import { injectable } from 'tsyringe';
+import { HighlightService } from '../services/highlight-service.js';
+import type { CommandGroup, CommandHandlers } from './command-handlers.js';
+
+@injectable()
+export class HighlightCommands implements CommandGroup {
+  constructor(private readonly highlights: HighlightService) {}
+
+  readonly handlers: CommandHandlers = {
+    CreateAiClip: async ({ FileName }) => {
+      await this.highlights.createFor(FileName);
+    },
+  };
+}

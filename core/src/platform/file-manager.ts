@@ -1,0 +1,38 @@
+// Shows a file in the system file manager: the folder with the file selected where the platform can
+// (Explorer `/select,`, Finder `open -R`), the folder itself with xdg-open elsewhere.
+import path from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { CommandError } from '../commands/command-error.js';
+import { DESKTOP_TOOLS, type DesktopTools } from './desktop-tools.js';
+
+@injectable()
+export class FileManager {
+  constructor(@inject(DESKTOP_TOOLS) private readonly tools: DesktopTools) {}
+
+  /** Reveals `file` (absolute). Throws `CommandError` (`Unavailable`, `Failed`) saying what to install or check. */
+  async reveal(file: string): Promise<void> {
+    const { platform } = this.tools;
+    if (platform === 'win32') {
+      // Explorer exits with 1 even when it opened the window, so only "not there" is a failure.
+      const exit = await this.tools.run('explorer.exe', [`/select,${file.replaceAll('/', '\\')}`]);
+      if (!exit) throw new CommandError('Unavailable', 'Windows Explorer (explorer.exe) could not be started, so the file cannot be shown.');
+      return;
+    }
+    if (platform === 'darwin') {
+      const exit = await this.tools.run('open', ['-R', file]);
+      if (!exit) throw new CommandError('Unavailable', 'The macOS `open` tool could not be started, so the file cannot be shown in Finder.');
+      failIfNonZero(exit.code, `open -R could not show ${file} in Finder`);
+      return;
+    }
+    const folder = path.dirname(file);
+    const exit = await this.tools.run('xdg-open', [folder]);
+    if (!exit) {
+      throw new CommandError('Unavailable', `No file manager opener is installed: install xdg-utils (xdg-open) to open ${folder}.`);
+    }
+    failIfNonZero(exit.code, `xdg-open could not open ${folder}: is a desktop session running with a file manager?`);
+  }
+}
+
+function failIfNonZero(code: number | undefined, message: string): void {
+  if (code !== undefined && code !== 0) throw new CommandError('Failed', `${message} (exit code ${code}).`);
+}

@@ -1,0 +1,164 @@
+// Library media over HTTP for the frontend's player (protocol-gaps §10): videos with byte ranges,
+// waveform JSON, stored thumbnails and single frames. Only files inside the content folder, or the
+// cache folder's thumbnails and waveforms, are served; any other path is 404.
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { injectable } from 'tsyringe';
+import { runFfmpegFrame } from '../media/frame-grab.js';
+import { CaptureEngine } from '../media/capture-engine.js';
+import { isWithin } from '../services/content-locator.js';
+import { SettingsStore } from '../services/settings-store.js';
+import { Logger } from '../support/logger.js';
+import { HttpRoutes } from './http-routes.js';
+
+const VIDEO_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.mkv': 'video/x-matroska', '.webm': 'video/webm',
+};
+/** The frame `/api/thumbnail?time=` returns is this wide. */
+export const FRAME_WIDTH = 320;
+
+/** A parsed `Range` header: the bytes to send, `'unsatisfiable'` (416), or undefined for the whole file. */
+export type RangeAnswer = { start: number; end: number } | 'unsatisfiable' | undefined;
+
+/** One `bytes=` range (`a-b`, `a-`, `-n`) against a file of `size` bytes; several ranges are not offered. */
+export function parseRange(header: string | undefined, size: number): RangeAnswer {
+  if (header === undefined) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return 'unsatisfiable';
+  const [, first, last] = match;
+  if (first === '' && last === '') return 'unsatisfiable';
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+type Kind = 'video' | 'waveform' | 'thumbnail';
+
+@injectable()
+export class MediaRoutes {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly routes: HttpRoutes,
+    private readonly settings: SettingsStore,
+    private readonly engine: CaptureEngine,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('media');
+  }
+
+  install(): void {
+    this.routes.add('/api/content', (request, response, url) => this.content(request, response, url));
+    this.routes.add('/api/thumbnail', (request, response, url) => this.thumbnail(request, response, url));
+  }
+
+  private async content(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    if (!allowMethod(request, response)) return;
+    const input = url.searchParams.get('input') ?? '';
+    const extension = path.extname(input).toLowerCase();
+    const kind: Kind | undefined = extension === '.json' ? 'waveform' : VIDEO_TYPES[extension] ? 'video' : undefined;
+    if (!kind) return void plain(response, 400, 'Unsupported file type.');
+    const file = await this.allowed(input, kind);
+    if (!file) return void plain(response, 404, 'File not found.');
+    if (kind === 'waveform') {
+      return void send(request, response, file.path, 200, { 'Content-Type': 'application/json', 'Content-Length': String(file.size), 'Cache-Control': 'no-cache' });
+    }
+    const common = {
+      'Content-Type': VIDEO_TYPES[extension]!, 'Accept-Ranges': 'bytes',
+      'Access-Control-Expose-Headers': 'Content-Range, Accept-Ranges, Content-Length', 'Cache-Control': 'no-cache',
+    };
+    const range = parseRange(request.headers.range, file.size);
+    if (range === 'unsatisfiable') {
+      response.writeHead(416, { ...cors, ...common, 'Content-Range': `bytes */${file.size}`, 'Content-Length': '0' }).end();
+      return;
+    }
+    if (!range) return void send(request, response, file.path, 200, { ...common, 'Content-Length': String(file.size) });
+    send(request, response, file.path, 206, {
+      ...common, 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}`, 'Content-Length': String(range.end - range.start + 1),
+    }, range);
+  }
+
+  private async thumbnail(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    if (!allowMethod(request, response)) return;
+    const input = url.searchParams.get('input') ?? '';
+    const time = url.searchParams.get('time');
+    if (time === null) {
+      if (!/\.jpe?g$/i.test(input)) return void plain(response, 400, 'Unsupported file type.');
+      const file = await this.allowed(input, 'thumbnail');
+      if (!file) return void plain(response, 404, 'File not found.');
+      return void send(request, response, file.path, 200, {
+        'Content-Type': 'image/jpeg', 'Content-Length': String(file.size), 'Cache-Control': 'public, max-age=86400',
+        Expires: new Date(Date.now() + 7 * 86400_000).toUTCString(), 'Last-Modified': file.modified.toUTCString(),
+      });
+    }
+    const seconds = Number(time);
+    if (time.trim() === '' || !Number.isFinite(seconds) || seconds < 0) return void plain(response, 400, 'time must be a number of seconds.');
+    const video = await this.allowed(input, 'video');
+    if (!video) return void plain(response, 404, 'File not found.');
+    let ffmpeg: string;
+    try {
+      ffmpeg = this.engine.tools().ffmpeg.path;
+    } catch (error) {
+      return void plain(response, 500, `No frame: ${(error as Error).message}`);
+    }
+    const jpeg = await runFfmpegFrame(ffmpeg, video.path, seconds, FRAME_WIDTH);
+    if (!jpeg || jpeg.length === 0) {
+      this.logger.warn('no frame for a thumbnail request', { file: video.path, seconds });
+      return void plain(response, 500, 'No frame could be read at that time.');
+    }
+    response.writeHead(200, { ...cors, 'Content-Type': 'image/jpeg', 'Content-Length': String(jpeg.length), 'Cache-Control': 'no-cache, no-store, must-revalidate' });
+    response.end(request.method === 'HEAD' ? undefined : jpeg);
+  }
+
+  /** The real file behind `input` when it is a regular file the library serves, symbolic links followed. */
+  private async allowed(input: string, kind: Kind): Promise<{ path: string; size: number; modified: Date } | undefined> {
+    if (input === '' || input.includes('\0') || !path.isAbsolute(input)) return undefined;
+    const { contentFolder, cacheFolder } = this.settings.current;
+    const roots = kind === 'video' ? [contentFolder]
+      : kind === 'waveform' ? [path.join(cacheFolder, 'waveforms')] : [path.join(cacheFolder, 'thumbnails')];
+    const lexical = path.resolve(input);
+    for (const root of roots) {
+      const realRoot = await realpath(root).catch(() => undefined);
+      if (!realRoot || !(isWithin(root, lexical) || isWithin(realRoot, lexical))) continue;
+      const real = await realpath(lexical).catch(() => undefined);
+      if (!real || !isWithin(realRoot, real)) continue;
+      const info = await stat(real).catch(() => undefined);
+      if (info?.isFile()) return { path: real, size: info.size, modified: info.mtime };
+    }
+    return undefined;
+  }
+}
+
+const cors = { 'Access-Control-Allow-Origin': '*' };
+
+function allowMethod(request: IncomingMessage, response: ServerResponse): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return true;
+  response.writeHead(405, { ...cors, Allow: 'GET, HEAD' }).end();
+  return false;
+}
+
+function plain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+}
+
+/** Streams the file (or a byte range of it); the body is never held in memory. */
+function send(request: IncomingMessage, response: ServerResponse, file: string, status: number,
+  headers: Record<string, string>, range?: { start: number; end: number }): void {
+  response.writeHead(status, { ...cors, 'X-Content-Type-Options': 'nosniff', ...headers });
+  if (request.method === 'HEAD') {
+    response.end();
+    return;
+  }
+  const stream = createReadStream(file, range);
+  stream.on('error', () => response.destroy());
+  response.on('close', () => stream.destroy());
+  stream.pipe(response);
+}
