@@ -21,6 +21,7 @@ export async function benchClips(): Promise<Figure[]> {
     const events = new RecordedEvents();
     const logger = new Logger([]);
     const options = new ServiceOptions(path.join(temp.path, 'data'), 0, undefined, [], path.join(temp.path, 'Videos'));
+    await mkdir(options.dataFolder, { recursive: true });
     const settings = new SettingsStore(options, logger);
     await settings.load();
     settings.replace({ ...settings.current, clipFps: 0, clipPreset: 'veryfast' });
