@@ -1,22 +1,17 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { probeMedia } from '../media/probe.js';
 import { parseDuration, type EventContent, type Segment } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
-import { commandRejection, generateVideo, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
-import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { SettingsStore } from './settings-store.js';
-import { StateStore } from './state-store.js';
 
 const run = promisify(execFile);
 const FRAME = 1 / 30;
@@ -29,10 +24,10 @@ async function filesBelow(folder: string): Promise<string[]> {
 
 describe('ClipService', function () {
   this.timeout(120000);
+  let world: MediaWorld;
   let folder: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
   let library: ContentLibrary;
   let engine: CaptureEngine;
   let clips: ClipService;
@@ -82,18 +77,9 @@ describe('ClipService', function () {
   }
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-clips-'));
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-    settings = new SettingsStore(options, logger);
-    await settings.load();
     // The `low` clip preset at 30 fps: the sources' rate, so the fast path applies.
-    settings.replace({ ...settings.current, clipFps: 30, clipPreset: 'ultrafast', clipQualityCpu: 28, clipAudioQuality: '96k' });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
-    engine = await startedCaptureEngine({ state, settings, events, options });
+    world = await createMediaWorld('keyframe-clips-', { clipFps: 30, clipPreset: 'ultrafast', clipQualityCpu: 28, clipAudioQuality: '96k' });
+    ({ folder, events, settings, library, engine } = world);
     const games = path.join(settings.current.contentFolder, 'Full Sessions', 'Arena');
     await mkdir(games, { recursive: true });
     const tones = [440, 660, 880];
@@ -105,13 +91,11 @@ describe('ClipService', function () {
     first = await library.add({ type: 'Session', filePath: path.join(games, 'first.mp4'), game: 'Arena', durationSeconds: 8, bookmarks: [bookmark(1, '00:00:02.5'), bookmark(2, '00:00:07')] });
     second = await library.add({ type: 'Session', filePath: path.join(games, 'second.mp4'), game: 'Arena', durationSeconds: 6, bookmarks: [bookmark(3, '00:00:01')] });
     const locator = new ContentLocator(settings, library);
-    clips = new ClipService(settings, library, locator, engine, new ContentArtwork(settings, library, logger), events, logger);
+    clips = new ClipService(settings, library, locator, engine, world.artwork, events, world.logger);
   });
   after(async () => {
     await clips.shutdown();
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await world.dispose();
   });
 
   it('cuts one segment starting on a keyframe by stream copy, with its bookmarks re-based', async () => {

@@ -1,16 +1,14 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { CaptureSources } from '../media/capture-source.js';
 import { probeMedia } from '../media/probe.js';
 import type { Codec } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import { commandRejection, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
@@ -76,28 +74,17 @@ describe('CompressionService', function () {
 
   const progress = (filePath: string) => events.of('CompressionProgress').filter((event) => event.filePath === filePath);
 
+  let world: MediaWorld;
+
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-compression-'));
-    content = path.join(folder, 'Videos');
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    const options = new ServiceOptions(folder, 0, undefined, [], content);
-    settings = new SettingsStore(options, logger);
-    await settings.load();
-    settings.replace({ ...settings.current, contentFolder: content, clipEncoder: 'cpu', clipQualityCpu: 28 });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
-    engine = await startedCaptureEngine({ state, settings, events, options });
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new CaptureSources(logger),
-      new ContentArtwork(settings, library, logger), logger, events);
+    world = await createMediaWorld('keyframe-compression-', { clipEncoder: 'cpu', clipQualityCpu: 28 });
+    ({ folder, events, settings, state, library, engine } = world);
+    content = settings.current.contentFolder;
+    recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), engine, new CaptureSources(world.logger),
+      world.artwork, world.logger, events);
     service = build();
   });
-  afterEach(async () => {
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => world.dispose());
 
   it('chooses HEVC where the build has it, H.264 where not, quality from the clip settings', () => {
     const codec = (id: string, hardware = false): Codec => ({ friendlyName: id, internalEncoderId: id, isHardwareEncoder: hardware });

@@ -1,17 +1,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptureEngine } from '../media/capture-engine.js';
-import { SyntheticCaptureSource } from '../media/capture-source.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, type Bookmark } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
-import { commandRejection, FixedSources, generateVideo, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
-import { ContentArtwork } from './content-artwork.js';
+import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { HighlightService } from './highlight-service.js';
@@ -28,7 +23,6 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('HighlightService', function () {
   this.timeout(60000);
-  let folder: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
   let state: StateStore;
@@ -37,28 +31,19 @@ describe('HighlightService', function () {
   let recorder: RecorderService;
   let highlights: HighlightService;
 
+  let world: MediaWorld;
+
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-highlight-'));
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-    settings = new SettingsStore(options, logger);
-    await settings.load();
-    settings.replace({ ...settings.current, resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
-    engine = await startedCaptureEngine({ state, settings, events, options });
-    const artwork = new ContentArtwork(settings, library, logger);
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new FixedSources(new SyntheticCaptureSource()), artwork, logger, events);
+    world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
+    ({ events, settings, state, library, engine } = world);
+    const { artwork, logger } = world;
+    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new FixedSources(), artwork, logger, events);
     highlights = new HighlightService(settings, new ContentLocator(settings, library), library, engine, artwork, recorder, events, logger);
   });
   afterEach(async () => {
     await highlights.idle();
     await recorder.shutdown();
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await world.dispose();
   });
 
   const session = async (name: string, seconds: number, bookmarks: Bookmark[], make?: (target: string) => Promise<void>): Promise<ContentRecord> => {

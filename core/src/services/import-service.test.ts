@@ -1,16 +1,14 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { CaptureSources } from '../media/capture-source.js';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
-import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import { commandRejection, generateVideo, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary } from './content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
@@ -29,6 +27,7 @@ async function filesUnder(folder: string): Promise<string[]> {
 
 describe('ImportService', function () {
   this.timeout(120000);
+  let world: MediaWorld;
   let folder: string;
   let content: string;
   let sources: string;
@@ -67,28 +66,15 @@ describe('ImportService', function () {
   };
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-import-'));
-    content = path.join(folder, 'Videos');
+    world = await createMediaWorld('keyframe-import-');
+    ({ folder, events, settings, state, library, engine } = world);
+    content = settings.current.contentFolder;
     sources = path.join(folder, 'Downloads');
     await mkdir(sources, { recursive: true });
-    events = new RecordedEvents();
     picked = [];
-    const logger = new Logger([]);
-    const options = new ServiceOptions(folder, 0, undefined, [], content);
-    settings = new SettingsStore(options, logger);
-    await settings.load();
-    settings.replace({ ...settings.current, contentFolder: content });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
-    engine = await startedCaptureEngine({ state, settings, events, options });
-    warnings = new StorageWarnings(events, logger);
+    warnings = new StorageWarnings(events, world.logger);
   });
-  afterEach(async () => {
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => world.dispose());
 
   it('imports 3 files with one broken: two items, one per-file error, sources copied untouched', async () => {
     const files = await threeFiles();

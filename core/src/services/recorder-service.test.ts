@@ -1,16 +1,14 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
 import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
 import type { CaptureEngine } from '../media/capture-engine.js';
-import { commandRejection, FixedSources, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
@@ -50,25 +48,16 @@ describe('RecorderService', function () {
     return service;
   };
 
+  let world: MediaWorld;
+
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-recorder-'));
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-    settings = new SettingsStore(options, logger);
-    await settings.load();
-    settings.replace({ ...settings.current, resolution: '720p', frameRate: 30, crfValue: 28 });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
-    engine = await startedCaptureEngine({ state, settings, events, options });
+    world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 28 });
+    ({ folder, events, settings, state, library, engine } = world);
     services = [];
   });
   afterEach(async () => {
     await Promise.all(services.map((service) => service.shutdown()));
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await world.dispose();
   });
 
   it('records a Session: preRecording, recording, then a content item with the bookmarks', async () => {
@@ -211,24 +200,16 @@ describe('RecorderService: replay buffer and preview', function () {
   let library: ContentLibrary;
   let service: RecorderService;
 
+  let world: MediaWorld;
+
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-recorder-'));
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-    settings = new SettingsStore(options, logger);
-    await settings.load();
-    settings.replace({ ...settings.current, resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
-    service = new RecorderService(settings, state, library, new Notifier(events, logger), await startedCaptureEngine({ state, settings, events, options }), new FixedSources(new SyntheticCaptureSource()), new ContentArtwork(settings, library, logger), logger, events);
+    world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
+    ({ folder, events, settings, state, library } = world);
+    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.engine, new FixedSources(), world.artwork, world.logger, events);
   });
   afterEach(async () => {
     await service.shutdown();
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await world.dispose();
   });
 
   it('saves the last seconds with the bookmarks inside them, re-based to the replay', async () => {

@@ -1,18 +1,24 @@
 // Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
 // `CommandError` refusal, the capture engine as the service has it (found and probed, with no
 // display so that the machine's own screen and devices stay out of the results), x264 video
-// settings at a constant quality, and generated test videos with several audio tracks.
+// settings at a constant quality, the media parts of the service wired in a temporary folder, and
+// generated test videos with several audio tracks.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, CaptureEngineConfig } from '../media/capture-engine.js';
 import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
-import type { EventContent, EventName, RejectionCode } from '../protocol/index.js';
+import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
+import { ContentArtwork } from '../services/content-artwork.js';
+import { ContentLibrary } from '../services/content-library.js';
 import { Notifier } from '../services/notifier.js';
-import type { SettingsStore } from '../services/settings-store.js';
-import type { StateStore } from '../services/state-store.js';
+import { SettingsStore } from '../services/settings-store.js';
+import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../transport/event-sink.js';
 
@@ -78,6 +84,46 @@ export async function startedCaptureEngine({ state, settings, events, options, l
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
 export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettings {
   return { ...format, encoder: 'cpu', codec: null, rateControl: 'CRF', crfValue: crf, cqLevel: crf, bitrate: 10, minBitrate: 8, maxBitrate: 12 };
+}
+
+/**
+ * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
+ * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, a started capture
+ * engine and the artwork maker. `dispose` stops them and removes the folder.
+ */
+export interface MediaWorld {
+  folder: string;
+  events: RecordedEvents;
+  logger: Logger;
+  options: ServiceOptions;
+  settings: SettingsStore;
+  state: StateStore;
+  library: ContentLibrary;
+  engine: CaptureEngine;
+  artwork: ContentArtwork;
+  dispose(): Promise<void>;
+}
+
+export async function createMediaWorld(prefix: string, changes: Partial<Settings> = {}): Promise<MediaWorld> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const events = new RecordedEvents();
+  const logger = new Logger([]);
+  const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
+  const settings = new SettingsStore(options, logger);
+  await settings.load();
+  settings.replace({ ...settings.current, ...changes });
+  const state = new StateStore(events);
+  const library = new ContentLibrary(settings, state, logger);
+  await library.load();
+  const engine = await startedCaptureEngine({ state, settings, events, options, logger });
+  return {
+    folder, events, logger, options, settings, state, library, engine, artwork: new ContentArtwork(settings, library, logger),
+    async dispose() {
+      state.dispose();
+      await settings.flush();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface TestVideo {
