@@ -27,11 +27,6 @@ describe('content library', function () {
   this.timeout(90000);
   const under = serviceUnderTest();
 
-  const startService = async (): Promise<{ client: ProtocolClient; state: State }> => {
-    const client = await under.start();
-    const { state } = await client.handshake();
-    return { client, state };
-  };
   const configure = async (frontend: ProtocolClient) => {
     frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', autoGenerateHighlights: false, contentFolder: under.content.path });
     await frontend.next('Settings');
@@ -55,7 +50,7 @@ describe('content library', function () {
   const sidecars = () => path.join(under.data.path, 'cache', 'metadata', 'Full Sessions');
 
   it('renames, bookmarks and deletes, and all of it persists across a restart', async () => {
-    const { client: frontend } = await startService();
+    const { client: frontend } = await under.connect();
     await configure(frontend);
     const first = await record(frontend);
     const second = await record(frontend);
@@ -81,7 +76,7 @@ describe('content library', function () {
     expect(frontend.events.filter((event) => event.method === 'CommandRejected')).to.deep.equal([]);
 
     await under.process.stop();
-    const { state } = await startService();
+    const { state } = await under.connect();
     expect(state.content).to.have.length(1);
     expect(state.content[0]).to.deep.include({
       id: first.id, title: 'Ace: round 1', fileName: 'Ace round 1', filePath: renamed.filePath,
@@ -90,7 +85,7 @@ describe('content library', function () {
   });
 
   it('deletes several items with one State; a bookmark during the recording gives BookmarkCreated', async () => {
-    const { client: frontend } = await startService();
+    const { client: frontend } = await under.connect();
     await configure(frontend);
     const first = await record(frontend, async (running) => {
       frontend.send('AddBookmark', { FilePath: running.recording!.filePath!, ContentType: 'Session', Type: 'Goal', Time: '00:00:00.100', Id: 9 });
@@ -119,7 +114,7 @@ describe('content library', function () {
   });
 
   it('refuses traversal, absolute paths elsewhere and symbolic links out of the content folder in every path-taking command, touching nothing', async () => {
-    const { client: frontend } = await startService();
+    const { client: frontend } = await under.connect();
     await configure(frontend);
     const item = await record(frontend);
     const outside = path.join(under.data.path, 'outside.mp4');
@@ -162,7 +157,7 @@ describe('content library', function () {
   });
 
   it('serves videos with byte ranges, waveforms and thumbnails from the library only', async () => {
-    const { client: frontend, state } = await startService();
+    const { client: frontend, state } = await under.connect();
     await configure(frontend);
     const item = await record(frontend);
     const base = under.process.url.replace(/\/$/, '');

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parseDuration, type State } from '@keyframe/core/protocol';
+import { parseDuration } from '@keyframe/core/protocol';
 import { ProtocolClient } from '../kit/protocol-client.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
@@ -51,11 +51,6 @@ describe('recording', function () {
   this.timeout(60000);
   const under = serviceUnderTest();
 
-  const startService = async (): Promise<{ client: ProtocolClient; state: State }> => {
-    const client = await under.start();
-    const { state } = await client.handshake();
-    return { client, state };
-  };
   const configure = async (frontend: ProtocolClient) => {
     frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: under.content.path });
     await frontend.next('Settings');
@@ -69,7 +64,7 @@ describe('recording', function () {
   };
 
   it('records a Session: preRecording, recording, then a playable H.264/AAC item with metadata', async () => {
-    const { client: frontend, state } = await startService();
+    const { client: frontend, state } = await under.connect();
     expect(state.hasLoadedCaptureEngine).to.equal(true);
     await configure(frontend);
 
@@ -146,7 +141,7 @@ describe('recording', function () {
   });
 
   it('leaves a playable fragmented MP4 in the cache when the service is killed mid-recording', async () => {
-    const { client: frontend } = await startService();
+    const { client: frontend } = await under.connect();
     await configure(frontend);
     const { startedAt } = await startRecording(frontend);
     // Fragments are complete at each keyframe (every second); the one being written is lost.
@@ -171,7 +166,7 @@ describe('recording', function () {
   });
 
   it('saves the recording as content when the service is stopped (SIGTERM) mid-recording', async () => {
-    const { client: frontend } = await startService();
+    const { client: frontend } = await under.connect();
     await configure(frontend);
     const { running, startedAt } = await startRecording(frontend);
     await sleepUntil(startedAt + 2000);
@@ -183,7 +178,7 @@ describe('recording', function () {
     expect(await readdir(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions'))).to.have.length(1);
 
     await under.client!.close();
-    const restarted = await startService();
+    const restarted = await under.connect();
     expect(restarted.state.content).to.have.length(1);
     expect(restarted.state.content[0]).to.deep.include({ type: 'Session', filePath: videoFile });
     expect(parseDuration(restarted.state.content[0]!.duration)).to.be.within(1.5, 3);

@@ -1,6 +1,7 @@
 // One service per test, as the recording suites use it: a data folder and a content folder, the
 // service started on them with the synthetic capture source and a client connected; after the test
 // all of it is stopped and removed.
+import type { State } from '@keyframe/core/protocol';
 import { ProtocolClient } from './protocol-client.js';
 import { ServiceProcess } from './service-process.js';
 import { createTempFolder, type TempFolder } from './temp-folder.js';
@@ -19,6 +20,13 @@ export class ServiceUnderTest {
     this.service = await ServiceProcess.start({ dataFolder: this.data.path, legacyPort: 'off', env: { KEYFRAME_CAPTURE: 'synthetic', ...env } });
     this.client = await ProtocolClient.connect(this.service.url);
     return this.client;
+  }
+
+  /** `start`, then the handshake: the client and the first State. */
+  async connect(env: NodeJS.ProcessEnv = {}): Promise<{ client: ProtocolClient; state: State }> {
+    const client = await this.start(env);
+    const { state } = await client.handshake();
+    return { client, state };
   }
 
   /** The running service; throws before `start`. */
