@@ -3,7 +3,7 @@
 // - a 30 s clip starting on a keyframe (fast path) against bare `ffmpeg -ss -t -c copy` of the span;
 // - a 30 s smart cut (start between keyframes) against a full re-encode of the same span.
 import 'reflect-metadata';
-import { ClipService, ContentArtwork, ContentLibrary, ContentLocator, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
+import { ClipService, ContentArtwork, ContentLibrary, ContentLocator, MediaJobs, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
 import { generateVideo, RecordedEvents, startedCaptureEngine } from '@keyframe/core/testing';
 import { createTempFolder } from '@keyframe/test';
 import { execFile } from 'node:child_process';
@@ -35,7 +35,7 @@ export async function benchClips(): Promise<Figure[]> {
     const source = path.join(folder, 'long.mp4');
     await generateVideo(ffmpeg.path, source, { seconds: 600, width: 1920, height: 1080, frameRate: 10, tones: [440, 660] });
     const item = await library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: 600 });
-    const clips = new ClipService(settings, library, new ContentLocator(settings, library), engine, new ContentArtwork(settings, library, logger), events, logger);
+    const clips = new ClipService(settings, library, new ContentLocator(settings, library), engine, new ContentArtwork(settings, library, new MediaJobs(), logger), events, logger);
     let id = 1;
     const clip = async (start: number) => {
       await clips.create([{ id: id++, startTime: start, endTime: start + 30, fileName: item.fileName, filePath: item.filePath, type: 'Session', game: 'Bench' }]);

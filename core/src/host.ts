@@ -8,6 +8,7 @@ export { locateFfmpegTools, type FfmpegTools } from './media/ffmpeg-locator.js';
 // In-process clip jobs for the bench.
 export { ClipService } from './services/clip-service.js';
 export { ContentArtwork } from './services/content-artwork.js';
+export { MediaJobs } from './services/media-jobs.js';
 export { ContentLibrary } from './services/content-library.js';
 export { ContentLocator } from './services/content-locator.js';
 export { SettingsStore } from './services/settings-store.js';

@@ -35,6 +35,8 @@ import { GameDetector, PROCESS_LISTER, systemProcessLister } from './services/ga
 import { FOLDER_PICKER, LibraryLocations } from './services/library-locations.js';
 import { Notifier } from './services/notifier.js';
 import { ClipService } from './services/clip-service.js';
+import { ContentArtwork } from './services/content-artwork.js';
+import { MediaJobs } from './services/media-jobs.js';
 import { RecorderService } from './services/recorder-service.js';
 import { RecoveryService } from './services/recovery-service.js';
 import { SettingsService, toWirePath } from './services/settings-service.js';
@@ -57,7 +59,7 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, RecorderService, ClipService,
+  CaptureSources, ContentLibrary, ContentArtwork, MediaJobs, RecorderService, ClipService,
   CaptureEngine,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,
@@ -143,6 +145,7 @@ export class KeyframeService {
     await this.container.resolve(IntegrationHost).stop();
     this.container.resolve(GameDetector).stop();
     await this.container.resolve(ClipService).shutdown().catch((error: unknown) => this.logger.error('clip jobs did not stop cleanly', { error }));
+    await this.container.resolve(MediaJobs).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);

@@ -85,11 +85,12 @@ export function changesAudio(piece: Pick<ClipPiece, 'mutedAudioTracks' | 'audioT
  * sources', its frame rate does not lower theirs, no audio changes, and all pieces agree on picture
  * size, codec and audio layout (the concat demuxer joins streams of one shape only).
  */
-export function allowsCopy(quality: ClipQuality, pieces: readonly ClipPiece[]): boolean {
+export function allowsCopy(quality: ClipQuality, pieces: readonly ClipPiece[], keepSeparateTracks: boolean): boolean {
   const first = pieces[0]?.source;
   if (!first) return false;
   const format = PROBE_CODECS[CLIP_FORMATS[quality.clipCodec]];
-  const audioShape = (source: ClipSource) => source.audioTracks.map((track) => `${track.codec}/${track.sampleRate}/${track.channels}`).join(',');
+  const kept = (source: ClipSource) => (keepSeparateTracks ? source.audioTracks : source.audioTracks.slice(0, 1));
+  const audioShape = (source: ClipSource) => kept(source).map((track) => `${track.codec}/${track.sampleRate}/${track.channels}`).join(',');
   return pieces.every(({ source, ...piece }) => source.videoCodec === format
     && (quality.clipFps === 0 || quality.clipFps >= source.frameRate - 0.5)
     && !changesAudio({ source, ...piece })
@@ -120,18 +121,17 @@ export function planCut(startSeconds: number, endSeconds: number, keyframes: rea
 }
 
 /**
- * Keyframe times from `ffprobe -of json -show_entries packet=pts_time,flags:format=start_time`,
- * as seconds from the video's start (the player's time), sorted.
+ * The names of the clip's audio tracks: every track of the sources (the most any piece has), or with
+ * `clipKeepSeparateAudioTracks` off the one track a clip then has (the first: a recording's full mix).
  */
-export function parseKeyframes(json: string): number[] {
-  const raw = JSON.parse(json) as { packets?: { pts_time?: string; flags?: string }[]; format?: { start_time?: string } };
-  const start = Number.parseFloat(raw.format?.start_time ?? '0') || 0;
-  const times = (raw.packets ?? []).flatMap((packet) => {
-    const time = Number.parseFloat(packet.pts_time ?? '');
-    return packet.flags?.includes('K') && Number.isFinite(time) ? [Math.max(0, time - start)] : [];
-  });
-  return [...new Set(times)].sort((a, b) => a - b);
+export function outputTrackNames(pieces: readonly Pick<ClipPiece, 'source'>[], keepSeparateTracks: boolean): (string | undefined)[] {
+  const tracks = Math.max(0, ...pieces.map((piece) => piece.source.audioTracks.length));
+  const count = keepSeparateTracks ? tracks : Math.min(1, tracks);
+  return Array.from({ length: count }, (_, track) => pieces.map((piece) => piece.source.audioTracks[track]?.title).find(Boolean));
 }
+
+/** The `-map` of the audio a copied or head-encoded part keeps. */
+const audioMap = (keepSeparateTracks: boolean) => (keepSeparateTracks ? '0:a?' : '0:a:0?');
 
 /** `-metadata:s:a:N` title and handler name for each track name, so players list the tracks by name. */
 export function trackNameArgs(names: readonly (string | undefined)[]): string[] {
@@ -147,12 +147,37 @@ function trackFilter(piece: ClipPiece, track: number): string {
   return volume !== undefined && volume !== 1 ? `volume=${volume}` : 'anull';
 }
 
+const volumeOf = (piece: ClipPiece, track: number) => (piece.mutedAudioTracks.includes(track) ? 0 : piece.audioTrackVolumes[track] ?? 1);
+
+/**
+ * Filter chains that give output track `track` of piece `index` the label `[label]` (before it is
+ * fitted to 48 kHz stereo and the piece's length). Every track kept: the source's track of that
+ * index, muted or at its volume. One track: the first, unless audio is changed in a source with
+ * separate tracks (track 0 the full mix, 1… its parts), where the parts that are not muted are mixed
+ * again at their volumes, track 0's volume over the whole; all muted gives silence.
+ */
+function pieceTrackChains(piece: ClipPiece, index: number, track: number, keepSeparateTracks: boolean, label: string): string[] {
+  const tracks = piece.source.audioTracks.length;
+  const silence = `aevalsrc=0|0:s=48000[${label}]`;
+  if (keepSeparateTracks || tracks < 2 || !changesAudio(piece)) {
+    return track < tracks ? [`[${index}:a:${track}]${trackFilter(piece, track)}[${label}]`] : [silence];
+  }
+  const whole = volumeOf(piece, 0);
+  const parts = Array.from({ length: tracks - 1 }, (_, part) => part + 1).filter((part) => volumeOf(piece, part) > 0);
+  if (whole === 0 || parts.length === 0) return [silence];
+  const inputs = parts.map((part) => `[${index}:a:${part}]volume=${volumeOf(piece, part)}[${label}_${part}]`);
+  // amix divides by its input count: multiplied back, so the parts sum as they were recorded.
+  return [...inputs, `${parts.map((part) => `[${label}_${part}]`).join('')}amix=inputs=${parts.length}:duration=longest,volume=${parts.length * whole}[${label}]`];
+}
+
 export interface EncodeArgsOptions {
   quality: ClipQuality;
   encoder: EncoderProfile;
   target: string;
   /** Container of the target, whatever its name ends with (`mp4`, `mpegts`). */
   format?: string;
+  /** `clipKeepSeparateAudioTracks`: every audio track kept, else one. */
+  keepSeparateTracks: boolean;
 }
 
 /**
@@ -163,7 +188,8 @@ export interface EncodeArgsOptions {
 export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOptions): string[] {
   const first = pieces[0]!.source;
   const frameRate = clipFrameRate(options.quality, first.frameRate);
-  const tracks = Math.max(...pieces.map((piece) => piece.source.audioTracks.length));
+  const names = outputTrackNames(pieces, options.keepSeparateTracks);
+  const tracks = names.length;
   const width = even(first.width);
   const height = even(first.height);
   const inputs = pieces.flatMap((piece) => ['-ss', seconds(piece.startSeconds), '-t', seconds(piece.endSeconds - piece.startSeconds), '-i', piece.source.path]);
@@ -174,11 +200,10 @@ export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOpti
     chains.push(`[${index}:v:0]scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=${Number(frameRate.toFixed(3))},format=yuv420p,trim=duration=${length},setpts=PTS-STARTPTS[v${index}]`);
     joined.push(`[v${index}]`);
     for (let track = 0; track < tracks; track++) {
-      const input = track < piece.source.audioTracks.length
-        ? `[${index}:a:${track}]${trackFilter(piece, track)},aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=duration=${length},asetpts=PTS-STARTPTS`
-        : `aevalsrc=0|0:s=48000:d=${length},aformat=sample_fmts=fltp:channel_layouts=stereo`;
-      chains.push(`${input}[a${index}_${track}]`);
-      joined.push(`[a${index}_${track}]`);
+      const label = `a${index}_${track}`;
+      chains.push(...pieceTrackChains(piece, index, track, options.keepSeparateTracks, `${label}_in`));
+      chains.push(`[${label}_in]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=duration=${length},asetpts=PTS-STARTPTS[${label}]`);
+      joined.push(`[${label}]`);
     }
   });
   const outputs = ['[v]', ...Array.from({ length: tracks }, (_, track) => `[a${track}]`)];
@@ -190,7 +215,7 @@ export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOpti
     '-map', '[v]', ...outputs.slice(1).flatMap((label) => ['-map', label]),
     ...videoArgs,
     ...(tracks > 0 ? ['-c:a', 'aac', '-b:a', options.quality.clipAudioQuality] : []),
-    ...trackNameArgs(Array.from({ length: tracks }, (_, track) => pieces.map((piece) => piece.source.audioTracks[track]?.title).find(Boolean))),
+    ...trackNameArgs(names),
     '-map_metadata', '-1', '-movflags', '+faststart',
     ...(options.format ? ['-f', options.format] : []),
     '-y', options.target,
@@ -202,12 +227,12 @@ export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOpti
  * codec so that it joins the copied rest; audio re-encoded alike. MPEG-TS keeps each part's
  * parameter sets in band, so the joined stream decodes across the seam.
  */
-export function headArgs(piece: ClipPiece, toSeconds: number, options: { encoder: EncoderProfile; quality: ClipQuality; target: string }): string[] {
+export function headArgs(piece: ClipPiece, toSeconds: number, options: { encoder: EncoderProfile; quality: ClipQuality; target: string; keepSeparateTracks: boolean }): string[] {
   const source = piece.source;
   const frameRate = source.frameRate > 0 ? source.frameRate : 30;
   return [
     '-ss', seconds(piece.startSeconds), '-t', seconds(toSeconds - piece.startSeconds), '-i', source.path,
-    '-map', '0:v:0', '-map', '0:a?',
+    '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks),
     ...clipVideoArgs(options.quality, options.encoder, frameRate),
     '-c:a', 'aac', '-b:a', options.quality.clipAudioQuality,
     ...source.audioTracks.flatMap((track, index) => (track.sampleRate ? [`-ar:a:${index}`, String(track.sampleRate)] : [])),
@@ -215,14 +240,18 @@ export function headArgs(piece: ClipPiece, toSeconds: number, options: { encoder
   ];
 }
 
-/** A stream copy of `from`..`to` (from a keyframe) into MPEG-TS, to be joined with others. */
-export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: number, target: string): string[] {
+/**
+ * A stream copy of `from`..`to` (from a keyframe): into MPEG-TS to be joined with other parts, or
+ * into the clip's MP4 when it is the whole clip (the streams keep their names).
+ */
+export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: number, target: string, options: { format: 'mpegts' | 'mp4'; keepSeparateTracks: boolean }): string[] {
   // Input seeking lands near (in a fragmented MP4 without an index, well before) the keyframe; the
   // output seek then drops what comes before it, and stream copy starts at the first keyframe after.
   const approach = Math.max(0, fromSeconds - 3);
   return [
     '-ss', seconds(approach), '-i', sourcePath, '-ss', seconds(Math.max(0, fromSeconds - approach - 0.005)), '-t', seconds(toSeconds - fromSeconds),
-    '-map', '0:v:0', '-map', '0:a?', '-c', 'copy', '-f', 'mpegts', '-y', target,
+    '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks), '-c', 'copy',
+    ...(options.format === 'mp4' ? ['-movflags', '+faststart'] : []), '-f', options.format, '-y', target,
   ];
 }
 

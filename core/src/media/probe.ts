@@ -1,4 +1,5 @@
-// What a media file holds, read with `ffprobe -show_format -show_streams` (JSON).
+// What a media file holds, read with `ffprobe -show_format -show_streams` (JSON), and where its
+// keyframes are in a span of it when asked.
 import { execFile } from 'node:child_process';
 
 export interface ProbedStream {
@@ -22,15 +23,30 @@ export interface ProbeResult {
   formatName: string | undefined;
   sizeBytes: number | undefined;
   streams: ProbedStream[];
+  /**
+   * With `keyframesIn`: the first video stream's keyframe times inside that span, in seconds from
+   * the video's start (the player's time), sorted.
+   */
+  keyframes?: number[];
+}
+
+export interface ProbeOptions {
+  /** Also read the packets of this span (seconds) for `keyframes`: one ffprobe run instead of two. */
+  keyframesIn?: { fromSeconds: number; toSeconds: number };
+  timeoutMs?: number;
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
 
 /** Rejects with ffprobe's error text when the file cannot be read. */
-export async function probeMedia(ffprobePath: string, file: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+export async function probeMedia(ffprobePath: string, file: string, options: ProbeOptions = {}): Promise<ProbeResult> {
+  const { keyframesIn, timeoutMs = PROBE_TIMEOUT_MS } = options;
+  const packets = keyframesIn
+    ? ['-show_entries', 'packet=stream_index,pts_time,flags', '-read_intervals', `${keyframesIn.fromSeconds.toFixed(3)}%${keyframesIn.toSeconds.toFixed(3)}`]
+    : [];
   const output = await new Promise<string>((resolve, reject) => {
-    execFile(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+    execFile(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...packets, file],
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`ffprobe could not read ${file}: ${stderr.trim() || error.message}`));
         else resolve(stdout);
@@ -40,7 +56,8 @@ export async function probeMedia(ffprobePath: string, file: string, timeoutMs = 
 }
 
 interface RawProbe {
-  format?: { duration?: string; format_name?: string; size?: string };
+  format?: { duration?: string; format_name?: string; size?: string; start_time?: string };
+  packets?: { stream_index?: number; pts_time?: string; flags?: string }[];
   streams?: {
     index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number;
     avg_frame_rate?: string; sample_rate?: string; channels?: number; duration?: string; tags?: { title?: string; handler_name?: string };
@@ -73,7 +90,19 @@ export function parseProbeOutput(json: string): ProbeResult {
     formatName: raw.format?.format_name,
     sizeBytes: positive(raw.format?.size),
     streams,
+    ...(raw.packets ? { keyframes: keyframesOf(raw, streams.find((stream) => stream.type === 'video')?.index) } : {}),
   };
+}
+
+/** Keyframe times of the video stream's packets, from the container's start time. */
+function keyframesOf(raw: RawProbe, videoIndex: number | undefined): number[] {
+  const start = Number.parseFloat(raw.format?.start_time ?? '0') || 0;
+  const times = (raw.packets ?? []).flatMap((packet) => {
+    const time = Number.parseFloat(packet.pts_time ?? '');
+    const isVideo = packet.stream_index === undefined || packet.stream_index === videoIndex;
+    return isVideo && packet.flags?.includes('K') && Number.isFinite(time) ? [Math.max(0, time - start)] : [];
+  });
+  return [...new Set(times)].sort((a, b) => a - b);
 }
 
 function positive(text: string | undefined): number | undefined {

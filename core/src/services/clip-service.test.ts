@@ -77,8 +77,8 @@ describe('ClipService', function () {
   }
 
   before(async () => {
-    // The `low` clip preset at 30 fps: the sources' rate, so the fast path applies.
-    world = await createMediaWorld('keyframe-clips-', { clipFps: 30, clipPreset: 'ultrafast', clipQualityCpu: 28, clipAudioQuality: '96k' });
+    // The `low` clip preset at 30 fps: the sources' rate, so the fast path applies; every track kept.
+    world = await createMediaWorld('keyframe-clips-', { clipFps: 30, clipPreset: 'ultrafast', clipQualityCpu: 28, clipAudioQuality: '96k', clipKeepSeparateAudioTracks: true });
     ({ folder, events, settings, library, engine } = world);
     const games = path.join(settings.current.contentFolder, 'Full Sessions', 'Arena');
     await mkdir(games, { recursive: true });
@@ -141,6 +141,29 @@ describe('ClipService', function () {
     const [fullBefore, fullAfter] = [await loudness(first.filePath, 0), await loudness(item!.filePath, 0)];
     expect(fullAfter.mean - fullBefore.mean).to.be.closeTo(0, 1);
     await expectPlays(item!.filePath);
+  });
+
+  it('with clipKeepSeparateAudioTracks off makes one track: the first as it is, or the unmuted parts mixed again', async () => {
+    settings.replace({ ...settings.current, clipKeepSeparateAudioTracks: false });
+    try {
+      const copied = (await makeClip([segment(first, 2, 5)])).item!;
+      const copiedTracks = (await probeMedia(engine.tools().ffprobe.path, copied.filePath)).streams.filter((stream) => stream.type === 'audio');
+      expect(copiedTracks.map((track) => track.title)).to.deep.equal(['Track 1']);
+      expect(copied.audioTrackNames).to.equal(null);
+      const [whole, copiedWhole] = [await loudness(first.filePath, 0), await loudness(copied.filePath, 0)];
+      expect(copiedWhole.mean - whole.mean).to.be.closeTo(0, 1);
+
+      // Track 1 muted: the mix is track 2 alone (the sources' tracks are tones of one loudness).
+      const mixed = (await makeClip([segment(first, 1.2, 3.2, { mutedAudioTracks: [1] })])).item!;
+      expect((await probeMedia(engine.tools().ffprobe.path, mixed.filePath)).streams.filter((stream) => stream.type === 'audio')).to.have.length(1);
+      const [part, mixedTrack] = [await loudness(first.filePath, 2), await loudness(mixed.filePath, 0)];
+      expect(mixedTrack.mean - part.mean).to.be.closeTo(0, 1);
+
+      const silent = (await makeClip([segment(first, 1.2, 3.2, { mutedAudioTracks: [2], audioTrackVolumes: { 1: 0 } })])).item!;
+      expect((await loudness(silent.filePath, 0)).max).to.be.at.most(-80);
+    } finally {
+      settings.replace({ ...settings.current, clipKeepSeparateAudioTracks: true });
+    }
   });
 
   it('makes one clip per segment with OutputMode separate', async () => {

@@ -1,15 +1,14 @@
 // Clip jobs (`CreateClip`, `CancelClip`): segments of library videos joined into a Clip item, by
 // stream copy where the cut points allow it, else re-encoded in the clip quality preset. Jobs run one
 // at a time; each reports `ClipProgress` and writes its file under a temporary name.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import {
-  allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, parseKeyframes, planCut,
-  type ClipPiece, type ClipQuality, type ClipSource,
+  allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
+  type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
 } from '../media/clip-encoding.js';
 import { CaptureEngine, CaptureEngineUnavailableError, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
@@ -39,7 +38,8 @@ interface ClipJob {
   segments: ResolvedSegment[];
   cancelled: boolean;
   started: boolean;
-  process?: FfmpegProcess;
+  /** Its running ffmpeg: one, or two while an early copy and its probe overlap with a cut. */
+  processes: Set<FfmpegProcess>;
   lastProgress: number;
   done: Promise<void>;
 }
@@ -47,14 +47,29 @@ interface ClipJob {
 /** A job ended by `CancelClip`. */
 class ClipCancelled extends Error {}
 
-/** How a piece is placed in the clip: its source and offset, for bookmarks. */
+/** How a piece is placed in the clip: its source and offset, for bookmarks, and its keyframes as probed. */
 interface PlacedPiece extends ClipPiece {
   item: ContentRecord;
   offsetSeconds: number;
+  /** Keyframe times read up to `untilSeconds` (the probe reads a window, not the whole piece). */
+  keyframes: { times: number[]; untilSeconds: number };
+}
+
+/** A copy started before the probe said whether it can be kept. */
+interface EarlyCopy {
+  finished: Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** Ends past the video by less than this are taken as its end (players round). */
 const END_TOLERANCE_SECONDS = 0.5;
+/** How far past a segment's start its keyframes are read with the probe: several keyframe intervals of common encoders. */
+const KEYFRAME_WINDOW_SECONDS = 10;
+
+/** The span whose keyframes decide how a segment is cut: a start on one, or the next one after it. */
+function keyframeWindow(startSeconds: number, endSeconds: number): { fromSeconds: number; toSeconds: number } {
+  return { fromSeconds: Math.max(0, startSeconds - 0.5), toSeconds: Math.min(endSeconds, startSeconds + KEYFRAME_WINDOW_SECONDS) };
+}
 
 @injectable()
 export class ClipService {
@@ -94,7 +109,7 @@ export class ClipService {
     const job = this.jobs.get(id) ?? [...this.jobs.values()].find((entry) => entry.segments.some(({ segment }) => segment.id === id));
     if (!job) throw new CommandError('NotFound', `There is no clip being made with the id ${id}.`);
     job.cancelled = true;
-    await job.process?.cancel();
+    await Promise.all([...job.processes].map((process) => process.cancel()));
     await job.done;
   }
 
@@ -137,7 +152,7 @@ export class ClipService {
   private enqueue(segments: ResolvedSegment[]): void {
     const id = segments[0]!.segment.id;
     let release!: () => void;
-    const job: ClipJob = { id, segments, cancelled: false, started: false, lastProgress: 0, done: new Promise((resolve) => { release = resolve; }) };
+    const job: ClipJob = { id, segments, cancelled: false, started: false, processes: new Set(), lastProgress: 0, done: new Promise((resolve) => { release = resolve; }) };
     this.jobs.set(id, job);
     this.progress(job, 0);
     this.queue = this.queue.then(() => this.run(job)).catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error }))
@@ -155,22 +170,17 @@ export class ClipService {
       if (job.cancelled) throw new ClipCancelled();
       job.started = true;
       const tools = this.tools();
-      const pieces = await this.pieces(job, tools);
       const first = job.segments[0]!.segment;
       target = await freePath(this.library.contentPath('Clip', first.game, `${fileStamp(new Date())}.mp4`));
-      await mkdir(work, { recursive: true });
-      const quality: ClipQuality = this.settings.current;
-      const copy = allowsCopy(quality, pieces);
-      const method = await produceInto(target, async (temp) => {
-        const used = copy ? await this.cutAndJoin(job, pieces, temp, work, tools) : await this.encode(job, pieces, temp, tools);
+      const { pieces, method } = await produceInto(target, async (temp) => {
+        const made = await this.make(job, temp, work, tools);
         if (job.cancelled) throw new ClipCancelled();
-        return used;
+        return made;
       });
-      const probed = await probeMedia(tools.ffprobe.path, target);
-      if (job.cancelled) throw new ClipCancelled();
-      const durationSeconds = probed.durationSeconds ?? pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
-      const tracks = probed.streams.filter((stream) => stream.type === 'audio');
-      const item = await this.artwork.addWithArtwork({
+      const durationSeconds = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
+      const tracks = outputTrackNames(pieces, this.keepsSeparateTracks());
+      // The clip is listed at once; its thumbnail and waveform follow (a request for them waits).
+      const item = await this.artwork.addThenMake({
         type: 'Clip',
         filePath: target,
         game: first.game,
@@ -178,18 +188,17 @@ export class ClipService {
         title: first.title ?? '',
         bookmarks: clipBookmarks(pieces),
         gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
-        audioTrackNames: tracks.length > 1 ? tracks.map((stream, index) => stream.title ?? `Track ${index + 1}`) : null,
-      }, probed, tools);
+        audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
+      }, { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } }, tools);
       this.progress(job, 100);
       this.logger.info('clip created', { id: job.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
     } catch (error) {
+      if (target) await removeEmptyFolder(path.dirname(target));
       if (error instanceof ClipCancelled || job.cancelled) {
-        if (target) await removeEmptyFolder(path.dirname(target));
         this.logger.info('clip cancelled', { id: job.id });
         this.events.send('ClipProgress', { id: job.id, progress: 100, segments: [] });
       } else {
         const message = error instanceof Error ? error.message : String(error);
-        if (target) await removeEmptyFolder(path.dirname(target));
         this.logger.warn('clip not created', { id: job.id, error: message });
         this.events.send('ClipProgress', { id: job.id, progress: -1, segments: job.segments.map(({ segment }) => segment), error: message });
       }
@@ -198,15 +207,67 @@ export class ClipService {
     }
   }
 
-  /** Each segment's source probed and its times checked against it. */
+  /**
+   * Writes the clip into `temp`. A single segment that asks for no audio change is copied into place
+   * at once, beside the probe that tells whether it may be: kept when it starts on a keyframe, the
+   * commonest clip, else stopped and the clip made by a smart cut or a re-encode.
+   */
+  private async make(job: ClipJob, temp: string, work: string, tools: EngineTools): Promise<{ pieces: PlacedPiece[]; method: string }> {
+    const early = this.startEarlyCopy(job, temp, tools);
+    try {
+      const pieces = await this.pieces(job, tools);
+      const quality: ClipQuality = this.settings.current;
+      const keepSeparate = this.keepsSeparateTracks();
+      if (!allowsCopy(quality, pieces, keepSeparate)) {
+        await early?.stop();
+        return { pieces, method: await this.encode(job, pieces, temp, tools) };
+      }
+      const plans = await Promise.all(pieces.map((piece) => this.plan(piece, tools)));
+      if (early && plans.length === 1 && plans[0]!.kind === 'copy') {
+        await early.finished;
+        return { pieces, method: 'copy' };
+      }
+      await early?.stop();
+      return { pieces, method: await this.cutAndJoin(job, pieces, plans, temp, work, tools) };
+    } catch (error) {
+      await early?.stop();
+      throw error;
+    }
+  }
+
+  /** The direct copy of a lone segment that changes no audio, started before its source is probed. */
+  private startEarlyCopy(job: ClipJob, temp: string, tools: EngineTools): EarlyCopy | undefined {
+    const [only, ...others] = job.segments;
+    const { segment, item } = only!;
+    const asksAudioChange = (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
+    if (others.length > 0 || !item || asksAudioChange || !(segment.endTime > segment.startTime)) return undefined;
+    const args = copyArgs(item.filePath, segment.startTime, segment.endTime, temp, { format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks() });
+    const { process, finished } = this.startFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, segment.endTime - segment.startTime)), tools);
+    // Settled here so that a copy stopped early never counts as an unhandled failure.
+    finished.catch(() => undefined);
+    return {
+      finished,
+      stop: async () => {
+        await process?.cancel();
+        await finished.catch(() => undefined);
+      },
+    };
+  }
+
+  /** Each segment's source probed (with the keyframes around its start) and its times checked against it. */
   private async pieces(job: ClipJob, tools: EngineTools): Promise<PlacedPiece[]> {
+    const probes = job.segments.map(({ segment, item }) => (item && segment.endTime > segment.startTime
+      ? probeMedia(tools.ffprobe.path, item.filePath, { keyframesIn: keyframeWindow(segment.startTime, segment.endTime) })
+      : undefined));
+    // Every probe is awaited (settled) before any error is raised, so none is left running.
+    await Promise.allSettled(probes);
     const pieces: PlacedPiece[] = [];
     let offsetSeconds = 0;
     for (const [index, { segment, item, problem }] of job.segments.entries()) {
       const label = job.segments.length > 1 ? `Segment ${index + 1} (${segment.fileName})` : `The segment of ${segment.fileName}`;
       if (!item) throw new Error(`${label}: ${problem ?? 'the video is not in the library.'}`);
       if (!(segment.endTime > segment.startTime)) throw new Error(`${label}: its end (${segment.endTime} s) is not after its start (${segment.startTime} s).`);
-      const probed = await probeMedia(tools.ffprobe.path, item.filePath).catch((error: unknown) => {
+      const probed = await probes[index]!.catch((error: unknown) => {
         throw new Error(`${label}: the video cannot be read (${(error as Error).message}).`);
       });
       const video = probed.streams.find((stream) => stream.type === 'video');
@@ -232,19 +293,32 @@ export class ClipService {
       const endSeconds = Math.min(segment.endTime, duration);
       const volumes: Record<number, number> = {};
       for (const [track, volume] of Object.entries(segment.audioTrackVolumes ?? {})) volumes[Number(track)] = volume;
-      pieces.push({ source, item, offsetSeconds, startSeconds: segment.startTime, endSeconds, mutedAudioTracks: segment.mutedAudioTracks ?? [], audioTrackVolumes: volumes });
+      const window = keyframeWindow(segment.startTime, segment.endTime);
+      pieces.push({
+        source, item, offsetSeconds, startSeconds: segment.startTime, endSeconds, mutedAudioTracks: segment.mutedAudioTracks ?? [], audioTrackVolumes: volumes,
+        keyframes: { times: probed.keyframes ?? [], untilSeconds: window.toSeconds },
+      });
       offsetSeconds += endSeconds - segment.startTime;
     }
     return pieces;
   }
 
+  /** How to cut the piece; its keyframes are read further when the probed window holds none after its start. */
+  private async plan(piece: PlacedPiece, tools: EngineTools): Promise<CutPlan> {
+    const frameSeconds = 1 / (piece.source.frameRate || 30);
+    const plan = planCut(piece.startSeconds, piece.endSeconds, piece.keyframes.times, frameSeconds);
+    if (plan.kind !== 'encode' || piece.keyframes.untilSeconds >= piece.endSeconds) return plan;
+    return planCut(piece.startSeconds, piece.endSeconds, await this.keyframes(tools, piece), frameSeconds);
+  }
+
   /** The fast path: each piece copied from a keyframe (its head re-encoded when it starts between), then joined. */
-  private async cutAndJoin(job: ClipJob, pieces: PlacedPiece[], temp: string, work: string, tools: EngineTools): Promise<string> {
+  private async cutAndJoin(job: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string, tools: EngineTools): Promise<string> {
+    await mkdir(work, { recursive: true });
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
     const encoder = chooseClipEncoder({ clipEncoder: 'cpu', clipCodec: this.settings.current.clipCodec }, this.engine.codecs);
     const quality: ClipQuality = this.settings.current;
+    const keepSeparateTracks = this.keepsSeparateTracks();
     const parts: string[] = [];
-    const kinds: string[] = [];
     let done = 0;
     const step = async (args: string[], output: string, seconds: number) => {
       await this.runFfmpeg(job, args, [output], (at) => this.progress(job, percentOf(done + Math.min(at, seconds), 2 * total)), tools);
@@ -252,26 +326,21 @@ export class ClipService {
       parts.push(output);
     };
     for (const [index, piece] of pieces.entries()) {
-      const keyframes = await this.keyframes(tools, piece);
-      const plan = planCut(piece.startSeconds, piece.endSeconds, keyframes, 1 / (piece.source.frameRate || 30));
-      kinds.push(plan.kind);
+      const plan = plans[index]!;
+      const copy = (from: number, output: string) => step(copyArgs(piece.source.path, from, plan.toSeconds, output, { format: 'mpegts', keepSeparateTracks }), output, plan.toSeconds - from);
       if (plan.kind === 'copy') {
-        await step(copyArgs(piece.source.path, plan.fromSeconds, plan.toSeconds, path.join(work, `${index}-copy.ts`)), path.join(work, `${index}-copy.ts`), plan.toSeconds - plan.fromSeconds);
+        await copy(plan.fromSeconds, path.join(work, `${index}-copy.ts`));
       } else {
         const headEnd = plan.kind === 'smart' ? plan.keyframeSeconds : plan.toSeconds;
         const head = path.join(work, `${index}-head.ts`);
-        await step(headArgs(piece, headEnd, { encoder, quality, target: head }), head, headEnd - plan.fromSeconds);
-        if (plan.kind === 'smart') {
-          const tail = path.join(work, `${index}-tail.ts`);
-          await step(copyArgs(piece.source.path, plan.keyframeSeconds, plan.toSeconds, tail), tail, plan.toSeconds - plan.keyframeSeconds);
-        }
+        await step(headArgs(piece, headEnd, { encoder, quality, target: head, keepSeparateTracks }), head, headEnd - plan.fromSeconds);
+        if (plan.kind === 'smart') await copy(plan.keyframeSeconds, path.join(work, `${index}-tail.ts`));
       }
     }
     const list = path.join(work, 'parts.txt');
     await writeFile(list, concatList(parts));
-    const names = pieces[0]!.source.audioTracks.map((track) => track.title);
-    await this.runFfmpeg(job, joinArgs(list, temp, names), [temp], (at) => this.progress(job, percentOf(total + at, 2 * total)), tools);
-    return kinds.join('+');
+    await this.runFfmpeg(job, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) => this.progress(job, percentOf(total + at, 2 * total)), tools);
+    return plans.map((plan) => plan.kind).join('+');
   }
 
   /** The re-encode: every piece in one ffmpeg run, in the clip preset. */
@@ -279,35 +348,39 @@ export class ClipService {
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
     const quality: ClipQuality = this.settings.current;
     const encoder = chooseClipEncoder(quality, this.engine.codecs);
-    await this.runFfmpeg(job, encodeArgs(pieces, { quality, encoder, target: temp, format: 'mp4' }), [temp], (at) => this.progress(job, percentOf(at, total)), tools);
+    const args = encodeArgs(pieces, { quality, encoder, target: temp, format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks() });
+    await this.runFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, total)), tools);
     return `encode:${encoder.id}`;
   }
 
-  /** Keyframe times of the piece's source around the piece (packets only, nothing decoded). */
-  private keyframes(tools: EngineTools, piece: ClipPiece): Promise<number[]> {
-    const from = Math.max(0, piece.startSeconds - 0.5);
-    return new Promise((resolve, reject) => {
-      execFile(tools.ffprobe.path, [
-        '-v', 'error', '-select_streams', 'v:0', '-read_intervals', `${from.toFixed(3)}%${piece.endSeconds.toFixed(3)}`,
-        '-show_entries', 'packet=pts_time,flags:format=start_time', '-of', 'json', piece.source.path,
-      ], { maxBuffer: 64 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`The keyframes of ${piece.source.path} cannot be read: ${stderr.trim() || error.message}`));
-        else resolve(parseKeyframes(stdout));
-      });
-    });
+  /** Keyframe times of the piece's whole span (the probe's window ended before one came after its start). */
+  private async keyframes(tools: EngineTools, piece: ClipPiece): Promise<number[]> {
+    const probed = await probeMedia(tools.ffprobe.path, piece.source.path, { keyframesIn: { fromSeconds: Math.max(0, piece.startSeconds - 0.5), toSeconds: piece.endSeconds } });
+    return probed.keyframes ?? [];
   }
 
-  private async runFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: EngineTools): Promise<void> {
-    if (job.cancelled) throw new ClipCancelled();
+  private keepsSeparateTracks(): boolean {
+    return this.settings.current.clipKeepSeparateAudioTracks;
+  }
+
+  private runFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: EngineTools): Promise<void> {
+    return this.startFfmpeg(job, args, outputs, onPosition, tools).finished;
+  }
+
+  /** Starts ffmpeg as part of the job (`CancelClip` kills it); `finished` rejects when it failed or the job was cancelled. */
+  private startFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: EngineTools): { process?: FfmpegProcess; finished: Promise<void> } {
+    if (job.cancelled) return { finished: Promise.reject(new ClipCancelled()) };
     const process = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args, outputs, logger: this.logger });
-    job.process = process;
+    job.processes.add(process);
     process.onProgress((report) => {
       if (report.outTimeSeconds !== undefined) onPosition(report.outTimeSeconds);
     });
-    const exit = await process.exited;
-    job.process = undefined;
-    if (job.cancelled) throw new ClipCancelled();
-    if (!exit.succeeded) throw new Error(`ffmpeg could not make the clip: ${exit.errorText}`);
+    const finished = process.exited.then((exit) => {
+      job.processes.delete(process);
+      if (job.cancelled) throw new ClipCancelled();
+      if (!exit.succeeded) throw new Error(`ffmpeg could not make the clip: ${exit.errorText}`);
+    });
+    return { process, finished };
   }
 
   /** Sends `ClipProgress` when the percentage rose (0 and 100 always once). */

@@ -11,6 +11,7 @@ import { Logger } from '../support/logger.js';
 import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { Notifier } from './notifier.js';
@@ -59,8 +60,9 @@ describe('CompressionService', function () {
 
   const build = (recorderService: RecorderService = recorder) => {
     const logger = new Logger([]);
+    const jobs = new MediaJobs();
     return new CompressionService(settings, library, new ContentLocator(settings, library), engine, recorderService,
-      new ContentArtwork(settings, library, logger), events, logger);
+      new ContentArtwork(settings, library, jobs, logger), jobs, events, logger);
   };
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {

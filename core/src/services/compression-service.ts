@@ -10,7 +10,6 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
-import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { percentOf, produceInto } from '../media/job-output.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { audioTrackNameArgs } from '../media/session-encoding.js';
@@ -20,6 +19,7 @@ import type { Codec, EventContent, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, sizeFields, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { RecorderService } from './recorder-service.js';
@@ -102,6 +102,7 @@ export class CompressionService {
     private readonly engine: CaptureEngine,
     private readonly recorder: RecorderService,
     private readonly artwork: ContentArtwork,
+    private readonly jobs: MediaJobs,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -130,7 +131,7 @@ export class CompressionService {
     const key = comparable(source);
     this.running.add(key);
     try {
-      return await this.run(item, source, tools);
+      return await this.jobs.track(this.run(item, source, tools));
     } finally {
       this.running.delete(key);
     }
@@ -184,7 +185,7 @@ export class CompressionService {
   }
 
   private async encode(args: string[], tools: EngineTools, temp: string, durationSeconds: number, progress: (percent: number) => void): Promise<void> {
-    const ffmpeg = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
+    const ffmpeg = this.jobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
     let last = 0;
     ffmpeg.onProgress((report) => {
       const percent = percentOf(report.outTimeSeconds ?? 0, durationSeconds);

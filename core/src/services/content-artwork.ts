@@ -1,8 +1,9 @@
-// Adds a video to the library with its thumbnail and waveform peaks in place. Both are made before
-// the item exists (its id is not known yet) and moved under the id right after it is added, so a
-// frontend that sees the item finds them. A failure of either is logged; the item is added anyway.
-// They can also be made from other sources while the video itself is still being written (a saved
-// replay: from its segments while they are joined).
+// Adds a video to the library with its thumbnail and waveform peaks. Either both are made before the
+// item exists (its id is not known yet) and moved under the id right after it is added, or (clips,
+// which should be listed the moment their file is whole) made right after it is added, with requests
+// for them waiting until they are placed: either way a frontend that sees the item finds them. A
+// failure of either is logged; the item is added anyway. They can also be made from other sources
+// while the video itself is still being written (a saved replay: from its segments while they are joined).
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { createThumbnail, thumbnailPath } from '../media/thumbnail.js';
 import { computeWaveform, waveformPath, writeWaveform, type WaveformPeaksFile } from '../media/waveform.js';
 import { Logger } from '../support/logger.js';
 import { ContentLibrary, TYPE_FOLDERS, type ContentRecord, type NewContent } from './content-library.js';
+import { MediaJobs } from './media-jobs.js';
 import { SettingsStore } from './settings-store.js';
 
 /** A thumbnail and waveform made before the item exists. */
@@ -41,9 +43,32 @@ export function artworkOf(video: string, probed: ProbeResult): ArtworkSources {
 @injectable()
 export class ContentArtwork {
   private readonly logger: Logger;
+  /** Thumbnail and waveform files being made after their item was added, to when they are placed. */
+  private readonly making = new Map<string, Promise<void>>();
 
-  constructor(private readonly settings: SettingsStore, private readonly library: ContentLibrary, logger: Logger) {
+  constructor(private readonly settings: SettingsStore, private readonly library: ContentLibrary, private readonly jobs: MediaJobs, logger: Logger) {
     this.logger = logger.child('artwork');
+  }
+
+  /** Adds the item at once, then makes its artwork; until that is placed, `whenMade` of its files waits. */
+  async addThenMake(content: NewContent, sources: ArtworkSources, tools: EngineTools): Promise<ContentRecord> {
+    const item = await this.library.add(content);
+    const { cacheFolder } = this.settings.current;
+    const typeFolder = TYPE_FOLDERS[content.type];
+    const files = [thumbnailPath(cacheFolder, typeFolder, item.id), waveformPath(cacheFolder, typeFolder, item.id)];
+    const made = this.jobs.track(this.prepare(sources, tools).then(async (artwork) => {
+      // Deleted meanwhile: its artwork would belong to nothing.
+      if (this.library.get(item.id)) await this.place(item, artwork);
+      else await this.discard(artwork);
+    }));
+    for (const file of files) this.making.set(file, made);
+    void made.finally(() => files.forEach((file) => this.making.delete(file)));
+    return item;
+  }
+
+  /** Settles once the artwork file being made at `file` (if any) is in place or failed. */
+  async whenMade(file: string): Promise<void> {
+    await this.making.get(path.resolve(file))?.catch(() => undefined);
   }
 
   /** `probed` is the video as ffprobe read it (duration, audio streams). */
@@ -72,8 +97,6 @@ export class ContentArtwork {
 
   /** Adds the item, then places its artwork under its id. */
   async add(content: NewContent, artwork: Artwork): Promise<ContentRecord> {
-    const cacheFolder = this.settings.current.cacheFolder;
-    const typeFolder = TYPE_FOLDERS[content.type];
     let item: ContentRecord;
     try {
       item = await this.library.add(content);
@@ -81,13 +104,20 @@ export class ContentArtwork {
       await this.discard(artwork);
       throw error;
     }
+    await this.place(item, artwork);
+    return item;
+  }
+
+  /** Moves the artwork under the item's id. */
+  private async place(item: ContentRecord, artwork: Artwork): Promise<void> {
+    const cacheFolder = this.settings.current.cacheFolder;
+    const typeFolder = TYPE_FOLDERS[item.type];
     await Promise.all([
       artwork.pendingThumbnail && place(artwork.pendingThumbnail, thumbnailPath(cacheFolder, typeFolder, item.id))
         .catch((error: unknown) => this.logger.warn('thumbnail not placed', { id: item.id, error })),
       artwork.waveform && writeWaveform(waveformPath(cacheFolder, typeFolder, item.id), artwork.waveform)
         .catch((error: unknown) => this.logger.warn('waveform not written', { id: item.id, error })),
     ]);
-    return item;
   }
 
   /** Removes artwork that no item will have. */

@@ -14,6 +14,7 @@ import { Notifier } from './notifier.js';
 import { RecorderService } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
+import { MediaJobs } from './media-jobs.js';
 
 const bookmark = (id: number, type: Bookmark['type'], seconds: number): Bookmark => ({ id, type, subtype: null, time: formatDuration(seconds), aiRating: null });
 const run = (file: string, args: string[]) => new Promise<void>((resolve, reject) => {
@@ -38,7 +39,7 @@ describe('HighlightService', function () {
     ({ events, settings, state, library, engine } = world);
     const { artwork, logger } = world;
     recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new FixedSources(), artwork, logger, events);
-    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, engine, artwork, recorder, events, logger);
+    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, engine, artwork, new MediaJobs(), recorder, events, logger);
   });
   afterEach(async () => {
     await highlights.idle();

@@ -11,7 +11,6 @@ import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
-import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import {
   bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
 } from '../media/highlight-plan.js';
@@ -24,6 +23,7 @@ import { formatDuration, parseDuration, type Bookmark, type EventContent, type S
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { fileStamp, RecorderService } from './recorder-service.js';
@@ -89,6 +89,7 @@ export class HighlightService {
     private readonly library: ContentLibrary,
     private readonly engine: CaptureEngine,
     private readonly artwork: ContentArtwork,
+    private readonly mediaJobs: MediaJobs,
     recorder: RecorderService,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
@@ -107,7 +108,7 @@ export class HighlightService {
     if (!this.engine.available) throw new CommandError('Unavailable', 'Highlights need the capture engine (ffmpeg), which is not ready yet.');
     const tools = this.engine.tools();
     this.running.add(item.id);
-    const job = this.run(item, tools).finally(() => this.running.delete(item.id));
+    const job = this.mediaJobs.track(this.run(item, tools)).finally(() => this.running.delete(item.id));
     this.jobs.add(job);
     void job.finally(() => this.jobs.delete(job));
     return job;
@@ -199,7 +200,7 @@ export class HighlightService {
   }
 
   private async encode(args: string[], tools: EngineTools, temp: string, progress: (doneSeconds: number) => void): Promise<void> {
-    const ffmpeg = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
+    const ffmpeg = this.mediaJobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
     let last = -1;
     ffmpeg.onProgress((report) => {
       const done = report.outTimeSeconds ?? 0;

@@ -10,6 +10,7 @@ import { PickerUnavailableError, type PickOptions } from '../platform/native-pic
 import { Logger } from '../support/logger.js';
 import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary } from './content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
 import { Notifier } from './notifier.js';
@@ -42,14 +43,14 @@ describe('ImportService', function () {
   const build = (pick: MultiFilePicker = async () => []) => {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
-    const artwork = new ContentArtwork(settings, library, logger);
+    const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
     const recorder = new RecorderService(settings, state, library, notifier, engine, new CaptureSources(logger), artwork, logger, events);
     const monitor = new StorageMonitor(settings, state, library, recorder, notifier, DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
     };
-    return new ImportService(library, artwork, engine, monitor, warnings, notifier, recordingPicker, events, logger);
+    return new ImportService(library, artwork, new MediaJobs(), engine, monitor, warnings, notifier, recordingPicker, events, logger);
   };
 
   /** Two videos (the second with two named tracks) and a text file named .mp4, with known modification times. */

@@ -22,6 +22,7 @@ import type { CommandParameters, ContentType, EventContent } from '../protocol/i
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { Notifier } from './notifier.js';
 import { StorageMonitor, toGb } from './storage-monitor.js';
@@ -57,6 +58,7 @@ export class ImportService {
   constructor(
     private readonly library: ContentLibrary,
     private readonly artwork: ContentArtwork,
+    private readonly jobs: MediaJobs,
     private readonly engine: CaptureEngine,
     private readonly storage: StorageMonitor,
     private readonly warnings: StorageWarnings,
@@ -99,13 +101,13 @@ export class ImportService {
         confirmText: 'Import anyway',
         action: 'import',
         onConfirm: async () => {
-          await this.run(type, files, tools);
+          await this.jobs.track(this.run(type, files, tools));
         },
       });
       this.logger.info('import waits for the storage warning', { warningId, files: files.length, incoming, used, limit });
       return { status: 'waiting', warningId };
     }
-    return { status: 'imported', summary: await this.run(type, files, tools) };
+    return { status: 'imported', summary: await this.jobs.track(this.run(type, files, tools)) };
   }
 
   private async pickFiles(): Promise<string[]> {

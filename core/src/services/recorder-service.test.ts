@@ -11,6 +11,7 @@ import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { Notifier } from './notifier.js';
 import { failureTitle, RecorderService, type CurrentRecording } from './recorder-service.js';
@@ -43,7 +44,7 @@ describe('RecorderService', function () {
   const recorder = (source: CaptureSource = new SyntheticCaptureSource()) => {
     const logger = new Logger([]);
     sources = new FixedSources(source);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), engine, sources, new ContentArtwork(settings, library, logger), logger, events);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), engine, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events);
     services.push(service);
     return service;
   };

@@ -12,6 +12,7 @@ import { parseDuration } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { ContentArtwork } from './content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary } from './content-library.js';
 import { GameCatalog } from './game-catalog.js';
 import { Notifier } from './notifier.js';
@@ -137,7 +138,7 @@ describe('recovery', function () {
     const service = () => {
       const logger = new Logger([]);
       const monitor = { refreshSoon: () => { refreshes++; } } as unknown as StorageMonitor;
-      return new RecoveryService(settings, library, new GameCatalog(settings, logger), engine, new ContentArtwork(settings, library, logger), new Notifier(events, logger), monitor, events, logger);
+      return new RecoveryService(settings, library, new GameCatalog(settings, logger), engine, new ContentArtwork(settings, library, new MediaJobs(), logger), new Notifier(events, logger), monitor, events, logger);
     };
     /** A fragmented MP4 as an interrupted recording leaves it. */
     const fragmentedRecording = async (target: string, seconds = 2) => {

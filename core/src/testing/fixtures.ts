@@ -15,6 +15,7 @@ import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { ContentArtwork } from '../services/content-artwork.js';
+import { MediaJobs } from '../services/media-jobs.js';
 import { ContentLibrary } from '../services/content-library.js';
 import { Notifier } from '../services/notifier.js';
 import { SettingsStore } from '../services/settings-store.js';
@@ -89,7 +90,7 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 /**
  * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
  * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, a started capture
- * engine and the artwork maker. `dispose` stops them and removes the folder.
+ * engine, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
  */
 export interface MediaWorld {
   folder: string;
@@ -100,6 +101,7 @@ export interface MediaWorld {
   state: StateStore;
   library: ContentLibrary;
   engine: CaptureEngine;
+  jobs: MediaJobs;
   artwork: ContentArtwork;
   dispose(): Promise<void>;
 }
@@ -116,9 +118,11 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   const library = new ContentLibrary(settings, state, logger);
   await library.load();
   const engine = await startedCaptureEngine({ state, settings, events, options, logger });
+  const jobs = new MediaJobs();
   return {
-    folder, events, logger, options, settings, state, library, engine, artwork: new ContentArtwork(settings, library, logger),
+    folder, events, logger, options, settings, state, library, engine, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
     async dispose() {
+      await jobs.shutdown();
       state.dispose();
       await settings.flush();
       await rm(folder, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { runFfmpegFrame } from '../media/frame-grab.js';
 import { CaptureEngine } from '../media/capture-engine.js';
+import { ContentArtwork } from '../services/content-artwork.js';
 import { isWithin } from '../services/content-locator.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { Logger } from '../support/logger.js';
@@ -50,6 +51,7 @@ export class MediaRoutes {
     private readonly routes: HttpRoutes,
     private readonly settings: SettingsStore,
     private readonly engine: CaptureEngine,
+    private readonly artwork: ContentArtwork,
     logger: Logger,
   ) {
     this.logger = logger.child('media');
@@ -125,6 +127,8 @@ export class MediaRoutes {
     const roots = kind === 'video' ? [contentFolder]
       : kind === 'waveform' ? [path.join(cacheFolder, 'waveforms')] : [path.join(cacheFolder, 'thumbnails')];
     const lexical = path.resolve(input);
+    // The artwork of an item listed a moment ago may still be being made: wait for it, not a 404.
+    if (kind !== 'video') await this.artwork.whenMade(lexical);
     for (const root of roots) {
       const realRoot = await realpath(root).catch(() => undefined);
       if (!realRoot || !(isWithin(root, lexical) || isWithin(realRoot, lexical))) continue;

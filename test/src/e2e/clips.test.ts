@@ -1,5 +1,6 @@
 // Clips with the real service: a few seconds recorded, then CreateClip over the WebSocket gives a
-// Clip item with progress up to 100; a path outside the content folder is refused.
+// Clip item with progress up to 100, whose thumbnail and waveform are served as soon as it is listed;
+// a path outside the content folder is refused.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import path from 'node:path';
@@ -13,8 +14,7 @@ describe('clips', function () {
   const under = serviceUnderTest();
 
   it('records a session, then clips part of it into Clips/<game>/ with ClipProgress ending at 100', async () => {
-    const frontend = await under.start();
-    await frontend.handshake();
+    const { client: frontend, state } = await under.connect();
     frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: under.content.path, clipFps: 30 });
     await frontend.next('Settings');
     frontend.send('StartRecording');
@@ -36,6 +36,15 @@ describe('clips', function () {
     expect(clip).to.deep.include({ title: 'Best moment', game: 'Manual Recording' });
     expect(path.posix.dirname(clip.filePath)).to.equal(path.join(under.content.path, 'Clips', 'Manual Recording').replaceAll('\\', '/'));
     expect(parseDuration(clip.duration)).to.be.closeTo(1.5, 1);
+    // Listed before its artwork is made: the requests wait for it instead of finding nothing.
+    const base = under.process.url.replace(/\/$/, '');
+    const artwork = (route: string, file: string) => fetch(`${base}${route}?input=${encodeURIComponent(`${state.cacheFolder}/${file}`)}`);
+    const [thumbnail, waveform] = await Promise.all([
+      artwork('/api/thumbnail', `thumbnails/Clips/${clip.id}.jpeg`),
+      artwork('/api/content', `waveforms/Clips/${clip.id}.peaks.json`),
+    ]);
+    expect([thumbnail.status, thumbnail.headers.get('content-type')]).to.deep.equal([200, 'image/jpeg']);
+    expect(((await waveform.json()) as { version: number }).version).to.equal(2);
 
     frontend.send('CreateClip', { Segments: [{ ...segment, id: segment.id + 1, filePath: `${under.content.path}/../../etc/passwd` }] });
     expect(await frontend.next('CommandRejected')).to.deep.include({ method: 'CreateClip', code: 'NotAllowed' });
