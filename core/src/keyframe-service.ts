@@ -17,6 +17,7 @@ import { SettingsCommands } from './commands/settings-commands.js';
 import { StorageCommands } from './commands/storage-commands.js';
 import { CaptureEngine } from './media/capture-engine.js';
 import { CaptureSources } from './media/capture-source.js';
+import { removeUnfinishedOutputs } from './media/job-output.js';
 import { DESKTOP_TOOLS, systemDesktopTools } from './platform/desktop-tools.js';
 import { pickFiles, pickFolder } from './platform/native-picker.js';
 import { integrationHostEnvironment, finishedRecordings } from './plugins/host-environment.js';
@@ -25,7 +26,7 @@ import { ServiceOptions } from './service-options.js';
 import { AutoRecorder } from './services/auto-recorder.js';
 import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from './services/bookmark-service.js';
 import { CompressionService } from './services/compression-service.js';
-import { ContentLibrary } from './services/content-library.js';
+import { ContentLibrary, TYPE_FOLDERS } from './services/content-library.js';
 import { ContentMigration } from './services/content-migration.js';
 import { DataMigrations } from './services/data-migrations.js';
 import { HighlightService } from './services/highlight-service.js';
@@ -34,7 +35,7 @@ import { ImportService, MULTI_FILE_PICKER } from './services/import-service.js';
 import { GameDetector, PROCESS_LISTER, systemProcessLister } from './services/game-detector.js';
 import { FOLDER_PICKER, LibraryLocations } from './services/library-locations.js';
 import { Notifier } from './services/notifier.js';
-import { ClipService } from './services/clip-service.js';
+import { ClipService, clipWorkFolder } from './services/clip-service.js';
 import { ContentArtwork } from './services/content-artwork.js';
 import { MediaJobs } from './services/media-jobs.js';
 import { RecorderService } from './services/recorder-service.js';
@@ -155,11 +156,20 @@ export class KeyframeService {
     this.logger.close();
   }
 
+  /** A crash mid-job leaves hidden temporary outputs and work folders; never a file under a final name. */
+  private async removeUnfinishedOutputs(): Promise<void> {
+    const { contentFolder, cacheFolder } = this.container.resolve(SettingsStore).current;
+    const typeFolders = Object.values(TYPE_FOLDERS).map((folder) => path.join(contentFolder, folder));
+    const removed = await removeUnfinishedOutputs(typeFolders, [clipWorkFolder(cacheFolder)]);
+    if (removed.length > 0) this.logger.info('unfinished media job outputs removed', { removed });
+  }
+
   private async startUp(): Promise<void> {
     this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid });
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
     await this.container.resolve(DataMigrations).run();
+    await this.removeUnfinishedOutputs();
     await this.container.resolve(ContentLibrary).load();
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();

@@ -1,12 +1,37 @@
 // What every media job (clip, highlight, compression, import) does with its result: it is written
 // under a temporary name beside the target and renamed into place only when complete, so a file
 // under the final name is always whole; on failure or cancel the temporary file is removed.
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /** `<folder>/.<name>.part`: hidden, and never mistaken for a video by the library or recovery. */
 export function tempOutputPath(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.part`);
+}
+
+const TEMP_OUTPUT = /^\..+\.part$/;
+
+/**
+ * Removes what jobs that a crash cut off left behind: temporary outputs anywhere below `folders`
+ * (the content type folders) and the job work folders `scratch`. Returns the paths removed.
+ */
+export async function removeUnfinishedOutputs(folders: readonly string[], scratch: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const folder of folders) {
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries.filter((candidate) => candidate.isFile() && TEMP_OUTPUT.test(candidate.name))) {
+      const file = path.join(entry.parentPath, entry.name);
+      await rm(file, { force: true });
+      removed.push(file);
+    }
+  }
+  for (const folder of scratch) {
+    const entries = await readdir(folder).catch(() => []);
+    if (entries.length === 0) continue;
+    await rm(folder, { recursive: true, force: true });
+    removed.push(folder);
+  }
+  return removed;
 }
 
 /** Runs `produce` on the temporary path, then renames it to `target`; removes it if anything fails. */

@@ -164,7 +164,7 @@ export class ClipService {
 
   private async run(job: ClipJob): Promise<void> {
     const began = Date.now();
-    const work = path.join(this.settings.current.cacheFolder, 'clip-work', randomUUID());
+    const work = path.join(clipWorkFolder(this.settings.current.cacheFolder), randomUUID());
     let target: string | undefined;
     try {
       if (job.cancelled) throw new ClipCancelled();
@@ -390,6 +390,11 @@ export class ClipService {
     job.lastProgress = progress;
     this.events.send('ClipProgress', { id: job.id, progress, segments: job.segments.map(({ segment }) => segment) });
   }
+}
+
+/** Where clip jobs keep the parts they join: one folder per job, removed when it ends. */
+export function clipWorkFolder(cacheFolder: string): string {
+  return path.join(cacheFolder, 'clip-work');
 }
 
 /** The sources' bookmarks inside the pieces, at their time in the clip; each bookmark once. */

@@ -4,13 +4,10 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { ffmpegPath, ffprobePath } from '../kit/processes.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
-const fromCore = () => createRequire(createRequire(import.meta.url).resolve('@keyframe/core/package.json'));
-const ffmpegPath = () => process.env.FFMPEG_PATH ?? (fromCore()('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-const ffprobePath = () => process.env.FFPROBE_PATH ?? (fromCore()('@ffprobe-installer/ffprobe') as { path: string }).path;
 
 const run = (tool: string, args: string[]) => new Promise<string>((resolve, reject) => {
   execFile(tool, args, { maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout)));

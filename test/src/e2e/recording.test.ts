@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseDuration } from '@keyframe/core/protocol';
 import { ProtocolClient } from '../kit/protocol-client.js';
+import { processesMentioning } from '../kit/processes.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
 /** ffprobe as the service finds it: FFPROBE_PATH, else the package @keyframe/core depends on. */
@@ -35,17 +36,6 @@ const keyframeTimes = async (file: string) => (await ffprobe(['-select_streams',
   .split('\n').map((line) => Number.parseFloat(line)).filter(Number.isFinite);
 
 const sleepUntil = (time: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())));
-
-/** Processes whose command line mentions `text` (Linux only; elsewhere an empty list). */
-async function processesMentioning(text: string): Promise<string[]> {
-  if (process.platform !== 'linux') return [];
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (commandLine.includes(text)) found.push(`${pid}: ${commandLine.replaceAll('\0', ' ').slice(0, 120)}`);
-  }
-  return found;
-}
 
 describe('recording', function () {
   this.timeout(60000);
