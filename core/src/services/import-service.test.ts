@@ -124,6 +124,9 @@ describe('ImportService', function () {
       expect(perFile[0]).to.equal(0);
       expect(perFile.at(-1)).to.equal(100);
       expect(perFile).to.deep.equal([...perFile].sort((a, b) => a - b));
+      const steps = progress.filter((event) => event.currentFileIndex === index && event.status === 'importing').map((event) => event.message);
+      expect(steps[0]).to.equal('Reading the video');
+      expect(steps).to.include('Making the thumbnail and waveform');
     }
     expect(progress.at(-1)).to.deep.equal({
       id: summary.id, totalFiles: 3, fileName: 'Finished', progress: 100, status: 'done', currentFileIndex: 2, message: 'Completed: 2 successful, 1 failed',

@@ -135,9 +135,9 @@ export class ImportService {
     this.logger.info('import started', { id, type, files: totalFiles });
     for (const [currentFileIndex, file] of files.entries()) {
       const fileName = path.parse(file).name;
-      send({ fileName, progress: 0, status: 'importing', currentFileIndex });
+      send({ fileName, progress: 0, status: 'importing', currentFileIndex, message: 'Reading the video' });
       try {
-        const item = await this.importOne(file, type, tools, (progress) => send({ fileName, progress, status: 'importing', currentFileIndex }));
+        const item = await this.importOne(file, type, tools, (progress, message) => send({ fileName, progress, status: 'importing', currentFileIndex, message }));
         summary.imported.push(item);
         send({ fileName, progress: 100, status: 'importing', currentFileIndex });
       } catch (error) {
@@ -159,7 +159,8 @@ export class ImportService {
     return summary;
   }
 
-  private async importOne(file: string, type: ContentType, tools: EngineTools, progress: (percent: number) => void): Promise<ContentRecord> {
+  /** Reports the copy as 0–90 % and the thumbnail and waveform, which read the whole sound, as 90. */
+  private async importOne(file: string, type: ContentType, tools: EngineTools, progress: (percent: number, message: string) => void): Promise<ContentRecord> {
     const info = await stat(file).catch(() => undefined);
     if (!info) throw new Error('there is no file at that path');
     if (!info.isFile()) throw new Error('it is not a file');
@@ -170,7 +171,8 @@ export class ImportService {
     const parsed = path.parse(file);
     const folder = path.dirname(this.library.contentPath(type, IMPORTED_GAME, parsed.base));
     const target = await freePath(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`));
-    await produceInto(target, (temp) => copyWithProgress(file, temp, info.size, progress));
+    await produceInto(target, (temp) => copyWithProgress(file, temp, info.size, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
+    progress(Math.round(100 * COPY_SHARE), 'Making the thumbnail and waveform');
     try {
       const audio = probed.streams.filter((stream) => stream.type === 'audio');
       const names = audio.length >= 2 && audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : null;
@@ -189,6 +191,9 @@ export class ImportService {
     }
   }
 }
+
+/** The part of a file's progress that is its copy; the rest is its thumbnail and waveform. */
+const COPY_SHARE = 0.9;
 
 /** Copies `source` to `target` (the source is only read), reporting whole percents below 100. */
 async function copyWithProgress(source: string, target: string, totalBytes: number, progress: (percent: number) => void): Promise<void> {
