@@ -1,12 +1,13 @@
 // The library with the real service: rename, delete and bookmarks persist across a restart, a batch
-// delete sends one State, every path-taking command refuses paths outside the content folder, and
-// media is served with byte ranges, only from the library.
+// delete sends one State, a highlight is made from a session's bookmarks, the library follows a new
+// content folder, every path-taking command refuses paths outside the content folder, and media is
+// served with byte ranges, only from the library.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandName, ContentItem, State } from '@keyframe/core/protocol';
+import { parseDuration, type CommandName, type ContentItem, type State } from '@keyframe/core/protocol';
 import { ProtocolClient } from '../kit/protocol-client.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
@@ -211,5 +212,36 @@ describe('content library', function () {
     for (const [route, input] of refusedInputs) expect((await get(route, input)).status, input).to.equal(404);
     expect((await get('/api/content', `${under.data.path}/settings.txt`)).status).to.equal(400);
     expect((await get('/api/thumbnail', outside, {}, '&time=1')).status).to.equal(404);
+  });
+
+  it('makes a highlight from a session\'s bookmarks, then moves the library into a new content folder', async () => {
+    const { client: frontend } = await under.connect();
+    await configure(frontend);
+    const session = await record(frontend);
+    frontend.send('AddBookmark', { FilePath: session.filePath, ContentType: 'Session', Type: 'Kill', Time: '00:00:01', Id: 31 });
+    await frontend.next('State', (state) => state.content.some((item) => item.bookmarks.some((bookmark) => bookmark.id === 31)));
+
+    frontend.send('CreateAiClip', { FileName: session.fileName });
+    expect(await frontend.next('AiProgress', (event) => event.status !== 'processing', 60000)).to.deep.include({ status: 'done', progress: 100 });
+    const progress = frontend.all('AiProgress');
+    expect(progress.every((event) => event.content.fileName === session.fileName && event.id === progress[0]!.id)).to.equal(true);
+    const withHighlight = await frontend.until('State', (state) => state.content.some((item) => item.type === 'Highlight'), 10000);
+    const highlight = withHighlight.content.find((item) => item.type === 'Highlight')!;
+    // The kill's window (8 s before, 3 s after) covers the whole two-second session.
+    expect(parseDuration(highlight.duration)).to.be.closeTo(parseDuration(session.duration)!, 0.2);
+    expect(existsSync(highlight.filePath)).to.equal(true);
+
+    const moved = path.join(under.data.path, 'new videos');
+    frontend.send('UpdateSettings', { contentFolder: moved });
+    await frontend.until('Settings', (settings) => path.resolve(settings.contentFolder) === moved, 10000);
+    frontend.send('MigrateContent');
+    expect(await frontend.next('ContentMigrationProgress', (event) => event.status !== 'migrating', 30000)).to.deep.include({ status: 'done', progress: 100 });
+    const after = await frontend.until('State', (state) => state.content.every((item) => item.filePath.startsWith(`${moved}/`)), 10000);
+    expect(after.content.map((item) => path.relative(moved, item.filePath)).sort()).to.deep.equal([
+      path.relative(under.content.path, highlight.filePath), path.relative(under.content.path, session.filePath),
+    ].sort());
+    for (const item of after.content) expect(existsSync(item.filePath)).to.equal(true);
+    expect(existsSync(session.filePath)).to.equal(false);
+    expect(frontend.schemaViolations).to.deep.equal([]);
   });
 });

@@ -89,6 +89,11 @@ export class ProtocolClient {
     });
   }
 
+  /** The contents of every event of that method received so far, in order. */
+  all<E extends EventName>(method: E): EventContentMap[E][] {
+    return this.events.filter((event) => event.method === method).map((event) => event.content as EventContentMap[E]);
+  }
+
   /** The content of the last event of that method received so far. */
   latest<E extends EventName>(method: E): EventContentMap[E] | undefined {
     return this.events.findLast((event) => event.method === method)?.content as EventContentMap[E] | undefined;
