@@ -7,6 +7,7 @@ import { benchNewConnection } from './new-connection-bench.js';
 import { benchPushLatency } from './push-latency-bench.js';
 import { benchRecorder } from './recorder-bench.js';
 import { benchStartup } from './startup-bench.js';
+import { benchState } from './state-bench.js';
 
 const RESULTS = fileURLToPath(new URL('../results.json', import.meta.url));
 
@@ -14,6 +15,7 @@ const figures: Figure[] = [];
 figures.push(await benchNewConnection());
 figures.push(await benchPushLatency());
 figures.push(await benchStartup());
+figures.push(...(await benchState()));
 figures.push(...(await benchRecorder()));
 figures.push(...(await benchClips()));
 printTable(figures);

@@ -1,0 +1,73 @@
+// State with 5,000 library items, two ways a user waits for it:
+// - re-indexing the library at start (every sidecar read, checked, its video found) against reading
+//   and parsing the same files bare;
+// - one item renamed (its sidecar written, the State rebuilt newest first and serialised) against
+//   serialising that State alone.
+import 'reflect-metadata';
+import { ContentLibrary, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
+import type { EventContent, EventName } from '@keyframe/core/protocol';
+import { createTempFolder } from '@keyframe/test';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { measure, type Figure } from './harness.js';
+
+const ITEMS = 5000;
+const RUNS = 9;
+
+/** Serialises every event as the transport does and hands over the State frames. */
+class SerialisingSink {
+  readonly isConnected = true;
+  onState: (frame: string) => void = () => undefined;
+  send<E extends EventName>(method: E, content: EventContent<E>): void {
+    const frame = JSON.stringify({ method, content });
+    if (method === 'State') this.onState(frame);
+  }
+}
+
+export async function benchState(): Promise<Figure[]> {
+  const temp = await createTempFolder('keyframe-state-bench-');
+  try {
+    const logger = new Logger([]);
+    const options = new ServiceOptions(path.join(temp.path, 'data'), 0, undefined, [], path.join(temp.path, 'Videos'));
+    await mkdir(options.dataFolder, { recursive: true });
+    const settings = new SettingsStore(options, logger);
+    await settings.load();
+    const sink = new SerialisingSink();
+    const state = new StateStore(sink);
+    const library = new ContentLibrary(settings, state, logger);
+    await library.load();
+    const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');
+    await mkdir(folder, { recursive: true });
+    for (let index = 0; index < ITEMS; index++) {
+      const filePath = path.join(folder, `session-${index}.mp4`);
+      await writeFile(filePath, '');
+      await library.add({ type: 'Session', filePath, game: 'Bench', durationSeconds: 1800, createdAt: new Date(Date.UTC(2026, 0, 1) + index * 60_000) });
+    }
+    const sidecars = path.join(settings.current.cacheFolder, 'metadata', 'Full Sessions');
+    const reindex = await measure(() => library.load(), RUNS, 1);
+    const bareRead = await measure(async () => {
+      for (const name of await readdir(sidecars)) JSON.parse(await readFile(path.join(sidecars, name), 'utf8'));
+    }, RUNS, 1);
+
+    const item = library.list()[ITEMS / 2]!;
+    let title = 0;
+    const rename = () => new Promise<void>((resolve, reject) => {
+      sink.onState = () => resolve();
+      library.update(item.id, { title: `Round ${++title}` }).catch(reject);
+    });
+    const renamed = await measure(rename, RUNS * 3, 3);
+    const serialised = await measure(async () => {
+      JSON.stringify({ method: 'State', content: state.current });
+    }, RUNS * 3, 3);
+    state.dispose();
+    return [
+      { name: `re-index at start, ${ITEMS} items`, medianMs: reindex, baseline: 'read + JSON.parse the same sidecars', baselineMedianMs: bareRead, ratio: reindex / bareRead, runs: RUNS },
+      {
+        name: `rename to State sent, ${ITEMS} items`, medianMs: renamed, baseline: 'JSON.stringify of that State', baselineMedianMs: serialised, ratio: renamed / serialised, runs: RUNS * 3,
+        note: 'includes the sidecar write and rebuilding the content list newest first',
+      },
+    ];
+  } finally {
+    await temp.remove();
+  }
+}
