@@ -486,14 +486,17 @@ export async function downloadCaptureEngine(download: EngineDownload): Promise<s
     lastPercent = whole;
     download.onProgress?.(whole);
   });
+  const file = createWriteStream(partial, { mode: 0o600 });
   try {
     await pipeline(stream, new Transform({
       transform(chunk: Buffer, _encoding, done) {
         hash.update(chunk);
         done(null, chunk);
       },
-    }), createWriteStream(partial, { mode: 0o600 }));
+    }), file);
   } catch (error) {
+    // The file may still be opening when the download fails: removed once it is closed, or it would stay.
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
     await rm(partial, { force: true });
     throw new Error(`Downloading the capture engine from ${download.url} failed: ${(error as Error).message}.`);
   }
