@@ -54,8 +54,12 @@ export interface HttpPushOptions {
 }
 
 export interface PollOptions {
-  /** A loopback URL (`127.0.0.1`, `localhost` or `[::1]`); anything else is refused. */
-  url: string;
+  /**
+   * A loopback URL (`127.0.0.1`, `localhost` or `[::1]`); anything else is refused. A function is
+   * asked before every request, for endpoints that take a cursor (`?lastEvt=` of the newest event
+   * seen): a URL it gives that is not loopback becomes an `error` input, and nothing is requested.
+   */
+  url: string | (() => string);
   intervalMs: number;
   /** Request timeout (default: the interval, at least 1 s). */
   timeoutMs?: number;

@@ -43,7 +43,7 @@ describe('LocalPoller', () => {
     if (server.listening) await stop(server);
   });
 
-  function poll(url: string, intervalMs: number, acceptSelfSignedCertificate?: boolean): LocalPoller {
+  function poll(url: string | (() => string), intervalMs: number, acceptSelfSignedCertificate?: boolean): LocalPoller {
     poller = new LocalPoller({ feed: 'api', logger, emit: (input) => inputs.push(input) }, { url, intervalMs, acceptSelfSignedCertificate });
     return poller;
   }
@@ -102,6 +102,21 @@ describe('LocalPoller', () => {
     poll(`http://127.0.0.1:${port}/`, 1000);
     await waitFor(() => inputs.length >= 1, 'the oversized poll');
     expect(inputs[0]).to.deep.equal({ error: 'the response is larger than 8 MiB' });
+  });
+
+  it('asks a URL function before every request: a cursor moves, a URL off this machine is an error input', async () => {
+    const paths: string[] = [];
+    const port = await start(server, (request, response) => {
+      paths.push(request.url!);
+      response.end('[]');
+    });
+    // Asked once at the start to check it, then before each request; the fourth request goes astray.
+    let asked = 0;
+    poll(() => (++asked === 5 ? 'http://192.168.1.20:8111/hudmsg' : `http://127.0.0.1:${port}/hudmsg?lastEvt=${asked}`), 10);
+    await waitFor(() => inputs.length >= 5, 'five polls');
+    await poller!.close();
+    expect(paths.slice(0, 4)).to.deep.equal(['/hudmsg?lastEvt=2', '/hudmsg?lastEvt=3', '/hudmsg?lastEvt=4', '/hudmsg?lastEvt=6']);
+    expect(inputs[3]).to.have.property('error').that.matches(/192\.168\.1\.20.* is not a local http\(s\) URL/);
   });
 
   it('refuses a URL that is not on this machine', () => {

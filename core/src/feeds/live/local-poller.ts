@@ -9,17 +9,16 @@ const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export class LocalPoller implements LiveSource {
   readonly ready = Promise.resolve();
-  private readonly url: URL;
   private readonly stopping = new AbortController();
   private readonly polling: Promise<void>;
   private request: CancelableRequest<Response<string>> | undefined;
 
-  /** Throws when the URL is not a loopback http(s) URL. */
+  /** Throws when the URL (the first one a function gives) is not a loopback http(s) URL. */
   constructor(
     private readonly context: SourceContext<PollInput>,
     private readonly options: PollOptions,
   ) {
-    this.url = loopbackUrl(context.feed, options.url);
+    this.nextUrl();
     this.polling = this.pollUntilStopped();
   }
 
@@ -41,9 +40,20 @@ export class LocalPoller implements LiveSource {
     }
   }
 
+  private nextUrl(): URL {
+    const { url } = this.options;
+    return loopbackUrl(this.context.feed, typeof url === 'string' ? url : url());
+  }
+
   private async pollOnce(): Promise<PollInput> {
+    let url: URL;
+    try {
+      url = this.nextUrl();
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
     let tooLarge = false;
-    const request = got(this.url, {
+    const request = got(url, {
       retry: { limit: 0 },
       throwHttpErrors: false,
       // A redirect could lead off this machine.
