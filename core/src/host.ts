@@ -9,7 +9,7 @@ export { locateFfmpegTools, type FfmpegTools } from './media/ffmpeg-locator.js';
 export { ClipService } from './services/clip-service.js';
 export { ContentArtwork } from './services/content-artwork.js';
 export { MediaJobs } from './services/media-jobs.js';
-export { ContentLibrary } from './services/content-library.js';
+export { ContentLibrary, TYPE_FOLDERS } from './services/content-library.js';
 export { ContentLocator } from './services/content-locator.js';
 export { SettingsStore } from './services/settings-store.js';
 export { Logger as ServiceLogger } from './support/logger.js';
