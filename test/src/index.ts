@@ -4,3 +4,8 @@ export { ServiceProcess, type ServiceProcessOptions } from './kit/service-proces
 export { serviceUnderTest, ServiceUnderTest } from './kit/service-under-test.js';
 export { createTempFolder, type TempFolder } from './kit/temp-folder.js';
 export { assertTapeMatchesExpected, compareBookmarks, expectedFileOf, replayTape, type ExpectedBookmarks, type ReplayOptions } from './kit/tape-assertions.js';
+export {
+  IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, ScriptedFeed, ScriptedFeeds, ScriptedRecorder, TestGamePaths,
+  type LoggedLine,
+} from './kit/integration-test-bed.js';
+export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';
