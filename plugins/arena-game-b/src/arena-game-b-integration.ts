@@ -1,0 +1,172 @@
+// Dota 2: installs the Game State Integration config, listens for the game's pushes on loopback port
+// 1341 and bookmarks the local player's kills, deaths and assists.
+import {
+  Bookmarks, Clock, Feeds, GamePaths, Health, Logger,
+  type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
+  type HealthReporter, type HttpPushInput, type PluginLogger,
+} from '@keyframe/core';
+import { inject, injectable } from 'tsyringe';
+import {
+  configFolderOfExecutable, findConfigFolders, GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT, installConfig,
+} from './gsi-config.js';
+import { GsiMatchTracker } from './gsi-match-tracker.js';
+
+export const NO_DATA_MESSAGE =
+  `No data from Dota 2 yet: is the config installed, the launch option ${GSI_LAUNCH_OPTION} set and the game restarted?`;
+export const NO_PLAYER_DATA_MESSAGE =
+  `Dota 2 sends no player kills/deaths/assists during the match: check that ${GSI_CONFIG_FILE_NAME} has "player" "1" in its data block, then restart the game.`;
+export const RESTART_TITLE = 'Restart Dota 2';
+const RESTART_DESCRIPTION =
+  `Keyframe installed its game state config for Dota 2. Add ${GSI_LAUNCH_OPTION} to Dota 2's launch options ` +
+  '(Steam → Dota 2 → Properties → General → Launch options) if it is not there yet, then restart the game so that ' +
+  'kills, deaths and assists are bookmarked.';
+
+@injectable()
+export class ArenaGameBIntegration implements GameIntegration {
+  /** How long after activation silence from the game becomes a health warning. */
+  protected readonly noDataTimeoutMs: number = 30_000;
+
+  readonly #tracker = new GsiMatchTracker();
+  #active = false;
+  #receivedData = false;
+  #noDataTimer: NodeJS.Timeout | undefined;
+  /** A config that could not be written: stays in health until the game proves it sends anyway. */
+  #configProblem: string | undefined;
+
+  constructor(
+    @inject(Feeds) private readonly feeds: FeedsService,
+    @inject(Bookmarks) private readonly bookmarks: BookmarksService,
+    @inject(Clock) private readonly clock: ClockService,
+    @inject(GamePaths) private readonly paths: GamePathsService,
+    @inject(Logger) private readonly logger: PluginLogger,
+    @inject(Health) private readonly health: HealthReporter,
+  ) {}
+
+  async enable(): Promise<void> {
+    await this.installConfigs(undefined);
+  }
+
+  async activate(game: DetectedGame): Promise<void> {
+    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
+    this.#receivedData = false;
+    this.#active = true;
+    // SPEC: the config is written the first time the game is detected; usually it is already there.
+    await this.installConfigs(game.executablePath);
+
+    const feed = this.feeds.httpPush('gsi', { port: GSI_PORT });
+    feed.onInput((input) => this.onPush(input));
+    this.#noDataTimer = setTimeout(() => {
+      this.#noDataTimer = undefined;
+      if (this.#active && !this.#receivedData) this.health.degraded(NO_DATA_MESSAGE);
+    }, this.noDataTimeoutMs);
+    this.#noDataTimer.unref?.(); // a tape's virtual clock may hand out plain numbers
+
+    try {
+      await feed.ready;
+    } catch (error) {
+      await this.deactivate();
+      throw new Error(
+        `Cannot listen for Dota 2 on 127.0.0.1:${GSI_PORT}: ${errorText(error)}. ` +
+        `Close the program that uses port ${GSI_PORT} and start the game again.`,
+        { cause: error },
+      );
+    }
+    this.logger.info(`Listening for Dota 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
+  }
+
+  async deactivate(): Promise<void> {
+    this.#active = false;
+    if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
+    this.#noDataTimer = undefined;
+    this.#tracker.reset();
+    // The game is gone or the recording stopped: that is idle, not a problem to keep showing.
+    this.health.degraded(this.#configProblem);
+  }
+
+  private async onPush(input: HttpPushInput): Promise<void> {
+    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
+    if (!this.#active) return;
+    if (input.method.toUpperCase() !== 'POST') return;
+    // Read first: every bookmark of a multi-kill push gets the same time, however long adding them takes.
+    const receivedAt = this.clock.now();
+    let payload: unknown;
+    try {
+      payload = JSON.parse(input.body);
+    } catch {
+      // The body is not logged: it carries the config's auth token when the user added one.
+      this.logger.debug('Ignored a push that is not JSON', { bytes: input.body.length, userAgent: input.userAgent });
+      return;
+    }
+
+    const update = this.#tracker.update(payload);
+    if (update.outcome === 'foreign') {
+      this.logger.debug(`Ignored a push: ${update.reason}`, { userAgent: input.userAgent });
+      return;
+    }
+    if (!this.#receivedData) {
+      this.#receivedData = true;
+      this.#configProblem = undefined;
+      if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
+      this.#noDataTimer = undefined;
+      this.logger.info('Dota 2 is sending game state');
+    }
+    this.health.degraded(update.outcome === 'incomplete' ? NO_PLAYER_DATA_MESSAGE : undefined);
+    if (update.outcome === 'baseline') this.logger.debug(`Baseline: ${update.reason}`, { ...this.#tracker.baseline });
+
+    for (const event of update.events) {
+      for (let index = 0; index < event.count; index++) {
+        const added = await this.bookmarks.add({ type: event.type, at: receivedAt });
+        if (!added) this.logger.debug(`${event.type} not bookmarked: no recording covers it`);
+      }
+    }
+  }
+
+  /**
+   * Installs the config wherever the game is; `executablePath` adds the running game's own folder.
+   * Never throws: a config the user installed by hand works just as well.
+   */
+  private async installConfigs(executablePath: string | undefined): Promise<void> {
+    const folders = new Set<string>();
+    try {
+      for (const folder of await findConfigFolders(await this.paths.steamLibraries())) folders.add(folder);
+    } catch (error) {
+      this.logger.warn(`Could not list the Steam libraries to find Dota 2: ${errorText(error)}`);
+    }
+    if (executablePath !== undefined) {
+      const folder = await configFolderOfExecutable(executablePath);
+      if (folder !== undefined) folders.add(folder);
+    }
+    if (folders.size === 0) {
+      this.logger.info(`Dota 2 was not found in any Steam library; ${GSI_CONFIG_FILE_NAME} will be written when the game is detected`);
+      return;
+    }
+
+    const written: string[] = [];
+    const failed: string[] = [];
+    for (const folder of folders) {
+      try {
+        const result = await installConfig(folder);
+        if (result === 'written') written.push(folder);
+        if (result === 'kept-existing') this.logger.info(`Kept the ${GSI_CONFIG_FILE_NAME} that is already there`, { folder });
+      } catch (error) {
+        failed.push(folder);
+        this.logger.warn(
+          `Could not write ${GSI_CONFIG_FILE_NAME}: ${errorText(error)}. Create it by hand as described in the integration's README.`,
+          { folder },
+        );
+      }
+    }
+    if (written.length > 0) {
+      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: written });
+      this.health.notify(RESTART_TITLE, RESTART_DESCRIPTION);
+    }
+    this.#configProblem = failed.length === folders.size
+      ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${failed.join(', ')}: create it by hand, add ${GSI_LAUNCH_OPTION} to the launch options and restart Dota 2.`
+      : undefined;
+    this.health.degraded(this.#configProblem);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,90 @@
+// Rust: follows the client's output_log.txt beside RustClient.exe and bookmarks every death of the
+// local player. The client logs no kills by the local player, so deaths are all there is.
+import {
+  Bookmarks, Feeds, GamePaths, Health, Logger,
+  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
+  type HealthReporter, type PluginLogger, type TailInput,
+} from '@keyframe/core';
+import { inject, injectable } from 'tsyringe';
+import { isDeathLine } from './death-line.js';
+import { OUTPUT_LOG_NAME, outputLogCandidates } from './output-log-locations.js';
+
+const NO_LOCATION_MESSAGE = `Cannot tell where Rust writes ${OUTPUT_LOG_NAME}: the game's executable path is unknown ` +
+  'and no Steam library holds Rust. Deaths are not bookmarked.';
+
+@injectable()
+export class SurvivalGameIntegration implements GameIntegration {
+  /** How long after activation a log file that still does not exist becomes a health warning. */
+  protected readonly missingLogTimeoutMs: number = 30_000;
+
+  #active = false;
+  #missingLogTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @inject(Feeds) private readonly feeds: FeedsService,
+    @inject(Bookmarks) private readonly bookmarks: BookmarksService,
+    @inject(Logger) private readonly logger: PluginLogger,
+    @inject(Health) private readonly health: HealthReporter,
+    @inject(GamePaths) private readonly gamePaths: GamePathsService,
+  ) {}
+
+  async activate(game: DetectedGame): Promise<void> {
+    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
+    this.#active = true;
+
+    const candidates = outputLogCandidates(game.executablePath, await this.steamLibraries());
+    if (candidates.length === 0) {
+      this.health.degraded(NO_LOCATION_MESSAGE);
+      return;
+    }
+    const feed = this.feeds.tail('log', { paths: candidates });
+    feed.onInput((input) => this.onLogInput(input));
+    this.#missingLogTimer = setTimeout(() => {
+      this.#missingLogTimer = undefined;
+      if (this.#active) {
+        this.health.degraded(`Rust's ${OUTPUT_LOG_NAME} was not found (looked for ${candidates.join(', ')}): ` +
+          'deaths are bookmarked once the game writes it. Is Rust installed there?');
+      }
+    }, this.missingLogTimeoutMs);
+    this.#missingLogTimer.unref?.();
+    this.logger.info(`Watching for Rust's ${OUTPUT_LOG_NAME}`, { game: game.name, candidates });
+  }
+
+  async deactivate(): Promise<void> {
+    this.#active = false;
+    this.clearMissingLogTimer();
+  }
+
+  private async onLogInput(input: TailInput): Promise<void> {
+    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
+    if (!this.#active) return;
+    if ('reset' in input) {
+      if (input.reset === 'opened') {
+        this.clearMissingLogTimer();
+        this.health.degraded(undefined);
+        this.logger.info(`Following ${input.file}`);
+      } else {
+        this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);
+      }
+      return;
+    }
+    if (!isDeathLine(input.line)) return;
+    const added = await this.bookmarks.add({ type: 'Death' });
+    if (!added) this.logger.debug('Death not bookmarked: no recording covers it');
+  }
+
+  /** The Steam libraries, or none when they cannot be listed: the executable's folder is the better guess anyway. */
+  private async steamLibraries(): Promise<string[]> {
+    try {
+      return await this.gamePaths.steamLibraries();
+    } catch (error) {
+      this.logger.debug('Steam libraries could not be listed', { error: error instanceof Error ? error.message : String(error) });
+      return [];
+    }
+  }
+
+  private clearMissingLogTimer(): void {
+    if (this.#missingLogTimer !== undefined) clearTimeout(this.#missingLogTimer);
+    this.#missingLogTimer = undefined;
+  }
+}
