@@ -96,7 +96,7 @@ export class KeyframeService {
     container.registerInstance(Logger, logger);
     for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
     container.register(EVENT_SINK, { useToken: ConnectionHub });
-    container.register(PROCESS_LISTER, { useValue: systemProcessLister });
+    container.register(PROCESS_LISTER, { useValue: systemProcessLister() });
     container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
     container.register(FOLDER_PICKER, { useValue: pickFolder });
     container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });

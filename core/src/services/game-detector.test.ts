@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningProcess } from '../platform/process-list.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { GameCatalog } from './game-catalog.js';
-import { GameDetector, matchGames, type RunningGame } from './game-detector.js';
+import { GameDetector, matchGames, systemProcessLister, type RunningGame } from './game-detector.js';
 import { SettingsStore } from './settings-store.js';
 
 describe('GameDetector', () => {
@@ -97,5 +99,25 @@ describe('GameDetector', () => {
     const detector = new GameDetector(async () => [{ pid: 5, executable: '/games/dota2' }, { pid: 6, executable: '/games/mine' }], new Logger([]));
     detector.addCatalog(() => [{ name: 'Mine', executables: ['mine'] }]);
     expect((await detector.detect()).map((game) => game.name)).to.deep.equal(['Mine']);
+  });
+
+  describe('systemProcessLister', () => {
+    it('with KEYFRAME_GAME_PROCESS_ROOT lists only the processes whose executable is in that folder', async function () {
+      if (process.platform !== 'linux') this.skip();
+      const root = await mkdtemp(path.join(os.tmpdir(), 'keyframe-process-root-'));
+      const executable = path.join(root, 'stand-in-game');
+      await copyFile('/bin/sleep', executable);
+      const game = spawn(executable, ['30'], { stdio: 'ignore' });
+      try {
+        await once(game, 'spawn');
+        const inRoot = await systemProcessLister({ KEYFRAME_GAME_PROCESS_ROOT: root })();
+        expect(inRoot.map((running) => running.pid)).to.deep.equal([game.pid]);
+        const everything = await systemProcessLister({})();
+        expect(everything.map((running) => running.pid)).to.include.members([game.pid, process.pid]);
+      } finally {
+        game.kill('SIGKILL');
+        await rm(root, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -1,5 +1,7 @@
 // Which known games are running: the process list, polled every 2 s, matched against the game
 // catalog (integration manifests, the bundled list, the user's `games` entries) by executable.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { listProcesses, type RunningProcess } from '../platform/process-list.js';
 import { Logger } from '../support/logger.js';
@@ -104,4 +106,14 @@ export function matchGames(processes: readonly RunningProcess[], known: readonly
   return games;
 }
 
-export const systemProcessLister: ProcessLister = () => listProcesses();
+/**
+ * The machine's processes. `KEYFRAME_GAME_PROCESS_ROOT` keeps only those whose executable lies in that
+ * folder: suites that run stand-in games side by side each see their own.
+ */
+export function systemProcessLister(variables: NodeJS.ProcessEnv = process.env): ProcessLister {
+  const root = variables.KEYFRAME_GAME_PROCESS_ROOT;
+  if (!root) return () => listProcesses();
+  // Executables are listed by their real path (links resolved), so the folder is compared as one too.
+  const prefix = `${realpathSync(path.resolve(root))}${path.sep}`;
+  return async () => (await listProcesses()).filter((running) => running.executable.startsWith(prefix));
+}

@@ -2,7 +2,8 @@
 // folders in a temp folder) with only that integration switched on, a stand-in for the game (a copy
 // of a harmless program under the game's executable name, which is all game detection looks at),
 // and the steps every such test takes: record while the integration is active, then read the
-// bookmarks of the running recording and of the finished session.
+// bookmarks of the running recording and of the finished session. The service sees only the games
+// started inside its temp folder, so suites running side by side never see each other's stand-ins.
 import { TYPE_FOLDERS } from '@keyframe/core/host';
 import type { ContentItem, State } from '@keyframe/core/protocol';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -44,8 +45,8 @@ export class StandInGame {
 export interface IntegrationServiceOptions {
   /** The integration under test; every other one is switched off, so no other game's stand-in can reach it. */
   integration: string;
-  /** Extra environment (e.g. `KEYFRAME_STEAM_LIBRARIES`, `KEYFRAME_LOCAL_APPDATA` pointing into `temp`). */
-  env?: NodeJS.ProcessEnv;
+  /** Extra environment (e.g. `KEYFRAME_STEAM_LIBRARIES`, `KEYFRAME_LOCAL_APPDATA` pointing into the temp folder). */
+  env?: (temp: TempFolder) => NodeJS.ProcessEnv;
 }
 
 /** The service with one integration on, connected, recording 720p30 into `<temp>/videos`; `stop` ends all of it. */
@@ -58,7 +59,7 @@ export class IntegrationService {
     const temp = await createTempFolder();
     const service = await ServiceProcess.start({
       dataFolder: path.join(temp.path, 'data'),
-      env: { KEYFRAME_CAPTURE: 'synthetic', ...options.env },
+      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_GAME_PROCESS_ROOT: temp.path, ...options.env?.(temp) },
     });
     const client = await ProtocolClient.connect(service.url);
     const { settings } = await client.handshake();
@@ -68,9 +69,9 @@ export class IntegrationService {
     return new IntegrationService(temp, service, client, options.integration);
   }
 
-  /** Starts a stand-in game whose executable is at `executable` (absolute); it is stopped with the service. */
+  /** Starts a stand-in game at `executable`, relative to the temp folder (games outside it are not seen); stopped with the service. */
   async startGame(executable: string): Promise<StandInGame> {
-    const game = await StandInGame.start(executable);
+    const game = await StandInGame.start(path.join(this.temp.path, executable));
     this.games.push(game);
     return game;
   }
