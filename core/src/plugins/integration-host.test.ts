@@ -209,6 +209,25 @@ describe('IntegrationHost', function () {
     expect(health('lifeGame').status).to.equal('disabled');
   });
 
+  it('with activation "game" is active while its game runs, recording or not', async () => {
+    await writeFixture(plugins, 'replays', {
+      key: 'replayGame',
+      manifest: { apiVersion: 1, integration: { key: 'replayGame', displayName: 'Replays', events: ['Kill'], games: [{ name: 'Game replayGame', executables: ['replayGame.exe'] }], feeds: [], activation: 'game' } },
+    });
+    await startHost();
+    await launchGame('replayGame');
+    await waitUntil(() => calls.includes('replayGame:activate:Game replayGame'));
+    recorder.start();
+    recorder.stop();
+    await host.settled();
+    expect(calls).to.deep.equal(['replayGame:enable', 'replayGame:activate:Game replayGame']);
+    expect(health('replayGame').status).to.equal('active');
+    processes.length = 0;
+    await games.detect();
+    await host.settled();
+    expect(calls.at(-1)).to.equal('replayGame:deactivate');
+  });
+
   it('restarts a plugin whose deactivate() throws: it is enabled again and waits for the next recording', async () => {
     await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { deactivate: 'throw' } });
     await startHost();

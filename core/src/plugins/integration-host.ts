@@ -1,5 +1,6 @@
 // Runs the discovered integrations: enable/disable from settings, activate while one of their games
-// runs during a recording, each hook under a deadline, failures contained and restarted with
+// runs during a recording (or, for those whose manifest says `activation: "game"`, while it runs at
+// all), each hook under a deadline, failures contained and restarted with
 // back-off, health published in `State.integrations`.
 import { inject, injectable } from 'tsyringe';
 import type { ClosableFeeds, FeedObserver } from '../feeds/feed-observer.js';
@@ -134,7 +135,8 @@ export class IntegrationHost {
     // At shutdown integrations are deactivated, not disabled: disable() is the user switching one off.
     const wantEnabled = this.settings.current.gameIntegrations[key]?.enabled ?? true;
     const game = wantEnabled && !this.stopping ? this.runningGameOf(integration) : undefined;
-    const wantActive = game !== undefined && this.environment.recorder.current !== undefined;
+    const duringRecordingsOnly = integration.plugin.manifest.integration.activation !== 'game';
+    const wantActive = game !== undefined && (!duringRecordingsOnly || this.environment.recorder.current !== undefined);
 
     if (!wantEnabled && integration.phase === 'failed') {
       // Switching a failed integration off clears its failures: switching it on again is a fresh start.

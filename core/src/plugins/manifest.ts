@@ -1,6 +1,6 @@
 // The `keyframe` block of an integration's package.json: read and checked without importing code.
 import Type, { type Static } from 'typebox';
-import { BookmarkType, describeProblems } from '../protocol/index.js';
+import { BookmarkType, describeProblems, StringEnum } from '../protocol/index.js';
 
 export const SUPPORTED_API_VERSIONS = [1] as const;
 
@@ -15,6 +15,11 @@ export const IntegrationManifest = Type.Object({
       executables: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
     }), { minItems: 1 }),
     feeds: Type.Array(Type.String({ pattern: '^(httpPush|poll|tail|watchFolder|screenText)(:.+)?$' })),
+    activation: Type.Optional(StringEnum(['recording', 'game'] as const, {
+      description: '`recording` (default): active while one of its games runs during a recording. `game`: while one of its games '
+        + 'runs, recording or not, for games that tell of events after the fact (replay files): their bookmarks go to the '
+        + 'finished recording that covered them.',
+    })),
   }),
 });
 export type IntegrationManifest = Static<typeof IntegrationManifest>;
