@@ -16,7 +16,7 @@ export const BEDROCK_GAME_NAME = 'Minecraft: Bedrock Edition';
 export const BEDROCK_UNSUPPORTED_MESSAGE =
   'Minecraft Bedrock Edition is not supported: it writes no log of deaths. Play the Java Edition to get death bookmarks.';
 
-const noLogMessage = (candidates: readonly string[]) =>
+const missingLogMessage = (candidates: readonly string[]) =>
   `No Minecraft Java Edition log found at ${candidates.join(', ')}: ` +
   'start the game from the Minecraft Launcher or Prism Launcher. Bedrock Edition is not supported.';
 
@@ -26,12 +26,12 @@ const noPlayerMessage = (file: string, reason: string) =>
 
 @injectable()
 export class BlockSandboxIntegration implements GameIntegration {
-  /** How long after activation a missing log file becomes a health warning. */
-  protected readonly noLogTimeoutMs: number = 30_000;
+  /** How long after activation a log file that still does not exist becomes a health warning. */
+  protected readonly missingLogTimeoutMs: number = 30_000;
 
   readonly #tracker = new PlayerDeathTracker();
   #active = false;
-  #noLogTimer: NodeJS.Timeout | undefined;
+  #missingLogTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -52,17 +52,14 @@ export class BlockSandboxIntegration implements GameIntegration {
     // latin1 hands every byte over unchanged: the tracker decodes UTF-8, GBK or Windows-1252 itself.
     const feed = this.feeds.tail('log', { paths: candidates, encoding: 'latin1' });
     feed.onInput((input) => this.onLogInput(input));
-    this.#noLogTimer = setTimeout(() => {
-      this.#noLogTimer = undefined;
-      if (this.#active) this.health.degraded(noLogMessage(candidates));
-    }, this.noLogTimeoutMs);
-    this.#noLogTimer.unref?.();
+    // Cleared when a log opens and on deactivate; the SDK's tail does not say when no candidate exists.
+    this.#missingLogTimer = setTimeout(() => this.health.degraded(missingLogMessage(candidates)), this.missingLogTimeoutMs).unref();
     this.logger.info('Looking for the Minecraft Java Edition log', { game: game.name, candidates: candidates.length });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    this.clearNoLogTimer();
+    clearTimeout(this.#missingLogTimer);
     this.#tracker.setPlayer(undefined); // the next activation may be another account
   }
 
@@ -86,7 +83,7 @@ export class BlockSandboxIntegration implements GameIntegration {
 
   /** The feed follows a log from its end: the name of the player was written at its start. */
   private async onLogOpened(file: string): Promise<void> {
-    this.clearNoLogTimer();
+    clearTimeout(this.#missingLogTimer);
     let player: string | undefined;
     let reason = 'no "Setting user:" line';
     try {
@@ -103,10 +100,5 @@ export class BlockSandboxIntegration implements GameIntegration {
     }
     this.logger.info('Following the Minecraft log', { file, player });
     this.health.degraded(undefined);
-  }
-
-  private clearNoLogTimer(): void {
-    if (this.#noLogTimer !== undefined) clearTimeout(this.#noLogTimer);
-    this.#noLogTimer = undefined;
   }
 }

@@ -4,10 +4,9 @@
 // new file, a GBK-encoded line and a Prism Launcher log that appears later all give the deaths they
 // hold, which end in the finished session's metadata.
 import 'reflect-metadata';
-import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/test';
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFile, copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const PREFIX = '[16:37:42] [Render thread/INFO]: ';
@@ -20,63 +19,39 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('block-sandbox end to end', function () {
   this.timeout(120_000);
-  let temp: TempFolder;
-  let service: ServiceProcess;
-  let client: ProtocolClient;
-  let game: ChildProcess | undefined;
+  let keyframe: IntegrationService;
   let vanillaLog: string;
   let prismLog: string;
 
   before(async function () {
-    if (process.platform !== 'linux') {
-      this.test!.parent!.title += ' (skipped: the stand-in game process needs Linux /proc paths)';
-      this.skip();
-    }
-    temp = await createTempFolder();
-    vanillaLog = path.join(temp.path, 'home', '.minecraft', 'logs', 'latest.log');
-    prismLog = path.join(temp.path, 'local', 'PrismLauncher', 'instances', 'Modded', 'minecraft', 'logs', 'latest.log');
+    if (!StandInGame.supported) this.skip();
+    keyframe = await IntegrationService.start({
+      integration: 'blockSandbox',
+      env: (temp) => ({
+        KEYFRAME_GAME_HOME: path.join(temp.path, 'home'),
+        KEYFRAME_ROAMING_APPDATA: path.join(temp.path, 'roaming'),
+        KEYFRAME_LOCAL_APPDATA: path.join(temp.path, 'local'),
+      }),
+    });
+    vanillaLog = path.join(keyframe.temp.path, 'home', '.minecraft', 'logs', 'latest.log');
+    prismLog = path.join(keyframe.temp.path, 'local', 'PrismLauncher', 'instances', 'Modded', 'minecraft', 'logs', 'latest.log');
     await mkdir(path.dirname(vanillaLog), { recursive: true });
     await mkdir(path.dirname(path.dirname(prismLog)), { recursive: true }); // the instance exists, its log not yet
     // Written before the recording: the player's name, and a death that must never be bookmarked.
     await writeFile(vanillaLog, user('Steve') + chat('Steve was slain by Zombie'));
-    service = await ServiceProcess.start({
-      dataFolder: path.join(temp.path, 'data'),
-      env: {
-        KEYFRAME_CAPTURE: 'synthetic',
-        KEYFRAME_GAME_HOME: path.join(temp.path, 'home'),
-        KEYFRAME_ROAMING_APPDATA: path.join(temp.path, 'roaming'),
-        KEYFRAME_LOCAL_APPDATA: path.join(temp.path, 'local'),
-      },
-    });
-    client = await ProtocolClient.connect(service.url);
-    await client.handshake();
-    client.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: path.join(temp.path, 'videos') });
-    await client.next('Settings');
   });
-  after(async () => {
-    game?.kill('SIGKILL');
-    await client?.close();
-    await service?.stop();
-    await temp?.remove();
-  });
+  after(() => keyframe?.stop());
 
   const deathsInState = async (count: number) => {
     const started = performance.now();
-    const state = await client.until('State', (content) => (content.recording?.bookmarks.length ?? 0) >= count, 10_000);
-    return { types: state.recording!.bookmarks.map((bookmark) => bookmark.type), waitedMs: performance.now() - started };
+    const types = await keyframe.bookmarksReach(count);
+    return { types, waitedMs: performance.now() - started };
   };
 
   it('bookmarks the player\'s deaths from the followed logs, through every change of the file', async () => {
     // A stand-in for the game: any program at the path of the launcher's Java runtime.
-    const java = path.join(temp.path, 'home', ...JAVA_RUNTIME);
-    await mkdir(path.dirname(java), { recursive: true });
-    await copyFile('/bin/sleep', java);
-    game = spawn(java, ['120'], { stdio: 'ignore' });
-    await client.next('State', (state) => /is running/.test(state.integrations.blockSandbox?.message ?? ''), 10_000);
-
-    client.send('StartRecording');
-    await client.next('State', (state) => state.recording !== null, 30_000);
-    await client.next('State', (state) => state.integrations.blockSandbox?.status === 'active', 15_000);
+    await keyframe.startGame(path.join('home', ...JAVA_RUNTIME));
+    await keyframe.recordWhileActive();
     await delay(1500); // the feed takes the end of the file as its starting point
 
     // A death appended while recording (the name comes from the scan of the file's start).
@@ -87,7 +62,7 @@ describe('block-sandbox end to end', function () {
     // A half-written line is held until its newline.
     await appendFile(vanillaLog, `${PREFIX}[System] [CHAT] Steve was slain by Zomb`);
     await delay(1500);
-    expect(client.latest('State')!.recording!.bookmarks).to.have.length(1);
+    expect(keyframe.client.latest('State')!.recording!.bookmarks).to.have.length(1);
     await appendFile(vanillaLog, 'ie\n');
     await deathsInState(2);
 
@@ -115,10 +90,10 @@ describe('block-sandbox end to end', function () {
     const timed = await deathsInState(7);
     console.log(`      death line appended → bookmark in State: ${timed.waitedMs.toFixed(0)} ms`);
 
-    client.send('StopRecording');
-    const stopped = await client.next('State', (state) => state.recording === null && state.content.length > 0, 30_000);
-    expect(stopped.content[0]!.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(Array(7).fill('Death'));
-    await client.until('State', (state) => state.integrations.blockSandbox?.status === 'idle', 10_000);
-    expect(client.schemaViolations).to.deep.equal([]);
+    const session = await keyframe.stopRecording();
+    expect(session.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(Array(7).fill('Death'));
+    expect((await keyframe.savedBookmarks(session)).map((bookmark) => bookmark.type)).to.deep.equal(Array(7).fill('Death'));
+    await keyframe.client.until('State', (state) => keyframe.health(state)?.status === 'idle', 10_000);
+    expect(keyframe.client.schemaViolations).to.deep.equal([]);
   });
 });

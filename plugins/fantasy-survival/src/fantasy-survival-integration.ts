@@ -9,6 +9,9 @@ import { inject, injectable } from 'tsyringe';
 import { clientLogPath } from './client-log-location.js';
 import { InputModeTracker } from './input-mode-tracker.js';
 
+const missingLogMessage = (logFile: string) =>
+  `The RuneScape: Dragonwilds client log was not found at ${logFile}: deaths are bookmarked once the game writes it there.`;
+
 @injectable()
 export class FantasySurvivalIntegration implements GameIntegration {
   /** How long after activation a client log that still does not exist becomes a health warning. */
@@ -33,20 +36,14 @@ export class FantasySurvivalIntegration implements GameIntegration {
     const logFile = clientLogPath(this.gamePaths.localAppData());
     const feed = this.feeds.tail('log', { paths: [logFile] });
     feed.onInput((input) => this.onLogInput(input));
-    this.#missingLogTimer = setTimeout(() => {
-      this.#missingLogTimer = undefined;
-      if (this.#active) {
-        this.health.degraded(`The RuneScape: Dragonwilds client log was not found at ${logFile}: ` +
-          'deaths are bookmarked once the game writes it there.');
-      }
-    }, this.missingLogTimeoutMs);
-    this.#missingLogTimer.unref?.();
+    // Cleared when the log opens and on deactivate; the SDK's tail does not say when no candidate exists.
+    this.#missingLogTimer = setTimeout(() => this.health.degraded(missingLogMessage(logFile)), this.missingLogTimeoutMs).unref();
     this.logger.info(`Watching for the client log ${logFile}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    this.clearMissingLogTimer();
+    clearTimeout(this.#missingLogTimer);
     this.#tracker.reset(); // the next activation may be another game session
   }
 
@@ -57,9 +54,9 @@ export class FantasySurvivalIntegration implements GameIntegration {
       // A new or restarted log is a new game session: whatever mode the old one ended in is gone.
       this.#tracker.reset();
       if (input.reset === 'opened') {
-        this.clearMissingLogTimer();
+        // The feed itself logs which file it follows.
+        clearTimeout(this.#missingLogTimer);
         this.health.degraded(undefined);
-        this.logger.info(`Following ${input.file}`);
       } else {
         this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);
       }
@@ -68,10 +65,5 @@ export class FantasySurvivalIntegration implements GameIntegration {
     if (!this.#tracker.read(input.line)) return;
     const added = await this.bookmarks.add({ type: 'Death' });
     if (!added) this.logger.debug('Death not bookmarked: no recording covers it');
-  }
-
-  private clearMissingLogTimer(): void {
-    if (this.#missingLogTimer !== undefined) clearTimeout(this.#missingLogTimer);
-    this.#missingLogTimer = undefined;
   }
 }

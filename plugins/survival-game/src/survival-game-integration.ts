@@ -12,6 +12,10 @@ import { OUTPUT_LOG_NAME, outputLogCandidates } from './output-log-locations.js'
 const NO_LOCATION_MESSAGE = `Cannot tell where Rust writes ${OUTPUT_LOG_NAME}: the game's executable path is unknown ` +
   'and no Steam library holds Rust. Deaths are not bookmarked.';
 
+const missingLogMessage = (candidates: readonly string[]) =>
+  `Rust's ${OUTPUT_LOG_NAME} was not found (looked for ${candidates.join(', ')}): ` +
+  'deaths are bookmarked once the game writes it. Is Rust installed there?';
+
 @injectable()
 export class SurvivalGameIntegration implements GameIntegration {
   /** How long after activation a log file that still does not exist becomes a health warning. */
@@ -39,20 +43,14 @@ export class SurvivalGameIntegration implements GameIntegration {
     }
     const feed = this.feeds.tail('log', { paths: candidates });
     feed.onInput((input) => this.onLogInput(input));
-    this.#missingLogTimer = setTimeout(() => {
-      this.#missingLogTimer = undefined;
-      if (this.#active) {
-        this.health.degraded(`Rust's ${OUTPUT_LOG_NAME} was not found (looked for ${candidates.join(', ')}): ` +
-          'deaths are bookmarked once the game writes it. Is Rust installed there?');
-      }
-    }, this.missingLogTimeoutMs);
-    this.#missingLogTimer.unref?.();
+    // Cleared when a log opens and on deactivate; the SDK's tail does not say when no candidate exists.
+    this.#missingLogTimer = setTimeout(() => this.health.degraded(missingLogMessage(candidates)), this.missingLogTimeoutMs).unref();
     this.logger.info(`Watching for Rust's ${OUTPUT_LOG_NAME}`, { game: game.name, candidates });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    this.clearMissingLogTimer();
+    clearTimeout(this.#missingLogTimer);
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
@@ -60,9 +58,9 @@ export class SurvivalGameIntegration implements GameIntegration {
     if (!this.#active) return;
     if ('reset' in input) {
       if (input.reset === 'opened') {
-        this.clearMissingLogTimer();
+        // The feed itself logs which file it follows.
+        clearTimeout(this.#missingLogTimer);
         this.health.degraded(undefined);
-        this.logger.info(`Following ${input.file}`);
       } else {
         this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);
       }
@@ -81,10 +79,5 @@ export class SurvivalGameIntegration implements GameIntegration {
       this.logger.debug('Steam libraries could not be listed', { error: error instanceof Error ? error.message : String(error) });
       return [];
     }
-  }
-
-  private clearMissingLogTimer(): void {
-    if (this.#missingLogTimer !== undefined) clearTimeout(this.#missingLogTimer);
-    this.#missingLogTimer = undefined;
   }
 }
