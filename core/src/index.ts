@@ -11,3 +11,6 @@ export type {
   ScreenTextInput, ScreenTextOptions, TailInput, TailOptions, WatchFolderOptions,
 } from './feeds/types.js';
 export type { BookmarkType } from './protocol/index.js';
+export {
+  GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,
+} from './plugins/game-config-file.js';

@@ -6,9 +6,7 @@ import {
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import {
-  configFolderOfExecutable, findConfigFolders, GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT, installConfig,
-} from './gsi-config.js';
+import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 export const NO_DATA_MESSAGE =
@@ -126,42 +124,29 @@ export class ArenaGameBIntegration implements GameIntegration {
    * Never throws: a config the user installed by hand works just as well.
    */
   private async installConfigs(executablePath: string | undefined): Promise<void> {
-    const folders = new Set<string>();
-    try {
-      for (const folder of await findConfigFolders(await this.paths.steamLibraries())) folders.add(folder);
-    } catch (error) {
-      this.logger.warn(`Could not list the Steam libraries to find Dota 2: ${errorText(error)}`);
+    const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
+    if (report.librariesError !== undefined) {
+      this.logger.warn(`Could not list the Steam libraries to find Dota 2: ${report.librariesError.message}`);
     }
-    if (executablePath !== undefined) {
-      const folder = await configFolderOfExecutable(executablePath);
-      if (folder !== undefined) folders.add(folder);
-    }
-    if (folders.size === 0) {
+    if (report.folders.length === 0) {
       this.logger.info(`Dota 2 was not found in any Steam library; ${GSI_CONFIG_FILE_NAME} will be written when the game is detected`);
       return;
     }
-
-    const written: string[] = [];
-    const failed: string[] = [];
-    for (const folder of folders) {
-      try {
-        const result = await installConfig(folder);
-        if (result === 'written') written.push(folder);
-        if (result === 'kept-existing') this.logger.info(`Kept the ${GSI_CONFIG_FILE_NAME} that is already there`, { folder });
-      } catch (error) {
-        failed.push(folder);
-        this.logger.warn(
-          `Could not write ${GSI_CONFIG_FILE_NAME}: ${errorText(error)}. Create it by hand as described in the integration's README.`,
-          { folder },
-        );
-      }
+    for (const folder of report.keptUserEdits) {
+      this.logger.info(`Kept the ${GSI_CONFIG_FILE_NAME} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, { folder });
     }
-    if (written.length > 0) {
-      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: written });
+    for (const { folder, error } of report.failed) {
+      this.logger.warn(
+        `Could not write ${GSI_CONFIG_FILE_NAME}: ${error.message}. Create it by hand as described in the integration's README.`,
+        { folder },
+      );
+    }
+    if (report.written.length > 0) {
+      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: report.written });
       this.health.notify(RESTART_TITLE, RESTART_DESCRIPTION);
     }
-    this.#configProblem = failed.length === folders.size
-      ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${failed.join(', ')}: create it by hand, add ${GSI_LAUNCH_OPTION} to the launch options and restart Dota 2.`
+    this.#configProblem = report.failed.length === report.folders.length
+      ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, add ${GSI_LAUNCH_OPTION} to the launch options and restart Dota 2.`
       : undefined;
     this.health.degraded(this.#configProblem);
   }

@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  configFolderOfExecutable, findConfigFolders, GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT, installConfig,
-} from './gsi-config.js';
+import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 import { readLobbyToPostgameBodies, skipWithoutGameData } from './recorded-payloads.js';
 
@@ -61,36 +59,51 @@ describe('Dota 2 GSI config', () => {
     });
   });
 
-  describe('installConfig', () => {
+  describe('install', () => {
     const folder = () => path.join(temp, ...CONFIG);
     const file = () => path.join(folder(), GSI_CONFIG_FILE_NAME);
 
     it('writes the file when it is missing, creating the gamestate_integration folder', async () => {
-      expect(await installConfig(folder())).to.equal('written');
+      expect(await GSI_CONFIG.install(folder())).to.equal('written');
       expect(await readFile(file(), 'utf8')).to.equal(GSI_CONFIG_TEXT);
       expect(await readdir(folder()), 'no temp file left').to.deep.equal([GSI_CONFIG_FILE_NAME]);
     });
 
     it('does nothing when the file is already ours, CRLF line ends included', async () => {
-      await installConfig(folder());
-      expect(await installConfig(folder())).to.equal('unchanged');
+      await GSI_CONFIG.install(folder());
+      expect(await GSI_CONFIG.install(folder())).to.equal('unchanged');
       await writeFile(file(), GSI_CONFIG_TEXT.replace(/\n/g, '\r\n'));
-      expect(await installConfig(folder())).to.equal('unchanged');
+      expect(await GSI_CONFIG.install(folder())).to.equal('unchanged');
     });
 
     it('keeps a different file with our name as it is', async () => {
       await mkdir(folder(), { recursive: true });
       const edited = GSI_CONFIG_TEXT.replace('"heartbeat"\t"10.0"', '"heartbeat"\t"30.0"');
       await writeFile(file(), edited);
-      expect(await installConfig(folder())).to.equal('kept-existing');
+      expect(await GSI_CONFIG.install(folder())).to.equal('kept-user-edit');
       expect(await readFile(file(), 'utf8')).to.equal(edited);
+    });
+
+    it('keeps the unstamped text the first version wrote: it cannot be told from a user\'s file', async () => {
+      await mkdir(folder(), { recursive: true });
+      const firstVersion = GSI_CONFIG_TEXT.split('\n').slice(2).join('\n').replace('// Dota 2 sends', '// Written by Keyframe: Dota 2 sends');
+      await writeFile(file(), firstVersion);
+      expect(await GSI_CONFIG.install(folder())).to.equal('kept-user-edit');
+      expect(await readFile(file(), 'utf8')).to.equal(firstVersion);
+    });
+
+    it('updates an older text of ours that nobody changed', async () => {
+      await mkdir(folder(), { recursive: true });
+      await writeFile(file(), GSI_CONFIG.stamp('"keyframe"\n{\n\t"uri"\t\t"http://127.0.0.1:1341/"\n}\n'));
+      expect(await GSI_CONFIG.install(folder())).to.equal('written');
+      expect(await readFile(file(), 'utf8')).to.equal(GSI_CONFIG_TEXT);
     });
 
     it('fails with the file system\'s error when the folder cannot be created', async () => {
       await writeFile(path.join(temp, 'not-a-folder'), '');
       let error: unknown;
       try {
-        await installConfig(path.join(temp, 'not-a-folder', 'gamestate_integration'));
+        await GSI_CONFIG.install(path.join(temp, 'not-a-folder', 'gamestate_integration'));
       } catch (caught) {
         error = caught;
       }
@@ -98,29 +111,29 @@ describe('Dota 2 GSI config', () => {
     });
   });
 
-  describe('findConfigFolders', () => {
+  describe('foldersInLibraries', () => {
     it('finds game/dota/cfg/gamestate_integration in each library that has the game', async () => {
       const withGame = path.join(temp, 'steam');
       const without = path.join(temp, 'empty');
       await mkdir(path.join(withGame, ...GAME, 'dota'), { recursive: true });
       await mkdir(path.join(without, 'steamapps', 'common'), { recursive: true });
-      expect(await findConfigFolders([withGame, without, path.join(temp, 'missing'), `${withGame}${path.sep}`]))
+      expect(await GSI_CONFIG.foldersInLibraries([withGame, without, path.join(temp, 'missing'), `${withGame}${path.sep}`]))
         .to.deep.equal([path.join(withGame, ...GAME, ...CONFIG)]);
     });
 
     it('finds nothing without libraries', async () => {
-      expect(await findConfigFolders([])).to.deep.equal([]);
+      expect(await GSI_CONFIG.foldersInLibraries([])).to.deep.equal([]);
     });
   });
 
-  describe('configFolderOfExecutable', () => {
+  describe('folderOfExecutable', () => {
     it('goes from game/bin/<platform>/dota2(.exe) to game/dota/cfg/gamestate_integration when the game folder is there', async () => {
       const game = path.join(temp, 'dota 2 beta', 'game');
       await mkdir(path.join(game, 'dota'), { recursive: true });
       for (const exe of [path.join(game, 'bin', 'win64', 'dota2.exe'), path.join(game, 'bin', 'linuxsteamrt64', 'dota2')]) {
-        expect(await configFolderOfExecutable(exe)).to.equal(path.join(game, ...CONFIG));
+        expect(await GSI_CONFIG.folderOfExecutable(exe)).to.equal(path.join(game, ...CONFIG));
       }
-      expect(await configFolderOfExecutable(path.join(temp, 'elsewhere', 'bin', 'dota2'))).to.equal(undefined);
+      expect(await GSI_CONFIG.folderOfExecutable(path.join(temp, 'elsewhere', 'bin', 'dota2'))).to.equal(undefined);
     });
   });
 });

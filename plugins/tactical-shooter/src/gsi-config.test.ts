@@ -1,13 +1,11 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  configFolderOfExecutable, findConfigFolders, GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT, installConfig,
-  isUntouchedKeyframeText, stampConfigText,
-} from './gsi-config.js';
+import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT } from './gsi-config.js';
 import { GAME_DATA_FOLDER, skipWithoutGameData } from './recorded-payloads.js';
 
 // The compiled test runs from plugins/tactical-shooter/dist/.
@@ -89,40 +87,45 @@ describe('GSI config', () => {
       expect(keyValueLines(GSI_CONFIG_TEXT).filter(([depth]) => depth === 2).map(([, key]) => key)).to.deep.equal(dataKeys);
     });
 
+    it('is byte for byte the text earlier versions wrote, so their installed files count as unchanged', () => {
+      expect(createHash('sha256').update(GSI_CONFIG_TEXT, 'utf8').digest('hex'))
+        .to.equal('49726cb7967e43a016c8b8a867fac75ad56dab0df45775b192d4e2c0ea6ca26a');
+    });
+
     it('carries a marker and the hash of its own body', () => {
       expect(GSI_CONFIG_TEXT.split('\n')[0]).to.match(/^\/\/ Written by Keyframe/);
-      expect(isUntouchedKeyframeText(GSI_CONFIG_TEXT)).to.equal(true);
-      expect(isUntouchedKeyframeText(GSI_CONFIG_TEXT.replace('"0.2"', '"0.1"'))).to.equal(false);
-      expect(isUntouchedKeyframeText(GSI_CONFIG_TEXT.split('\n').slice(1).join('\n'))).to.equal(false);
-      expect(isUntouchedKeyframeText('')).to.equal(false);
+      expect(GSI_CONFIG.isUntouched(GSI_CONFIG_TEXT)).to.equal(true);
+      expect(GSI_CONFIG.isUntouched(GSI_CONFIG_TEXT.replace('"0.2"', '"0.1"'))).to.equal(false);
+      expect(GSI_CONFIG.isUntouched(GSI_CONFIG_TEXT.split('\n').slice(1).join('\n'))).to.equal(false);
+      expect(GSI_CONFIG.isUntouched('')).to.equal(false);
     });
   });
 
-  describe('installConfig', () => {
+  describe('install', () => {
     const file = () => path.join(temp, 'cfg', GSI_CONFIG_FILE_NAME);
 
     it('writes the file when it is missing, creating the cfg folder', async () => {
-      expect(await installConfig(path.join(temp, 'cfg'))).to.equal('written');
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('written');
       expect(await readFile(file(), 'utf8')).to.equal(GSI_CONFIG_TEXT);
       expect(await readdir(path.join(temp, 'cfg')), 'no temp file left').to.deep.equal([GSI_CONFIG_FILE_NAME]);
     });
 
     it('does nothing when the file is already ours and current', async () => {
-      await installConfig(path.join(temp, 'cfg'));
-      expect(await installConfig(path.join(temp, 'cfg'))).to.equal('unchanged');
+      await GSI_CONFIG.install(path.join(temp, 'cfg'));
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('unchanged');
     });
 
     it('treats a copy whose line ends became CRLF as unchanged', async () => {
       await mkdir(path.join(temp, 'cfg'));
       await writeFile(file(), GSI_CONFIG_TEXT.replace(/\n/g, '\r\n'));
-      expect(await installConfig(path.join(temp, 'cfg'))).to.equal('unchanged');
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('unchanged');
     });
 
     it('updates an older text of ours that nobody changed', async () => {
       await mkdir(path.join(temp, 'cfg'));
-      const older = stampConfigText('"keyframe"\n{\n\t"uri"\t\t"http://localhost:1339/"\n}\n');
+      const older = GSI_CONFIG.stamp('"keyframe"\n{\n\t"uri"\t\t"http://localhost:1339/"\n}\n');
       await writeFile(file(), older);
-      expect(await installConfig(path.join(temp, 'cfg'))).to.equal('written');
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('written');
       expect(await readFile(file(), 'utf8')).to.equal(GSI_CONFIG_TEXT);
     });
 
@@ -130,7 +133,7 @@ describe('GSI config', () => {
       await mkdir(path.join(temp, 'cfg'));
       const edited = GSI_CONFIG_TEXT.replace('"heartbeat"\t"2.0"', '"heartbeat"\t"10.0"');
       await writeFile(file(), edited);
-      expect(await installConfig(path.join(temp, 'cfg'))).to.equal('kept-user-edit');
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('kept-user-edit');
       expect(await readFile(file(), 'utf8')).to.equal(edited);
     });
 
@@ -138,7 +141,7 @@ describe('GSI config', () => {
       await mkdir(path.join(temp, 'cfg'));
       const handMade = '"keyframe"\n{\n "uri" "http://127.0.0.1:1340"\n}\n';
       await writeFile(file(), handMade);
-      expect(await installConfig(path.join(temp, 'cfg'))).to.equal('kept-user-edit');
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('kept-user-edit');
       expect(await readFile(file(), 'utf8')).to.equal(handMade);
     });
 
@@ -146,7 +149,7 @@ describe('GSI config', () => {
       await writeFile(path.join(temp, 'not-a-folder'), '');
       let error: unknown;
       try {
-        await installConfig(path.join(temp, 'not-a-folder', 'cfg'));
+        await GSI_CONFIG.install(path.join(temp, 'not-a-folder', 'cfg'));
       } catch (caught) {
         error = caught;
       }
@@ -154,7 +157,7 @@ describe('GSI config', () => {
     });
   });
 
-  describe('findConfigFolders', () => {
+  describe('foldersInLibraries', () => {
     async function library(name: string, withGame: boolean): Promise<string> {
       const folder = path.join(temp, name);
       await mkdir(path.join(folder, 'steamapps', 'common'), { recursive: true });
@@ -165,29 +168,29 @@ describe('GSI config', () => {
     it('finds game/csgo/cfg in each library that has the game', async () => {
       const withGame = await library('steam', true);
       const without = await library('empty', false);
-      expect(await findConfigFolders([withGame, without, path.join(temp, 'missing')]))
+      expect(await GSI_CONFIG.foldersInLibraries([withGame, without, path.join(temp, 'missing')]))
         .to.deep.equal([path.join(withGame, ...GAME, 'csgo', 'cfg')]);
     });
 
     it('ignores an old CS:GO install that has no game/csgo folder', async () => {
       const old = await library('old', false);
       await mkdir(path.join(old, 'steamapps', 'common', 'Counter-Strike Global Offensive', 'csgo', 'cfg'), { recursive: true });
-      expect(await findConfigFolders([old])).to.deep.equal([]);
+      expect(await GSI_CONFIG.foldersInLibraries([old])).to.deep.equal([]);
     });
 
     it('finds nothing without libraries', async () => {
-      expect(await findConfigFolders([])).to.deep.equal([]);
+      expect(await GSI_CONFIG.foldersInLibraries([])).to.deep.equal([]);
     });
   });
 
-  describe('configFolderOfExecutable', () => {
+  describe('folderOfExecutable', () => {
     it('goes from game/bin/<platform>/cs2(.exe) to game/csgo/cfg when the game folder is there', async () => {
       const game = path.join(temp, 'cs2', 'game');
       await mkdir(path.join(game, 'csgo'), { recursive: true });
       for (const exe of [path.join(game, 'bin', 'win64', 'cs2.exe'), path.join(game, 'bin', 'linuxsteamrt64', 'cs2')]) {
-        expect(await configFolderOfExecutable(exe)).to.equal(path.join(game, 'csgo', 'cfg'));
+        expect(await GSI_CONFIG.folderOfExecutable(exe)).to.equal(path.join(game, 'csgo', 'cfg'));
       }
-      expect(await configFolderOfExecutable(path.join(temp, 'elsewhere', 'bin', 'cs2'))).to.equal(undefined);
+      expect(await GSI_CONFIG.folderOfExecutable(path.join(temp, 'elsewhere', 'bin', 'cs2'))).to.equal(undefined);
     });
   });
 });

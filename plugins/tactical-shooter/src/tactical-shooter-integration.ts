@@ -6,9 +6,7 @@ import {
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import {
-  configFolderOfExecutable, findConfigFolders, GSI_CONFIG_FILE_NAME, GSI_PORT, installConfig,
-} from './gsi-config.js';
+import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 const NO_DATA_MESSAGE = 'No data from Counter-Strike 2 yet: is the config installed and the game restarted?';
@@ -111,45 +109,30 @@ export class TacticalShooterIntegration implements GameIntegration {
    * Never throws: a config the user installed by hand works just as well.
    */
   private async installConfigs(executablePath: string | undefined): Promise<void> {
-    const folders = new Set<string>();
-    try {
-      for (const folder of await findConfigFolders(await this.paths.steamLibraries())) folders.add(folder);
-    } catch (error) {
-      this.logger.warn(`Could not list the Steam libraries to find Counter-Strike 2: ${errorText(error)}`);
+    const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
+    if (report.librariesError !== undefined) {
+      this.logger.warn(`Could not list the Steam libraries to find Counter-Strike 2: ${report.librariesError.message}`);
     }
-    if (executablePath !== undefined) {
-      const folder = await configFolderOfExecutable(executablePath);
-      if (folder !== undefined) folders.add(folder);
-    }
-    if (folders.size === 0) {
+    if (report.folders.length === 0) {
       this.logger.info(`Counter-Strike 2 was not found in any Steam library; ${GSI_CONFIG_FILE_NAME} will be written when the game is detected`);
       return;
     }
-
-    const written: string[] = [];
-    const failed: string[] = [];
-    for (const folder of folders) {
-      try {
-        const result = await installConfig(folder);
-        if (result === 'written') written.push(folder);
-        if (result === 'kept-user-edit') this.logger.info(`Kept ${GSI_CONFIG_FILE_NAME} as you changed it`, { folder });
-      } catch (error) {
-        failed.push(folder);
-        this.logger.warn(
-          `Could not write ${GSI_CONFIG_FILE_NAME}: ${errorText(error)}. Create it by hand as described in the integration's documentation.`,
-          { folder },
-        );
-      }
+    for (const folder of report.keptUserEdits) this.logger.info(`Kept ${GSI_CONFIG_FILE_NAME} as you changed it`, { folder });
+    for (const { folder, error } of report.failed) {
+      this.logger.warn(
+        `Could not write ${GSI_CONFIG_FILE_NAME}: ${error.message}. Create it by hand as described in the integration's documentation.`,
+        { folder },
+      );
     }
-    if (written.length > 0) {
-      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: written });
+    if (report.written.length > 0) {
+      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: report.written });
       this.health.notify(
         'Restart Counter-Strike 2',
         'Keyframe installed its game state config for Counter-Strike 2. Restart the game so that kills and deaths are bookmarked.',
       );
     }
-    if (failed.length === folders.size) {
-      this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${failed.join(', ')}: create it by hand, then restart Counter-Strike 2.`);
+    if (report.failed.length === report.folders.length) {
+      this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`);
     }
   }
 }

@@ -1,0 +1,74 @@
+// The tactical-shooter integration end to end: the service finds the game in a Steam library,
+// writes its push config, activates during a recording while a stand-in for cs2 runs, and real
+// payloads POSTed to port 1340 become bookmarks in `State` and then in the finished session's metadata.
+import 'reflect-metadata';
+import { IntegrationService, StandInGame } from '@keyframe/test';
+import { expect } from 'chai';
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
+import { readGameDataText, skipWithoutGameData } from './recorded-payloads.js';
+
+const GAME_FOLDER = path.join('steam', 'steamapps', 'common', 'Counter-Strike Global Offensive', 'game');
+
+/** Lines 1–14 hold a kill (line 12); lines 44–54 a new match with two deaths (lines 47 and 53). */
+const PUSHED_LINES = [...range(1, 14), ...range(44, 54)];
+
+function range(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, index) => first + index);
+}
+
+async function post(body: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${GSI_PORT}/`, {
+    method: 'POST', body, headers: { 'Content-Type': 'application/json', 'User-Agent': 'Valve/Steam HTTP Client 1.0 (730)' },
+  });
+  return response.status;
+}
+
+describe('tactical-shooter end to end', function () {
+  this.timeout(90_000);
+  let keyframe: IntegrationService;
+
+  before(async function () {
+    skipWithoutGameData(this);
+    if (!StandInGame.supported) this.skip();
+    keyframe = await IntegrationService.start({
+      integration: 'tacticalShooter',
+      env: (temp) => {
+        // The game's csgo folder must be there when the service enables the integration; the kit has no
+        // hook that runs between creating its temp folder and starting the service, so this does it here.
+        mkdirSync(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true });
+        return { KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') };
+      },
+    });
+  });
+  after(() => keyframe?.stop());
+
+  it('writes the push configuration into the game folder on enable', async () => {
+    const config = await readFile(path.join(keyframe.temp.path, GAME_FOLDER, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8');
+    for (const line of [/"uri"\s+"http:\/\/localhost:1340\/"/, /"timeout"\s+"5\.0"/, /"buffer"\s+"0\.1"/, /"throttle"\s+"0\.2"/, /"heartbeat"\s+"2\.0"/, /"player_match_stats"\s+"1"/]) {
+      expect(config).to.match(line);
+    }
+  });
+
+  it('activates while the game runs during a recording, and bookmarks the payloads the game pushes', async () => {
+    await keyframe.startGame(path.join(GAME_FOLDER, 'bin', 'linuxsteamrt64', 'cs2'));
+    await keyframe.recordWhileActive();
+
+    const bodies = readGameDataText('cs2-playing-session.bodies.jsonl').split('\n');
+    for (const line of PUSHED_LINES) {
+      expect(await post(bodies[line - 1]!)).to.equal(200);
+    }
+    expect(await post('{"broken": ')).to.equal(200);
+
+    expect(await keyframe.bookmarksReach(3)).to.deep.equal(['Kill', 'Death', 'Death']);
+    expect(keyframe.client.events.some((event) => event.method === 'BookmarkCreated')).to.equal(true);
+
+    const session = await keyframe.stopRecording();
+    expect(session.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(['Kill', 'Death', 'Death']);
+    expect((await keyframe.savedBookmarks(session)).map((bookmark) => bookmark.type)).to.deep.equal(['Kill', 'Death', 'Death']);
+    await keyframe.client.until('State', (state) => keyframe.health(state)?.status === 'idle', 10_000);
+    expect(keyframe.client.schemaViolations).to.deep.equal([]);
+  });
+});
