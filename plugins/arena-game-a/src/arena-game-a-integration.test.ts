@@ -1,11 +1,7 @@
 import 'reflect-metadata';
-import {
-  Bookmarks, Clock, Feeds, Health, Logger,
-  type BookmarkRequest, type BookmarksService, type ClockService, type Feed, type FeedsService, type HealthReporter,
-  type PluginLogger, type PollInput, type PollOptions,
-} from '@keyframe/core';
+import type { PollInput } from '@keyframe/core';
+import { IntegrationTestBed } from '@keyframe/test';
 import { expect } from 'chai';
-import { container } from 'tsyringe';
 import { ALL_GAME_DATA_URL, ArenaGameAIntegration } from './arena-game-a-integration.js';
 import { SILENCE_LIMIT_MS, SPECTATING_MESSAGE, silenceMessage } from './feed-health.js';
 import { PLAYING_FILE, readGameDataText, SPECTATING_FILE, skipWithoutGameData } from './recorded-game-data.js';
@@ -13,54 +9,6 @@ import { PLAYING_FILE, readGameDataText, SPECTATING_FILE, skipWithoutGameData } 
 const GAME = { name: 'League of Legends' };
 const START = Date.parse('2026-01-01T12:00:00Z');
 const REFUSED: PollInput = { error: 'connect ECONNREFUSED 127.0.0.1:2999' };
-
-class FakeFeed implements Feed<PollInput> {
-  readonly ready = Promise.resolve();
-  handler: ((input: PollInput) => void | Promise<void>) | undefined;
-  onInput(handler: (input: PollInput) => void | Promise<void>): void { this.handler = handler; }
-  async close(): Promise<void> {}
-}
-
-class FakeFeeds implements FeedsService {
-  readonly opened: Array<{ id: string; options: PollOptions; feed: FakeFeed }> = [];
-  poll(id: string, options: PollOptions): Feed<PollInput> {
-    const feed = new FakeFeed();
-    this.opened.push({ id, options, feed });
-    return feed;
-  }
-  httpPush(): never { throw new Error('not used'); }
-  tail(): never { throw new Error('not used'); }
-  watchFolder(): never { throw new Error('not used'); }
-}
-
-class FakeClock implements ClockService {
-  ms = START;
-  now(): Date { return new Date(this.ms); }
-}
-
-class FakeBookmarks implements BookmarksService {
-  readonly added: BookmarkRequest[] = [];
-  async add(request: BookmarkRequest): Promise<boolean> {
-    this.added.push(request);
-    return true;
-  }
-}
-
-class FakeHealth implements HealthReporter {
-  readonly degradations: Array<string | undefined> = [];
-  degraded(reason: string | undefined): void {
-    if (this.degradations.at(-1) !== reason || this.degradations.length === 0) this.degradations.push(reason);
-  }
-  notify(): void { throw new Error('not used'); }
-}
-
-class FakeLogger implements PluginLogger {
-  readonly lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
-  debug(message: string, fields?: Record<string, unknown>): void { this.lines.push(['debug', message, fields]); }
-  info(message: string, fields?: Record<string, unknown>): void { this.lines.push(['info', message, fields]); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.lines.push(['warn', message, fields]); }
-  error(message: string, fields?: Record<string, unknown>): void { this.lines.push(['error', message, fields]); }
-}
 
 /** A small answer for the local player "Mira" at `gameTime`, with the given scores and ChampionKills. */
 function answer(gameTime: number, kills: number, championKills: Array<[number, number]> = []): PollInput {
@@ -76,41 +24,26 @@ function answer(gameTime: number, kills: number, championKills: Array<[number, n
 }
 
 describe('ArenaGameAIntegration', () => {
-  let feeds: FakeFeeds;
-  let clock: FakeClock;
-  let bookmarks: FakeBookmarks;
-  let health: FakeHealth;
-  let logger: FakeLogger;
-
-  /** Resolves the integration the way the host does: from a child container with the SDK tokens. */
-  function resolve(): ArenaGameAIntegration {
-    const child = container.createChildContainer();
-    child.register(Feeds, { useValue: feeds });
-    child.register(Bookmarks, { useValue: bookmarks });
-    child.register(Clock, { useValue: clock });
-    child.register(Logger, { useValue: logger });
-    child.register(Health, { useValue: health });
-    return child.resolve(ArenaGameAIntegration);
-  }
+  let bed: IntegrationTestBed;
+  const resolve = () => bed.resolve(ArenaGameAIntegration);
 
   /** Delivers one poll the way the host does, at `atMs` after the start. */
   async function poll(input: PollInput, atMs: number): Promise<void> {
-    clock.ms = START + atMs;
-    await feeds.opened.at(-1)!.feed.handler!(input);
+    bed.clock.set(new Date(START + atMs));
+    await bed.feeds.latest('poll').deliver(input);
   }
 
+  /** What the health entry showed, change by change (the integration reports after every poll). */
+  const healthChanges = () => bed.health.degradations.filter((reason, index, all) => index === 0 || reason !== all[index - 1]);
+
   beforeEach(() => {
-    feeds = new FakeFeeds();
-    clock = new FakeClock();
-    bookmarks = new FakeBookmarks();
-    health = new FakeHealth();
-    logger = new FakeLogger();
+    bed = new IntegrationTestBed({ key: 'arenaGameA' });
   });
 
   it('polls the game\'s allgamedata every 250 ms over HTTPS, accepting its self-signed certificate', async () => {
     const integration = resolve();
     await integration.activate(GAME);
-    expect(feeds.opened.map(({ id, options }) => ({ id, options }))).to.deep.equal([{
+    expect(bed.feeds.opened.map(({ id, options }) => ({ id, options }))).to.deep.equal([{
       id: 'allgamedata',
       options: { url: 'https://127.0.0.1:2999/liveclientdata/allgamedata', intervalMs: 250, acceptSelfSignedCertificate: true },
     }]);
@@ -123,7 +56,7 @@ describe('ArenaGameAIntegration', () => {
     await integration.activate(GAME);
     await poll(answer(100, 0), 1000);
     await poll(answer(101.5, 1, [[7, 100.3]]), 2500);
-    expect(bookmarks.added).to.deep.equal([{ type: 'Kill', at: new Date(START + 1300) }]);
+    expect(bed.bookmarks.added).to.deep.equal([{ type: 'Kill', at: new Date(START + 1300) }]);
     await integration.deactivate();
   });
 
@@ -134,13 +67,13 @@ describe('ArenaGameAIntegration', () => {
     const recorded = readGameDataText(PLAYING_FILE);
     await poll({ status: 200, body: recorded }, 0);
     await poll({ status: 200, body: recorded }, 250);
-    expect(bookmarks.added).to.deep.equal([]);
-    expect(health.degradations).to.deep.equal([undefined]);
+    expect(bed.bookmarks.added).to.deep.equal([]);
+    expect(healthChanges()).to.deep.equal([undefined]);
     const later = JSON.parse(recorded) as { allPlayers: Array<{ summonerName: string; scores: { kills: number } }>; gameData: { gameTime: number } };
     later.allPlayers.find((player) => player.summonerName === 'mikehpoo')!.scores.kills += 1;
     later.gameData.gameTime += 0.5;
     await poll({ status: 200, body: JSON.stringify(later) }, 750);
-    expect(bookmarks.added).to.deep.equal([{ type: 'Kill', at: new Date(START + 750) }]);
+    expect(bed.bookmarks.added).to.deep.equal([{ type: 'Kill', at: new Date(START + 750) }]);
     await integration.deactivate();
   });
 
@@ -150,8 +83,8 @@ describe('ArenaGameAIntegration', () => {
     await integration.activate(GAME);
     await poll({ status: 200, body: readGameDataText(SPECTATING_FILE) }, 0);
     await poll({ status: 200, body: readGameDataText(SPECTATING_FILE) }, 250);
-    expect(bookmarks.added).to.deep.equal([]);
-    expect(health.degradations).to.deep.equal([SPECTATING_MESSAGE]);
+    expect(bed.bookmarks.added).to.deep.equal([]);
+    expect(healthChanges()).to.deep.equal([SPECTATING_MESSAGE]);
     await integration.deactivate();
   });
 
@@ -159,14 +92,14 @@ describe('ArenaGameAIntegration', () => {
     const integration = resolve();
     await integration.activate(GAME);
     for (let ms = 0; ms < SILENCE_LIMIT_MS; ms += 250) await poll(ms % 1000 === 0 ? REFUSED : { status: 404, body: '{"errorCode":"RESOURCE_NOT_FOUND"}' }, ms);
-    expect(health.degradations.filter((reason) => reason !== undefined)).to.deep.equal([]);
+    expect(bed.health.degradations.filter((reason) => reason !== undefined)).to.deep.equal([]);
     await poll(REFUSED, SILENCE_LIMIT_MS);
-    expect(health.degradations.at(-1)).to.equal(silenceMessage(REFUSED.error));
+    expect(bed.health.degradations.at(-1)).to.equal(silenceMessage(REFUSED.error));
     await poll(answer(1, 0), SILENCE_LIMIT_MS + 250);
-    expect(health.degradations.at(-1)).to.equal(undefined);
-    expect(logger.lines.filter(([level]) => level === 'warn' || level === 'error')).to.deep.equal([]);
+    expect(bed.health.degradations.at(-1)).to.equal(undefined);
+    expect(bed.logger.problems).to.deep.equal([]);
     // Four polls a second: the log tells each change once, not every poll.
-    expect(logger.lines.filter(([, message]) => message.startsWith('League of Legends:')).map(([, message]) => message)).to.deep.equal([
+    expect(bed.logger.lines.map(({ message }) => message).filter((message) => message.startsWith('League of Legends:'))).to.deep.equal([
       'League of Legends: no match data (not in a match, or loading)', 'League of Legends: in a match',
     ]);
     await integration.deactivate();
@@ -177,8 +110,8 @@ describe('ArenaGameAIntegration', () => {
     await integration.activate(GAME);
     await poll({ status: 200, body: '{"activePlayer":{"riotId":"Secret#Name"},"allPlayers":"x"}' }, 0);
     await poll(answer(1, 0), 250);
-    expect(JSON.stringify(logger.lines)).to.not.include('Secret');
-    expect(JSON.stringify(logger.lines)).to.not.include('Mira');
+    expect(JSON.stringify(bed.logger.lines)).to.not.include('Secret');
+    expect(JSON.stringify(bed.logger.lines)).to.not.include('Mira');
     await integration.deactivate();
   });
 
@@ -188,12 +121,12 @@ describe('ArenaGameAIntegration', () => {
     await poll(answer(10, 0), 0);
     await integration.deactivate();
     await poll(answer(11, 1, [[1, 10.5]]), 1000);
-    expect(bookmarks.added).to.deep.equal([]);
+    expect(bed.bookmarks.added).to.deep.equal([]);
     await integration.activate(GAME);
     await integration.activate(GAME); // twice is safe
     await poll(answer(20, 3), 10_000);
     await poll(answer(21, 4), 11_000);
-    expect(bookmarks.added).to.deep.equal([{ type: 'Kill', at: new Date(START + 11_000) }]);
+    expect(bed.bookmarks.added).to.deep.equal([{ type: 'Kill', at: new Date(START + 11_000) }]);
     await integration.deactivate();
   });
 });

@@ -4,12 +4,12 @@
 // match and plays five more of the player's fights on a game clock; their bookmarks land in `State`
 // at the fights' game times and end in the finished session's metadata.
 import 'reflect-metadata';
-import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/test';
+import { parseDuration } from '@keyframe/core/protocol';
+import { IntegrationService, StandInGame } from '@keyframe/test';
 import { expect } from 'chai';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, readlink } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
-import type { Socket } from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -33,6 +33,8 @@ const FIGHTS = [
   { after: 3.5, type: 'Kill', killer: PLAYER, victim: 'KubiK651', assisters: [] },
 ] as const;
 
+const NOT_IN_A_GAME = { status: 404, body: '{"errorCode":"RESOURCE_NOT_FOUND","httpStatus":404,"message":"not in a game"}' };
+
 /**
  * The stand-in for League of Legends' local API: `404` while loading, then the recorded answer with
  * the game clock running and FIGHTS added as they happen. Can answer one poll slowly or cut off.
@@ -48,21 +50,12 @@ class FakeLiveClientData {
 
   private constructor(private readonly server: Server, private readonly recorded: RecordedAnswer) {}
 
-  /**
-   * `isOurs` tells the polls of the service under test from those of any other Keyframe on this
-   * machine (its game detection sees our stand-in process too): those get a plain answer and are
-   * left out of every count.
-   */
-  static async start(key: string, cert: string, recorded: RecordedAnswer, isOurs: (socket: Socket) => Promise<boolean>): Promise<FakeLiveClientData> {
+  static async start(key: string, cert: string, recorded: RecordedAnswer): Promise<FakeLiveClientData> {
     const server = createServer({ key, cert });
     const game = new FakeLiveClientData(server, recorded);
-    const owners = new WeakMap<Socket, Promise<boolean>>();
-    server.on('secureConnection', (socket) => owners.set(socket, isOurs(socket).catch(() => false)));
     server.on('request', (request, response) => {
       if (request.url !== '/liveclientdata/allgamedata') return void response.writeHead(404).end();
-      void (owners.get(request.socket) ?? Promise.resolve(false))
-        .then((ours) => ours ? game.answer() : game.plainAnswer())
-        .then(({ status, body }) => response.writeHead(status, { 'Content-Type': 'application/json' }).end(body));
+      void game.answer().then(({ status, body }) => response.writeHead(status, { 'Content-Type': 'application/json' }).end(body));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -85,10 +78,6 @@ class FakeLiveClientData {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private async plainAnswer(): Promise<{ status: number; body: string }> {
-    return { status: 404, body: '{"errorCode":"RESOURCE_NOT_FOUND","httpStatus":404,"message":"not in a game"}' };
-  }
-
   private async answer(): Promise<{ status: number; body: string }> {
     this.pollStarts.push(performance.now());
     this.mostPollsAtOnce = Math.max(this.mostPollsAtOnce, ++this.#inFlight);
@@ -96,7 +85,7 @@ class FakeLiveClientData {
       const slow = this.#slowNextMs;
       this.#slowNextMs = 0;
       if (slow > 0) await delay(slow);
-      if (this.#resumedAt === undefined) return this.plainAnswer();
+      if (this.#resumedAt === undefined) return NOT_IN_A_GAME;
       const body = JSON.stringify(this.stateAt((Date.now() - this.#resumedAt) / 1000));
       if (!this.#cutNext) return { status: 200, body };
       this.#cutNext = false;
@@ -131,23 +120,6 @@ class FakeLiveClientData {
   }
 }
 
-/** `hh:mm:ss.fffffff` → seconds. */
-function seconds(duration: string): number {
-  const [hours, minutes, rest] = duration.split(':');
-  return Number(hours) * 3600 + Number(minutes) * 60 + Number(rest);
-}
-
-/** Whether the client end of `socket` (a loopback TCP connection) belongs to process `pid` (Linux: /proc). */
-async function connectionOfProcess(pid: number, socket: Socket): Promise<boolean> {
-  const port = socket.remotePort?.toString(16).toUpperCase().padStart(4, '0');
-  const table = await readFile('/proc/net/tcp', 'utf8');
-  const inode = table.split('\n').map((line) => line.trim().split(/\s+/)).find((columns) => columns[1]?.endsWith(`:${port}`))?.[9];
-  if (inode === undefined) return false;
-  const descriptors = await readdir(`/proc/${pid}/fd`).catch(() => []);
-  const links = await Promise.all(descriptors.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
-  return links.includes(`socket:[${inode}]`);
-}
-
 async function selfSignedCertificate(folder: string): Promise<{ key: string; cert: string }> {
   const key = path.join(folder, 'key.pem');
   const cert = path.join(folder, 'cert.pem');
@@ -158,90 +130,41 @@ async function selfSignedCertificate(folder: string): Promise<{ key: string; cer
   return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
 }
 
-/**
- * Switches every other integration off, so that stand-in games of other tests running on this machine
- * at the same time (game detection sees every process) add no bookmarks here. Switching is refused
- * during a recording, and detection may have started one for such a game: stop it and try again.
- */
-async function enableOnlyThisIntegration(client: ProtocolClient): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    if (client.latest('State')?.recording) {
-      client.send('StopRecording');
-      await client.until('State', (state) => state.recording === null, 30_000);
-    }
-    const keys = Object.keys(client.latest('Settings')!.gameIntegrations);
-    client.send('UpdateSettings', { gameIntegrations: Object.fromEntries(keys.map((key) => [key, { enabled: key === 'arenaGameA' }])) });
-    const onlyThis = (settings: { gameIntegrations: Record<string, { enabled: boolean }> }) =>
-      keys.every((key) => settings.gameIntegrations[key]?.enabled === (key === 'arenaGameA'));
-    try {
-      await client.next('Settings', onlyThis, 3000);
-      return;
-    } catch (error) {
-      if (attempt === 5) throw error;
-    }
-  }
-}
-
 describe('arena-game-a end to end', function () {
   this.timeout(90_000);
-  let temp: TempFolder | undefined;
+  let keyframe: IntegrationService | undefined;
   let fakeGame: FakeLiveClientData | undefined;
-  let service: ServiceProcess | undefined;
-  let client: ProtocolClient | undefined;
-  let gameProcess: ChildProcess | undefined;
 
   before(async function () {
     skipWithoutGameData(this);
-    if (process.platform !== 'linux') {
-      this.test!.parent!.title += ' (skipped: the stand-in game process and the connection check need Linux)';
+    if (!StandInGame.supported) {
+      this.test!.parent!.title += ' (skipped: the stand-in game process needs Linux or macOS)';
       this.skip();
     }
     if (await run('openssl', ['version']).then(() => false, () => true)) {
       this.test!.parent!.title += ' (skipped: the openssl command, needed for a self-signed certificate, is not installed)';
       this.skip();
     }
-    temp = await createTempFolder('keyframe-arena-game-a-');
-    const { key, cert } = await selfSignedCertificate(temp.path);
-    service = await ServiceProcess.start({ dataFolder: path.join(temp.path, 'data'), env: { KEYFRAME_CAPTURE: 'synthetic' } });
-    const servicePid = service.child.pid!;
-    fakeGame = await FakeLiveClientData.start(key, cert, JSON.parse(readGameDataText(PLAYING_FILE)) as RecordedAnswer,
-      (socket) => connectionOfProcess(servicePid, socket));
-    client = await ProtocolClient.connect(service.url);
-    await client.handshake();
-    client.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: path.join(temp.path, 'videos') });
-    await client.next('Settings');
-    await enableOnlyThisIntegration(client);
+    keyframe = await IntegrationService.start({ integration: 'arenaGameA' });
+    const { key, cert } = await selfSignedCertificate(keyframe.temp.path);
+    fakeGame = await FakeLiveClientData.start(key, cert, JSON.parse(readGameDataText(PLAYING_FILE)) as RecordedAnswer);
   });
   after(async () => {
-    gameProcess?.kill('SIGKILL');
-    await client?.close();
-    await service?.stop();
+    await keyframe?.stop();
     await fakeGame?.close();
-    await temp?.remove();
   });
 
   it('bookmarks the player\'s fights at their game times while the game is polled without overlap', async () => {
     const game = fakeGame!;
-    const protocol = client!;
-    // A stand-in for the game process: any program whose executable is named like the catalog's.
-    const executable = path.join(temp!.path, 'Riot Games', 'League of Legends', 'Game', 'League of Legends.exe');
-    await mkdir(path.dirname(executable), { recursive: true });
-    await copyFile('/bin/sleep', executable);
-    gameProcess = spawn(executable, ['120'], { stdio: 'ignore' });
-    // Detection starts a recording by itself (the catalog records League of Legends); otherwise start one.
-    const detected = await protocol.next('State', (state) => state.recording !== null || /is running/.test(state.integrations.arenaGameA?.message ?? ''), 15_000);
-    if (detected.recording === null) {
-      expect(detected.integrations.arenaGameA!.status).to.equal('idle');
-      protocol.send('StartRecording');
-    }
-    const recording = (await protocol.until('State', (state) => state.recording !== null, 30_000)).recording!;
-    await protocol.until('State', (state) => state.integrations.arenaGameA?.status === 'active', 15_000);
+    const service = keyframe!;
+    await service.startGame(path.join('Riot Games', 'League of Legends', 'Game', 'League of Legends.exe'));
+    const recording = (await service.recordWhileActive()).recording!;
 
     // Loading screen: the game answers 404; that is idle, not a problem.
     const pollsBefore = game.pollStarts.length;
     await delay(1000);
     expect(game.pollStarts.length - pollsBefore).to.be.within(3, 5);
-    expect(protocol.latest('State')!.integrations.arenaGameA!.status).to.equal('active');
+    expect(service.health()!.status).to.equal('active');
 
     const resumedAt = game.resume();
     const resumedPoll = game.pollStarts.length;
@@ -250,15 +173,15 @@ describe('arena-game-a end to end', function () {
     await delay(900);
     game.cutNextAnswer(); // a broken answer between the death and the assist
 
-    const withBookmarks = await protocol.until('State', (state) => (state.recording?.bookmarks.length ?? 0) >= FIGHTS.length, 10_000);
-    const bookmarks = withBookmarks.recording!.bookmarks;
+    await service.bookmarksReach(FIGHTS.length, 10_000);
+    const bookmarks = service.client.latest('State')!.recording!.bookmarks;
     expect(bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(FIGHTS.map((fight) => fight.type));
     // Where each fight happened in the recording, by the wall clock of the stand-in game.
     const recordingStart = Date.parse(recording.startTime);
-    const errors = bookmarks.map((bookmark, index) => seconds(bookmark.time) - (resumedAt + FIGHTS[index]!.after * 1000 - recordingStart) / 1000);
+    const errors = bookmarks.map((bookmark, index) => parseDuration(bookmark.time)! - (resumedAt + FIGHTS[index]!.after * 1000 - recordingStart) / 1000);
     for (const error of errors) expect(Math.abs(error)).to.be.below(0.5);
 
-    // The game's answers, from resuming until the last bookmark: one poll at a time, and never more than the interval allows.
+    // Every request the stand-in received, from resuming until the last bookmark: one poll at a time, and never more than the interval allows.
     const starts = game.pollStarts.slice(resumedPoll);
     const gaps = starts.slice(1).map((start, index) => start - starts[index]!);
     const matchMs = starts.at(-1)! - starts[0]!;
@@ -271,17 +194,12 @@ describe('arena-game-a end to end', function () {
       `(median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms), at most ${game.mostPollsAtOnce} in flight; ` +
       `bookmark − fight: ${errors.map((error) => error.toFixed(3)).join(', ')} s`);
 
-    protocol.send('StopRecording');
-    const stopped = await protocol.next('State', (state) => state.recording === null && state.content.length > 0, 30_000);
-    const session = stopped.content[0]!;
+    const session = await service.stopRecording();
     expect(session.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(FIGHTS.map((fight) => fight.type));
-    // …and in the session's metadata sidecar on disk (`<cache>/metadata/<type folder>/<id>.json`).
-    const metadataFolder = path.join(protocol.latest('Settings')!.cacheFolder, 'metadata');
-    const sidecar = (await readdir(metadataFolder, { recursive: true })).find((file) => path.basename(file) === `${session.id}.json`);
-    expect(sidecar, `metadata of ${session.id} in ${metadataFolder}`).to.not.equal(undefined);
-    const metadata = JSON.parse(await readFile(path.join(metadataFolder, sidecar!), 'utf8')) as { bookmarks: Array<{ type: string; time: string }> };
-    expect(metadata.bookmarks.map((bookmark) => [bookmark.type, bookmark.time])).to.deep.equal(bookmarks.map((bookmark) => [bookmark.type, bookmark.time]));
-    await protocol.until('State', (state) => state.integrations.arenaGameA?.status === 'idle', 10_000);
-    expect(protocol.schemaViolations).to.deep.equal([]);
+    // …and in the session's metadata sidecar on disk.
+    expect((await service.savedBookmarks(session)).map((bookmark) => [bookmark.type, bookmark.time]))
+      .to.deep.equal(bookmarks.map((bookmark) => [bookmark.type, bookmark.time]));
+    await service.client.until('State', (state) => service.health(state)?.status === 'idle', 10_000);
+    expect(service.client.schemaViolations).to.deep.equal([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { GamePathsService } from '@keyframe/core';
+import { TestGamePaths } from '@keyframe/test';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,13 +6,10 @@ import path from 'node:path';
 import { loggedInSession, writeClog } from './clog-fixtures.js';
 import { logFolderCandidates, readLocalNickname } from './local-nickname.js';
 
-function gamePaths(root: string, libraries: string[] = []): GamePathsService {
-  return {
-    steamLibraries: async () => libraries,
-    roamingAppData: () => path.join(root, 'roaming'),
-    localAppData: () => path.join(root, 'local'),
-    home: () => path.join(root, 'home'),
-  };
+function gamePaths(root: string, libraries: string[] = []): TestGamePaths {
+  const paths = new TestGamePaths(root);
+  paths.steamLibraryFolders = libraries;
+  return paths;
 }
 
 describe('logFolderCandidates', () => {
@@ -34,7 +31,7 @@ describe('logFolderCandidates', () => {
   });
 
   it('goes on without Steam libraries when listing them fails', async () => {
-    const paths = { ...gamePaths('/u'), steamLibraries: async () => { throw new Error('no Steam'); } };
+    const paths = Object.assign(gamePaths('/u'), { steamLibraries: async () => { throw new Error('no Steam'); } });
     expect(await logFolderCandidates(undefined, paths)).to.deep.equal(['/u/local/WarThunder/.game_logs']);
   });
 });

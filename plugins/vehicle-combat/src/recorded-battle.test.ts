@@ -2,8 +2,7 @@
 // to a 500 ms poll: a tape is derived from it at run time (each message appears half a second into its
 // battle second), never stored. The local player is the capture's author, CassualTux.
 import 'reflect-metadata';
-import type { GamePathsService } from '@keyframe/core';
-import { assertTapeMatchesExpected } from '@keyframe/test';
+import { assertTapeMatchesExpected, TestGamePaths } from '@keyframe/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,12 +32,12 @@ function derivedTape(damage: readonly RecordedDamage[], fromSecond: number): str
 
 describe('the real German ground battle, polled', function () {
   let temp: string;
-  let gamePaths: GamePathsService;
+  let gamePaths: TestGamePaths;
   beforeEach(async function () {
     skipWithoutGameData(this);
     temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-real-'));
-    await writeClog(path.join(temp, 'WarThunder', '.game_logs'), 'session.clog', loggedInSession(GERMAN_PLAYER));
-    gamePaths = { steamLibraries: async () => [], roamingAppData: () => temp, localAppData: () => temp, home: () => temp };
+    gamePaths = new TestGamePaths(temp);
+    await writeClog(path.join(gamePaths.localAppData(), 'WarThunder', '.game_logs'), 'session.clog', loggedInSession(GERMAN_PLAYER));
   });
   afterEach(async () => { if (temp) await rm(temp, { recursive: true, force: true }); });
 

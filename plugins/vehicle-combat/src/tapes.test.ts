@@ -2,8 +2,7 @@
 // `<tape>.clog.txt` beside a tape is the game's client log at the time (decoded): it is encoded into a
 // temp folder where GamePaths points, as the game would leave it. A tape without one has no log at all.
 import 'reflect-metadata';
-import type { GamePathsService } from '@keyframe/core';
-import { assertTapeMatchesExpected } from '@keyframe/test';
+import { assertTapeMatchesExpected, TestGamePaths } from '@keyframe/test';
 import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -24,8 +23,8 @@ describe('vehicle-combat tapes', () => {
   for (const tape of readdirSync(DATA).filter((name) => name.endsWith('.tape.jsonl'))) {
     it(`replays ${tape}`, async () => {
       const log = `${DATA}${tape.replace(/\.tape\.jsonl$/, '.clog.txt')}`;
-      if (existsSync(log)) await writeClog(path.join(temp, 'WarThunder', '.game_logs'), 'session.clog', await readFile(log, 'utf8'));
-      const gamePaths: GamePathsService = { steamLibraries: async () => [], roamingAppData: () => temp, localAppData: () => temp, home: () => temp };
+      const gamePaths = new TestGamePaths(temp);
+      if (existsSync(log)) await writeClog(path.join(gamePaths.localAppData(), 'WarThunder', '.game_logs'), 'session.clog', await readFile(log, 'utf8'));
 
       const playback = await assertTapeMatchesExpected(`${DATA}${tape}`, { pluginRoot: PLUGIN_ROOT, gamePaths });
       if (playback.unconsumed > 0) throw new Error(`${playback.unconsumed} tape entries were not consumed`);

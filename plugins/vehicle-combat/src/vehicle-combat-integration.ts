@@ -68,7 +68,10 @@ export class VehicleCombatIntegration implements GameIntegration {
       this.reportHealth();
     }, this.noDataTimeoutMs);
     this.#noDataTimer.unref?.();
-    this.openFeed();
+    // Asked before every request, so each one continues from the newest ids seen so far.
+    const feed = this.feeds.poll(FEED_ID, { url: () => hudMessagesUrl(this.#tracker.cursor), intervalMs: POLL_INTERVAL_MS });
+    feed.onInput((input) => this.onPoll(feed, input));
+    this.#feed = feed;
     this.logger.info(`Polling War Thunder's HUD messages on 127.0.0.1:${HUD_PORT}`, { game: game.name });
   }
 
@@ -89,20 +92,7 @@ export class VehicleCombatIntegration implements GameIntegration {
     this.#reportedHealth = undefined;
   }
 
-  /** The poll URL carries the newest ids seen, and a poll feed has one URL: a new cursor is a new feed. */
-  private openFeed(): void {
-    const feed = this.feeds.poll(FEED_ID, { url: hudMessagesUrl(this.#tracker.cursor), intervalMs: POLL_INTERVAL_MS });
-    feed.onInput((input) => this.onPoll(feed, input));
-    this.#feed = feed;
-  }
-
-  private async replaceFeed(old: Feed<PollInput>): Promise<void> {
-    await old.close();
-    // Deactivated meanwhile: the host has closed its feeds already, and a new one would outlive it.
-    if (this.isCurrent(old)) this.openFeed();
-  }
-
-  /** Inputs that slip in after deactivate or from a replaced feed belong to nobody. */
+  /** Inputs that slip in after deactivate, or from the feed of an activation that was not deactivated, belong to nobody. */
   private isCurrent(feed: Feed<PollInput>): boolean {
     return this.#active && this.#feed === feed;
   }
@@ -115,7 +105,6 @@ export class VehicleCombatIntegration implements GameIntegration {
     }
     this.#unanswered = false;
     const arrivedAt = this.clock.now();
-    const askedFrom = this.#tracker.cursor;
     const update = this.#tracker.update(input.body);
     if (update.outcome === 'malformed') {
       this.logger.debug(`Ignored a /hudmsg answer: ${update.reason}`, { bytes: input.body.length });
@@ -147,8 +136,6 @@ export class VehicleCombatIntegration implements GameIntegration {
         if (!this.isCurrent(feed)) return;
       }
     }
-    const next = this.#tracker.cursor;
-    if (next.lastDmg !== askedFrom.lastDmg || next.lastEvt !== askedFrom.lastEvt) await this.replaceFeed(feed);
   }
 
   /** The game not answering is normal while it loads or sits in its launcher: logged once per streak, never an error. */

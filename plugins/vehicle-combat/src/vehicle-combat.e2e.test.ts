@@ -3,11 +3,10 @@
 // battle (../shared/game-data) as the game would, 40 times faster; CassualTux's kills and deaths become
 // bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
-import { ProtocolClient, ServiceProcess, createTempFolder, type TempFolder } from '@keyframe/test';
+import { parseDuration } from '@keyframe/core/protocol';
+import { IntegrationService, StandInGame } from '@keyframe/test';
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { loggedInSession, writeClog } from './clog-fixtures.js';
 import { GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, skipWithoutGameData, type RecordedDamage } from './recorded-hudmsg.js';
@@ -47,7 +46,7 @@ class FakeHudServer {
     return this.playingSince! + ((time + 0.5 - JOINED_AT_SECOND) / SPEED) * 1000;
   }
 
-  private answer(url: string, response: import('node:http').ServerResponse): void {
+  private answer(url: string, response: ServerResponse): void {
     const request = new URL(url, `http://127.0.0.1:${HUD_PORT}`);
     if (request.pathname !== '/hudmsg') {
       response.writeHead(404).end();
@@ -65,82 +64,59 @@ class FakeHudServer {
   }
 }
 
-/** `hh:mm:ss.fffffff` → seconds. */
-function secondsOf(duration: string): number {
-  const [hours, minutes, seconds] = duration.replace(/^\d+\./, '').split(':').map(Number);
-  return hours! * 3600 + minutes! * 60 + seconds!;
-}
-
 describe('vehicle-combat end to end', function () {
   this.timeout(90_000);
-  let temp: TempFolder;
-  let service: ServiceProcess;
-  let client: ProtocolClient;
-  let hud: FakeHudServer;
-  let game: ChildProcess | undefined;
-  let gameFolder: string;
+  let keyframe: IntegrationService | undefined;
+  let hud: FakeHudServer | undefined;
+  const gameFolder = path.join('games', 'War Thunder');
 
   before(async function () {
     skipWithoutGameData(this);
-    temp = await createTempFolder();
-    gameFolder = path.join(temp.path, 'games', 'War Thunder');
-    await writeClog(path.join(gameFolder, '.game_logs'), '2026_01_01_12_00_00__4242.clog', loggedInSession(GERMAN_PLAYER));
-    hud = await FakeHudServer.start(readRecordedDamage(GERMAN_MATCH));
-    service = await ServiceProcess.start({
-      dataFolder: path.join(temp.path, 'data'),
-      env: {
-        KEYFRAME_CAPTURE: 'synthetic',
-        KEYFRAME_LOCAL_APPDATA: path.join(temp.path, 'local'),
-        KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam'),
-      },
+    if (!StandInGame.supported) {
+      this.test!.parent!.title += ' (skipped: the stand-in game process needs Linux or macOS)';
+      this.skip();
+    }
+    keyframe = await IntegrationService.start({
+      integration: 'vehicleCombat',
+      env: (temp) => ({ KEYFRAME_LOCAL_APPDATA: path.join(temp.path, 'local'), KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
-    client = await ProtocolClient.connect(service.url);
-    await client.handshake();
-    client.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: path.join(temp.path, 'videos') });
-    await client.next('Settings');
+    // Where War Thunder keeps its client log: beside the game, so it is found from the running executable.
+    await writeClog(path.join(keyframe.temp.path, gameFolder, '.game_logs'), '2026_01_01_12_00_00__4242.clog', loggedInSession(GERMAN_PLAYER));
+    hud = await FakeHudServer.start(readRecordedDamage(GERMAN_MATCH));
   });
   after(async () => {
-    game?.kill('SIGKILL');
-    await client?.close();
-    await service?.stop();
+    await keyframe?.stop();
     await hud?.stop();
-    await temp?.remove();
   });
 
   it('bookmarks the local player\'s kills and deaths from the game\'s HUD messages, and keeps them in the session', async () => {
-    // A stand-in for the game where War Thunder keeps it, so the client log is found beside it.
-    const executable = path.join(gameFolder, 'linux64', 'aces');
-    await mkdir(path.dirname(executable), { recursive: true });
-    await copyFile('/bin/sleep', executable);
-    game = spawn(executable, ['120'], { stdio: 'ignore' });
-
-    // The service records a detected game by itself. Other games on this machine (other suites' stand-ins)
-    // may be recorded first: only a recording of War Thunder counts.
-    const isOurs = (state: { recording: { game: string } | null }) => state.recording?.game === 'War Thunder';
-    const recording = await client.next('State', isOurs, 30_000);
-    const active = await client.until('State', (state) => isOurs(state) && state.integrations.vehicleCombat?.status === 'active', 15_000);
-    expect(active.integrations.vehicleCombat!.message).to.match(/War Thunder/);
+    const service = keyframe!;
+    const game = hud!;
+    await service.startGame(path.join(gameFolder, 'linux64', 'aces'));
+    const active = await service.recordWhileActive();
+    expect(service.health(active)!.message).to.match(/War Thunder/);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the first answer (ids 65–117) becomes the baseline
-    hud.play();
+    game.play();
 
-    const withBookmarks = await client.until('State', (state) => (state.recording?.bookmarks.length ?? 0) >= 4, 20_000);
-    const bookmarks = withBookmarks.recording!.bookmarks;
-    expect(withBookmarks.recording!.startTime).to.equal(recording.recording!.startTime);
-    expect(bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(['Kill', 'Death', 'Death', 'Kill']);
+    const types = await service.bookmarksReach(4, 20_000);
+    const recording = service.client.latest('State')!.recording!;
+    expect(recording.startTime).to.equal(active.recording!.startTime);
+    expect(types).to.deep.equal(['Kill', 'Death', 'Death', 'Kill']);
     // Each within one poll interval (500 ms) of when its message appeared in the game (ids 104, 105, 161, 181).
-    const startedAt = new Date(recording.recording!.startTime).getTime();
-    const errors = [104, 105, 161, 181].map((id, index) => startedAt + secondsOf(bookmarks[index]!.time) * 1000 - hud.appearedAt(id));
+    const startedAt = new Date(recording.startTime).getTime();
+    const errors = [104, 105, 161, 181].map((id, index) => startedAt + parseDuration(recording.bookmarks[index]!.time)! * 1000 - game.appearedAt(id));
     console.log(`      bookmark time minus when its message appeared (ms): ${errors.map((error) => error.toFixed(0)).join(', ')}`);
     for (const error of errors) expect(Math.abs(error)).to.be.below(500);
-    // Asked from the newest id seen. (Other services running on this machine at the same time may see the
-    // stand-in game too and poll this server, so the order of all requests proves nothing.)
-    expect(hud.requests[0]).to.equal('?lastEvt=0&lastDmg=0');
-    expect(hud.requests.some((search) => Number(new URLSearchParams(search).get('lastDmg')) >= 161)).to.equal(true);
+    // Every request this server received is this service's: asked first from the start, then from the newest id seen.
+    const askedFrom = game.requests.map((search) => Number(new URLSearchParams(search).get('lastDmg')));
+    expect(game.requests[0]).to.equal('?lastEvt=0&lastDmg=0');
+    expect(askedFrom, 'lastDmg never goes back').to.deep.equal([...askedFrom].sort((first, second) => first - second));
+    expect(askedFrom.at(-1)).to.be.at.least(161);
 
-    client.send('StopRecording');
-    const stopped = await client.next('State', (state) => state.recording === null && state.content.length > 0, 30_000);
-    expect(stopped.content[0]!.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(['Kill', 'Death', 'Death', 'Kill']);
-    await client.until('State', (state) => state.integrations.vehicleCombat?.status !== 'active', 10_000);
-    expect(client.schemaViolations).to.deep.equal([]);
+    const session = await service.stopRecording();
+    expect(session.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(['Kill', 'Death', 'Death', 'Kill']);
+    expect((await service.savedBookmarks(session)).map((bookmark) => bookmark.type)).to.deep.equal(['Kill', 'Death', 'Death', 'Kill']);
+    await service.client.until('State', (state) => service.health(state)?.status !== 'active', 10_000);
+    expect(service.client.schemaViolations).to.deep.equal([]);
   });
 });
