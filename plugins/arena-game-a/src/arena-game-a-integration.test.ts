@@ -34,8 +34,6 @@ describe('ArenaGameAIntegration', () => {
   }
 
   /** What the health entry showed, change by change (the integration reports after every poll). */
-  const healthChanges = () => bed.health.degradations.filter((reason, index, all) => index === 0 || reason !== all[index - 1]);
-
   beforeEach(() => {
     bed = new IntegrationTestBed({ key: 'arenaGameA' });
   });
@@ -68,7 +66,7 @@ describe('ArenaGameAIntegration', () => {
     await poll({ status: 200, body: recorded }, 0);
     await poll({ status: 200, body: recorded }, 250);
     expect(bed.bookmarks.added).to.deep.equal([]);
-    expect(healthChanges()).to.deep.equal([undefined]);
+    expect(bed.health.changes).to.deep.equal([undefined]);
     const later = JSON.parse(recorded) as { allPlayers: Array<{ summonerName: string; scores: { kills: number } }>; gameData: { gameTime: number } };
     later.allPlayers.find((player) => player.summonerName === 'mikehpoo')!.scores.kills += 1;
     later.gameData.gameTime += 0.5;
@@ -84,7 +82,7 @@ describe('ArenaGameAIntegration', () => {
     await poll({ status: 200, body: readGameDataText(SPECTATING_FILE) }, 0);
     await poll({ status: 200, body: readGameDataText(SPECTATING_FILE) }, 250);
     expect(bed.bookmarks.added).to.deep.equal([]);
-    expect(healthChanges()).to.deep.equal([SPECTATING_MESSAGE]);
+    expect(bed.health.changes).to.deep.equal([SPECTATING_MESSAGE]);
     await integration.deactivate();
   });
 

@@ -94,6 +94,10 @@ export class RecordedHealth implements HealthReporter {
   get current(): string | undefined {
     return this.degradations.at(-1);
   }
+  /** `degradations` without repeats of the one before: what a person watching the health entry saw change. */
+  get changes(): (string | undefined)[] {
+    return this.degradations.filter((reason, index, all) => index === 0 || reason !== all[index - 1]);
+  }
 }
 
 export interface LoggedLine {
