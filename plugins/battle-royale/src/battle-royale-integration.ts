@@ -8,11 +8,10 @@ import {
   type HealthReporter, type PluginLogger,
 } from '@keyframe/core';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { ReplayAssembler } from './replay-assembler.js';
 import { readWhenComplete, replayFilesIn, replayFolderNames } from './replay-folder.js';
-import { demosFolderOf, REPLAY_FILE_PATTERN, replayFileOf } from './replay-layout.js';
+import { demosFolderOf, REPLAY_FILE_PATTERN, replayFileOf, replayFilePath } from './replay-layout.js';
 
 const REPLAYS_FEED = 'replays';
 /** How long a file of a missed replay may still be growing before it is given up. */
@@ -90,7 +89,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
       if (replaysBefore.has(replay)) continue;
       for (const relativePath of await replayFilesIn(this.demosFolder, replay)) {
         if (signal.aborted) return;
-        const absolutePath = path.join(this.demosFolder, ...relativePath.split('/'));
+        const absolutePath = replayFilePath(this.demosFolder, relativePath);
         await this.onReplayFile(relativePath, () => readWhenComplete(absolutePath, { stableMs: this.stableMs, timeoutMs: MISSED_FILE_TIMEOUT_MS, signal }), signal);
       }
     }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ReplayAssembler } from './replay-assembler.js';
 import { replayFileOf, type ReplayFile } from './replay-layout.js';
-import { replayFiles, type GeneratedReplay } from './test-support/replay-generator.js';
+import { kill, knock, replayFiles, type GeneratedReplay } from './test-support/replay-generator.js';
 
 const MATCH_START = new Date('2026-11-24T19:01:00.000Z');
 const REPLAY: GeneratedReplay = {
@@ -9,9 +9,9 @@ const REPLAY: GeneratedReplay = {
   matchStartedAt: MATCH_START,
   player: '[KFR]Hunter',
   events: [
-    { kind: 'knock', offsetMs: 120_000, instigator: 'Hunter', victim: 'Victim' },
-    { kind: 'kill', offsetMs: 125_000, instigator: 'Hunter', victim: 'Victim', victimWasKnocked: true },
-    { kind: 'knock', offsetMs: 600_250, instigator: 'Enemy', victim: '[KFR]hunter' },
+    knock(120_000, 'Hunter', 'Victim'),
+    kill(125_000, 'Hunter', 'Victim', true),
+    knock(600_250, 'Enemy', '[KFR]hunter'),
   ],
 };
 const at = (offsetMs: number) => new Date(MATCH_START.getTime() + offsetMs);

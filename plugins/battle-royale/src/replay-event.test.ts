@@ -1,19 +1,19 @@
 import { expect } from 'chai';
 import { parseReplayEvent } from './replay-event.js';
-import { eventBytes, framed } from './test-support/replay-generator.js';
+import { eventBytes, framed, kill, knock } from './test-support/replay-generator.js';
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 
 describe('parseReplayEvent', () => {
   it('reads the offset and the base64 details of a knock', () => {
-    expect(parseReplayEvent(eventBytes({ kind: 'knock', offsetMs: 120_500, instigator: '[KFR]Hunter', victim: 'Victim' }, 'DBNO0'), 'knock')).to.deep.equal({
+    expect(parseReplayEvent(eventBytes(knock(120_500, '[KFR]Hunter', 'Victim'), 'DBNO0'), 'knock')).to.deep.equal({
       ok: true, event: { offsetMs: 120_500, instigator: 'hunter', victim: 'victim', victimWasKnocked: false },
     });
   });
 
   it('reads whether a killed player had been knocked first', () => {
-    const finish = parseReplayEvent(eventBytes({ kind: 'kill', offsetMs: 1, instigator: 'A', victim: 'B', victimWasKnocked: true }, 'kill0'), 'kill');
-    const instant = parseReplayEvent(eventBytes({ kind: 'kill', offsetMs: 1, instigator: 'A', victim: 'B', victimWasKnocked: false }, 'kill1'), 'kill');
+    const finish = parseReplayEvent(eventBytes(kill(1, 'A', 'B', true), 'kill0'), 'kill');
+    const instant = parseReplayEvent(eventBytes(kill(1, 'A', 'B', false), 'kill1'), 'kill');
     expect(finish.ok && finish.event.victimWasKnocked).to.equal(true);
     expect(instant.ok && instant.event.victimWasKnocked).to.equal(false);
   });

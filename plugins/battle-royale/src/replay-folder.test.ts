@@ -3,7 +3,7 @@ import { appendFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import { readWhenComplete, replayFilesIn, replayFolderNames } from './replay-folder.js';
-import { writeReplayFolder } from './test-support/replay-generator.js';
+import { kill, knock, writeReplayFolder } from './test-support/replay-generator.js';
 
 describe('replay folder reads', () => {
   let demos: string;
@@ -20,7 +20,7 @@ describe('replay folder reads', () => {
   it('lists the info and event files of a replay, not its demo data', async () => {
     await writeReplayFolder(demos, {
       folder: 'match.one', matchStartedAt: new Date(), player: 'Hunter',
-      events: [{ kind: 'knock', offsetMs: 1, instigator: 'Hunter', victim: 'B' }, { kind: 'kill', offsetMs: 2, instigator: 'Hunter', victim: 'B', victimWasKnocked: true }],
+      events: [knock(1, 'Hunter', 'B'), kill(2, 'Hunter', 'B', true)],
     });
     expect((await replayFilesIn(demos, 'match.one')).sort()).to.deep.equal(['match.one/PUBG.replayinfo', 'match.one/events/DBNO0', 'match.one/events/kill0']);
   });

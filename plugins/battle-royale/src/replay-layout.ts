@@ -11,6 +11,11 @@ export const REPLAY_INFO_FILE = 'PUBG.replayinfo';
 /** The files of a replay folder the integration reads, relative to the Demos folder; the large demo chunks are left alone. */
 export const REPLAY_FILE_PATTERN = /^[^/]+\/(PUBG\.replayinfo|events\/[^/]+)$/;
 
+/** Where a file given relative to the Demos folder (forward slashes, as feeds and listings name it) is on disk. */
+export function replayFilePath(demosFolder: string, relativePath: string): string {
+  return path.join(demosFolder, ...relativePath.split('/'));
+}
+
 interface ReplayFileBase {
   /** The replay folder's name, which identifies the match. */
   replay: string;

@@ -3,6 +3,7 @@
 // framing, event details as base64 JSON; plus the `data/` and `demo/` files the integration must ignore.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { REPLAY_FILE_PATTERN, replayFilePath } from '../replay-layout.js';
 
 export interface GeneratedEvent {
   kind: 'knock' | 'kill';
@@ -13,6 +14,10 @@ export interface GeneratedEvent {
   /** Kills only: the victim had been knocked before. */
   victimWasKnocked?: boolean;
 }
+
+export const knock = (offsetMs: number, instigator: string, victim: string): GeneratedEvent => ({ kind: 'knock', offsetMs, instigator, victim });
+export const kill = (offsetMs: number, instigator: string, victim: string, victimWasKnocked: boolean): GeneratedEvent =>
+  ({ kind: 'kill', offsetMs, instigator, victim, victimWasKnocked });
 
 export interface GeneratedReplay {
   /** The folder name, e.g. `match.bro.official.pc-2018-30.steam.squad-fpp.eu.2026.11.24.01.00.00.<id>`. */
@@ -97,12 +102,17 @@ export function replayFiles(replay: GeneratedReplay): GeneratedFile[] {
   ];
 }
 
+/** The files of the replay the integration watches (the feed reports only these), the info file last. */
+export function watchedReplayFiles(replay: GeneratedReplay): GeneratedFile[] {
+  return replayFiles(replay).filter((file) => REPLAY_FILE_PATTERN.test(file.path));
+}
+
 export async function writeReplayFolder(demosFolder: string, replay: GeneratedReplay): Promise<void> {
   for (const file of replayFiles(replay)) await writeGeneratedFile(demosFolder, file);
 }
 
 export async function writeGeneratedFile(folder: string, file: GeneratedFile): Promise<void> {
-  const target = path.join(folder, ...file.path.split('/'));
+  const target = replayFilePath(folder, file.path);
   await mkdir(path.dirname(target), { recursive: true });
   await writeFile(target, file.bytes);
 }

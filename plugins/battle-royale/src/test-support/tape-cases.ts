@@ -1,6 +1,6 @@
 // Test support: the situations the tapes under test/data show, with the bookmarks each must give
 // (worked out by hand: match start + event offset − recording start).
-import type { GeneratedEvent, GeneratedReplay } from './replay-generator.js';
+import { kill, knock, type GeneratedEvent, type GeneratedReplay } from './replay-generator.js';
 import type { TapeCase } from './tape-writer.js';
 
 const T0 = Date.parse('2026-11-24T19:00:00.000Z');
@@ -10,10 +10,6 @@ const seconds = (value: number) => value * 1000;
 function replay(folder: string, matchStartSeconds: number, events: GeneratedEvent[]): GeneratedReplay {
   return { folder: `match.bro.official.pc-2018-31.steam.squad-fpp.eu.2026.11.24.${folder}`, matchStartedAt: new Date(T0 + seconds(matchStartSeconds)), player: '[KFR]Hunter', events };
 }
-
-const knock = (offsetSeconds: number, instigator: string, victim: string): GeneratedEvent => ({ kind: 'knock', offsetMs: seconds(offsetSeconds), instigator, victim });
-const kill = (offsetSeconds: number, instigator: string, victim: string, victimWasKnocked: boolean): GeneratedEvent =>
-  ({ kind: 'kill', offsetMs: seconds(offsetSeconds), instigator, victim, victimWasKnocked });
 
 /** Cuts a file in the middle of its JSON, as a crash while saving would. */
 const truncated = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2));
@@ -27,13 +23,13 @@ export const TAPE_CASES: TapeCase[] = [
     recordedAt: RECORDED_AT,
     replays: [{
       replay: replay('19.01.00.a1', 60, [
-        knock(120, '[kfr]hunter', 'Victim1'),
-        kill(135, 'Hunter', '[ZZ]Victim1', true),
-        kill(300, 'Hunter ', 'Victim2', false),
-        knock(400, '[KFR]Mate', 'Enemy'),
-        kill(410, '[KFR]Mate', 'Enemy', true),
-        knock(900, 'Enemy3', '[KFR]Hunter'),
-        kill(930, 'Enemy3', '[KFR] Hunter', true),
+        knock(seconds(120), '[kfr]hunter', 'Victim1'),
+        kill(seconds(135), 'Hunter', '[ZZ]Victim1', true),
+        kill(seconds(300), 'Hunter ', 'Victim2', false),
+        knock(seconds(400), '[KFR]Mate', 'Enemy'),
+        kill(seconds(410), '[KFR]Mate', 'Enemy', true),
+        knock(seconds(900), 'Enemy3', '[KFR]Hunter'),
+        kill(seconds(930), 'Enemy3', '[KFR] Hunter', true),
       ]),
       savedAtMs: seconds(1000),
     }],
@@ -44,7 +40,7 @@ export const TAPE_CASES: TapeCase[] = [
     description: 'The recording starts 90 s into a match: the kill before it is dropped; the replay\'s info file comes before its events.',
     recordedAt: RECORDED_AT,
     replays: [{
-      replay: replay('18.58.30.b2', -90, [kill(30, 'Hunter', 'Early', false), knock(150, 'Hunter', 'Late'), knock(200, 'Sniper', 'Hunter')]),
+      replay: replay('18.58.30.b2', -90, [kill(seconds(30), 'Hunter', 'Early', false), knock(seconds(150), 'Hunter', 'Late'), knock(seconds(200), 'Sniper', 'Hunter')]),
       savedAtMs: seconds(240),
       infoFirst: true,
     }],
@@ -57,7 +53,7 @@ export const TAPE_CASES: TapeCase[] = [
     recordedAt: RECORDED_AT,
     recordings: [{ startMs: 0, stopMs: seconds(600) }, { startMs: seconds(700), stopMs: seconds(800) }],
     replays: [{
-      replay: replay('19.00.30.c3', 30, [kill(100, 'Hunter', 'First', false), knock(650, 'Camper', 'Hunter'), kill(700, 'Hunter', 'Camper', false)]),
+      replay: replay('19.00.30.c3', 30, [kill(seconds(100), 'Hunter', 'First', false), knock(seconds(650), 'Camper', 'Hunter'), kill(seconds(700), 'Hunter', 'Camper', false)]),
       savedAtMs: seconds(760),
     }],
     expected: [{ type: 'Kill', time: 130, recording: 0 }, { type: 'Kill', time: 30, recording: 1 }],
@@ -69,12 +65,12 @@ export const TAPE_CASES: TapeCase[] = [
     recordedAt: RECORDED_AT,
     replays: [
       {
-        replay: replay('19.01.00.d4', 60, [knock(100, 'Hunter', 'Lost')]),
+        replay: replay('19.01.00.d4', 60, [knock(seconds(100), 'Hunter', 'Lost')]),
         savedAtMs: seconds(300),
         damage: { 'PUBG.replayinfo': truncated },
       },
       {
-        replay: replay('19.06.00.e5', 360, [kill(30, 'Hunter', 'Broken', false), knock(60, 'Hunter', 'Garbled'), knock(90, 'Hunter', 'Counted')]),
+        replay: replay('19.06.00.e5', 360, [kill(seconds(30), 'Hunter', 'Broken', false), knock(seconds(60), 'Hunter', 'Garbled'), knock(seconds(90), 'Hunter', 'Counted')]),
         savedAtMs: seconds(600),
         damage: {
           'events/kill0': truncated,

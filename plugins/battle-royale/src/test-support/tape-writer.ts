@@ -2,8 +2,7 @@
 // bookmarks) from generated replay folders, as `keyframe tape record` would have recorded them.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPLAY_FILE_PATTERN } from '../replay-layout.js';
-import { replayFiles, writeGeneratedFile, type GeneratedFile, type GeneratedReplay } from './replay-generator.js';
+import { watchedReplayFiles, writeGeneratedFile, type GeneratedFile, type GeneratedReplay } from './replay-generator.js';
 
 export interface TapedReplay {
   replay: GeneratedReplay;
@@ -30,12 +29,10 @@ type TapeLine = { t: number } & ({ feed: 'replays'; kind: 'watchFolder'; path: s
 
 /** The files of a taped replay as the feed delivers them: only those the integration watches, in delivery order. */
 function deliveredFiles(taped: TapedReplay): GeneratedFile[] {
-  const files = replayFiles(taped.replay)
-    .filter((file) => REPLAY_FILE_PATTERN.test(file.path))
-    .map((file) => {
-      const damage = taped.damage?.[file.path.slice(taped.replay.folder.length + 1)];
-      return damage ? { ...file, bytes: damage(file.bytes) } : file;
-    });
+  const files = watchedReplayFiles(taped.replay).map((file) => {
+    const damage = taped.damage?.[file.path.slice(taped.replay.folder.length + 1)];
+    return damage ? { ...file, bytes: damage(file.bytes) } : file;
+  });
   return taped.infoFirst ? [files.at(-1)!, ...files.slice(0, -1)] : files;
 }
 
