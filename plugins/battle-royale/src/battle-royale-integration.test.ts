@@ -155,7 +155,7 @@ describe('BattleRoyaleIntegration', () => {
     await integration.activate(GAME);
     await delay(120);
     expect(bed.health.degradations).to.have.length(1);
-    expect(bed.health.degradations[0]).to.match(/^No PUBG replay has appeared in 45 minutes of recording: .*replay recording is on/);
+    expect(bed.health.degradations[0]).to.match(/^No PUBG replay has appeared in 45 minutes of play: .*replay recording is on/);
     const saved = replay('match.late', 0, [myKnock(1000)]);
     await writeReplayFolder(demos, saved);
     await deliver(saved);

@@ -1,7 +1,8 @@
 // PUBG: watches the game's replay folder and turns each new replay's knocks and kills into the
 // recording player's Kill and Death bookmarks, on the recording that covered each moment (still
-// running or already finished). README.md says why replays saved between recordings are read at the
-// next activation.
+// running or already finished). Active while the game runs, recording or not (the manifest's
+// activation), since PUBG saves a replay only when its match has ended; README.md says how replays saved
+// while the game was not running are read at the next activation.
 import {
   Bookmarks, Feeds, GamePaths, Health, Logger,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
@@ -18,12 +19,12 @@ const REPLAYS_FEED = 'replays';
 const MISSED_FILE_TIMEOUT_MS = 30_000;
 /** PUBG matches last at most about 35 minutes, and the replay is saved as the match ends. */
 const NO_REPLAY_TIMEOUT_MS = 45 * 60_000;
-const NO_REPLAY_MESSAGE = 'No PUBG replay has appeared in 45 minutes of recording: kills and deaths come from the replay PUBG saves '
+const NO_REPLAY_MESSAGE = 'No PUBG replay has appeared in 45 minutes of play: kills and deaths come from the replay PUBG saves '
   + 'when a match ends. Check that replay recording is on in the game\'s settings (it is by default).';
 
 @injectable()
 export class BattleRoyaleIntegration implements GameIntegration {
-  /** How long a recording of the game may go without a replay before health says so. */
+  /** How long the game may run without a replay before health says so. */
   protected readonly noReplayTimeoutMs: number = NO_REPLAY_TIMEOUT_MS;
   /** A file of a replay saved while inactive counts as complete once unchanged this long (as the feed does). */
   protected readonly stableMs: number = 1000;
@@ -70,7 +71,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     const catchUp = new AbortController();
     this.#catchUp = catchUp;
     void this.readMissedReplays(catchUp.signal).catch((error: unknown) => {
-      this.logger.warn(`Reading the replays saved between recordings failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`Reading the replays saved while PUBG was not running failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
@@ -82,7 +83,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     this.#noReplayTimer = undefined;
   }
 
-  /** Replays saved since the integration was enabled that no feed reported: those of matches that ended between recordings. */
+  /** Replays saved since the integration was enabled that no feed reported: those saved while the game was not running. */
   private async readMissedReplays(signal: AbortSignal): Promise<void> {
     const replaysBefore = this.#replaysBefore ?? new Set<string>();
     for (const replay of await replayFolderNames(this.demosFolder)) {

@@ -83,7 +83,8 @@ export class IntegrationService {
 
   /** Waits until the service sees the integration's game, starts a recording, and waits until the integration is active. */
   async recordWhileActive(timeoutMs = 30_000): Promise<State> {
-    await this.client.until('State', (state) => state.recording !== null || /is running/.test(this.health(state)?.message ?? ''), timeoutMs);
+    const gameSeen = (state: State) => /is running/.test(this.health(state)?.message ?? '') || this.health(state)?.status === 'active';
+    await this.client.until('State', (state) => state.recording !== null || gameSeen(state), timeoutMs);
     if (this.client.latest('State')!.recording === null) this.client.send('StartRecording');
     await this.client.until('State', (state) => state.recording !== null && state.recording.endTime === null, timeoutMs);
     return this.client.until('State', (state) => this.health(state)?.status === 'active', timeoutMs);
