@@ -70,6 +70,7 @@ describe('automatic recording', function () {
     service = await ServiceProcess.start({
       dataFolder: path.join(temp.path, 'data'),
       legacyPort: 'off',
+      gameProcessRoot: temp.path,
       env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') },
     });
     client = await ProtocolClient.connect(service.url);

@@ -59,7 +59,8 @@ export class IntegrationService {
     const temp = await createTempFolder();
     const service = await ServiceProcess.start({
       dataFolder: path.join(temp.path, 'data'),
-      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_GAME_PROCESS_ROOT: temp.path, ...options.env?.(temp) },
+      gameProcessRoot: temp.path,
+      env: { KEYFRAME_CAPTURE: 'synthetic', ...options.env?.(temp) },
     });
     const client = await ProtocolClient.connect(service.url);
     const { settings } = await client.handshake();

@@ -19,6 +19,11 @@ export interface ServiceProcessOptions {
    * default content folder (`~/Videos/Keyframe`) of every test service is its own.
    */
   homeFolder?: string;
+  /**
+   * Only games whose executable lies in this folder are detected (`KEYFRAME_GAME_PROCESS_ROOT`);
+   * default: the data folder. A test service never sees stand-in games of other suites or of the machine.
+   */
+  gameProcessRoot?: string;
 }
 
 export class ServiceProcess {
@@ -39,9 +44,10 @@ export class ServiceProcess {
     const legacy = options.legacyPort ?? 0;
     const home = options.homeFolder ?? path.join(options.dataFolder, 'home');
     const isolatedHome = { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
+    const gameProcessRoot = options.gameProcessRoot ?? options.dataFolder;
     const child = spawn(process.execPath, [
       MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy),
-    ], { env: { ...process.env, ...isolatedHome, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    ], { env: { ...process.env, ...isolatedHome, KEYFRAME_GAME_PROCESS_ROOT: gameProcessRoot, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
 
     let output = '';
     const started = await new Promise<{ url: string; legacyUrl?: string }>((resolve, reject) => {
