@@ -14,3 +14,5 @@ export type { BookmarkType } from './protocol/index.js';
 export {
   GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,
 } from './plugins/game-config-file.js';
+export { SilenceWarning, type SilenceWarningStart } from './plugins/silence-warning.js';
+export { openJsonPushFeed, readJsonPush, type JsonPushFeedOptions } from './plugins/json-push-feed.js';

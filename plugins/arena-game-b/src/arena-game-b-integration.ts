@@ -1,7 +1,7 @@
 // Dota 2: installs the Game State Integration config, listens for the game's pushes on loopback port
 // 1341 and bookmarks the local player's kills, deaths and assists.
 import {
-  Bookmarks, Clock, Feeds, GamePaths, Health, Logger,
+  Bookmarks, Clock, Feeds, GamePaths, Health, Logger, openJsonPushFeed, readJsonPush, SilenceWarning,
   type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
@@ -27,7 +27,7 @@ export class ArenaGameBIntegration implements GameIntegration {
   readonly #tracker = new GsiMatchTracker();
   #active = false;
   #receivedData = false;
-  #noDataTimer: NodeJS.Timeout | undefined;
+  readonly #noData: SilenceWarning;
   /** A config that could not be written: stays in health until the game proves it sends anyway. */
   #configProblem: string | undefined;
 
@@ -38,7 +38,9 @@ export class ArenaGameBIntegration implements GameIntegration {
     @inject(GamePaths) private readonly paths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
-  ) {}
+  ) {
+    this.#noData = new SilenceWarning(health);
+  }
 
   async enable(): Promise<void> {
     await this.installConfigs(undefined);
@@ -51,31 +53,19 @@ export class ArenaGameBIntegration implements GameIntegration {
     // SPEC: the config is written the first time the game is detected; usually it is already there.
     await this.installConfigs(game.executablePath);
 
-    const feed = this.feeds.httpPush('gsi', { port: GSI_PORT });
-    feed.onInput((input) => this.onPush(input));
-    this.#noDataTimer = setTimeout(() => {
-      this.#noDataTimer = undefined;
-      if (this.#active && !this.#receivedData) this.health.degraded(NO_DATA_MESSAGE);
-    }, this.noDataTimeoutMs);
-    this.#noDataTimer.unref?.(); // a tape's virtual clock may hand out plain numbers
-
+    this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
     try {
-      await feed.ready;
+      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Dota 2' }, (input) => this.onPush(input));
     } catch (error) {
       await this.deactivate();
-      throw new Error(
-        `Cannot listen for Dota 2 on 127.0.0.1:${GSI_PORT}: ${errorText(error)}. ` +
-        `Close the program that uses port ${GSI_PORT} and start the game again.`,
-        { cause: error },
-      );
+      throw error;
     }
     this.logger.info(`Listening for Dota 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
-    this.#noDataTimer = undefined;
+    this.#noData.stop();
     this.#tracker.reset();
     // The game is gone or the recording stopped: that is idle, not a problem to keep showing.
     this.health.degraded(this.#configProblem);
@@ -84,19 +74,12 @@ export class ArenaGameBIntegration implements GameIntegration {
   private async onPush(input: HttpPushInput): Promise<void> {
     // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
     if (!this.#active) return;
-    if (input.method.toUpperCase() !== 'POST') return;
+    const push = readJsonPush(input, this.logger);
+    if (push === undefined) return;
     // Read first: every bookmark of a multi-kill push gets the same time, however long adding them takes.
     const receivedAt = this.clock.now();
-    let payload: unknown;
-    try {
-      payload = JSON.parse(input.body);
-    } catch {
-      // The body is not logged: it carries the config's auth token when the user added one.
-      this.logger.debug('Ignored a push that is not JSON', { bytes: input.body.length, userAgent: input.userAgent });
-      return;
-    }
 
-    const update = this.#tracker.update(payload);
+    const update = this.#tracker.update(push.payload);
     if (update.outcome === 'foreign') {
       this.logger.debug(`Ignored a push: ${update.reason}`, { userAgent: input.userAgent });
       return;
@@ -104,8 +87,7 @@ export class ArenaGameBIntegration implements GameIntegration {
     if (!this.#receivedData) {
       this.#receivedData = true;
       this.#configProblem = undefined;
-      if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
-      this.#noDataTimer = undefined;
+      this.#noData.stop();
       this.logger.info('Dota 2 is sending game state');
     }
     this.health.degraded(update.outcome === 'incomplete' ? NO_PLAYER_DATA_MESSAGE : undefined);
@@ -150,8 +132,4 @@ export class ArenaGameBIntegration implements GameIntegration {
       : undefined;
     this.health.degraded(this.#configProblem);
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,7 @@
 // activation), since PUBG saves a replay only when its match has ended; README.md says how replays saved
 // while the game was not running are read at the next activation.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
+  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger,
 } from '@keyframe/core';
@@ -34,7 +34,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
   #replaysBefore: Set<string> | undefined;
   #active = false;
   #catchUp: AbortController | undefined;
-  #noReplayTimer: NodeJS.Timeout | undefined;
+  readonly #noReplay: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -42,7 +42,9 @@ export class BattleRoyaleIntegration implements GameIntegration {
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
-  ) {}
+  ) {
+    this.#noReplay = new SilenceWarning(health);
+  }
 
   private get demosFolder(): string {
     return demosFolderOf(this.gamePaths.localAppData());
@@ -59,7 +61,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     const feed = this.feeds.watchFolder(REPLAYS_FEED, { folder: this.demosFolder, pattern: REPLAY_FILE_PATTERN, intervalMs: 2500 });
     // The feed reports a file once it has stopped growing.
     feed.onInput((input) => this.onReplayFile(input.path, () => readFile(input.absolutePath).catch(() => undefined)));
-    this.startNoReplayTimer();
+    this.startNoReplayWarning();
     try {
       await feed.ready;
     } catch (error) {
@@ -79,8 +81,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     this.#active = false;
     this.#catchUp?.abort();
     this.#catchUp = undefined;
-    clearTimeout(this.#noReplayTimer);
-    this.#noReplayTimer = undefined;
+    this.#noReplay.stop();
   }
 
   /** Replays saved since the integration was enabled that no feed reported: those saved while the game was not running. */
@@ -114,7 +115,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     if (result.info) {
       this.logger.info(`Reading the replay ${file.replay}`, { matchStartedAt: result.info.matchStartedAt.toISOString() });
       this.health.degraded(undefined);
-      if (this.#active) this.startNoReplayTimer();
+      if (this.#active) this.startNoReplayWarning();
     }
     for (const bookmark of result.bookmarks) {
       const added = await this.bookmarks.add({ type: bookmark.type, at: bookmark.at });
@@ -122,12 +123,8 @@ export class BattleRoyaleIntegration implements GameIntegration {
     }
   }
 
-  private startNoReplayTimer(): void {
-    clearTimeout(this.#noReplayTimer);
-    this.#noReplayTimer = setTimeout(() => {
-      this.#noReplayTimer = undefined;
-      if (this.#active) this.health.degraded(NO_REPLAY_MESSAGE);
-    }, this.noReplayTimeoutMs);
-    this.#noReplayTimer.unref?.();
+  /** Each replay starts the wait for the next one over. */
+  private startNoReplayWarning(): void {
+    this.#noReplay.start({ message: NO_REPLAY_MESSAGE, timeoutMs: this.noReplayTimeoutMs });
   }
 }

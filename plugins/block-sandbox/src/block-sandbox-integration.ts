@@ -1,7 +1,7 @@
 // Minecraft Java Edition: follows the client's `logs/latest.log` and bookmarks the local player's
 // deaths from the death messages the game prints in chat. Bedrock Edition writes no such log.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
+  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger, type TailInput,
 } from '@keyframe/core';
@@ -31,7 +31,7 @@ export class BlockSandboxIntegration implements GameIntegration {
 
   readonly #tracker = new PlayerDeathTracker();
   #active = false;
-  #missingLogTimer: NodeJS.Timeout | undefined;
+  readonly #missingLog: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -39,7 +39,9 @@ export class BlockSandboxIntegration implements GameIntegration {
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
-  ) {}
+  ) {
+    this.#missingLog = new SilenceWarning(health);
+  }
 
   async activate(game: DetectedGame): Promise<void> {
     await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
@@ -53,13 +55,13 @@ export class BlockSandboxIntegration implements GameIntegration {
     const feed = this.feeds.tail('log', { paths: candidates, encoding: 'latin1' });
     feed.onInput((input) => this.onLogInput(input));
     // Cleared when a log opens and on deactivate; the SDK's tail does not say when no candidate exists.
-    this.#missingLogTimer = setTimeout(() => this.health.degraded(missingLogMessage(candidates)), this.missingLogTimeoutMs).unref();
+    this.#missingLog.start({ message: missingLogMessage(candidates), timeoutMs: this.missingLogTimeoutMs });
     this.logger.info('Looking for the Minecraft Java Edition log', { game: game.name, candidates: candidates.length });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    clearTimeout(this.#missingLogTimer);
+    this.#missingLog.stop();
     this.#tracker.setPlayer(undefined); // the next activation may be another account
   }
 
@@ -83,7 +85,7 @@ export class BlockSandboxIntegration implements GameIntegration {
 
   /** The feed follows a log from its end: the name of the player was written at its start. */
   private async onLogOpened(file: string): Promise<void> {
-    clearTimeout(this.#missingLogTimer);
+    this.#missingLog.stop();
     let player: string | undefined;
     let reason = 'no "Setting user:" line';
     try {

@@ -1,7 +1,7 @@
 // RuneScape: Dragonwilds: follows the client log in the per-user local app-data folder and bookmarks
 // every death of the local player (its input mode changing into the dead state).
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
+  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger, type TailInput,
 } from '@keyframe/core';
@@ -19,7 +19,7 @@ export class FantasySurvivalIntegration implements GameIntegration {
 
   readonly #tracker = new InputModeTracker();
   #active = false;
-  #missingLogTimer: NodeJS.Timeout | undefined;
+  readonly #missingLog: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -27,7 +27,9 @@ export class FantasySurvivalIntegration implements GameIntegration {
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
-  ) {}
+  ) {
+    this.#missingLog = new SilenceWarning(health);
+  }
 
   async activate(game: DetectedGame): Promise<void> {
     await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
@@ -37,13 +39,13 @@ export class FantasySurvivalIntegration implements GameIntegration {
     const feed = this.feeds.tail('log', { paths: [logFile] });
     feed.onInput((input) => this.onLogInput(input));
     // Cleared when the log opens and on deactivate; the SDK's tail does not say when no candidate exists.
-    this.#missingLogTimer = setTimeout(() => this.health.degraded(missingLogMessage(logFile)), this.missingLogTimeoutMs).unref();
+    this.#missingLog.start({ message: missingLogMessage(logFile), timeoutMs: this.missingLogTimeoutMs });
     this.logger.info(`Watching for the client log ${logFile}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    clearTimeout(this.#missingLogTimer);
+    this.#missingLog.stop();
     this.#tracker.reset(); // the next activation may be another game session
   }
 
@@ -55,7 +57,7 @@ export class FantasySurvivalIntegration implements GameIntegration {
       this.#tracker.reset();
       if (input.reset === 'opened') {
         // The feed itself logs which file it follows.
-        clearTimeout(this.#missingLogTimer);
+        this.#missingLog.stop();
         this.health.degraded(undefined);
       } else {
         this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);

@@ -1,7 +1,7 @@
 // Rust: follows the client's output_log.txt beside RustClient.exe and bookmarks every death of the
 // local player. The client logs no kills by the local player, so deaths are all there is.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
+  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger, type TailInput,
 } from '@keyframe/core';
@@ -22,7 +22,7 @@ export class SurvivalGameIntegration implements GameIntegration {
   protected readonly missingLogTimeoutMs: number = 30_000;
 
   #active = false;
-  #missingLogTimer: NodeJS.Timeout | undefined;
+  readonly #missingLog: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -30,7 +30,9 @@ export class SurvivalGameIntegration implements GameIntegration {
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
-  ) {}
+  ) {
+    this.#missingLog = new SilenceWarning(health);
+  }
 
   async activate(game: DetectedGame): Promise<void> {
     await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
@@ -44,13 +46,13 @@ export class SurvivalGameIntegration implements GameIntegration {
     const feed = this.feeds.tail('log', { paths: candidates });
     feed.onInput((input) => this.onLogInput(input));
     // Cleared when a log opens and on deactivate; the SDK's tail does not say when no candidate exists.
-    this.#missingLogTimer = setTimeout(() => this.health.degraded(missingLogMessage(candidates)), this.missingLogTimeoutMs).unref();
+    this.#missingLog.start({ message: missingLogMessage(candidates), timeoutMs: this.missingLogTimeoutMs });
     this.logger.info(`Watching for Rust's ${OUTPUT_LOG_NAME}`, { game: game.name, candidates });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    clearTimeout(this.#missingLogTimer);
+    this.#missingLog.stop();
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
@@ -59,7 +61,7 @@ export class SurvivalGameIntegration implements GameIntegration {
     if ('reset' in input) {
       if (input.reset === 'opened') {
         // The feed itself logs which file it follows.
-        clearTimeout(this.#missingLogTimer);
+        this.#missingLog.stop();
         this.health.degraded(undefined);
       } else {
         this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);

@@ -1,7 +1,7 @@
 // Counter-Strike 2: installs the Game State Integration config, listens for the game's pushes on
 // loopback port 1340 and bookmarks the local player's kills and deaths.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
+  Bookmarks, Feeds, GamePaths, Health, Logger, openJsonPushFeed, readJsonPush, SilenceWarning,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
@@ -19,7 +19,7 @@ export class TacticalShooterIntegration implements GameIntegration {
   readonly #tracker = new GsiMatchTracker();
   #active = false;
   #receivedData = false;
-  #noDataTimer: NodeJS.Timeout | undefined;
+  readonly #noData: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -27,7 +27,9 @@ export class TacticalShooterIntegration implements GameIntegration {
     @inject(GamePaths) private readonly paths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
-  ) {}
+  ) {
+    this.#noData = new SilenceWarning(health);
+  }
 
   async enable(): Promise<void> {
     await this.installConfigs(undefined);
@@ -41,56 +43,36 @@ export class TacticalShooterIntegration implements GameIntegration {
     // SPEC: the config is written the first time the game is detected; usually it is already there.
     await this.installConfigs(game.executablePath);
 
-    const feed = this.feeds.httpPush('gsi', { port: GSI_PORT });
-    feed.onInput((input) => this.onPush(input));
-    this.#noDataTimer = setTimeout(() => {
-      this.#noDataTimer = undefined;
-      if (this.#active && !this.#receivedData) this.health.degraded(NO_DATA_MESSAGE);
-    }, this.noDataTimeoutMs);
-    this.#noDataTimer.unref?.(); // a tape's virtual clock may hand out plain numbers
-
+    this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
     try {
-      await feed.ready;
+      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2' }, (input) => this.onPush(input));
     } catch (error) {
       await this.deactivate();
-      throw new Error(
-        `Cannot listen for Counter-Strike 2 on 127.0.0.1:${GSI_PORT}: ${errorText(error)}. ` +
-        `Close the program that uses port ${GSI_PORT} and start the game again.`,
-        { cause: error },
-      );
+      throw error;
     }
     this.logger.info(`Listening for Counter-Strike 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
     this.#active = false;
-    if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
-    this.#noDataTimer = undefined;
+    this.#noData.stop();
     this.#tracker.reset();
   }
 
   private async onPush(input: HttpPushInput): Promise<void> {
     // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
     if (!this.#active) return;
-    if (input.method.toUpperCase() !== 'POST') return;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(input.body);
-    } catch {
-      // The body is not logged: game pushes can carry an auth token.
-      this.logger.debug('Ignored a push that is not JSON', { bytes: input.body.length, userAgent: input.userAgent });
-      return;
-    }
+    const push = readJsonPush(input, this.logger);
+    if (push === undefined) return;
 
-    const update = this.#tracker.update(payload);
+    const update = this.#tracker.update(push.payload);
     if (update.outcome === 'foreign') {
       this.logger.debug(`Ignored a push: ${update.reason}`, { userAgent: input.userAgent });
       return;
     }
     if (!this.#receivedData) {
       this.#receivedData = true;
-      if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
-      this.#noDataTimer = undefined;
+      this.#noData.stop();
       this.health.degraded(undefined);
       this.logger.info('Counter-Strike 2 is sending game state');
     }
@@ -135,8 +117,4 @@ export class TacticalShooterIntegration implements GameIntegration {
       this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`);
     }
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

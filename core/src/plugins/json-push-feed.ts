@@ -1,0 +1,48 @@
+// The shared half of an integration the game pushes JSON to (a Game State Integration): listening on
+// its loopback port with an error that says what to do, and reading each push without logging its body.
+import type { Feeds, HttpPushInput } from '../feeds/types.js';
+import type { PluginLogger } from './game-integration.js';
+
+export interface JsonPushFeedOptions {
+  /** The feed's id, unique within the integration (it names the feed in tapes). */
+  id: string;
+  /** The loopback port the game pushes to. */
+  port: number;
+  /** The game as the user knows it, for the error when the port cannot be listened on. */
+  game: string;
+}
+
+/**
+ * Opens an httpPush feed for the game's pushes and resolves once it listens. When it cannot listen (a
+ * port in use), it rejects with what to do, the feed's own error as the cause; `activate` rethrows it
+ * after its own clean-up.
+ */
+export async function openJsonPushFeed(
+  feeds: Feeds, { id, port, game }: JsonPushFeedOptions, onInput: (input: HttpPushInput) => void | Promise<void>,
+): Promise<void> {
+  const feed = feeds.httpPush(id, { port });
+  feed.onInput(onInput);
+  try {
+    await feed.ready;
+  } catch (error) {
+    throw new Error(
+      `Cannot listen for ${game} on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}. ` +
+      `Close the program that uses port ${port} and start the game again.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The JSON a push carries, or `undefined` for a request that is not a POST or a body that is not JSON.
+ * The latter is logged at debug level by size only: a game's push can carry the config's auth token.
+ */
+export function readJsonPush(input: HttpPushInput, logger: PluginLogger): { payload: unknown } | undefined {
+  if (input.method.toUpperCase() !== 'POST') return undefined;
+  try {
+    return { payload: JSON.parse(input.body) };
+  } catch {
+    logger.debug('Ignored a push that is not JSON', { bytes: input.body.length, userAgent: input.userAgent });
+    return undefined;
+  }
+}
