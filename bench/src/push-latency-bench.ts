@@ -30,7 +30,7 @@ export async function benchPushLatency(): Promise<Figure> {
   await copyFile('/bin/sleep', executable);
   const game = spawn(executable, ['600'], { stdio: 'ignore' });
   const service = await ServiceProcess.start({
-    dataFolder: path.join(temp.path, 'data'), legacyPort: 'off',
+    dataFolder: path.join(temp.path, 'data'), legacyPort: 'off', gameProcessRoot: temp.path,
     env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') },
   });
   const client = await ProtocolClient.connect(service.url);
