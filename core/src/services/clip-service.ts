@@ -63,8 +63,8 @@ interface EarlyCopy {
 
 /** Ends past the video by less than this are taken as its end (players round). */
 const END_TOLERANCE_SECONDS = 0.5;
-/** How far past a segment's start its keyframes are read with the probe: several keyframe intervals of common encoders. */
-const KEYFRAME_WINDOW_SECONDS = 10;
+/** How far past a segment's start its keyframes are read with the probe: several keyframe intervals of common encoders (1–2 s). */
+const KEYFRAME_WINDOW_SECONDS = 5;
 
 /** The span whose keyframes decide how a segment is cut: a start on one, or the next one after it. */
 function keyframeWindow(startSeconds: number, endSeconds: number): { fromSeconds: number; toSeconds: number } {
