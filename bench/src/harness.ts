@@ -1,5 +1,5 @@
 // Measuring: medians of repeated runs, ratios against a baseline measured in the same run.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 
 export interface Figure {
   name: string;
@@ -19,16 +19,31 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Runs `task` `warmup` times unmeasured, then `runs` times; returns the median in ms. */
-export async function measure(task: () => Promise<void>, runs: number, warmup = 3): Promise<number> {
-  for (let index = 0; index < warmup; index++) await task();
+/**
+ * Runs `task` `warmup` times unmeasured, then `runs` times; returns the median in ms. `settle`, not
+ * measured, runs after each: work the task leaves going (a clip's artwork) ends before the next starts.
+ */
+export async function measure(task: () => Promise<void>, runs: number, warmup = 3, settle?: () => Promise<void>): Promise<number> {
+  for (let index = 0; index < warmup; index++) {
+    await task();
+    await settle?.();
+  }
   const times: number[] = [];
   for (let index = 0; index < runs; index++) {
     const start = process.hrtime.bigint();
     await task();
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    await settle?.();
   }
   return median(times);
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU time of a process in ms (Linux `/proc/<pid>/stat`). */
+export async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 export function printTable(figures: Figure[]): void {

@@ -27,6 +27,11 @@ export class MediaJobs {
     return work;
   }
 
+  /** Resolves once all work tracked so far has settled (tests and benchmarks wait for the artwork of a clip). */
+  async idle(): Promise<void> {
+    while (this.work.size > 0) await Promise.allSettled([...this.work]);
+  }
+
   /** Cancels every running ffmpeg and waits for the work to finish its clean-up. */
   async shutdown(): Promise<void> {
     this.stopping = true;
