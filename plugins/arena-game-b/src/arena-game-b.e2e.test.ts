@@ -5,8 +5,7 @@ import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
 import { IntegrationService, StandInGame } from '@keyframe/test';
 import { expect } from 'chai';
-import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
@@ -33,12 +32,9 @@ describe('arena-game-b end to end', function () {
     if (!StandInGame.supported) this.skip();
     keyframe = await IntegrationService.start({
       integration: 'arenaGameB',
-      env: (temp) => {
-        // The game's dota folder must be there when the service enables the integration; the kit has no
-        // hook that runs between creating its temp folder and starting the service, so this does it here.
-        mkdirSync(path.join(temp.path, GAME_FOLDER, 'dota'), { recursive: true });
-        return { KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') };
-      },
+      // The game's dota folder is there when the service enables the integration and writes its config.
+      prepare: async (temp) => { await mkdir(path.join(temp.path, GAME_FOLDER, 'dota'), { recursive: true }); },
+      env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
   });
   after(() => keyframe?.stop());

@@ -4,8 +4,7 @@
 import 'reflect-metadata';
 import { IntegrationService, StandInGame } from '@keyframe/test';
 import { expect } from 'chai';
-import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
 import { readGameDataText, skipWithoutGameData } from './recorded-payloads.js';
@@ -35,12 +34,9 @@ describe('tactical-shooter end to end', function () {
     if (!StandInGame.supported) this.skip();
     keyframe = await IntegrationService.start({
       integration: 'tacticalShooter',
-      env: (temp) => {
-        // The game's csgo folder must be there when the service enables the integration; the kit has no
-        // hook that runs between creating its temp folder and starting the service, so this does it here.
-        mkdirSync(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true });
-        return { KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') };
-      },
+      // The game's csgo folder is there when the service enables the integration and writes its config.
+      prepare: async (temp) => { await mkdir(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true }); },
+      env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
   });
   after(() => keyframe?.stop());

@@ -47,6 +47,8 @@ export interface IntegrationServiceOptions {
   integration: string;
   /** Extra environment (e.g. `KEYFRAME_STEAM_LIBRARIES`, `KEYFRAME_LOCAL_APPDATA` pointing into the temp folder). */
   env?: (temp: TempFolder) => NodeJS.ProcessEnv;
+  /** Runs before the service starts: game folders that must be there when it enables the integration. */
+  prepare?: (temp: TempFolder) => Promise<void>;
 }
 
 /** The service with one integration on, connected, recording 720p30 into `<temp>/videos`; `stop` ends all of it. */
@@ -57,6 +59,7 @@ export class IntegrationService {
 
   static async start(options: IntegrationServiceOptions): Promise<IntegrationService> {
     const temp = await createTempFolder();
+    await options.prepare?.(temp);
     const service = await ServiceProcess.start({
       dataFolder: path.join(temp.path, 'data'),
       gameProcessRoot: temp.path,
