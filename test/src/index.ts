@@ -3,9 +3,16 @@ export { ProtocolClient, type CloseInfo, type ConnectOptions, type ReceivedEvent
 export { ServiceProcess, type ServiceProcessOptions } from './kit/service-process.js';
 export { serviceUnderTest, ServiceUnderTest } from './kit/service-under-test.js';
 export { createTempFolder, type TempFolder } from './kit/temp-folder.js';
-export { assertTapeMatchesExpected, compareBookmarks, expectedFileOf, replayTape, type ExpectedBookmarks, type ReplayOptions } from './kit/tape-assertions.js';
+export {
+  assertTapeMatchesExpected, compareBookmarks, expectedFileOf, itReplaysEveryTape, replayTape, writeTape,
+  type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,
+} from './kit/tape-assertions.js';
 export {
   IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, ScriptedFeed, ScriptedFeeds, ScriptedRecorder, TestGamePaths,
   type LoggedLine,
 } from './kit/integration-test-bed.js';
 export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';
+export {
+  writeScreenTextTape, writeTextFrames, writeTextVideo,
+  type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,
+} from '@keyframe/core/tapes';

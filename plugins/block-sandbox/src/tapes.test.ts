@@ -1,10 +1,8 @@
 // Every tape under test/data replays into this integration and gives the bookmarks in its expected
 // file; the recorded logs of ../shared are replayed line by line as tapes built at run time.
 import 'reflect-metadata';
-import { assertTapeMatchesExpected, compareBookmarks, createTempFolder, replayTape, type TempFolder } from '@keyframe/test';
+import { compareBookmarks, createTempFolder, itReplaysEveryTape, replayTape, writeTape, type TempFolder } from '@keyframe/test';
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readLogLine } from './log-line.js';
@@ -15,12 +13,7 @@ const DATA = fileURLToPath(new URL('../test/data/', import.meta.url));
 const LINE_INTERVAL_MS = 1000;
 
 describe('block-sandbox tapes', () => {
-  for (const tape of readdirSync(DATA).filter((name) => name.endsWith('.tape.jsonl'))) {
-    it(`replays ${tape}`, async () => {
-      const playback = await assertTapeMatchesExpected(`${DATA}${tape}`, { pluginRoot: PLUGIN_ROOT });
-      if (playback.unconsumed > 0) throw new Error(`${playback.unconsumed} tape entries were not consumed`);
-    });
-  }
+  itReplaysEveryTape(PLUGIN_ROOT);
 
   it('says in health why nothing arrives when the log never names the player', async () => {
     const playback = await replayTape(`${DATA}player-unknown.tape.jsonl`, { pluginRoot: PLUGIN_ROOT });
@@ -49,9 +42,8 @@ describe('block-sandbox tapes', () => {
           { t: 0, feed: 'log', kind: 'tail', reset: 'opened', file },
           ...lines.slice(firstDelivered).map((line, index) => ({ t: (firstDelivered + index + 1) * LINE_INTERVAL_MS, feed: 'log', kind: 'tail', line, file })),
         ];
-        const header = { tape: 1, integration: 'blockSandbox', recordedAt: '2026-01-01T12:00:00.000Z', game: { name: 'Minecraft' } };
         const tape = path.join(temp.path, `${recorded.file}.tape.jsonl`);
-        await writeFile(tape, [header, ...entries].map((entry) => JSON.stringify(entry)).join('\n'));
+        await writeTape(tape, { integration: 'blockSandbox', recordedAt: '2026-01-01T12:00:00.000Z', game: { name: 'Minecraft' } }, entries);
 
         const playback = await replayTape(tape, { pluginRoot: PLUGIN_ROOT });
         const expected = recorded.deathLines.map((line) => ({ type: 'Death' as const, time: (line * LINE_INTERVAL_MS) / 1000 }));

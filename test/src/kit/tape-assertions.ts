@@ -1,8 +1,10 @@
 // For plugin authors: replay a tape into an integration package and compare its bookmarks with
 // the `*.expected.json` beside the tape.
-import { inspectPackage, loadIntegrationClass, playTape, type PlayedBookmark, type TapePlayback } from '@keyframe/core/tapes';
+import { inspectPackage, loadIntegrationClass, playTape, type PlayedBookmark, type TapeHeader, type TapePlayback } from '@keyframe/core/tapes';
 import type { GamePathsService } from '@keyframe/core';
-import { readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 export interface ExpectedBookmarks {
   /** Seconds either side an actual bookmark may be off (default 0.5). */
@@ -57,4 +59,32 @@ export async function assertTapeMatchesExpected(tapeFile: string, options: Repla
   const problems = compareBookmarks(playback.bookmarks, expected);
   if (problems.length > 0) throw new Error(`${tapeFile}:\n  ${problems.join('\n  ')}`);
   return playback;
+}
+
+export interface EveryTapeOptions {
+  /** Game folders for one tape (files it reads besides its feeds); default: the player's own. */
+  gamePaths?: (tape: string) => Promise<GamePathsService>;
+  /** The package's own assertions on a tape's playback (health, log). */
+  check?: (tape: string, playback: TapePlayback) => void | Promise<void>;
+}
+
+/**
+ * One test per tape in `<pluginRoot>/test/data`: it replays into the package loaded as the host loads
+ * it, gives the bookmarks of its expected file, and every entry is consumed.
+ */
+export function itReplaysEveryTape(pluginRoot: string, options: EveryTapeOptions = {}): void {
+  const data = path.join(pluginRoot, 'test', 'data');
+  for (const tape of readdirSync(data).filter((name) => name.endsWith('.tape.jsonl'))) {
+    it(`replays ${tape}`, async () => {
+      const gamePaths = await options.gamePaths?.(tape);
+      const playback = await assertTapeMatchesExpected(path.join(data, tape), { pluginRoot, ...(gamePaths ? { gamePaths } : {}) });
+      if (playback.unconsumed > 0) throw new Error(`${playback.unconsumed} tape entries of ${tape} were not consumed`);
+      await options.check?.(tape, playback);
+    });
+  }
+}
+
+/** Writes a tape built in a test: the header, then one JSON line per entry (the tape format's plain spelling). */
+export async function writeTape(file: string, header: Omit<TapeHeader, 'tape'>, entries: readonly object[]): Promise<void> {
+  await writeFile(file, [{ tape: 1, ...header }, ...entries].map((entry) => JSON.stringify(entry)).join('\n'));
 }
