@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { measure, median, type Figure } from './harness.js';
+import { cpuMs, measure, median, type Figure } from './harness.js';
 
 const run = promisify(execFile);
 const REPLAY_SECONDS = 30;
@@ -19,13 +19,6 @@ const SAVES = 5;
 const START_RUNS = 5;
 const CPU_WINDOW_MS = 20_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User + system CPU time of a process in ms (Linux `/proc/<pid>/stat`). */
-async function cpuMs(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
 
 async function ffmpegChild(servicePid: number): Promise<number> {
   const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(servicePid)]);

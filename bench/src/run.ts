@@ -6,6 +6,7 @@ import { benchClips } from './clip-bench.js';
 import { benchNewConnection } from './new-connection-bench.js';
 import { benchPushLatency } from './push-latency-bench.js';
 import { benchRecorder } from './recorder-bench.js';
+import { benchScreenText } from './screen-text-bench.js';
 import { benchStartup } from './startup-bench.js';
 import { benchState } from './state-bench.js';
 
@@ -18,6 +19,7 @@ figures.push(await benchStartup());
 figures.push(...(await benchState()));
 figures.push(...(await benchRecorder()));
 figures.push(...(await benchClips()));
+figures.push(...(await benchScreenText()));
 printTable(figures);
 await writeResults(RESULTS, figures);
 console.log(`\nwritten to ${RESULTS}`);

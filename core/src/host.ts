@@ -13,3 +13,7 @@ export { ContentLibrary, TYPE_FOLDERS } from './services/content-library.js';
 export { ContentLocator } from './services/content-locator.js';
 export { SettingsStore } from './services/settings-store.js';
 export { Logger as ServiceLogger } from './support/logger.js';
+// On-screen text recognition, for the bench.
+export { ScreenTextReader } from './ocr/screen-text-reader.js';
+export { createOfflineWorker, SharedTextRecognizer } from './ocr/text-recognizer.js';
+export { decodePng } from './ocr/png.js';

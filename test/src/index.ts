@@ -12,3 +12,7 @@ export {
   type LoggedLine,
 } from './kit/integration-test-bed.js';
 export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';
+export {
+  writeScreenTextTape, writeTextFrames, writeTextVideo,
+  type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,
+} from '@keyframe/core/tapes';

@@ -1,4 +1,5 @@
 // Internal: how the host watches what a plugin's feeds deliver (health, tape recording).
+import type { ScreenFrame } from '../ocr/rgb-image.js';
 import type { FeedInputs, FeedKind, Feeds } from './types.js';
 
 export interface ObservedInput<K extends FeedKind = FeedKind> {
@@ -7,6 +8,8 @@ export interface ObservedInput<K extends FeedKind = FeedKind> {
   input: FeedInputs[K];
   /** When the input arrived (it may be handed over later, when the integration was busy). */
   at: Date;
+  /** The frame a screenText input was read from: a tape keeps it, and replays the reading. */
+  frame?: ScreenFrame;
 }
 
 export type FeedObserver = (entry: ObservedInput) => void;

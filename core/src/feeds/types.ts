@@ -34,6 +34,7 @@ export interface FeedInputs {
   poll: PollInput;
   tail: TailInput;
   watchFolder: FolderInput;
+  screenText: ScreenTextInput;
 }
 export type FeedKind = keyof FeedInputs;
 
@@ -93,15 +94,23 @@ export interface Feeds {
   poll(id: string, options: PollOptions): Feed<PollInput>;
   tail(id: string, options: TailOptions): Feed<TailInput>;
   watchFolder(id: string, options: WatchFolderOptions): Feed<FolderInput>;
+  /**
+   * Text read from a region of the recording's frames, one input per frame read. Throws when the
+   * options are unusable (a region outside the frame, a bad colour); `ready` rejects when there are
+   * no frames to read (no recording pipeline, e.g. `keyframe tape record`).
+   */
+  screenText(id: string, options: ScreenTextOptions): Feed<ScreenTextInput>;
 }
 
 /**
- * Specified here, built with on-screen text recognition: text read from a region of the recording's
- * frames (the same encode, a low-rate frame output), one input per frame that was read.
+ * On-screen text: a region of the recording's frames (the same encode, a low-rate frame output),
+ * read every `intervalMs` by one tesseract.js worker shared by all integrations. A frame that comes
+ * while the previous one is still being read is skipped, never queued.
  */
 export interface ScreenTextOptions {
   /** The region, as fractions of the frame (0–1), so it holds at every resolution. */
   region: { left: number; top: number; width: number; height: number };
+  /** How often to read the newest frame (ms); frames come 5 a second, so below 200 reads no more. */
   intervalMs: number;
   /** Pre-processing before recognition: greyscale and threshold, or keeping one colour as black on white. */
   preprocess: { kind: 'threshold'; level: number } | { kind: 'colourKey'; colour: string; tolerance: number };
@@ -109,6 +118,7 @@ export interface ScreenTextOptions {
   aspectRatios?: readonly number[];
 }
 
+/** What was read from one frame (the text may be empty: nothing there, or nothing legible). */
 export interface ScreenTextInput {
   text: string;
   /** Recognition confidence, 0–100. */

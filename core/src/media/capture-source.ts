@@ -59,22 +59,33 @@ export const FULL_MIX_TRACK = 'Full Mix';
 
 const SILENCE_INPUT = ['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_SAMPLE_RATE}`];
 
-/** A moving test pattern and a 440 Hz tone, paced in real time (`-re`) like a live capture. */
+/**
+ * A moving test pattern and a 440 Hz tone, paced in real time (`-re`) like a live capture. With a
+ * video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead of the pattern, from its start at
+ * every recording and looped: end-to-end tests of on-screen text draw their messages into it.
+ */
 export class SyntheticCaptureSource implements CaptureSource {
   readonly name = 'synthetic';
 
+  constructor(private readonly videoFile?: string) {}
+
   inputs({ width, height, frameRate, separateAudioTracks }: CaptureRequest): CaptureInputs {
+    const picture = this.videoFile
+      ? ['-re', '-stream_loop', '-1', '-i', this.videoFile]
+      : ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`];
     const args = [
-      '-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`,
+      ...picture,
       '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,
     ];
+    // A video file's size is its own (not probed): the recording scales it to the requested format.
+    const captureSize = this.videoFile ? {} : { captureSize: { width, height } };
     if (!separateAudioTracks) {
-      return { args, video: '0:v', captureSize: { width, height }, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
+      return { args, video: '0:v', ...captureSize, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
     }
     // The tone stands in for one device, so multi-track files can be tested without sound hardware.
     return {
       args: [...args, '-filter_complex', '[1:a]asplit=2[mix][tone]'],
-      video: '0:v', captureSize: { width, height },
+      video: '0:v', ...captureSize,
       audioTracks: [{ map: '[mix]', name: FULL_MIX_TRACK }, { map: '[tone]', name: 'Test Tone' }],
     };
   }
@@ -254,7 +265,7 @@ export function chooseCaptureSource(environment: Environment = currentEnvironmen
   const variables = environment.variables;
   const requested = variables.KEYFRAME_CAPTURE?.trim().toLowerCase() || undefined;
   const synthetic = (fallbackReason?: string): CaptureChoice =>
-    ({ source: new SyntheticCaptureSource(), notes: [], ...(fallbackReason ? { fallbackReason } : {}) });
+    ({ source: new SyntheticCaptureSource(variables.KEYFRAME_SYNTHETIC_VIDEO?.trim() || undefined), notes: [], ...(fallbackReason ? { fallbackReason } : {}) });
   if (requested === 'synthetic') return synthetic();
   if (requested && !SCREEN_GRABBERS.includes(requested as ScreenGrabber)) {
     return synthetic(`KEYFRAME_CAPTURE=${requested} is not a capture source this version knows (synthetic, ${SCREEN_GRABBERS.join(', ')})`);

@@ -43,6 +43,8 @@ export interface FfmpegProcessOptions {
    * carries `-progress`. Whoever asks for it must read it to the end, or ffmpeg blocks.
    */
   outputPipe?: boolean;
+  /** More pipes after `pipe:3` (`pipe:4`, …), for more outputs; read each to the end, as `outputPipe`. */
+  extraOutputPipes?: number;
   logger?: Logger;
 }
 
@@ -72,7 +74,10 @@ export class FfmpegProcess {
     const [command, commandArgs] = withParentDeathSignal(options.ffmpegPath, args);
     options.logger?.debug('ffmpeg', { command, args: commandArgs });
     this.child = spawn(command, commandArgs, {
-      stdio: [options.interactive ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(options.outputPipe ? ['pipe' as const] : [])],
+      stdio: [
+        options.interactive ? 'pipe' : 'ignore', 'pipe', 'pipe',
+        ...Array.from({ length: (options.outputPipe || options.extraOutputPipes ? 1 : 0) + (options.extraOutputPipes ?? 0) }, () => 'pipe' as const),
+      ],
       windowsHide: true,
     });
     // ffmpeg may be gone when `q` is written; that is an ordinary end, not an error.
@@ -105,6 +110,11 @@ export class FfmpegProcess {
   /** What ffmpeg writes to `pipe:3`; present when started with `outputPipe`. */
   get outputPipe(): Readable | undefined {
     return (this.child.stdio[3] ?? undefined) as Readable | undefined;
+  }
+
+  /** What ffmpeg writes to `pipe:<fd>` (3 and up), when that pipe was opened. */
+  pipe(fd: number): Readable | undefined {
+    return (this.child.stdio[fd] ?? undefined) as Readable | undefined;
   }
 
   /** The newest progress report. */

@@ -1,6 +1,7 @@
 // Frames of the recording: the small, slow JPEG stream the recording's ffmpeg writes beside its
-// main outputs (480x270, 10 per second). The preview shows them; on-screen text recognition will
-// read them too. Produced for the whole recording, since an output can only be added at the start.
+// main outputs (480x270, 10 per second). The preview shows them (on-screen text recognition has its
+// own full-detail output, screen-frames.ts). Produced for the whole recording, since an output can
+// only be added at the start.
 import type { Readable } from 'node:stream';
 
 export const FRAME_WIDTH = 480;

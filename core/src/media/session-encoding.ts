@@ -1,7 +1,7 @@
 // The encode of a recording and the outputs it feeds: picture size from the settings, the chosen
 // video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4, playable if the
-// process dies mid-write), the replay-buffer segments and the low-rate JPEG frames all come from
-// that one ffmpeg run.
+// process dies mid-write), the replay-buffer segments, the preview's low-rate JPEG frames and the
+// raw frames of on-screen text recognition all come from that one ffmpeg run.
 import type { Codec, Settings } from '../protocol/index.js';
 import type { CaptureFormat, CaptureInputs } from './capture-source.js';
 import { videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
@@ -35,14 +35,24 @@ export interface FramesOutput {
   quality?: number;
 }
 
+export interface ScreenFramesOutput {
+  /** File descriptor ffmpeg writes the raw RGB frames to (`pipe:<n>`). */
+  pipe: number;
+  width: number;
+  height: number;
+  frameRate: number;
+}
+
 /** Which outputs one encode feeds; at least one of `sessionPath` and `buffer`. */
 export interface RecordingOutputs {
   /** The whole recording as a fragmented MP4 (Session and Hybrid). */
   sessionPath?: string;
   /** Rolling MPEG-TS segments of the replay buffer (Buffer and Hybrid). */
   buffer?: BufferOutput;
-  /** Frames of the recording: preview, later on-screen text recognition. A separate small encode of the picture. */
+  /** Frames of the recording for the preview: a separate small encode of the picture. */
   frames?: FramesOutput;
+  /** Frames for on-screen text recognition: full detail, few per second, uncompressed. */
+  screenFrames?: ScreenFramesOutput;
 }
 
 export interface RecordingEncoding {
@@ -66,7 +76,7 @@ export const SEGMENT_EXTENSION = '.ts';
  * track of the source is kept, titled (track 0 the full mix).
  */
 export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, audioBitrateKbps = 128 }: RecordingEncoding): string[] {
-  const { sessionPath, buffer, frames } = outputs;
+  const { sessionPath, buffer, frames, screenFrames } = outputs;
   if (!sessionPath && !buffer) throw new Error('A recording needs a session file, a replay buffer, or both');
   const args = [
     ...inputs.args,
@@ -88,6 +98,7 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
     args.push('-f', 'segment', '-segment_time', String(buffer!.segmentSeconds), '-segment_format', SEGMENT_FORMAT, segmentPattern(buffer!.pattern));
   }
   if (frames) args.push(...framesOutputArgs(inputs.video, frames));
+  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames));
   return args;
 }
 
@@ -107,6 +118,19 @@ export function framesOutputArgs(video: string, { pipe, width, height, frameRate
     // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
     '-pix_fmt', 'yuvj420p', '-c:v', 'mjpeg', '-q:v', String(quality),
     '-an', '-f', 'mjpeg', `pipe:${pipe}`,
+  ];
+}
+
+/**
+ * A third output of the same process, for on-screen text recognition: raw RGB, so a reader cuts
+ * its region out without decoding; at 5 frames a second a 1080p stream is ~31 MB/s over a pipe,
+ * cheaper than encoding each frame as an image.
+ */
+export function screenFramesOutputArgs(video: string, { pipe, width, height, frameRate }: ScreenFramesOutput): string[] {
+  return [
+    '-map', video,
+    '-vf', `fps=${frameRate},scale=${width}:${height},setsar=1`,
+    '-pix_fmt', 'rgb24', '-an', '-f', 'rawvideo', `pipe:${pipe}`,
   ];
 }
 

@@ -2,6 +2,7 @@
 // game paths and the plugin folders.
 import type { DependencyContainer } from 'tsyringe';
 import { LiveFeeds } from '../feeds/live/index.js';
+import { SharedTextRecognizer } from '../ocr/text-recognizer.js';
 import { SystemGamePaths } from '../platform/game-paths.js';
 import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../services/bookmark-service.js';
@@ -41,13 +42,19 @@ export function finishedRecordings(library: ContentLibrary): FinishedRecordingBo
 export function integrationHostEnvironment(container: DependencyContainer, variables: NodeJS.ProcessEnv = process.env): IntegrationHostEnvironment {
   const options = container.resolve(ServiceOptions);
   const bookmarks = () => container.resolve(BookmarkService);
+  const recorder = container.resolve(RecorderService);
+  // One OCR worker for every integration that reads on-screen text, alive while one of them does.
+  const recognizer = new SharedTextRecognizer();
   const deadline = Number(variables.KEYFRAME_HOOK_DEADLINE_MS);
   shareHostModules([userPluginFolder(options.dataFolder)]);
   return {
     searchFolders: defaultPluginFolders(options.dataFolder, variables),
-    recorder: recorderView(container.resolve(RecorderService)),
+    recorder: recorderView(recorder),
     bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
-    feedsFor: (_key, logger, observe) => new LiveFeeds({ logger, observe }),
+    feedsFor: (_key, logger, observe, health) => new LiveFeeds({
+      logger, observe,
+      screenText: { frames: () => recorder.screenFrames, recognizer, degraded: (reason) => health.degraded(reason) },
+    }),
     gamePaths: new SystemGamePaths(variables),
     hookDeadlineMs: Number.isFinite(deadline) && deadline > 0 ? deadline : DEFAULT_HOOK_DEADLINE_MS,
     restartDelayMs: (attempt) => 1000 * 2 ** (attempt - 1),

@@ -26,7 +26,8 @@ export interface IntegrationHostEnvironment {
   recorder: RecorderView;
   /** Bookmarks on behalf of one integration. */
   bookmarksFor(key: string): BookmarksService;
-  feedsFor(key: string, logger: PluginLogger, observe: FeedObserver): ClosableFeeds;
+  /** `health` is the integration's own: a feed that cannot read (screenText) says so there. */
+  feedsFor(key: string, logger: PluginLogger, observe: FeedObserver, health: HealthReporter): ClosableFeeds;
   gamePaths: GamePathsService;
   hookDeadlineMs: number;
   /** Back-off before restart n (1-based). */
@@ -185,7 +186,8 @@ export class IntegrationHost {
     try {
       const integrationClass = await loadIntegrationClass(integration.plugin.entry);
       const logger = this.logger.child(`plugin:${key}`);
-      const feeds = this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; });
+      const health = this.healthReporter(integration);
+      const feeds = this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health);
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
         recorder: this.environment.recorder,
@@ -194,7 +196,7 @@ export class IntegrationHost {
         clock: systemClock,
         logger,
         gamePaths: this.environment.gamePaths,
-        health: this.healthReporter(integration),
+        health,
       });
       integration.running = { instance, feeds };
       return true;

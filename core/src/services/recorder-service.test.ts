@@ -240,6 +240,19 @@ describe('RecorderService: replay buffer and preview', function () {
     expect((await readdir(path.join(folder, 'cache', 'thumbnails', 'Full Sessions'))).filter((name) => name.startsWith('.'))).to.deep.equal([]);
   });
 
+  it('gives on-screen text recognition full-detail frames of the same encode, 5 a second, timed from the recording start', async () => {
+    expect(service.screenFrames).to.equal(undefined);
+    await service.start();
+    await wait(1500);
+    const frame = service.screenFrames!.latest()!;
+    expect({ width: frame.width, height: frame.height }).to.deep.equal({ width: 1280, height: 720 });
+    expect(frame.data.length).to.equal(1280 * 720 * 3);
+    expect(frame.timeMs % 200).to.equal(0);
+    expect(frame.timeMs).to.be.within(600, 1600);
+    await service.stop();
+    expect(service.screenFrames).to.equal(undefined);
+  });
+
   it('sends preview frames only while the preview is on and the previous event has left the socket', async () => {
     expect(() => service.togglePreview()).to.throw(CommandError);
     await service.start();

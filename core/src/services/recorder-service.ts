@@ -1,7 +1,7 @@
 // Records in the three modes: one ffmpeg encode from the capture source feeds the session file (a
 // fragmented MP4 in the cache folder, playable after a crash, moved into the content folder with
 // its metadata, thumbnail and waveform at stop), the replay-buffer segments, and the frames of the
-// recording (the preview). Saves the replay buffer on request.
+// recording (the preview, and full-detail frames for on-screen text recognition). Saves the replay buffer on request.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
@@ -12,6 +12,7 @@ import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
 import { freePath, moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames, type RecordingFrame } from '../media/recording-frames.js';
+import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize, type ScreenFrameSource } from '../media/screen-frames.js';
 import { chooseVideoCodec } from '../media/video-encoder.js';
 import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '../media/replay-buffer.js';
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
@@ -84,6 +85,7 @@ interface Session {
   /** The rolling segments (Buffer and Hybrid). */
   buffer?: ReplayBuffer;
   frames?: RecordingFrames;
+  screenFrames?: ScreenFrames;
   preview: boolean;
   previewDropped: number;
   /** Replay saves run one after the other; this settles when the last one queued has. */
@@ -123,6 +125,11 @@ export class RecorderService implements RecorderView {
   /** The frames of the running recording (480x270, ~10 per second), for readers such as on-screen text recognition. */
   get frames(): RecordingFrames | undefined {
     return this.session?.info ? this.session.frames : undefined;
+  }
+
+  /** Full-detail frames of the running recording (5 per second), for on-screen text recognition. */
+  get screenFrames(): ScreenFrameSource | undefined {
+    return this.session?.info ? this.session.screenFrames : undefined;
   }
 
   onStarted(listener: StartedListener): () => void {
@@ -311,6 +318,8 @@ export class RecorderService implements RecorderView {
         await session.buffer.prepare();
       }
       const frames = new RecordingFrames();
+      const screenSize = screenFrameSize(inputs.captureSize ?? format);
+      const screenFrames = new ScreenFrames(screenSize);
       const process = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
         args: recordingEncodingArgs({
@@ -321,15 +330,18 @@ export class RecorderService implements RecorderView {
             ...(session.cacheFile ? { sessionPath: session.cacheFile } : {}),
             ...(session.buffer ? { buffer: { pattern: session.buffer.pattern, segmentSeconds: session.buffer.limits.segmentSeconds } } : {}),
             frames: { pipe: FRAMES_PIPE, width: FRAME_WIDTH, height: FRAME_HEIGHT, frameRate: FRAME_RATE },
+            screenFrames: { pipe: SCREEN_FRAMES_PIPE, ...screenSize, frameRate: SCREEN_FRAME_RATE },
           },
         }),
         interactive: true,
         outputs: session.cacheFile ? [session.cacheFile] : [],
         outputPipe: true,
+        extraOutputPipes: 1,
         logger: this.logger,
       });
-      Object.assign(session, { tools, process, frames });
+      Object.assign(session, { tools, process, frames, screenFrames });
       frames.follow(process.outputPipe!, (error) => this.logger.warn('recording frames: read failed', { error }));
+      screenFrames.follow(process.pipe(SCREEN_FRAMES_PIPE)!, (error) => this.logger.warn('screen frames: read failed', { error }));
       frames.onFrame((frame) => this.sendPreview(session, frame));
       void process.exited.then(() => session.buffer?.markEnded());
       session.buffer?.startPruning();

@@ -5,7 +5,7 @@ import {
   Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
   type BookmarkRequest, type BookmarksService, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
   type GamePathsService, type HealthReporter, type HttpPushOptions, type IntegrationSettingsService, type PluginLogger, type PollOptions,
-  type RecorderView, type RecordingInfo, type TailOptions, type WatchFolderOptions,
+  type RecorderView, type RecordingInfo, type ScreenTextOptions, type TailOptions, type WatchFolderOptions,
 } from '@keyframe/core';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,6 +54,10 @@ export class ScriptedFeeds implements FeedsService {
   }
   watchFolder(id: string, options: WatchFolderOptions): Feed<FeedInputs['watchFolder']> {
     return this.open('watchFolder', id, options);
+  }
+  /** Delivers what the test says was read (`{text, confidence, frameTimeMs}`); no frames, no OCR. */
+  screenText(id: string, options: ScreenTextOptions): Feed<FeedInputs['screenText']> {
+    return this.open('screenText', id, options);
   }
 
   /** The newest open feed of that kind (and id); throws when there is none. */

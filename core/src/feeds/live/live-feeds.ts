@@ -1,16 +1,20 @@
 // Opens an integration's feeds on the live game: each source's inputs go through an InputQueue to
 // the integration's handler, and past the tape recorder on the way.
+import type { ScreenFrame } from '../../ocr/rgb-image.js';
+import { checkScreenTextOptions } from '../../ocr/screen-text-reader.js';
 import type { PluginLogger } from '../../plugins/game-integration.js';
 import type { ClosableFeeds, FeedObserver } from '../feed-observer.js';
 import type {
-  FeedInputs, FeedKind, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions, TailInput, TailOptions,
-  WatchFolderOptions,
+  FeedInputs, FeedKind, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions, ScreenTextInput, ScreenTextOptions,
+  TailInput, TailOptions, WatchFolderOptions,
 } from '../types.js';
 import { FileTail } from './file-tail.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { HttpPushListener } from './http-push-listener.js';
 import { InputQueue } from './input-queue.js';
 import { LocalPoller } from './local-poller.js';
+import { ScreenTextSource, type ScreenTextSupport } from './screen-text-source.js';
+import { UnavailableSource } from './unavailable-source.js';
 import type { LiveFeed, LiveSource, SourceContext } from './types.js';
 
 export interface LiveFeedsOptions {
@@ -18,6 +22,8 @@ export interface LiveFeedsOptions {
   /** Sees every input just before the integration gets it (the tape recorder). */
   observe?: FeedObserver;
   now?: () => Date;
+  /** Frames and the shared recognizer for screenText feeds; without it they cannot open (`ready` rejects). */
+  screenText?: ScreenTextSupport;
 }
 
 export class LiveFeeds implements ClosableFeeds {
@@ -42,6 +48,15 @@ export class LiveFeeds implements ClosableFeeds {
     return this.open(id, 'watchFolder', (context) => new FolderWatcher(context, options));
   }
 
+  /** Throws when the options are unusable (a region outside the frame, a bad colour). */
+  screenText(id: string, options: ScreenTextOptions): LiveFeed<ScreenTextInput> {
+    checkScreenTextOptions(id, options);
+    const support = this.options.screenText;
+    return this.open(id, 'screenText', (context) => (support
+      ? new ScreenTextSource(context, options, support)
+      : new UnavailableSource(context, `screenText feed "${id}" has no frames to read here: on-screen text is read from the service's recordings`)));
+  }
+
   /** Closes every feed still open (the host calls it when the integration deactivates). */
   async closeAll(): Promise<void> {
     await Promise.all([...this.openFeeds.values()].map((feed) => feed.close()));
@@ -56,13 +71,25 @@ export class LiveFeeds implements ClosableFeeds {
       throw new Error(`a feed with id "${id}" is already open; give each feed of an integration its own id`);
     }
     const { logger, observe, now } = this.options;
+    // The frames screenText inputs were read from, until the tape recorder has seen them.
+    const frames = new WeakMap<object, ScreenFrame>();
     const queue = new InputQueue<FeedInputs[K]>({
       feed: id,
       logger,
       now,
-      beforeDelivery: observe && ((input, at) => observe({ feed: id, kind, input, at })),
+      beforeDelivery: observe && ((input, at) => {
+        const frame = frames.get(input);
+        observe({ feed: id, kind, input, at, ...(frame ? { frame } : {}) });
+      }),
     });
-    const source = createSource({ feed: id, logger, emit: (input) => queue.push(input) });
+    const source = createSource({
+      feed: id,
+      logger,
+      emit: (input, frame) => {
+        if (frame && observe) frames.set(input, frame);
+        queue.push(input);
+      },
+    });
     let closing: Promise<void> | undefined;
     const feed: LiveFeed<FeedInputs[K]> = {
       ready: source.ready,

@@ -1,5 +1,6 @@
 // Shapes shared by the live feed sources and the LiveFeeds that wires them to input queues.
 import type { PluginLogger } from '../../plugins/game-integration.js';
+import type { ScreenFrame } from '../../ocr/rgb-image.js';
 import type { Feed } from '../types.js';
 
 /** A feed opened on the live game. */
@@ -16,7 +17,8 @@ export interface LiveFeed<T> extends Feed<T> {
 export interface SourceContext<T> {
   feed: string;
   logger: PluginLogger;
-  emit(input: T): void;
+  /** `frame`: the picture a screenText input was read from, for the tape recorder. */
+  emit(input: T, frame?: ScreenFrame): void;
 }
 
 /** Something that produces inputs from the live game until it is closed. */

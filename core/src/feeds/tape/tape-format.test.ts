@@ -114,7 +114,7 @@ describe('tape format', () => {
 
     it('refuses an entry of an unknown kind, naming the kinds it knows', async () => {
       const message = await refusal(`${HEADER}\n${push(0, 'a')}\n${JSON.stringify({ t: 5, feed: 'x', kind: 'udp', body: 'a' })}\n`);
-      expect(message).to.equal(`${file}:3: bad tape entry: unknown feed kind "udp" (known: httpPush, poll, tail, watchFolder)`);
+      expect(message).to.equal(`${file}:3: bad tape entry: unknown feed kind "udp" (known: httpPush, poll, tail, watchFolder, screenText)`);
     });
 
     it('refuses entries that are neither feed inputs nor recording events', async () => {
@@ -141,6 +141,19 @@ describe('tape format', () => {
         const message = await refusal(`${HEADER}\n${JSON.stringify({ t: 0, feed: 'f', kind: 'watchFolder', path: escaping, size: 1 })}\n`);
         expect(message, escaping).to.equal(`${file}:2: bad tape entry: watchFolder path ${JSON.stringify(escaping)} is not inside the tape's files folder`);
       }
+    });
+
+    it('reads a screenText entry as its frame beside the tape, and refuses a frame outside the files folder', async () => {
+      const frame = JSON.stringify({ t: 250, feed: 'hud', kind: 'screenText', frame: '000000250.png', frameTimeMs: 250 });
+      const tape = await read(`${HEADER}\n${frame}\n`);
+      expect(tape.entries).to.deep.equal([{
+        t: 250, feed: 'hud', kind: 'screenText',
+        input: { frame: '000000250.png', frameTimeMs: 250, absolutePath: path.join(tapeFilesFolder(file, 'hud'), '000000250.png') },
+      }]);
+      const escaping = JSON.stringify({ t: 0, feed: 'hud', kind: 'screenText', frame: '../other.files/hud/1.png', frameTimeMs: 0 });
+      expect(await refusal(`${HEADER}\n${escaping}\n`)).to.equal(`${file}:2: bad tape entry: screenText frame "../other.files/hud/1.png" is not inside the tape's files folder`);
+      const textOnly = JSON.stringify({ t: 0, feed: 'hud', kind: 'screenText', text: 'GOAL', frameTimeMs: 0 });
+      expect(await refusal(`${HEADER}\n${textOnly}\n`)).to.match(/:2: bad tape entry: screenText input: .*frame/);
     });
 
     it('refuses t going back in time, with the line it happens on', async () => {

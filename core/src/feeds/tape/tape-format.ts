@@ -1,6 +1,6 @@
 // The tape file: `*.tape.jsonl`, line 1 a header, then one line per feed input or recording event,
-// each with `t`, milliseconds since the tape started. Files a tape needs sit beside it in
-// `<name>.files/<feed>/`.
+// each with `t`, milliseconds since the tape started. Files a tape needs (watched files, the PNG
+// frames of screenText feeds) sit beside it in `<name>.files/<feed>/`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
@@ -18,7 +18,7 @@ export const TapeHeader = Type.Object({
 });
 export type TapeHeader = Static<typeof TapeHeader>;
 
-const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder'] as const satisfies readonly FeedKind[];
+const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder', 'screenText'] as const satisfies readonly FeedKind[];
 
 export const TapeEntryLine = Type.Union([
   Type.Object({ t: Type.Number({ minimum: 0 }), feed: Type.String({ minLength: 1 }), kind: Type.Enum([...FEED_KINDS]) }),
@@ -34,9 +34,22 @@ const FeedInputLine = {
     Type.Object({ reset: Type.Enum(['opened', 'truncated', 'rotated']), file: Type.String() }),
   ]),
   watchFolder: Type.Object({ path: Type.String({ minLength: 1 }), size: Type.Integer({ minimum: 0 }) }),
+  screenText: Type.Object({ frame: Type.String({ minLength: 1 }), frameTimeMs: Type.Number({ minimum: 0 }) }),
 } satisfies Record<FeedKind, unknown>;
 
-export type FeedEntry<K extends FeedKind = FeedKind> = { t: number; feed: string; kind: K; input: FeedInputs[K] };
+/** A frame a screenText feed read: a PNG beside the tape, read again (real OCR) on replay. */
+export interface TapedFrame {
+  /** Path of the PNG relative to `<name>.files/<feed>/`, forward slashes. */
+  frame: string;
+  absolutePath: string;
+  /** Milliseconds since the recording started. */
+  frameTimeMs: number;
+}
+
+/** What a tape line carries per feed kind: the input itself, except screenText, where it is the frame. */
+export type TapeInputs = Omit<FeedInputs, 'screenText'> & { screenText: TapedFrame };
+
+export type FeedEntry<K extends FeedKind = FeedKind> = { t: number; feed: string; kind: K; input: TapeInputs[K] };
 export type RecordingEntry = { t: number; recording: 'started' | 'stopped' };
 export type TapeEntry = FeedEntry | RecordingEntry;
 
@@ -52,12 +65,21 @@ export const isFeedEntry = (entry: TapeEntry): entry is FeedEntry => 'feed' in e
 export const tapeFilesFolder = (tapeFile: string, feed: string) =>
   path.join(path.resolve(path.dirname(tapeFile)), `${path.basename(tapeFile).replace(/\.tape\.jsonl$/, '')}.files`, feed);
 
-/** A feed input as one tape line: `{t, feed, kind, ...input}` (a watched file's absolute path is not kept). */
+/** A feed input as one tape line: `{t, feed, kind, ...input}` (absolute paths of files and frames are not kept). */
 export function feedEntryLine(entry: FeedEntry): string {
-  const input = entry.kind === 'watchFolder'
-    ? { path: (entry.input as FeedInputs['watchFolder']).path, size: (entry.input as FeedInputs['watchFolder']).size }
-    : entry.input;
-  return JSON.stringify({ t: entry.t, feed: entry.feed, kind: entry.kind, ...input });
+  return JSON.stringify({ t: entry.t, feed: entry.feed, kind: entry.kind, ...lineInput(entry) });
+}
+
+function lineInput(entry: FeedEntry): object {
+  if (entry.kind === 'watchFolder') {
+    const { path: relativePath, size } = entry.input as TapeInputs['watchFolder'];
+    return { path: relativePath, size };
+  }
+  if (entry.kind === 'screenText') {
+    const { frame, frameTimeMs } = entry.input as TapeInputs['screenText'];
+    return { frame, frameTimeMs };
+  }
+  return entry.input;
 }
 
 export async function readTape(file: string): Promise<Tape> {
@@ -109,14 +131,23 @@ function parseEntry(file: string, value: unknown, fail: (message: string) => nev
   const { t, feed, kind, ...input } = line as { t: number; feed: string; kind: FeedKind };
   const inputProblems = describeProblems(FeedInputLine[kind], input);
   if (inputProblems.length > 0) return fail(`${kind} input: ${inputProblems.join('; ')}`);
-  if (kind !== 'watchFolder') return { t, feed, kind, input: input as FeedInputs[FeedKind] };
+  if (kind === 'watchFolder') {
+    const { path: relativePath, size } = input as { path: string; size: number };
+    const absolutePath = tapeFile(file, feed, relativePath, () => fail(`watchFolder path ${JSON.stringify(relativePath)} is not inside the tape's files folder`));
+    return { t, feed, kind, input: { path: relativePath, size, absolutePath } };
+  }
+  if (kind === 'screenText') {
+    const { frame, frameTimeMs } = input as { frame: string; frameTimeMs: number };
+    const absolutePath = tapeFile(file, feed, frame, () => fail(`screenText frame ${JSON.stringify(frame)} is not inside the tape's files folder`));
+    return { t, feed, kind, input: { frame, frameTimeMs, absolutePath } };
+  }
+  return { t, feed, kind, input: input as TapeInputs[FeedKind] };
+}
 
-  // The file must be one of the tape's own: a path that leaves `<name>.files/<feed>/` is refused.
-  const { path: relativePath, size } = input as { path: string; size: number };
+/** A file of the tape's own: a path that leaves `<name>.files/<feed>/` is refused. */
+function tapeFile(file: string, feed: string, relativePath: string, refuse: () => never): string {
   const folder = tapeFilesFolder(file, feed);
   const absolutePath = path.resolve(folder, relativePath);
-  if (path.isAbsolute(relativePath) || !absolutePath.startsWith(folder + path.sep)) {
-    return fail(`watchFolder path ${JSON.stringify(relativePath)} is not inside the tape's files folder`);
-  }
-  return { t, feed, kind, input: { ...input, path: relativePath, size, absolutePath } as FeedInputs['watchFolder'] };
+  if (path.isAbsolute(relativePath) || !absolutePath.startsWith(folder + path.sep)) return refuse();
+  return absolutePath;
 }

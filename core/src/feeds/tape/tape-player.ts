@@ -1,13 +1,18 @@
 // Replays a tape into an integration under a virtual clock, with a simulated recording, and
 // collects the bookmarks it adds. The plugin code is the same that runs against the live game.
+import { readFile } from 'node:fs/promises';
 import type { ClosableFeeds } from '../feed-observer.js';
-import type { Feed, FeedInputs, FeedKind } from '../types.js';
+import type { Feed, FeedInputs, FeedKind, ScreenTextInput, ScreenTextOptions } from '../types.js';
+import { decodePng } from '../../ocr/png.js';
+import { ScreenTextHealth } from '../../ocr/screen-text-health.js';
+import { ScreenTextReader } from '../../ocr/screen-text-reader.js';
+import { SharedTextRecognizer, type RecognizerLease } from '../../ocr/text-recognizer.js';
 import type {
   BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger, RecorderView, RecordingInfo,
 } from '../../plugins/game-integration.js';
 import { instantiateIntegration } from '../../plugins/plugin-container.js';
 import type { IntegrationClass } from '../../plugins/plugin-loader.js';
-import { isFeedEntry, readTape, type Tape } from './tape-format.js';
+import { isFeedEntry, readTape, type Tape, type TapedFrame } from './tape-format.js';
 
 export interface PlayedBookmark {
   type: BookmarkRequest['type'];
@@ -45,33 +50,62 @@ class VirtualClock {
   set(ms: number): void { this.currentMs = ms; }
 }
 
-class TapeFeed<T> implements Feed<T> {
+/** A feed fed from tape lines; `convert` turns a line's input into what the integration gets (undefined: nothing). */
+class TapeFeed<T, Taped> implements Feed<T> {
   private handler: ((input: T) => void | Promise<void>) | undefined;
   readonly ready = Promise.resolve();
   closed = false;
 
+  constructor(
+    private readonly convert: (taped: Taped) => Promise<T | undefined>,
+    private readonly onClose: () => Promise<void> = async () => undefined,
+  ) {}
+
   onInput(handler: (input: T) => void | Promise<void>): void { this.handler = handler; }
-  async deliver(input: T): Promise<boolean> {
+  async deliver(taped: Taped): Promise<boolean> {
     if (!this.handler || this.closed) return false;
-    await this.handler(input);
+    const input = await this.convert(taped);
+    if (input !== undefined) await this.handler(input);
     return true;
   }
-  async close(): Promise<void> { this.closed = true; }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.onClose();
+  }
 }
 
 class TapeFeeds implements ClosableFeeds {
-  readonly open = new Map<string, TapeFeed<unknown>>();
+  readonly open = new Map<string, TapeFeed<unknown, unknown>>();
 
-  private openFeed<K extends FeedKind>(id: string): Feed<FeedInputs[K]> {
+  constructor(private readonly recognizer: SharedTextRecognizer, private readonly health: HealthReporter) {}
+
+  private openFeed<T, Taped>(id: string, feed: TapeFeed<T, Taped>): Feed<T> {
     if (this.open.has(id) && !this.open.get(id)!.closed) throw new Error(`feed id ${id} is already open`);
-    const feed = new TapeFeed<FeedInputs[K]>();
-    this.open.set(id, feed as TapeFeed<unknown>);
+    this.open.set(id, feed as TapeFeed<unknown, unknown>);
     return feed;
   }
-  httpPush(id: string) { return this.openFeed<'httpPush'>(id); }
-  poll(id: string) { return this.openFeed<'poll'>(id); }
-  tail(id: string) { return this.openFeed<'tail'>(id); }
-  watchFolder(id: string) { return this.openFeed<'watchFolder'>(id); }
+  /** The line's input is the input. */
+  private plainFeed<K extends Exclude<FeedKind, 'screenText'>>(id: string): Feed<FeedInputs[K]> {
+    return this.openFeed(id, new TapeFeed<FeedInputs[K], FeedInputs[K]>(async (input) => input));
+  }
+  httpPush(id: string) { return this.plainFeed<'httpPush'>(id); }
+  poll(id: string) { return this.plainFeed<'poll'>(id); }
+  tail(id: string) { return this.plainFeed<'tail'>(id); }
+  watchFolder(id: string) { return this.plainFeed<'watchFolder'>(id); }
+  /** Each taped frame is read again, with real OCR, as the live feed would have read it. */
+  screenText(id: string, options: ScreenTextOptions) {
+    const lease: RecognizerLease = this.recognizer.lease();
+    const reader = new ScreenTextReader(id, options, lease);
+    const health = new ScreenTextHealth(id, (reason) => this.health.degraded(reason));
+    const read = async ({ absolutePath, frameTimeMs }: TapedFrame): Promise<ScreenTextInput | undefined> => {
+      const image = decodePng(await readFile(absolutePath));
+      const reading = await reader.read({ ...image, timeMs: frameTimeMs });
+      health.onReading(reading, frameTimeMs);
+      return reading.kind === 'read' ? reading.input : undefined;
+    };
+    return this.openFeed(id, new TapeFeed(read, () => lease.release()));
+  }
   async closeAll(): Promise<void> {
     for (const feed of this.open.values()) await feed.close();
   }
@@ -120,7 +154,6 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
   const clock = new VirtualClock(startMs);
   const game: DetectedGame = tape.header.game ?? options.defaultGame;
   const recorder = new SimulatedRecorder(game.name);
-  const feeds = new TapeFeeds();
   const playback: TapePlayback = { tape, bookmarks: [], dropped: [], unconsumed: 0, degradedReasons: [], notifications: [], log: [] };
 
   const bookmarks: Bookmarks = {
@@ -144,6 +177,7 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
     degraded: (reason) => { if (reason) playback.degradedReasons.push(reason); },
     notify: (title) => { playback.notifications.push(title); },
   };
+  const feeds = new TapeFeeds(new SharedTextRecognizer(), health);
   const { instance } = instantiateIntegration(options.integrationClass, {
     bookmarks, recorder, settings: { key: options.key, enabled: true }, feeds, clock, logger,
     gamePaths: options.gamePaths ?? noGamePaths, health,

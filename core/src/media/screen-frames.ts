@@ -1,0 +1,73 @@
+// Frames of the recording for on-screen text recognition: a low-rate, full-detail output of the
+// recording's one encode (raw RGB on a pipe), of the captured picture at its own aspect ratio.
+// Only the newest frame is kept; readers take it when they are ready, so nothing ever queues.
+import type { Readable } from 'node:stream';
+import type { ScreenFrame } from '../ocr/rgb-image.js';
+
+/** Frames per second of the output: enough for a 200 ms reading interval. */
+export const SCREEN_FRAME_RATE = 5;
+/** Taller captures are scaled down to this: region OCR at 1080 lines reads game text well. */
+export const SCREEN_FRAME_MAX_HEIGHT = 1080;
+/** The pipe (file descriptor) of the recording's ffmpeg that carries them. */
+export const SCREEN_FRAMES_PIPE = 4;
+
+/** The size of the frames for a captured picture: its own aspect ratio, at most 1080 lines, even sides. */
+export function screenFrameSize(captured: { width: number; height: number }): { width: number; height: number } {
+  const scale = Math.min(1, SCREEN_FRAME_MAX_HEIGHT / captured.height);
+  const even = (value: number) => Math.max(2, Math.round((value * scale) / 2) * 2);
+  return { width: even(captured.width), height: even(captured.height) };
+}
+
+/** Where readers get frames from: the running recording's, or none. */
+export interface ScreenFrameSource {
+  /** The newest complete frame, or undefined before the first one (or without a recording). */
+  latest(): ScreenFrame | undefined;
+}
+
+/** Cuts the raw RGB stream into frames; frame n was captured n / rate seconds after the recording's first frame. */
+export class ScreenFrames implements ScreenFrameSource {
+  private readonly frameBytes: number;
+  private filling: Buffer;
+  private filled = 0;
+  private newest: ScreenFrame | undefined;
+  private index = 0;
+
+  constructor(private readonly size: { width: number; height: number }, private readonly frameRate = SCREEN_FRAME_RATE) {
+    this.frameBytes = size.width * size.height * 3;
+    this.filling = Buffer.alloc(this.frameBytes);
+  }
+
+  /** Reads `stream` to its end (always, so ffmpeg never waits on it). */
+  follow(stream: Readable, onError?: (error: Error) => void): void {
+    stream.on('data', (chunk: Buffer) => this.push(chunk));
+    stream.on('error', (error) => onError?.(error));
+  }
+
+  latest(): ScreenFrame | undefined {
+    return this.newest;
+  }
+
+  /** Frames received so far. */
+  get count(): number {
+    return this.index;
+  }
+
+  push(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const taken = Math.min(chunk.length - offset, this.frameBytes - this.filled);
+      chunk.copy(this.filling, this.filled, offset, offset + taken);
+      this.filled += taken;
+      offset += taken;
+      if (this.filled === this.frameBytes) this.complete();
+    }
+  }
+
+  private complete(): void {
+    this.newest = { ...this.size, data: this.filling, timeMs: Math.round((this.index * 1000) / this.frameRate) };
+    this.index += 1;
+    // The frame handed out stays as it is: the next one fills a fresh buffer (every byte is written).
+    this.filling = Buffer.allocUnsafe(this.frameBytes);
+    this.filled = 0;
+  }
+}
