@@ -38,7 +38,7 @@ import { Notifier } from './services/notifier.js';
 import { ClipService, clipWorkFolder } from './services/clip-service.js';
 import { ContentArtwork } from './services/content-artwork.js';
 import { MediaJobs } from './services/media-jobs.js';
-import { RecorderService } from './services/recorder-service.js';
+import { RecorderService, SCREEN_TEXT_WANTED } from './services/recorder-service.js';
 import { RecoveryService } from './services/recovery-service.js';
 import { SettingsService, toWirePath } from './services/settings-service.js';
 import { SettingsStore, type SettingsLoadReport } from './services/settings-store.js';
@@ -97,6 +97,8 @@ export class KeyframeService {
     for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
     container.register(EVENT_SINK, { useToken: ConnectionHub });
     container.register(PROCESS_LISTER, { useValue: systemProcessLister() });
+    // Asked as each recording starts; resolved then, as the host itself needs the recorder.
+    container.register(SCREEN_TEXT_WANTED, { useValue: () => container.resolve(IntegrationHost).readsScreenText });
     container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
     container.register(FOLDER_PICKER, { useValue: pickFolder });
     container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });

@@ -210,6 +210,22 @@ describe('IntegrationHost', function () {
     expect(health('lifeGame').status).to.equal('disabled');
   });
 
+  it('wants frames for on-screen text while an enabled integration that reads it has its game running', async () => {
+    await writeFixture(plugins, 'reader', {
+      key: 'textGame',
+      manifest: { apiVersion: 1, integration: { key: 'textGame', displayName: 'Text', events: ['Goal'], games: [{ name: 'Game textGame', executables: ['textGame.exe'] }], feeds: ['screenText:events'] } },
+    });
+    await writeFixture(plugins, 'pusher', { key: 'pushGame' });
+    await startHost();
+    await launchGame('pushGame');
+    expect(host.readsScreenText, 'a game whose integration reads no text').to.equal(false);
+    await launchGame('textGame');
+    expect(host.readsScreenText).to.equal(true);
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, textGame: { enabled: false } } });
+    await host.settled();
+    expect(host.readsScreenText, 'switched off').to.equal(false);
+  });
+
   it('with activation "game" is active while its game runs, recording or not', async () => {
     await writeFixture(plugins, 'replays', {
       key: 'replayGame',

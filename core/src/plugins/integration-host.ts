@@ -83,6 +83,16 @@ export class IntegrationHost {
     return this.refused;
   }
 
+  /** Whether an integration that reads on-screen text is switched on and one of its games runs. */
+  get readsScreenText(): boolean {
+    return [...this.integrations.values()].some((integration) => {
+      const { key, feeds } = integration.plugin.manifest.integration;
+      const enabled = this.settings.current.gameIntegrations[key]?.enabled ?? true;
+      return enabled && integration.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed))
+        && this.runningGameOf(integration) !== undefined;
+    });
+  }
+
   /** Discovers plugins, adds their settings keys, enables the enabled ones, and starts following changes. */
   async start(): Promise<void> {
     const discovery = await discoverPlugins(this.environment.searchFolders);

@@ -83,7 +83,7 @@ describe('CompressionService', function () {
     ({ folder, events, settings, state, library, engine } = world);
     content = settings.current.contentFolder;
     recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), engine, new CaptureSources(world.logger),
-      world.artwork, world.logger, events);
+      world.artwork, world.logger, events, () => false);
     service = build();
   });
   afterEach(() => world.dispose());

@@ -38,7 +38,7 @@ describe('HighlightService', function () {
     world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
     ({ events, settings, state, library, engine } = world);
     const { artwork, logger } = world;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new FixedSources(), artwork, logger, events);
+    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new FixedSources(), artwork, logger, events, () => false);
     highlights = new HighlightService(settings, new ContentLocator(settings, library), library, engine, artwork, new MediaJobs(), recorder, events, logger);
   });
   afterEach(async () => {

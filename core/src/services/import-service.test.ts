@@ -44,7 +44,7 @@ describe('ImportService', function () {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
     const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
-    const recorder = new RecorderService(settings, state, library, notifier, engine, new CaptureSources(logger), artwork, logger, events);
+    const recorder = new RecorderService(settings, state, library, notifier, engine, new CaptureSources(logger), artwork, logger, events, () => false);
     const monitor = new StorageMonitor(settings, state, library, recorder, notifier, DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);

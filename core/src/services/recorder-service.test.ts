@@ -44,7 +44,7 @@ describe('RecorderService', function () {
   const recorder = (source: CaptureSource = new SyntheticCaptureSource()) => {
     const logger = new Logger([]);
     sources = new FixedSources(source);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), engine, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), engine, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
     services.push(service);
     return service;
   };
@@ -202,11 +202,14 @@ describe('RecorderService: replay buffer and preview', function () {
   let service: RecorderService;
 
   let world: MediaWorld;
+  /** Whether an integration that reads on-screen text has its game running. */
+  let screenTextWanted: boolean;
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
     ({ folder, events, settings, state, library } = world);
-    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.engine, new FixedSources(), world.artwork, world.logger, events);
+    screenTextWanted = false;
+    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.engine, new FixedSources(), world.artwork, world.logger, events, () => screenTextWanted);
   });
   afterEach(async () => {
     await service.shutdown();
@@ -242,6 +245,7 @@ describe('RecorderService: replay buffer and preview', function () {
 
   it('gives on-screen text recognition full-detail frames of the same encode, 5 a second, timed from the recording start', async () => {
     expect(service.screenFrames).to.equal(undefined);
+    screenTextWanted = true;
     await service.start();
     await wait(1500);
     const frame = service.screenFrames!.latest()!;
@@ -251,6 +255,14 @@ describe('RecorderService: replay buffer and preview', function () {
     expect(frame.timeMs).to.be.within(600, 1600);
     await service.stop();
     expect(service.screenFrames).to.equal(undefined);
+  });
+
+  it('makes no frames for on-screen text when no integration reading it has its game running', async () => {
+    await service.start();
+    await wait(1000);
+    expect(service.screenFrames).to.equal(undefined);
+    expect(service.current).to.not.equal(undefined);
+    await service.stop();
   });
 
   it('sends preview frames only while the preview is on and the previous event has left the socket', async () => {

@@ -96,6 +96,14 @@ interface Session {
 }
 
 /** Also the read-only `Recorder` view that integrations get through the SDK. */
+/**
+ * Whether a recording starting now should carry frames for on-screen text recognition: an enabled
+ * integration that reads on-screen text has its game running. They cost a share of a core, so a
+ * recording nobody reads them from goes without.
+ */
+export type ScreenTextWanted = () => boolean;
+export const SCREEN_TEXT_WANTED = Symbol('ScreenTextWanted');
+
 @injectable()
 export class RecorderService implements RecorderView {
   private session: Session | undefined;
@@ -113,6 +121,7 @@ export class RecorderService implements RecorderView {
     private readonly artwork: ContentArtwork,
     logger: Logger,
     @inject(EVENT_SINK) private readonly events: EventSink,
+    @inject(SCREEN_TEXT_WANTED) private readonly screenTextWanted: ScreenTextWanted,
   ) {
     this.logger = logger.child('recorder');
   }
@@ -319,7 +328,7 @@ export class RecorderService implements RecorderView {
       }
       const frames = new RecordingFrames();
       const screenSize = screenFrameSize(inputs.captureSize ?? format);
-      const screenFrames = new ScreenFrames(screenSize);
+      const screenFrames = this.screenTextWanted() ? new ScreenFrames(screenSize) : undefined;
       const process = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
         args: recordingEncodingArgs({
@@ -330,18 +339,18 @@ export class RecorderService implements RecorderView {
             ...(session.cacheFile ? { sessionPath: session.cacheFile } : {}),
             ...(session.buffer ? { buffer: { pattern: session.buffer.pattern, segmentSeconds: session.buffer.limits.segmentSeconds } } : {}),
             frames: { pipe: FRAMES_PIPE, width: FRAME_WIDTH, height: FRAME_HEIGHT, frameRate: FRAME_RATE },
-            screenFrames: { pipe: SCREEN_FRAMES_PIPE, ...screenSize, frameRate: SCREEN_FRAME_RATE },
+            ...(screenFrames ? { screenFrames: { pipe: SCREEN_FRAMES_PIPE, ...screenSize, frameRate: SCREEN_FRAME_RATE } } : {}),
           },
         }),
         interactive: true,
         outputs: session.cacheFile ? [session.cacheFile] : [],
         outputPipe: true,
-        extraOutputPipes: 1,
+        extraOutputPipes: screenFrames ? 1 : 0,
         logger: this.logger,
       });
       Object.assign(session, { tools, process, frames, screenFrames });
       frames.follow(process.outputPipe!, (error) => this.logger.warn('recording frames: read failed', { error }));
-      screenFrames.follow(process.pipe(SCREEN_FRAMES_PIPE)!, (error) => this.logger.warn('screen frames: read failed', { error }));
+      screenFrames?.follow(process.pipe(SCREEN_FRAMES_PIPE)!, (error) => this.logger.warn('screen frames: read failed', { error }));
       frames.onFrame((frame) => this.sendPreview(session, frame));
       void process.exited.then(() => session.buffer?.markEnded());
       session.buffer?.startPruning();
