@@ -46,6 +46,33 @@ export async function cpuMs(pid: number): Promise<number> {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * Medians of `task` and `baseline` run one after the other in turn, so both meet the machine in the
+ * same state (disk write-back of the previous run, other load): a fairer ratio for short operations.
+ */
+export async function measureAgainst(
+  task: () => Promise<void>, baseline: () => Promise<void>, runs: number, warmup = 1, settle?: () => Promise<void>,
+): Promise<{ medianMs: number; baselineMedianMs: number }> {
+  const timed = async (work: () => Promise<void>) => {
+    const start = process.hrtime.bigint();
+    await work();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    await settle?.();
+    return ms;
+  };
+  for (let index = 0; index < warmup; index++) {
+    await timed(task);
+    await timed(baseline);
+  }
+  const taskTimes: number[] = [];
+  const baselineTimes: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    taskTimes.push(await timed(task));
+    baselineTimes.push(await timed(baseline));
+  }
+  return { medianMs: median(taskTimes), baselineMedianMs: median(baselineTimes) };
+}
+
 export function printTable(figures: Figure[]): void {
   const rows = figures.map((figure) => [
     figure.name, `${figure.medianMs.toFixed(2)} ms`, `${figure.baselineMedianMs.toFixed(2)} ms (${figure.baseline})`,
