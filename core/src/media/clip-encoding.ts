@@ -244,14 +244,32 @@ export function headArgs(piece: ClipPiece, toSeconds: number, options: { encoder
  * A stream copy of `from`..`to` (from a keyframe): into MPEG-TS to be joined with other parts, or
  * into the clip's MP4 when it is the whole clip (the streams keep their names).
  */
-export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: number, target: string, options: { format: 'mpegts' | 'mp4'; keepSeparateTracks: boolean }): string[] {
+/**
+ * Room for the index (moov) at the front of a stream-copied MP4 of `seconds`: the clip is web-ready
+ * without faststart's second pass over the whole file. Bound per second: 240 video frames and 100 audio
+ * frames per track (AAC at 96 kHz), 20 bytes per sample (size, composition offset, chunk offset), plus
+ * the fixed boxes. A clip that needs more fails its copy, and is then cut the slower way.
+ */
+export function reservedIndexBytes(seconds: number, audioTracks: number): number {
+  return Math.ceil(seconds * (240 + 100 * audioTracks) * 20) + 64 * 1024;
+}
+
+export interface CopyOptions {
+  format: 'mpegts' | 'mp4';
+  keepSeparateTracks: boolean;
+  /** Audio tracks in the source; sizes an MP4's reserved index. */
+  audioTracks: number;
+}
+
+export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: number, target: string, options: CopyOptions): string[] {
   // Input seeking lands near (in a fragmented MP4 without an index, well before) the keyframe; the
   // output seek then drops what comes before it, and stream copy starts at the first keyframe after.
   const approach = Math.max(0, fromSeconds - 3);
   return [
     '-ss', seconds(approach), '-i', sourcePath, '-ss', seconds(Math.max(0, fromSeconds - approach - 0.005)), '-t', seconds(toSeconds - fromSeconds),
     '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks), '-c', 'copy',
-    ...(options.format === 'mp4' ? ['-movflags', '+faststart'] : []), '-f', options.format, '-y', target,
+    ...(options.format === 'mp4' ? ['-moov_size', String(reservedIndexBytes(toSeconds - fromSeconds, options.keepSeparateTracks ? options.audioTracks : 1))] : []),
+    '-f', options.format, '-y', target,
   ];
 }
 

@@ -28,6 +28,18 @@ describe('FfmpegProcess', function () {
       .to.deep.include({ frame: 90, outTimeSeconds: 3, totalSizeBytes: undefined, speed: undefined, done: true });
   });
 
+  it('counts a run whose file index could not be written as failed, whatever the exit code', async () => {
+    const run = FfmpegProcess.start({
+      ffmpegPath: tools.ffmpeg.path,
+      // 100 bytes cannot hold the index of a second of video: the trailer fails (old builds still exit 0).
+      args: ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x90:r=30', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast',
+        '-moov_size', '100', '-f', 'mp4', '-y', path.join(folder, 'out.mp4')],
+    });
+    const exit = await run.exited;
+    expect(exit.succeeded).to.equal(false);
+    expect(exit.errorText).to.match(/trailer/);
+  });
+
   it('reports progress, stops gracefully with q and leaves a complete file', async () => {
     const output = path.join(folder, 'out.mp4');
     const format = { width: 320, height: 180, frameRate: 30 };

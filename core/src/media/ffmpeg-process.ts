@@ -51,6 +51,7 @@ export interface FfmpegProcessOptions {
 const STDERR_TAIL_LINES = 20;
 const STDERR_TAIL_CHARS = 4000;
 export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+const TRAILER_FAILED = /Error writing trailer/;
 const TERMINATE_GRACE_MS = 2_000;
 
 export class FfmpegProcess {
@@ -174,8 +175,10 @@ export class FfmpegProcess {
   private finish(code: number | null, signal: NodeJS.Signals | null, spawnError: Error | undefined): FfmpegExit {
     this.running = false;
     this.readErrors('\n');
-    const succeeded = spawnError === undefined && (code === 0 || (this.stopRequested && code !== null));
     let errorText = this.stderrLines.join('\n').trim();
+    // Older builds exit 0 when the file's trailer (its index) could not be written: the output is unplayable.
+    const trailerFailed = TRAILER_FAILED.test(errorText);
+    const succeeded = spawnError === undefined && !trailerFailed && (code === 0 || (this.stopRequested && code !== null));
     if (spawnError) errorText = `ffmpeg could not be started (${this.options.ffmpegPath}): ${spawnError.message}`;
     else if (!errorText && !succeeded) errorText = signal ? `ffmpeg was ended by ${signal}` : `ffmpeg exited with code ${code}`;
     const exit: FfmpegExit = { code, signal, succeeded, stopRequested: this.stopRequested, errorText };

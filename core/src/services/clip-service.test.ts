@@ -12,6 +12,7 @@ import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { SettingsStore } from './settings-store.js';
+import { readMp4Layout } from './recovery-service.js';
 
 const run = promisify(execFile);
 const FRAME = 1 / 30;
@@ -107,6 +108,10 @@ describe('ClipService', function () {
     const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
     expect(probed.durationSeconds).to.be.closeTo(3, 1);
     expect(probed.streams.filter((stream) => stream.type === 'audio')).to.have.length(3);
+    // Web-ready: its index comes before the media, in the room reserved for it.
+    const { boxes, complete } = await readMp4Layout(item!.filePath);
+    expect(complete).to.equal(true);
+    expect(boxes.indexOf('moov')).to.be.within(0, boxes.indexOf('mdat'));
     await expectPlays(item!.filePath);
   });
 

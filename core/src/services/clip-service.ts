@@ -224,8 +224,12 @@ export class ClipService {
       }
       const plans = await Promise.all(pieces.map((piece) => this.plan(piece, tools)));
       if (early && plans.length === 1 && plans[0]!.kind === 'copy') {
-        await early.finished;
-        return { pieces, method: 'copy' };
+        const copied = await early.finished.then(() => true, (error: unknown) => {
+          if (job.cancelled) throw new ClipCancelled();
+          this.logger.info('direct clip copy failed; cutting it the other way', { id: job.id, error: (error as Error).message });
+          return false;
+        });
+        if (copied) return { pieces, method: 'copy' };
       }
       await early?.stop();
       return { pieces, method: await this.cutAndJoin(job, pieces, plans, temp, work, tools) };
@@ -241,7 +245,9 @@ export class ClipService {
     const { segment, item } = only!;
     const asksAudioChange = (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
     if (others.length > 0 || !item || asksAudioChange || !(segment.endTime > segment.startTime)) return undefined;
-    const args = copyArgs(item.filePath, segment.startTime, segment.endTime, temp, { format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks() });
+    const args = copyArgs(item.filePath, segment.startTime, segment.endTime, temp, {
+      format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks(), audioTracks: item.audioTrackNames?.length ?? 1,
+    });
     const { process, finished } = this.startFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, segment.endTime - segment.startTime)), tools);
     // Settled here so that a copy stopped early never counts as an unhandled failure.
     finished.catch(() => undefined);
@@ -327,7 +333,7 @@ export class ClipService {
     };
     for (const [index, piece] of pieces.entries()) {
       const plan = plans[index]!;
-      const copy = (from: number, output: string) => step(copyArgs(piece.source.path, from, plan.toSeconds, output, { format: 'mpegts', keepSeparateTracks }), output, plan.toSeconds - from);
+      const copy = (from: number, output: string) => step(copyArgs(piece.source.path, from, plan.toSeconds, output, { format: 'mpegts', keepSeparateTracks, audioTracks: piece.source.audioTracks.length }), output, plan.toSeconds - from);
       if (plan.kind === 'copy') {
         await copy(plan.fromSeconds, path.join(work, `${index}-copy.ts`));
       } else {
