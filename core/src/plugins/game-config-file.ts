@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-file.js';
-import type { GamePaths } from './game-integration.js';
+import type { GamePaths, PluginLogger } from './game-integration.js';
 
 /**
  * - `written`: the file was missing, or was an older text of ours that nobody had changed.
@@ -137,6 +137,28 @@ export class GameConfigFile {
       }
     }
     return { folders: [...folders], written, keptUserEdits, failed, ...(librariesError ? { librariesError } : {}) };
+  }
+
+  /**
+   * Logs what `installForGame` did in words for the user, `gameName` as they know it. `failedEverywhere`:
+   * the game was found but the file could be written into none of its folders (the user must write it).
+   */
+  logReport(report: GameConfigInstallReport, gameName: string, logger: PluginLogger): { failedEverywhere: boolean } {
+    if (report.librariesError !== undefined) {
+      logger.warn(`Could not list the Steam libraries to find ${gameName}: ${report.librariesError.message}`);
+    }
+    if (report.folders.length === 0) {
+      logger.info(`${gameName} was not found in any Steam library; ${this.fileName} will be written when the game is detected`);
+      return { failedEverywhere: false };
+    }
+    for (const folder of report.keptUserEdits) {
+      logger.info(`Kept the ${this.fileName} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, { folder });
+    }
+    for (const { folder, error } of report.failed) {
+      logger.warn(`Could not write ${this.fileName}: ${error.message}. Create it by hand as described in the integration's README.`, { folder });
+    }
+    if (report.written.length > 0) logger.info(`Wrote ${this.fileName}`, { folders: report.written });
+    return { failedEverywhere: report.failed.length === report.folders.length };
   }
 
   private async folderInGame(gameFolder: string): Promise<string | undefined> {

@@ -107,27 +107,10 @@ export class ArenaGameBIntegration implements GameIntegration {
    */
   private async installConfigs(executablePath: string | undefined): Promise<void> {
     const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
-    if (report.librariesError !== undefined) {
-      this.logger.warn(`Could not list the Steam libraries to find Dota 2: ${report.librariesError.message}`);
-    }
-    if (report.folders.length === 0) {
-      this.logger.info(`Dota 2 was not found in any Steam library; ${GSI_CONFIG_FILE_NAME} will be written when the game is detected`);
-      return;
-    }
-    for (const folder of report.keptUserEdits) {
-      this.logger.info(`Kept the ${GSI_CONFIG_FILE_NAME} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, { folder });
-    }
-    for (const { folder, error } of report.failed) {
-      this.logger.warn(
-        `Could not write ${GSI_CONFIG_FILE_NAME}: ${error.message}. Create it by hand as described in the integration's README.`,
-        { folder },
-      );
-    }
-    if (report.written.length > 0) {
-      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: report.written });
-      this.health.notify(RESTART_TITLE, RESTART_DESCRIPTION);
-    }
-    this.#configProblem = report.failed.length === report.folders.length
+    const { failedEverywhere } = GSI_CONFIG.logReport(report, 'Dota 2', this.logger);
+    if (report.folders.length === 0) return;
+    if (report.written.length > 0) this.health.notify(RESTART_TITLE, RESTART_DESCRIPTION);
+    this.#configProblem = failedEverywhere
       ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, add ${GSI_LAUNCH_OPTION} to the launch options and restart Dota 2.`
       : undefined;
     this.health.degraded(this.#configProblem);

@@ -92,28 +92,14 @@ export class TacticalShooterIntegration implements GameIntegration {
    */
   private async installConfigs(executablePath: string | undefined): Promise<void> {
     const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
-    if (report.librariesError !== undefined) {
-      this.logger.warn(`Could not list the Steam libraries to find Counter-Strike 2: ${report.librariesError.message}`);
-    }
-    if (report.folders.length === 0) {
-      this.logger.info(`Counter-Strike 2 was not found in any Steam library; ${GSI_CONFIG_FILE_NAME} will be written when the game is detected`);
-      return;
-    }
-    for (const folder of report.keptUserEdits) this.logger.info(`Kept ${GSI_CONFIG_FILE_NAME} as you changed it`, { folder });
-    for (const { folder, error } of report.failed) {
-      this.logger.warn(
-        `Could not write ${GSI_CONFIG_FILE_NAME}: ${error.message}. Create it by hand as described in the integration's documentation.`,
-        { folder },
-      );
-    }
+    const { failedEverywhere } = GSI_CONFIG.logReport(report, 'Counter-Strike 2', this.logger);
     if (report.written.length > 0) {
-      this.logger.info(`Wrote ${GSI_CONFIG_FILE_NAME}`, { folders: report.written });
       this.health.notify(
         'Restart Counter-Strike 2',
         'Keyframe installed its game state config for Counter-Strike 2. Restart the game so that kills and deaths are bookmarked.',
       );
     }
-    if (report.failed.length === report.folders.length) {
+    if (failedEverywhere) {
       this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`);
     }
   }
