@@ -46,6 +46,18 @@ import { StateStore } from './services/state-store.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './services/storage-monitor.js';
 import { StorageWarnings } from './services/storage-warnings.js';
 import { UpdateStatus } from './services/update-status.js';
+import { AccountService } from './account/account-service.js';
+import { TokenStore } from './account/token-store.js';
+import { AccountCommands } from './commands/account-commands.js';
+import { UploadCommands } from './commands/upload-commands.js';
+import { UploadService } from './uploads/upload-service.js';
+import { UpdateCommands } from './commands/update-commands.js';
+import { DesktopCommands } from './commands/desktop-commands.js';
+import { HOTKEY_BOOKMARKS, HOTKEY_RECORDER, KeybindingService } from './keybindings/keybinding-service.js';
+import { KEY_HOOK_LOADER, nativeKeyHookLoader } from './keybindings/key-hook.js';
+import { browserTab, DESKTOP_WINDOW, type DesktopWindow } from './platform/desktop-window.js';
+import { UPDATE_OPTIONS, updateOptions } from './updates/update-options.js';
+import { Updater } from './updates/updater.js';
 import { ConsoleSink, Logger, RotatingFileSink, type LogLevel } from './support/logger.js';
 import { ConnectionHub } from './transport/connection-hub.js';
 import { Dispatcher } from './transport/dispatcher.js';
@@ -67,8 +79,10 @@ const SERVICES: InjectionToken<object>[] = [
   StorageWarnings, StorageMonitor, RecoveryService, LibraryLocations,
   CompressionService, ImportService,
   HighlightService, ContentMigration, DataMigrations,
+  Updater, KeybindingService,
+  TokenStore, AccountService, UploadService,
 ];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands, UploadCommands];
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
@@ -76,6 +90,8 @@ const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../
 export interface StartOptions {
   /** Level of the lines printed on stderr; the log file always gets everything. */
   consoleLevel?: LogLevel;
+  /** The window of a desktop shell embedding the service (fullscreen); default: the UI is in a browser tab. */
+  desktopWindow?: DesktopWindow;
 }
 
 export class KeyframeService {
@@ -102,6 +118,11 @@ export class KeyframeService {
     container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
     container.register(FOLDER_PICKER, { useValue: pickFolder });
     container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });
+    container.register(DESKTOP_WINDOW, { useValue: startOptions.desktopWindow ?? browserTab });
+    container.register(UPDATE_OPTIONS, { useValue: updateOptions() });
+    container.register(KEY_HOOK_LOADER, { useValue: nativeKeyHookLoader() });
+    container.register(HOTKEY_RECORDER, { useToken: RecorderService });
+    container.register(HOTKEY_BOOKMARKS, { useToken: BookmarkService });
     container.register(MULTI_FILE_PICKER, { useValue: pickFiles });
     container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
     container.register(ACTIVE_RECORDING, { useToken: RecorderService });
@@ -144,9 +165,13 @@ export class KeyframeService {
   async stop(): Promise<void> {
     this.logger.info('stopping');
     this.container.resolve(StorageMonitor).stop();
+    this.container.resolve(KeybindingService).stop();
+    this.container.resolve(Updater).stop();
     this.container.resolve(AutoRecorder).stop();
     await this.container.resolve(IntegrationHost).stop();
     this.container.resolve(GameDetector).stop();
+    // Stopped where they are, to resume at the next start.
+    await this.container.resolve(UploadService).shutdown().catch((error: unknown) => this.logger.error('uploads did not stop cleanly', { error }));
     await this.container.resolve(ClipService).shutdown().catch((error: unknown) => this.logger.error('clip jobs did not stop cleanly', { error }));
     await this.container.resolve(MediaJobs).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
@@ -173,12 +198,15 @@ export class KeyframeService {
     await this.container.resolve(DataMigrations).run();
     await this.removeUnfinishedOutputs();
     await this.container.resolve(ContentLibrary).load();
+    await this.container.resolve(AccountService).load();
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(StorageMonitor).start();
     this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     this.container.resolve(MediaRoutes).install();
+    // Cached release notes and a pending update notice are in place before a frontend can ask.
+    await this.container.resolve(Updater).start();
     await this.container.resolve(HttpServer).listen();
     await this.container.resolve(LegacyListener).listen();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
@@ -187,6 +215,8 @@ export class KeyframeService {
     this.container.resolve(AutoRecorder).start();
     this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)
     this.container.resolve(GameDetector).start();
+    await this.container.resolve(KeybindingService).start();
+    await this.container.resolve(UploadService).resumeInterrupted();
     this.logger.info('ready', { url: this.url });
   }
 

@@ -6,6 +6,9 @@ import { KeyframeService } from './keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
 import { runTapeCommand } from './tape-cli.js';
+import { RESTART_FOR_UPDATE_EXIT_CODE } from './updates/install-root.js';
+import { connectToLauncher } from './updates/launcher-handshake.js';
+import { Updater } from './updates/updater.js';
 
 const USAGE = `Usage: keyframe [options]
        keyframe tape record|play …   (keyframe tape --help)
@@ -74,17 +77,18 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (error) => console.error('Uncaught exception:', error));
 
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping Keyframe…`);
-    void service.stop().then(() => process.exit(0), (error: unknown) => {
+    void service.stop().then(() => process.exit(exitCode), (error: unknown) => {
       console.error('Keyframe did not stop cleanly:', error);
       process.exit(1);
     });
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  connectToLauncher(service.container.resolve(Updater), () => shutdown('Update installed', RESTART_FOR_UPDATE_EXIT_CODE));
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 // What a running service is configured with: folders and listening ports, from the CLI and environment.
 import path from 'node:path';
+import { DEFAULT_PLATFORM_ENDPOINTS, platformEndpointsFrom, type PlatformEndpoints } from './account/platform-endpoints.js';
 import { defaultContentFolder as userContentFolder, defaultDataFolder } from './platform/data-folders.js';
 
 export const DEFAULT_PORT = 44030;
@@ -16,6 +17,8 @@ export class ServiceOptions {
     /** Origins allowed to open the WebSocket besides the service's own (`KEYFRAME_ALLOWED_ORIGINS`). */
     readonly allowedOrigins: readonly string[] = [],
     readonly defaultContentFolder: string = userContentFolder(),
+    /** The hosting platform's sign-in and upload endpoints (`KEYFRAME_ACCOUNT_TOKEN_URL`, `KEYFRAME_UPLOAD_URL`, …). */
+    readonly platform: PlatformEndpoints = DEFAULT_PLATFORM_ENDPOINTS,
   ) {}
 
   get logFolder(): string { return path.join(this.dataFolder, 'logs'); }
@@ -27,6 +30,6 @@ export class ServiceOptions {
     const dataFolder = path.resolve(overrides.dataFolder ?? (variables.KEYFRAME_HOME || defaultDataFolder()));
     const allowedOrigins = (variables.KEYFRAME_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
     const legacyPort = 'legacyPort' in overrides ? overrides.legacyPort : DEFAULT_LEGACY_PORT;
-    return new ServiceOptions(dataFolder, overrides.port ?? DEFAULT_PORT, legacyPort, allowedOrigins);
+    return new ServiceOptions(dataFolder, overrides.port ?? DEFAULT_PORT, legacyPort, allowedOrigins, userContentFolder(), platformEndpointsFrom(variables));
   }
 }

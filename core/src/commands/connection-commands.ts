@@ -8,6 +8,7 @@ import { StateStore } from '../services/state-store.js';
 import { UpdateStatus } from '../services/update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
+import { Updater } from '../updates/updater.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
@@ -22,6 +23,7 @@ export class ConnectionCommands implements CommandGroup {
     private readonly updates: UpdateStatus,
     private readonly notifier: Notifier,
     private readonly recovery: RecoveryService,
+    private readonly updater: Updater,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -33,13 +35,18 @@ export class ConnectionCommands implements CommandGroup {
       this.settings.publish();
       this.state.sendNow();
       this.events.send('GameList', this.games.list());
-      this.events.send('AppVersion', { version: appVersion(), canSelfUpdate: false });
+      this.events.send('AppVersion', { version: appVersion(), canSelfUpdate: this.updater.canSelfUpdate });
       if (this.updates.lastProgress) this.events.send('UpdateProgress', this.updates.lastProgress);
       this.notifier.deliverPending();
       this.recovery.offerPending();
       // Release notes may come from the network: they follow when they are ready.
       void this.updates.releaseNotes()
-        .then((releaseNotesList) => this.events.send('ReleaseNotes', { releaseNotesList }))
+        .then((releaseNotesList) => {
+          this.events.send('ReleaseNotes', { releaseNotesList });
+          // After the notes it names, once: the first frontend after a restart into a new version.
+          const previousVersion = this.updater.takeReleaseNotesToShow();
+          if (previousVersion) this.events.send('ShowReleaseNotes', previousVersion);
+        })
         .catch((error: unknown) => this.logger.warn('release notes unavailable', { error }));
     },
   };

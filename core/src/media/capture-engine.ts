@@ -1,14 +1,10 @@
 // The capture engine is ffmpeg: found (or, where configured, downloaded) and probed once at
 // start-up for its encoders and capture devices, together with this machine's displays, audio
 // devices and GPU, all of which go into State.
-import { createHash } from 'node:crypto';
-import { createWriteStream, realpathSync } from 'node:fs';
-import { chmod, mkdir, rename, rm } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { chmod, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import got from 'got';
 import { inject, injectable } from 'tsyringe';
 import { detectAudioDevices, NO_AUDIO_DEVICES, toWireAudioDevice, type AudioDevices } from '../platform/audio-devices.js';
 import { currentEnvironment, type Environment } from '../platform/data-folders.js';
@@ -20,6 +16,7 @@ import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../services/notifier.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
+import { downloadToFile, sameDigest } from '../support/download.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { findOnPath, locateTool, type LocatedTool, type ToolSource } from './ffmpeg-locator.js';
@@ -473,35 +470,12 @@ export interface EngineDownload {
  * SHA-256 and makes it executable. A failed or mismatching download leaves no file behind.
  */
 export async function downloadCaptureEngine(download: EngineDownload): Promise<string> {
-  await mkdir(download.folder, { recursive: true });
   const target = path.join(download.folder, download.fileName);
   const partial = `${target}.download`;
-  const hash = createHash('sha256');
-  let lastPercent = -1;
-  // got does not retry streams by itself; a failed first run is retried by the next start.
-  const stream = got.stream(download.url, { timeout: { connect: 15_000, response: 30_000, socket: 60_000 }, retry: { limit: 0 } });
-  stream.on('downloadProgress', ({ percent }: { percent: number }) => {
-    const whole = Math.floor(Math.min(1, Math.max(0, percent)) * 100);
-    if (whole === lastPercent) return;
-    lastPercent = whole;
-    download.onProgress?.(whole);
+  const actual = await downloadToFile(download.url, partial, download.onProgress).catch((error: Error) => {
+    throw new Error(`Downloading the capture engine from ${download.url} failed: ${error.message}.`);
   });
-  const file = createWriteStream(partial, { mode: 0o600 });
-  try {
-    await pipeline(stream, new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    }), file);
-  } catch (error) {
-    // The file may still be opening when the download fails: removed once it is closed, or it would stay.
-    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
-    await rm(partial, { force: true });
-    throw new Error(`Downloading the capture engine from ${download.url} failed: ${(error as Error).message}.`);
-  }
-  const actual = hash.digest('hex');
-  if (actual !== download.sha256.trim().toLowerCase()) {
+  if (!sameDigest(actual, download.sha256)) {
     await rm(partial, { force: true });
     throw new Error(`The capture engine downloaded from ${download.url} has SHA-256 ${actual}, not the expected ${download.sha256.trim().toLowerCase()}; it was deleted and not run.`);
   }

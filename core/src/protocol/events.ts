@@ -58,7 +58,7 @@ export const Events = {
   }), 'Compression progress'),
   UpdateProgress: define(Type.Object({
     version: Type.String(),
-    progress: Type.Number({ minimum: 0, maximum: 100 }),
+    progress: Type.Number({ minimum: -1, maximum: 100, description: '0-100; -1: that stage failed (message says why)' }),
     status: StringEnum(['downloading', 'downloaded', 'ready'] as const),
     message: Type.String(),
   }), 'Update download and install progress; replayed on NewConnection'),

@@ -76,6 +76,7 @@ export const ContentItem = Type.Object({
   createdAt: DateTime,
   aiAnalysis: Type.Null(),
   uploadId: Nullable(Type.String()),
+  uploadUrl: Type.Optional(Type.String({ description: 'Extension: public URL of the uploaded video (its last path segment is `uploadId`); set after a successful upload' })),
   gameDatabaseId: Nullable(Type.Integer()),
   audioTrackNames: Nullable(Type.Array(Type.String())),
   isImported: Type.Boolean(),

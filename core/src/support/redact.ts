@@ -1,8 +1,8 @@
 // Secrets never reach a log: token values are replaced before anything is written.
 
-const SECRET_KEYS = new Set(['accesstoken', 'refreshtoken', 'jwt', 'password']);
+const SECRET_KEYS = new Set(['accesstoken', 'refreshtoken', 'jwt', 'password', 'access_token', 'refresh_token', 'authorization']);
 const REDACTED = '-REDACTED-';
-const SECRET_IN_TEXT = /("(?:accessToken|refreshToken|jwt|password)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const SECRET_IN_TEXT = /("(?:accessToken|refreshToken|jwt|password|access_token|refresh_token|authorization)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 
 /** A copy of `value` with the values of secret keys (any case, any depth) replaced. */
 export function redact(value: unknown, depth = 0): unknown {

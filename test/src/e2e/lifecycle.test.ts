@@ -1,6 +1,7 @@
 // The service process as a user runs it: clean shutdown, and logs that never hold secrets.
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ProtocolClient } from '../kit/protocol-client.js';
@@ -37,8 +38,10 @@ describe('service lifecycle', function () {
 
   it('never writes sign-in tokens to the log, even from malformed frames', async () => {
     const client = await ProtocolClient.connect(service.url);
+    // A valid Login is accepted without a reply; the malformed ones after it are refused.
     client.sendRaw(JSON.stringify({ Method: 'Login', Parameters: { accessToken: 'SECRET-ACCESS-1', refreshToken: 'SECRET-REFRESH-1' } }));
-    await client.next('CommandRejected');
+    const tokens = path.join(data.path, 'account', 'tokens.json');
+    while (!existsSync(tokens)) await new Promise((resolve) => setTimeout(resolve, 20));
     client.sendRaw('{"Method":"Login","Parameters":{"accessToken":"SECRET-ACCESS-2","refreshToken":"SECRET-REFRESH-2"');
     await client.next('CommandRejected');
     client.sendRaw(JSON.stringify({ Method: 'Login', Parameters: { accessToken: 'SECRET-ACCESS-3', refreshToken: 'SECRET-REFRESH-3', extra: 1 } }));

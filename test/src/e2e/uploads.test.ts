@@ -1,0 +1,199 @@
+// Uploads with the real service against a real tus server on loopback: progress only goes up, the
+// file arrives byte for byte, a platform restart and a service restart mid-upload both resume from
+// what the server stored, cancel deletes the upload on the server, a refused token is renewed and
+// the upload retried, and only library files can be uploaded.
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ContentItem, EventContentMap } from '@keyframe/core/protocol';
+import type { ProtocolClient } from '../kit/protocol-client.js';
+import { serviceUnderTest } from '../kit/service-under-test.js';
+import { importUploadableVideo, TusPlatform } from '../kit/tus-platform.js';
+
+const CHUNK_BYTES = 64 * 1024;
+const UPLOAD_DEADLINE_MS = 60000;
+
+type UploadProgress = EventContentMap['UploadProgress'];
+const finished = (progress: UploadProgress) => progress.status === 'done' || progress.status === 'error';
+
+describe('uploads', function () {
+  this.timeout(180000);
+  const under = serviceUnderTest();
+  let platform: TusPlatform;
+  beforeEach(async () => { platform = await TusPlatform.start({ processingPolls: 2 }); });
+  afterEach(() => platform.stop());
+
+  const environment = () => platform.environment({ KEYFRAME_UPLOAD_CHUNK_BYTES: String(CHUNK_BYTES) });
+  const signedInWithVideo = async (): Promise<{ frontend: ProtocolClient; item: ContentItem }> => {
+    const frontend = await under.start(environment());
+    await frontend.handshake();
+    frontend.send('Login', platform.issueTokens());
+    const item = await importUploadableVideo(frontend, under.data.path, under.content.path);
+    return { frontend, item };
+  };
+  const upload = (frontend: ProtocolClient, item: ContentItem) =>
+    frontend.send('UploadContent', { FilePath: item.filePath, Title: 'Clutch round', Description: '1v4 on B', Visibility: 'Unlisted', JWT: 'ignored' });
+  /** Each PATCH that reached the store started exactly where the store ended: nothing was sent twice. */
+  const expectEveryByteStoredOnce = (size: number) => {
+    let stored = 0;
+    for (const patch of platform.tusRequests.filter((request) => request.method === 'PATCH')) {
+      expect(patch.offsetSent).to.equal(stored);
+      stored = patch.storedAfter!;
+    }
+    expect(stored).to.equal(size);
+    expect(platform.tusRequests.filter((request) => request.method === 'POST')).to.have.length(1);
+  };
+  const expectArrivedIntact = async (item: ContentItem) => {
+    const stored = await platform.storedUpload(platform.uploadIds[0]!);
+    const original = await readFile(item.filePath);
+    expect(stored).to.not.equal(undefined);
+    expect(stored!.offset).to.equal(original.length);
+    expect((await readFile(stored!.file)).equals(original)).to.equal(true);
+  };
+
+  it('uploads a library video: monotonic progress, identical bytes, metadata, and the public URL on the item', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    upload(frontend, item);
+    const done = await frontend.next('UploadProgress', finished, UPLOAD_DEADLINE_MS);
+    const fileName = path.basename(item.filePath);
+    expect(done).to.deep.equal({ fileName, title: 'Clutch round', progress: 100, status: 'done', message: 'Upload completed successfully' });
+
+    const progress = frontend.all('UploadProgress');
+    expect(progress[0]).to.deep.equal({ fileName, title: 'Clutch round', progress: 0, status: 'uploading', message: 'Starting upload...' });
+    expect(progress.filter((event) => event.status === 'uploading').length).to.be.greaterThan(5);
+    expect(progress.map((event) => event.status)).to.deep.equal([...progress.map((event) => event.status)].sort((a, b) => order(a) - order(b)));
+    progress.slice(1).forEach((event, index) => expect(event.progress).to.be.at.least(progress[index]!.progress));
+    expect(progress.filter((event) => event.status === 'processing')).to.deep.equal([{ fileName, title: 'Clutch round', progress: 100, status: 'processing', message: 'Processing...' }]);
+
+    await expectArrivedIntact(item);
+    expectEveryByteStoredOnce((await stat(item.filePath)).size);
+    const id = platform.uploadIds[0]!;
+    expect((await platform.storedUpload(id))!.metadata).to.deep.include({
+      filename: fileName, filetype: 'video/mp4', title: 'Clutch round', description: '1v4 on B', visibility: 'Unlisted', game: item.game,
+    });
+
+    const state = await frontend.until('State', (next) => next.content.some((entry) => entry.uploadId === id), 10000);
+    expect(state.content.find((entry) => entry.id === item.id)).to.deep.include({ uploadId: id, uploadUrl: `${platform.origin}/watch/${id}` });
+    const sidecar = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8')) as ContentItem;
+    expect(sidecar).to.deep.include({ uploadId: id, uploadUrl: `${platform.origin}/watch/${id}` });
+    expect(frontend.all('ShowModal')).to.deep.equal([]);
+    expect(frontend.schemaViolations).to.deep.equal([]);
+  });
+
+  it('opens the public URL in the default browser when clipShowInBrowserAfterUpload is on', async () => {
+    // A stand-in for xdg-open on the service's PATH records what it was asked to open.
+    const bin = path.join(under.data.path, 'bin');
+    const opened = path.join(under.data.path, 'opened.txt');
+    await mkdir(bin, { recursive: true });
+    await writeFile(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" >> '${opened}'\n`, { mode: 0o755 });
+    const frontend = await under.start({ ...environment(), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` });
+    await frontend.handshake();
+    frontend.send('UpdateSettings', { clipShowInBrowserAfterUpload: true });
+    await frontend.next('Settings');
+    frontend.send('Login', platform.issueTokens());
+    const item = await importUploadableVideo(frontend, under.data.path, under.content.path);
+    upload(frontend, item);
+    expect(await frontend.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({ status: 'done' });
+    while (!existsSync(opened)) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await readFile(opened, 'utf8')).trim()).to.equal(`${platform.origin}/watch/${platform.uploadIds[0]}`);
+  });
+
+  it('resumes from the stored offset when the platform restarts mid-upload', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    platform.holdPatchesAfter(5);
+    upload(frontend, item);
+    await platform.heldPatch();
+    expect((await platform.storedUpload(platform.uploadIds[0]!))!.offset).to.equal(5 * CHUNK_BYTES);
+
+    await platform.restart();
+    platform.releasePatches();
+    expect(await frontend.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({ status: 'done' });
+    await expectArrivedIntact(item);
+    expectEveryByteStoredOnce((await stat(item.filePath)).size);
+    // After the restart the client asked the server where it stood (HEAD) before sending on.
+    expect(platform.tusRequests.some((request) => request.method === 'HEAD')).to.equal(true);
+  });
+
+  it('resumes an interrupted upload after the service restarts', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    platform.holdPatchesAfter(5);
+    upload(frontend, item);
+    await platform.heldPatch();
+    await under.process.kill();
+    platform.dropHeldPatches();
+    platform.releasePatches();
+
+    const restarted = await under.start(environment());
+    await restarted.handshake();
+    // The new run carries on by itself and reports to whoever is connected.
+    expect(await restarted.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({ fileName: path.basename(item.filePath), status: 'done' });
+    const id = platform.uploadIds[0]!;
+    const state = await restarted.until('State', (next) => next.content.some((entry) => entry.uploadId === id), 10000);
+    expect(state.content.find((entry) => entry.id === item.id)).to.deep.include({ uploadUrl: `${platform.origin}/watch/${id}` });
+    await expectArrivedIntact(item);
+    expectEveryByteStoredOnce((await stat(item.filePath)).size);
+    expect(JSON.parse(await readFile(path.join(under.data.path, 'uploads', 'pending.json'), 'utf8'))).to.deep.equal([]);
+  });
+
+  it('cancels: the upload stops, the server is told and deletes what it had', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    platform.holdPatchesAfter(3);
+    upload(frontend, item);
+    await platform.heldPatch();
+    const id = platform.uploadIds[0]!;
+    const fileName = path.basename(item.filePath);
+    upload(frontend, item);
+    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({ code: 'NotAllowed' });
+
+    frontend.send('CancelUpload', { fileName });
+    expect(await frontend.next('UploadProgress', finished, 20000))
+      .to.deep.equal({ fileName, title: 'Clutch round', progress: -1, status: 'error', message: 'Upload cancelled' });
+    expect(platform.tusRequests.filter((request) => request.method === 'DELETE')).to.deep.equal([{ method: 'DELETE', uploadId: id, status: 204 }]);
+    expect(await platform.storedUpload(id)).to.equal(undefined);
+    expect(existsSync(path.join(platform.store.path, id))).to.equal(false);
+    expect(frontend.all('ShowModal')).to.deep.equal([]);
+
+    frontend.send('CancelUpload', { fileName });
+    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'CancelUpload')).to.deep.include({ code: 'NotFound' });
+  });
+
+  it('renews the token when the platform refuses it mid-upload, and carries on', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    platform.holdPatchesAfter(3);
+    upload(frontend, item);
+    await platform.heldPatch();
+    platform.revokeAccessTokens();
+    platform.releasePatches();
+
+    expect(await frontend.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({ status: 'done' });
+    expect(platform.unauthorized).to.be.greaterThan(0);
+    expect(platform.renewals).to.deep.equal([{ grantType: 'refresh_token', clientId: 'keyframe-desktop', granted: true }]);
+    await expectArrivedIntact(item);
+    expectEveryByteStoredOnce((await stat(item.filePath)).size);
+  });
+
+  it('uploads only library files, and only when signed in', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    const outside = path.join(under.data.path, 'elsewhere.mp4');
+    const stray = path.join(under.content.path, 'not in the library.mp4');
+    await writeFile(outside, 'not a library file');
+    await writeFile(stray, 'not a library file either');
+    const refusal = async (FilePath: string) => {
+      frontend.send('UploadContent', { FilePath, Title: 'x' });
+      return frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent');
+    };
+    expect(await refusal(outside)).to.deep.include({ code: 'NotAllowed' });
+    expect(await refusal(path.join(under.content.path, '..', path.basename(under.data.path), 'elsewhere.mp4'))).to.deep.include({ code: 'NotAllowed' });
+    expect(await refusal(stray)).to.deep.include({ code: 'NotFound' });
+    frontend.send('Logout');
+    expect(await refusal(item.filePath)).to.deep.include({ code: 'NotAllowed' });
+    expect(platform.tusRequests).to.deep.equal([]);
+    expect(frontend.all('UploadProgress')).to.deep.equal([]);
+  });
+});
+
+function order(status: UploadProgress['status']): number {
+  return ['uploading', 'processing', 'done', 'error'].indexOf(status);
+}
