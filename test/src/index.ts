@@ -5,6 +5,7 @@ export { serviceUnderTest, ServiceUnderTest } from './kit/service-under-test.js'
 export { createTempFolder, type TempFolder } from './kit/temp-folder.js';
 export { fileSha256, importGeneratedVideo } from './kit/imported-video.js';
 export { importUploadableVideo, TusPlatform, type PlatformTokens, type RenewalRecord, type StoredUpload, type TusPlatformOptions, type TusRequestRecord } from './kit/tus-platform.js';
+export { openUi, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
 export {
   assertTapeMatchesExpected, compareBookmarks, expectedFileOf, itReplaysEveryTape, replayTape, writeTape,
   type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,

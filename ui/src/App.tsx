@@ -2,39 +2,59 @@ import { useEffect } from 'react';
 import { AppHeader } from './components/AppHeader';
 import { ConnectingScreen } from './components/ConnectingScreen';
 import { ConnectionLostBanner } from './components/ConnectionLostBanner';
-import { Dashboard } from './components/Dashboard';
-import { ModalHost } from './components/ModalHost';
 import { RejectionToasts } from './components/RejectionToasts';
 import { ReplacedScreen } from './components/ReplacedScreen';
-import { connection, useConnectionStatus } from './connection';
+import { Sidebar } from './components/Sidebar';
+import { connection, useConnectionStatus, useReloadOnNewVersion } from './connection';
+import { DialogHost } from './dialogs';
+import { JobsTray } from './jobs';
+import { LibraryPage } from './library';
+import { useRoute, type Route } from './navigation';
+import { RecordingPage } from './recording';
+import { SettingsPage } from './settings';
 import { useLatestEvent } from './state/latest-events';
+import { VideoPage } from './video';
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'library': return <LibraryPage key={route.section} section={route.section} />;
+    case 'video': return <VideoPage key={route.id} id={route.id} />;
+    case 'recording': return <RecordingPage />;
+    case 'settings': return <SettingsPage tab={route.tab} />;
+  }
+}
 
 export function App() {
   const status = useConnectionStatus();
+  const route = useRoute();
   const state = useLatestEvent('State');
   const settings = useLatestEvent('Settings');
   const version = useLatestEvent('AppVersion')?.version;
+  useReloadOnNewVersion();
 
   // Started in the root's effect, which runs after the children's: their event subscriptions exist by then.
   useEffect(() => connection.start(), []);
 
-  const connected = status === 'open';
   return (
     <div className="app">
       <AppHeader version={version} status={status} />
-      <main className="app__main">
-        {status === 'replaced' ? (
-          <ReplacedScreen />
-        ) : state && settings ? (
-          <>
-            {!connected && <ConnectionLostBanner />}
-            <Dashboard state={state} settings={settings} connected={connected} />
-          </>
-        ) : (
-          <ConnectingScreen status={status} />
-        )}
-      </main>
-      <ModalHost />
+      <div className="app__body">
+        <Sidebar route={route} content={state?.content} recording={Boolean(state?.recording)} />
+        <main className="app__main">
+          {status === 'replaced' ? (
+            <ReplacedScreen />
+          ) : state && settings ? (
+            <>
+              {status !== 'open' && <ConnectionLostBanner />}
+              <Page route={route} />
+            </>
+          ) : (
+            <ConnectingScreen status={status} />
+          )}
+        </main>
+      </div>
+      <JobsTray />
+      <DialogHost />
       <RejectionToasts />
     </div>
   );

@@ -1,0 +1,245 @@
+// The Settings page against the real service: a change is saved and survives a reload, integrations
+// cannot be switched while recording, keys can be rebound, presets applied, games added.
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { openUi } from '../kit/browser.js';
+import { serviceUnderTest } from '../kit/service-under-test.js';
+import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
+
+describe('ui: settings page', function () {
+  this.timeout(90_000);
+  const under = serviceUnderTest();
+  /** settings.json once it satisfies `saved` (writes are coalesced, so they land a moment after the echo). */
+  const savedSettings = async (saved: (settings: Record<string, unknown>) => boolean) => {
+    const deadline = Date.now() + SLOW_UI_MS;
+    for (;;) {
+      const settings = JSON.parse(await readFile(path.join(under.data.path, 'settings.json'), 'utf8')) as Record<string, unknown>;
+      if (saved(settings) || Date.now() > deadline) return settings;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it('saves a changed setting: it is in settings.json and still shown after a reload', async () => {
+    await startConfigured(under);
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.getByTestId('nav-settings').click();
+      const resolution = page.getByTestId('setting-resolution');
+      await resolution.waitFor({ timeout: SLOW_UI_MS });
+      expect(await resolution.inputValue()).to.equal('720p');
+      await ui.screenshot('settings-recording');
+
+      await resolution.selectOption('1440p');
+      await page.getByTestId('setting-rateControl').selectOption('CBR');
+      const bitrate = page.getByTestId('setting-bitrate');
+      await bitrate.fill('42');
+      await bitrate.press('Enter');
+      await page.locator('[data-testid="setting-bitrate"][value="42"]').waitFor({ timeout: SLOW_UI_MS });
+
+      await page.reload();
+      await resolution.waitFor({ timeout: SLOW_UI_MS });
+      expect(await resolution.inputValue()).to.equal('1440p');
+      expect(await page.getByTestId('setting-rateControl').inputValue()).to.equal('CBR');
+      expect(await bitrate.inputValue()).to.equal('42');
+      const saved = await savedSettings((settings) => settings.bitrate === 42);
+      expect([saved.resolution, saved.rateControl, saved.bitrate]).to.deep.equal(['1440p', 'CBR', 42]);
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('switches an integration off, and disables the switches while a recording runs', async () => {
+    await startConfigured(under);
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.goto(new URL('#/settings/integrations', under.process.url).href);
+      const toggle = page.getByTestId('integration-toggle-arenaGameA');
+      await toggle.waitFor({ timeout: SLOW_UI_MS });
+      expect(await toggle.getAttribute('aria-checked')).to.equal('true');
+      await toggle.click();
+      await page.locator('[data-testid="integration-toggle-arenaGameA"][aria-checked="false"]').waitFor({ timeout: SLOW_UI_MS });
+      await ui.screenshot('settings-integrations');
+
+      await page.getByTestId('nav-recording').click();
+      await page.getByTestId('start-recording').click();
+      await page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });
+      await page.goBack();
+      await page.getByTestId('integrations-locked').waitFor();
+      expect(await toggle.isDisabled()).to.equal(true);
+      expect(await page.getByTestId('integration-toggle-tacticalShooter').isDisabled()).to.equal(true);
+
+      await page.getByTestId('nav-recording').click();
+      await page.getByTestId('stop-recording').click();
+      await page.locator('[data-testid="recording-status"][data-phase="idle"]').waitFor({ timeout: SLOW_UI_MS });
+      await page.goBack();
+      await page.getByTestId('integrations-locked').waitFor({ state: 'detached' });
+      expect(await toggle.isDisabled()).to.equal(false);
+      expect(await toggle.getAttribute('aria-checked')).to.equal('false');
+      const saved = await savedSettings((settings) => JSON.stringify(settings.gameIntegrations).includes('"arenaGameA":{"enabled":false}'));
+      expect(saved.gameIntegrations).to.deep.include({ arenaGameA: { enabled: false } });
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('rebinds a key (and says hotkeys need a desktop session), applies a preset and adds a game', async () => {
+    // Without a display the service cannot hear hotkeys, and says so the first time they are changed.
+    await startConfigured(under, quickRecording(under), { DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.goto(new URL('#/settings/keybindings', under.process.url).href);
+      const keys = page.getByTestId('keybinding-TogglePreview-keys');
+      await keys.waitFor({ timeout: SLOW_UI_MS });
+      expect(await keys.textContent()).to.equal('F11');
+      await page.getByTestId('keybinding-TogglePreview-change').click();
+      await page.keyboard.press('Control+Shift+KeyP');
+      await keys.filter({ hasText: 'Ctrl + Shift + P' }).waitFor({ timeout: SLOW_UI_MS });
+      const previewKeys = (settings: Record<string, unknown>) =>
+        (settings.keybindings as { action: string; keys: number[] }[]).find((binding) => binding.action === 'TogglePreview')?.keys;
+      const saved = await savedSettings((settings) => previewKeys(settings)?.length === 3);
+      expect(previewKeys(saved)).to.deep.equal([17, 16, 80]);
+      const notice = page.getByTestId('show-modal');
+      await notice.waitFor({ timeout: SLOW_UI_MS });
+      expect(await notice.getByRole('heading').textContent()).to.equal('Hotkeys are not available');
+      await page.keyboard.press('Escape');
+      await notice.waitFor({ state: 'detached' });
+
+      await page.getByTestId('settings-tab-presets').click();
+      await page.getByTestId('video-presets').getByRole('button', { name: /^low/ }).click();
+      await page.locator('[data-testid="video-presets"] [aria-pressed="true"]', { hasText: 'low' }).waitFor({ timeout: SLOW_UI_MS });
+      await page.getByTestId('settings-tab-recording').click();
+      expect(await page.getByTestId('setting-resolution').inputValue()).to.equal('720p');
+
+      await page.getByTestId('settings-tab-games').click();
+      await page.getByTestId('games-empty').waitFor();
+      const executable = path.join(under.data.path, 'games', 'SpaceRacer.exe');
+      await mkdir(path.dirname(executable));
+      await writeFile(executable, 'not really a game');
+      await page.getByTestId('game-executable').fill(executable);
+      await page.getByTestId('add-game').click();
+      const row = page.getByTestId('game-row');
+      await row.waitFor({ timeout: SLOW_UI_MS });
+      expect(await row.textContent()).to.contain('SpaceRacer').and.to.contain(executable);
+      const games = (await savedSettings((settings) => (settings.games as unknown[]).length === 1)).games as { name: string; record: boolean }[];
+      expect(games.map(({ name, record }) => ({ name, record }))).to.deep.equal([{ name: 'SpaceRacer', record: true }]);
+      await ui.screenshot('settings-games');
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('draws every tab with the values of the service', async () => {
+    await startConfigured(under);
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.getByTestId('nav-settings').click();
+      for (const tab of ['recording', 'presets', 'storage', 'games', 'integrations', 'keybindings', 'updates', 'account']) {
+        await page.getByTestId(`settings-tab-${tab}`).click();
+        await page.getByTestId(`settings-${tab}`).waitFor({ timeout: SLOW_UI_MS });
+        await ui.screenshot(`settings-tab-${tab}`);
+      }
+      await page.getByTestId('settings-tab-storage').click();
+      expect(await page.getByTestId('content-folder').textContent()).to.equal(under.content.path);
+      await page.getByRole('button', { name: 'Move videos' }).click();
+      const migration = page.getByTestId('content-migration');
+      await migration.waitFor({ timeout: SLOW_UI_MS });
+      expect(await migration.textContent()).to.contain('Videos moved').and.to.contain('Nothing to move.');
+      await migration.getByRole('button', { name: 'Dismiss' }).click();
+      await migration.waitFor({ state: 'detached' });
+      await page.getByTestId('settings-tab-keybindings').click();
+      expect(await page.getByTestId('keybinding-CreateBookmark-keys').textContent()).to.equal('F8');
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('asks before switching to a video folder already over the storage limit: cancel keeps, confirm switches', async () => {
+    await startConfigured(under, { ...quickRecording(under), storageLimit: 1 });
+    const crowded = path.join(under.content.path, 'crowded');
+    await mkdir(crowded);
+    // 2 GiB as the library counts it (logical size), without writing 2 GiB.
+    await writeFile(path.join(crowded, 'old-session.mp4'), '');
+    await truncate(path.join(crowded, 'old-session.mp4'), 2 * 1024 ** 3);
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.goto(new URL('#/settings/storage', under.process.url).href);
+      const folder = page.getByTestId('content-folder');
+      await folder.waitFor({ timeout: SLOW_UI_MS });
+      const changeFolder = async () => {
+        await page.getByRole('button', { name: 'Change…' }).first().click();
+        await page.getByLabel('Video folder').fill(crowded);
+        await page.getByRole('button', { name: 'Save' }).click();
+        const warning = page.getByTestId('storage-warning');
+        await warning.waitFor({ timeout: SLOW_UI_MS });
+        return warning;
+      };
+
+      let warning = await changeFolder();
+      await ui.screenshot('settings-storage-warning');
+      await page.getByTestId('storage-warning-cancel').click();
+      await warning.waitFor({ state: 'detached' });
+      expect(await folder.textContent()).to.equal(under.content.path);
+
+      warning = await changeFolder();
+      await page.getByTestId('storage-warning-confirm').click();
+      await warning.waitFor({ state: 'detached' });
+      await page.getByTestId('content-folder').filter({ hasText: crowded }).waitFor({ timeout: SLOW_UI_MS });
+      expect(await page.locator('.toast').count(), 'commands the service refused').to.equal(0);
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('shows the release notes of the update channel as Markdown, never as raw HTML', async () => {
+    const notes = [
+      '## Highlights', '', 'Clips are **faster** and _smaller_; see [the guide](https://example.com/guide).', '',
+      '- New `Clip` editor', '- Fewer <img src=x onerror="window.injected=1"> surprises', '', '```', 'keyframe --port 44030', '```',
+    ].join('\n');
+    const feed = createServer((request, response) => {
+      if (request.url !== '/feed.json') return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+        releases: [{ version: '9.1.0', channel: 'stable', url: '/packages/keyframe-9.1.0.tar.gz', size: 1, sha256: 'a'.repeat(64), releaseDate: '2026-11-20T10:00:00Z', notes }],
+      }));
+    });
+    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = feed.address() as AddressInfo;
+      await startConfigured(under, quickRecording(under), { KEYFRAME_UPDATE_FEED_URL: `http://127.0.0.1:${port}/feed.json` });
+      const ui = await openUi(under.process);
+      try {
+        const { page } = ui;
+        await page.goto(new URL('#/settings/updates', under.process.url).href);
+        const entry = page.getByTestId('release-notes').locator('article');
+        await entry.waitFor({ timeout: SLOW_UI_MS });
+        expect(await entry.getByRole('heading', { level: 3 }).textContent()).to.equal('Version 9.1.0');
+        expect(await entry.getByRole('heading', { level: 4 }).textContent()).to.equal('Highlights');
+        expect(await entry.locator('strong').textContent()).to.equal('faster');
+        expect(await entry.locator('em').textContent()).to.equal('smaller');
+        expect(await entry.getByRole('link', { name: 'the guide' }).getAttribute('href')).to.equal('https://example.com/guide');
+        expect(await entry.locator('li').allTextContents()).to.deep.equal(['New Clip editor', 'Fewer <img src=x onerror="window.injected=1"> surprises']);
+        expect(await entry.locator('pre').textContent()).to.equal('keyframe --port 44030');
+        expect(await entry.locator('img').count()).to.equal(0);
+        await ui.screenshot('settings-release-notes');
+        expect(ui.consoleErrors).to.deep.equal([]);
+      } finally {
+        await ui.close();
+      }
+    } finally {
+      await new Promise((resolve) => feed.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,2 @@
+export { DialogHost } from './DialogHost';
+export { ReleaseNotesList } from './ReleaseNotesList';

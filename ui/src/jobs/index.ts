@@ -1,0 +1,1 @@
+export { JobsTray } from './JobsTray';

@@ -1,0 +1,18 @@
+// The actions menu of a library item, shared by its card and its video page.
+import type { ContentItem } from '@keyframe/core/protocol';
+import type { MenuAction } from './ActionsMenu';
+import { compressContent, copyContentToClipboard, createHighlight, openContentFolder } from './content-commands';
+import type { ContentDialogRequest } from './ContentDialogs';
+
+export function contentMenuActions(item: ContentItem, ask: (request: ContentDialogRequest) => void): MenuAction[] {
+  const actions: MenuAction[] = [
+    { label: 'Rename…', onSelect: () => ask({ kind: 'rename', item }) },
+    { label: 'Upload…', onSelect: () => ask({ kind: 'upload', item }) },
+    { label: 'Copy to clipboard', onSelect: () => copyContentToClipboard(item) },
+    { label: 'Open folder', onSelect: () => openContentFolder(item) },
+  ];
+  if (!item.compressed) actions.push({ label: 'Compress', onSelect: () => compressContent(item) });
+  if (item.type === 'Session' || item.type === 'Buffer') actions.push({ label: 'Create highlight', onSelect: () => createHighlight(item) });
+  actions.push({ label: 'Delete…', danger: true, onSelect: () => ask({ kind: 'delete', items: [item] }) });
+  return actions;
+}
