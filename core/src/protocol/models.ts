@@ -20,6 +20,17 @@ export const CONTENT_TYPES = ['Session', 'Buffer', 'Clip', 'Highlight'] as const
 export const ContentType = StringEnum(CONTENT_TYPES);
 export type ContentType = Static<typeof ContentType>;
 
+/**
+ * The folder of each content type: below the content folder, and in the cache's thumbnail and
+ * waveform paths, which a client builds itself from `State.cacheFolder` (docs/protocol.md, media URLs).
+ */
+export const TYPE_FOLDERS: Readonly<Record<ContentType, string>> = {
+  Session: 'Full Sessions',
+  Buffer: 'Replay Buffers',
+  Clip: 'Clips',
+  Highlight: 'Highlights',
+};
+
 export const BOOKMARK_TYPES = ['Manual', 'Kill', 'Death', 'Assist', 'Goal'] as const;
 export const BookmarkType = StringEnum(BOOKMARK_TYPES);
 export type BookmarkType = Static<typeof BookmarkType>;

@@ -13,7 +13,8 @@ import type { ProbeResult } from '../media/probe.js';
 import { createThumbnail, thumbnailPath } from '../media/thumbnail.js';
 import { computeWaveform, waveformPath, writeWaveform, type WaveformPeaksFile } from '../media/waveform.js';
 import { Logger } from '../support/logger.js';
-import { ContentLibrary, TYPE_FOLDERS, type ContentRecord, type NewContent } from './content-library.js';
+import { TYPE_FOLDERS } from '../protocol/index.js';
+import { ContentLibrary, type ContentRecord, type NewContent } from './content-library.js';
 import { MediaJobs } from './media-jobs.js';
 import { SettingsStore } from './settings-store.js';
 

@@ -8,20 +8,13 @@ import Type, { type Static } from 'typebox';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { waveformPath } from '../media/waveform.js';
 import {
-  ContentItem, describeProblems, formatDuration, formatLocalDateTime, type Bookmark, type ContentType,
+  ContentItem, describeProblems, formatDuration, formatLocalDateTime, TYPE_FOLDERS, type Bookmark, type ContentType,
 } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
 import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
-
-export const TYPE_FOLDERS: Readonly<Record<ContentType, string>> = {
-  Session: 'Full Sessions',
-  Buffer: 'Replay Buffers',
-  Clip: 'Clips',
-  Highlight: 'Highlights',
-};
 
 /** The sidecar: the item as in State, plus what only the service needs. */
 export const ContentRecord = Type.Intersect([

@@ -4,7 +4,7 @@
 // and the steps every such test takes: record while the integration is active, then read the
 // bookmarks of the running recording and of the finished session. The service sees only the games
 // started inside its temp folder, so suites running side by side never see each other's stand-ins.
-import { TYPE_FOLDERS } from '@keyframe/core/host';
+import { TYPE_FOLDERS } from '@keyframe/core/protocol';
 import type { ContentItem, State } from '@keyframe/core/protocol';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

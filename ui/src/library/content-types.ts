@@ -26,14 +26,6 @@ export const CONTENT_TYPE_NOUN = {
   Highlight: 'highlight',
 } as const satisfies Record<ContentType, string>;
 
-/** The folder of each type under the content and cache folders (thumbnails, waveforms). */
-export const TYPE_FOLDER = {
-  Session: 'Full Sessions',
-  Buffer: 'Replay Buffers',
-  Clip: 'Clips',
-  Highlight: 'Highlights',
-} as const satisfies Record<ContentType, string>;
-
 /** `ImportFile.sectionId` of the sections that take imports. */
 export const IMPORT_SECTION_ID: Partial<Record<LibrarySection, 'sessions' | 'replayBuffer'>> = {
   sessions: 'sessions',

@@ -1,8 +1,7 @@
 // Addresses of the service's media routes (video with byte ranges, thumbnails, waveform peaks).
 // They live on the same HTTP server as the WebSocket, so the base follows the connection's URL.
-import type { ContentItem } from '@keyframe/core/protocol';
+import { TYPE_FOLDERS, type ContentItem } from '@keyframe/core/protocol';
 import { connection } from '../connection';
-import { TYPE_FOLDER } from './content-types';
 
 const mediaBase = new URL(connection.url.replace(/^ws/, 'http'));
 
@@ -17,7 +16,7 @@ export function videoUrl(item: ContentItem): string {
 }
 
 export function thumbnailUrl(item: ContentItem, cacheFolder: string): string {
-  return mediaUrl('/api/thumbnail', { input: `${cacheFolder}/thumbnails/${TYPE_FOLDER[item.type]}/${item.id}.jpeg` });
+  return mediaUrl('/api/thumbnail', { input: `${cacheFolder}/thumbnails/${TYPE_FOLDERS[item.type]}/${item.id}.jpeg` });
 }
 
 /** One frame of the video at `seconds`, 320 px wide. */
@@ -26,5 +25,5 @@ export function frameUrl(filePath: string, seconds: number): string {
 }
 
 export function waveformUrl(item: ContentItem, cacheFolder: string): string {
-  return mediaUrl('/api/content', { input: `${cacheFolder}/waveforms/${TYPE_FOLDER[item.type]}/${item.id}.peaks.json`, type: item.type.toLowerCase() });
+  return mediaUrl('/api/content', { input: `${cacheFolder}/waveforms/${TYPE_FOLDERS[item.type]}/${item.id}.peaks.json`, type: item.type.toLowerCase() });
 }
