@@ -79,4 +79,18 @@ describe('FolderWatcher', () => {
     await waitFor(() => inputs.length === 1, 'the file in the new folder');
     expect(inputs[0]?.path).to.equal('first.rep');
   });
+
+  it('sees a folder created later, levels deep, without waiting for the timer', async () => {
+    const later = path.join(folder, 'Saved', 'Demos');
+    // The timer alone would take a minute: only watching can deliver in time.
+    await watchFolder({ folder: later, intervalMs: 60_000 });
+    await mkdir(path.join(folder, 'Saved'));
+    await delay(200);
+    await mkdir(later);
+    await delay(200);
+    await mkdir(path.join(later, 'match_1'));
+    await writeFile(path.join(later, 'match_1', 'events.json'), '{}');
+    await waitFor(() => inputs.length === 1, 'the replay in the folder created later', 5000);
+    expect(inputs[0]?.path).to.equal('match_1/events.json');
+  });
 });

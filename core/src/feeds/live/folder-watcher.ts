@@ -1,5 +1,6 @@
 // The live `watchFolder` source: reports each new file in a folder (and its sub-folders) once the
 // game has finished writing it.
+import { once } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -30,7 +31,9 @@ export class FolderWatcher implements LiveSource {
   private readonly pattern: RegExp | undefined;
   private readonly stableMs: number;
   private readonly scan = new CoalescedTask(() => this.scanFolder(), (error) => this.reportProblem(error));
-  private readonly watcher: FSWatcher;
+  private watcher: FSWatcher | undefined;
+  /** The folder, or while it does not exist the nearest folder above it that does: its creation is seen at once. */
+  private watchedFolder: string | undefined;
   private readonly timer: NodeJS.Timeout;
   private stabilityTimer: NodeJS.Timeout | undefined;
   /** Files delivered, or there when the feed opened: never delivered (again) while they exist. */
@@ -48,9 +51,6 @@ export class FolderWatcher implements LiveSource {
     this.pattern = options.pattern && new RegExp(options.pattern.source, options.pattern.flags.replace(/[gy]/g, ''));
     this.stableMs = options.stableMs ?? DEFAULT_STABLE_MS;
     this.ready = this.scan.request();
-    this.watcher = watch(this.folder, { ignoreInitial: true })
-      .on('all', () => void this.scan.request())
-      .on('error', (error) => this.reportProblem(error));
     this.timer = setInterval(() => void this.scan.request(), options.intervalMs ?? DEFAULT_INTERVAL_MS);
   }
 
@@ -58,10 +58,11 @@ export class FolderWatcher implements LiveSource {
     clearInterval(this.timer);
     await this.scan.stop();
     clearTimeout(this.stabilityTimer);
-    await this.watcher.close();
+    await this.watcher?.close();
   }
 
   private async scanFolder(): Promise<void> {
+    await this.watchNearestFolder();
     const files = await this.findFiles();
     this.lastProblem = undefined;
     if (!this.startingPointTaken) {
@@ -117,6 +118,30 @@ export class FolderWatcher implements LiveSource {
     return new Map(found.filter((file) => file !== undefined));
   }
 
+  /**
+   * Watches the folder itself once it exists; until then the nearest existing folder above it, only
+   * its direct entries, so each folder of the path is seen being created (a scan follows, which moves
+   * the watch down) without the timer's delay.
+   */
+  private async watchNearestFolder(): Promise<void> {
+    // Looked at again once a new watch is ready: a folder created while it was being set up is not missed.
+    for (let nearest = await this.nearestFolder(); nearest !== this.watchedFolder; nearest = await this.nearestFolder()) {
+      await this.watcher?.close();
+      this.watchedFolder = nearest;
+      const watcher = watch(nearest, { ignoreInitial: true, ...(nearest === this.folder ? {} : { depth: 0 }) })
+        .on('all', () => void this.scan.request())
+        .on('error', (error) => this.reportProblem(error));
+      this.watcher = watcher;
+      await once(watcher, 'ready');
+    }
+  }
+
+  private async nearestFolder(): Promise<string> {
+    let nearest = this.folder;
+    while (!(await isFolder(nearest)) && path.dirname(nearest) !== nearest) nearest = path.dirname(nearest);
+    return nearest;
+  }
+
   /** Logged once until a scan succeeds again. */
   private reportProblem(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
@@ -126,4 +151,8 @@ export class FolderWatcher implements LiveSource {
       feed: this.context.feed,
     });
   }
+}
+
+async function isFolder(folder: string): Promise<boolean> {
+  return stat(folder).then((stats) => stats.isDirectory(), () => false);
 }
