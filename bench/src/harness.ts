@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 
 export interface Figure {
   name: string;
-  /** Median of the measured runs, in milliseconds. */
+  /** Median of the measured runs, in milliseconds (or in `unit` when the figure names one). */
   medianMs: number;
   baseline: string;
   baselineMedianMs: number;
@@ -11,6 +11,13 @@ export interface Figure {
   ratio: number;
   runs: number;
   note?: string;
+  /** What `medianMs` and `baselineMedianMs` count when not milliseconds, e.g. `MiB` for memory. */
+  unit?: string;
+}
+
+/** Milliseconds since `start`, a `process.hrtime.bigint()` reading. */
+export function msSince(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 export function median(values: number[]): number {
@@ -75,7 +82,7 @@ export async function measureAgainst(
 
 export function printTable(figures: Figure[]): void {
   const rows = figures.map((figure) => [
-    figure.name, `${figure.medianMs.toFixed(2)} ms`, `${figure.baselineMedianMs.toFixed(2)} ms (${figure.baseline})`,
+    figure.name, `${figure.medianMs.toFixed(2)} ${figure.unit ?? 'ms'}`, `${figure.baselineMedianMs.toFixed(2)} ${figure.unit ?? 'ms'} (${figure.baseline})`,
     `${figure.ratio.toFixed(2)}x`, String(figure.runs),
   ]);
   const header = ['figure', 'median', 'baseline median', 'ratio', 'runs'];

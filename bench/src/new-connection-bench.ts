@@ -1,13 +1,14 @@
 // NewConnection round trip with 5,000 content items: the service (dispatch, serialising Settings,
 // State, GameList, AppVersion) against a bare `ws` server that answers with the same bytes.
 import 'reflect-metadata';
-import { KeyframeService, ServiceOptions, StateStore } from '@keyframe/core/host';
+import { ServiceOptions, StateStore } from '@keyframe/core/host';
 import { formatDuration, formatLocalDateTime, type ContentItem } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/test';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
+import { echoServer } from './bare-ws.js';
 import { measure, type Figure } from './harness.js';
+import { startIsolatedService } from './in-process-service.js';
 
 const CONTENT_ITEMS = 5000;
 const RUNS = 25;
@@ -43,7 +44,7 @@ function roundTrip(url: string, expectedFrames: number, capture?: string[]): () 
 
 export async function benchNewConnection(): Promise<Figure> {
   const data = await createTempFolder('keyframe-bench-');
-  const service = await KeyframeService.start(new ServiceOptions(data.path, 0, undefined), { consoleLevel: 'error' });
+  const service = await startIsolatedService(data.path, new ServiceOptions(data.path, 0, undefined), { consoleLevel: 'error' });
   try {
     service.container.resolve(StateStore).update({ content: Array.from({ length: CONTENT_ITEMS }, (_, index) => contentItem(index)) });
     // Settings, State, GameList, AppVersion: the synchronous part of the answer.
@@ -66,18 +67,4 @@ export async function benchNewConnection(): Promise<Figure> {
     await service.stop();
     await data.remove();
   }
-}
-
-/** A `ws` server that answers any message with the given frames. */
-async function echoServer(frames: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await once(server, 'listening');
-  server.on('connection', (socket) => socket.on('message', () => { for (const frame of frames) socket.send(frame); }));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((resolve) => {
-      for (const client of server.clients) client.terminate();
-      server.close(() => resolve());
-    }),
-  };
 }

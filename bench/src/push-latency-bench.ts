@@ -9,8 +9,8 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { WebSocket, WebSocketServer } from 'ws';
-import { median, type Figure } from './harness.js';
+import { forwardingPair } from './bare-ws.js';
+import { median, msSince, type Figure } from './harness.js';
 
 const PUSHES = 40;
 const ME = '76561198000000001';
@@ -50,7 +50,7 @@ export async function benchPushLatency(): Promise<Figure> {
       const arrived = client.next('State', (state) => state.recording?.bookmarks.length === kills, 5000);
       await post('http://127.0.0.1:1340/', payload(kills));
       await arrived;
-      latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+      latencies.push(msSince(start));
       // Pushes arrive at most every 200 ms from the game (throttle 0.2): leave the state burst window.
       await new Promise((resolve) => setTimeout(resolve, 60));
     }
@@ -72,16 +72,13 @@ export async function benchPushLatency(): Promise<Figure> {
 }
 
 async function bareForwardingLatency(pushes: number): Promise<number> {
-  const sockets = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await once(sockets, 'listening');
-  const receiving = new WebSocket(`ws://127.0.0.1:${(sockets.address() as AddressInfo).port}/`);
-  const [[forwardTo]] = await Promise.all([once(sockets, 'connection') as Promise<[WebSocket]>, once(receiving, 'open')]);
+  const pair = await forwardingPair();
   const http = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       response.end();
-      forwardTo.send(JSON.stringify({ method: 'State', content: { body: Buffer.concat(chunks).toString() } }));
+      pair.forward(JSON.stringify({ method: 'State', content: { body: Buffer.concat(chunks).toString() } }));
     });
   });
   http.listen(0, '127.0.0.1');
@@ -90,13 +87,12 @@ async function bareForwardingLatency(pushes: number): Promise<number> {
   const latencies: number[] = [];
   for (let index = 1; index <= pushes; index++) {
     const start = process.hrtime.bigint();
-    const arrived = once(receiving, 'message');
+    const arrived = pair.nextFrame();
     await post(url, payload(index));
     await arrived;
-    latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+    latencies.push(msSince(start));
   }
-  receiving.terminate();
-  sockets.close();
+  pair.close();
   http.close();
   return median(latencies);
 }

@@ -1,7 +1,8 @@
 // The recorder with the real service (synthetic capture, 720p30, Buffer mode, 30 s replay buffer):
 // - start to first frame: StartRecording until State shows the recording, against raw ffmpeg
 //   encoding the first frame of the same synthetic input;
-// - the service's own CPU while recording (ffmpeg excluded), against ffmpeg's, both per second;
+// - the service's own CPU while recording (ffmpeg excluded), against ffmpeg's, both per second, and
+//   its resident memory against an empty Node process's in the same window;
 // - saving a 30 s replay once its segments are closed (join, probe, artwork, item), against a bare
 //   ffmpeg concat of the same segments into the same kind of file.
 import { locateFfmpegTools } from '@keyframe/core/host';
@@ -11,7 +12,8 @@ import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { cpuMs, measure, median, type Figure } from './harness.js';
+import { measure, median, type Figure } from './harness.js';
+import { processUse, startEmptyNode } from './process-use.js';
 
 const run = promisify(execFile);
 const REPLAY_SECONDS = 30;
@@ -71,10 +73,8 @@ export async function benchRecorder(): Promise<Figure[]> {
 
     await record();
     const encoder = await ffmpegChild(service.child.pid!);
-    const [serviceBefore, ffmpegBefore] = [await cpuMs(service.child.pid!), await cpuMs(encoder)];
-    await sleep(CPU_WINDOW_MS);
-    const serviceCpu = (await cpuMs(service.child.pid!)) - serviceBefore;
-    const ffmpegCpu = (await cpuMs(encoder)) - ffmpegBefore;
+    const empty = await startEmptyNode();
+    const [serviceUse, ffmpegUse, emptyUse] = await processUse([service.child.pid!, encoder, empty.pid], CPU_WINDOW_MS).finally(() => empty.stop());
     await sleep((REPLAY_SECONDS + 4) * 1000 - CPU_WINDOW_MS);
 
     const segmentsFolder = path.join(dataFolder, 'cache', 'replay-buffer');
@@ -96,7 +96,7 @@ export async function benchRecorder(): Promise<Figure[]> {
     const saves = (await saveLogs(dataFolder)).map(({ fields }) => fields.tookMs - fields.waitedForSegmentMs);
     await stop();
 
-    const serviceShare = serviceCpu / CPU_WINDOW_MS;
+    const serviceShare = serviceUse!.cpuMsPerSecond / 1000;
     return [
       {
         name: 'start to first frame (StartRecording to State)', medianMs: startMs, baseline: 'raw ffmpeg, first frame of the same input',
@@ -104,9 +104,14 @@ export async function benchRecorder(): Promise<Figure[]> {
         note: 'from the command to the State that shows the recording; the raw run spawns ffmpeg and waits for its exit',
       },
       {
-        name: 'service CPU per second of recording (ffmpeg excluded)', medianMs: serviceCpu / (CPU_WINDOW_MS / 1000), baseline: 'its ffmpeg, same window',
-        baselineMedianMs: ffmpegCpu / (CPU_WINDOW_MS / 1000), ratio: serviceCpu / ffmpegCpu, runs: 1,
-        note: `${(serviceShare * 100).toFixed(2)}% of one core (target < 3%); ffmpeg ${((ffmpegCpu / CPU_WINDOW_MS) * 100).toFixed(0)}%; ${CPU_WINDOW_MS / 1000} s window, preview off`,
+        name: 'service CPU per second of recording (ffmpeg excluded)', medianMs: serviceUse!.cpuMsPerSecond, baseline: 'its ffmpeg, same window',
+        baselineMedianMs: ffmpegUse!.cpuMsPerSecond, ratio: serviceUse!.cpuMsPerSecond / ffmpegUse!.cpuMsPerSecond, runs: 1,
+        note: `${(serviceShare * 100).toFixed(2)}% of one core (target < 3%); ffmpeg ${(ffmpegUse!.cpuMsPerSecond / 10).toFixed(0)}%; ${CPU_WINDOW_MS / 1000} s window, preview off`,
+      },
+      {
+        name: 'service RSS while recording (ffmpeg excluded)', medianMs: serviceUse!.rssMiB, unit: 'MiB', baseline: 'empty Node process, same window',
+        baselineMedianMs: emptyUse!.rssMiB, ratio: serviceUse!.rssMiB / emptyUse!.rssMiB, runs: CPU_WINDOW_MS / 1000,
+        note: `median of one sample a second; its ffmpeg ${ffmpegUse!.rssMiB.toFixed(0)} MiB besides (720p30, 30 s replay buffer)`,
       },
       {
         name: `replay-buffer save of ${REPLAY_SECONDS} s (segments closed)`, medianMs: median(saves), baseline: 'bare ffmpeg concat of the same segments',

@@ -14,6 +14,12 @@ export { TYPE_FOLDERS } from './protocol/index.js';
 export { ContentLocator } from './services/content-locator.js';
 export { SettingsStore } from './services/settings-store.js';
 export { Logger as ServiceLogger } from './support/logger.js';
+// The service's own ffmpeg command lines, so that the bench's bare-ffmpeg baselines run the same work.
+export { probeMedia } from './media/probe.js';
+export { chooseClipEncoder, encodeArgs, type ClipSource } from './media/clip-encoding.js';
+export { compressionArgs, compressionEncoder } from './services/compression-service.js';
+export { bookmarkMoments, planHighlight } from './media/highlight-plan.js';
+export { highlightArgs } from './services/highlight-service.js';
 // On-screen text recognition, for the bench.
 export { ScreenTextReader } from './ocr/screen-text-reader.js';
 export { createOfflineWorker, SharedTextRecognizer } from './ocr/text-recognizer.js';

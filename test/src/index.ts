@@ -3,6 +3,7 @@ export { ProtocolClient, type CloseInfo, type ConnectOptions, type ReceivedEvent
 export { ServiceProcess, type ServiceProcessOptions } from './kit/service-process.js';
 export { serviceUnderTest, ServiceUnderTest } from './kit/service-under-test.js';
 export { createTempFolder, type TempFolder } from './kit/temp-folder.js';
+export { mebibytes, processSamplingSupported, sampleProcess, sampleUntil, type ProcessSample } from './kit/process-sampler.js';
 export { fileSha256, importGeneratedVideo } from './kit/imported-video.js';
 export { importUploadableVideo, TusPlatform, type PlatformTokens, type RenewalRecord, type StoredUpload, type TusPlatformOptions, type TusRequestRecord } from './kit/tus-platform.js';
 export { openUi, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
