@@ -3,8 +3,13 @@ export { ProtocolClient, type CloseInfo, type ConnectOptions, type ReceivedEvent
 export { ServiceProcess, type ServiceProcessOptions } from './kit/service-process.js';
 export { serviceUnderTest, ServiceUnderTest } from './kit/service-under-test.js';
 export { createTempFolder, type TempFolder } from './kit/temp-folder.js';
+export { SeededRandom } from './kit/seeded-random.js';
+export { FrameFuzzer, type FuzzFrame, type FuzzKind } from './kit/frame-fuzzer.js';
+export { pingLatencyWatch, type PingLatencyReport, type PingLatencyWatch } from './kit/ping-latency-watch.js';
 export { mebibytes, processSamplingSupported, sampleProcess, sampleUntil, type ProcessSample } from './kit/process-sampler.js';
+export { filesBelow, folderChecksum, folderListing } from './kit/folder-checksum.js';
 export { fileSha256, importGeneratedVideo } from './kit/imported-video.js';
+export { longTestsSelected } from './kit/test-length.js';
 export { importUploadableVideo, TusPlatform, type PlatformTokens, type RenewalRecord, type StoredUpload, type TusPlatformOptions, type TusRequestRecord } from './kit/tus-platform.js';
 export { openUi, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
 export {

@@ -13,6 +13,7 @@ import { SettingsService } from './settings-service.js';
 import { StateStore } from './state-store.js';
 import { folderSizeBytes, isInside, StorageMonitor, toGb } from './storage-monitor.js';
 import { StorageWarnings } from './storage-warnings.js';
+import { validFolder } from './valid-folder.js';
 
 /** Shows a folder picker; undefined when the user cancels. Throws `PickerUnavailableError`. */
 export type FolderPicker = (title: string) => Promise<string | undefined>;
@@ -146,15 +147,6 @@ export class LibraryLocations {
     this.notifier.showModal({ title: 'Recording in progress', description: message, type: 'warning' });
     throw new CommandError('NotAllowed', message);
   }
-}
-
-/** An absolute path without `..` segments, normalised. Throws `CommandError`. */
-export function validFolder(text: string): string {
-  const shown = JSON.stringify(text);
-  if (text.includes('\0')) throw new CommandError('InvalidParameters', `${shown} is not a usable folder path.`);
-  if (!path.isAbsolute(text)) throw new CommandError('InvalidParameters', `${shown} is not an absolute path: send the full path of the folder.`);
-  if (text.split(/[\\/]/).includes('..')) throw new CommandError('InvalidParameters', `${shown} contains "..": send the folder's path without it.`);
-  return path.resolve(text);
 }
 
 /** A rename where possible; a copy and delete across drives or onto a folder that exists (files there are replaced). */

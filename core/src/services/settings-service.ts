@@ -11,6 +11,7 @@ import { Notifier } from './notifier.js';
 import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
+import { validFolder } from './valid-folder.js';
 
 /** Migration-only fields: a frontend echoing them back must not resurrect them. */
 const LEGACY_FIELDS = ['whitelist', 'blacklist'] as const;
@@ -42,6 +43,8 @@ export class SettingsService {
     if (problems.length > 0) throw new CommandError('InvalidParameters', `Settings not saved: ${problems.join('; ')}`);
     for (const folder of ['contentFolder', 'cacheFolder'] as const) {
       if (!path.isAbsolute(next[folder])) throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
+      // A new folder passes the same check as SetVideoLocation / SetCacheLocation: no `..`, no NUL.
+      if (next[folder] !== this.store.current[folder]) validFolder(next[folder]);
     }
     this.refuseIntegrationToggleWhileRecording(next);
 
