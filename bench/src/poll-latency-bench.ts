@@ -5,19 +5,16 @@
 // capture). Baseline: a bare poller at the same interval, fetching the same stand-in and forwarding a
 // frame to a bare `ws` client when the kill count rises. Both are bound by the poll interval: on
 // average half an interval passes before the next poll sees the kill.
-import { IntegrationService, StandInGame } from '@keyframe/test';
-import { execFile } from 'node:child_process';
+import { IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/test';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { Agent, createServer, request, type Server } from 'node:https';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { forwardingPair } from './bare-ws.js';
 import { median, msSince, type Figure } from './harness.js';
 
-const run = promisify(execFile);
 const KILLS = 20;
 const POLL_INTERVAL_MS = 250;
 const PLAYER = 'mikehpoo';
@@ -39,13 +36,7 @@ class StandInLiveClientData {
   private constructor(private readonly server: Server, private readonly recorded: RecordedAnswer) {}
 
   static async start(folder: string): Promise<StandInLiveClientData> {
-    const key = path.join(folder, 'key.pem');
-    const cert = path.join(folder, 'cert.pem');
-    await run('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
-    ]);
-    const server = createServer({ key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') });
+    const server = createServer(await selfSignedCertificate(folder));
     const game = new StandInLiveClientData(server, JSON.parse(await readFile(RECORDED_ANSWER, 'utf8')) as RecordedAnswer);
     server.on('request', (incoming, response) => {
       if (incoming.url !== ALL_GAME_DATA) return void response.writeHead(404).end();

@@ -21,6 +21,7 @@ export {
   type LoggedLine,
 } from './kit/integration-test-bed.js';
 export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';
+export { canMakeCertificates, selfSignedCertificate, type Certificate } from './kit/self-signed-certificate.js';
 export {
   writeScreenTextTape, writeTextFrames, writeTextVideo,
   type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,

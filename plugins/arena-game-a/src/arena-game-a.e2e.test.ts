@@ -5,17 +5,13 @@
 // at the fights' game times and end in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { canMakeCertificates, IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/test';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { PLAYING_FILE, readGameDataText, skipWithoutGameData } from './recorded-game-data.js';
 
-const run = promisify(execFile);
 const PLAYER = 'mikehpoo';
 
 interface RecordedAnswer {
@@ -120,16 +116,6 @@ class FakeLiveClientData {
   }
 }
 
-async function selfSignedCertificate(folder: string): Promise<{ key: string; cert: string }> {
-  const key = path.join(folder, 'key.pem');
-  const cert = path.join(folder, 'cert.pem');
-  await run('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ]);
-  return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
-}
-
 describe('arena-game-a end to end', function () {
   this.timeout(90_000);
   let keyframe: IntegrationService | undefined;
@@ -141,7 +127,7 @@ describe('arena-game-a end to end', function () {
       this.test!.parent!.title += ' (skipped: the stand-in game process needs Linux or macOS)';
       this.skip();
     }
-    if (await run('openssl', ['version']).then(() => false, () => true)) {
+    if (!(await canMakeCertificates())) {
       this.test!.parent!.title += ' (skipped: the openssl command, needed for a self-signed certificate, is not installed)';
       this.skip();
     }

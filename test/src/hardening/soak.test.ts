@@ -1,12 +1,13 @@
 // Soak (long only, `npm run test:long`): a Hybrid recording for KEYFRAME_SOAK_SECONDS (default 30
 // minutes) with every integration enabled and its game running (stand-ins), the push-, tail- and
-// http-poll-feed integrations fed their tapes in a loop, a replay saved every 20 s and a clip of it made every
-// 60 s. The service's RSS and open file descriptors must stay flat after warm-up (growth under
+// poll-feed integrations fed their tapes in a loop (over HTTPS with a self-signed certificate where
+// the game serves that), a replay saved every 20 s and a clip of it made every 60 s. The service's RSS and open file descriptors must stay flat after warm-up (growth under
 // 10%), pings must stay answered, and no temporary file may be left once the recording stops.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isFeedEntry, readTape } from '@keyframe/core/tapes';
@@ -15,6 +16,7 @@ import type { ContentItem } from '@keyframe/core/protocol';
 import { filesBelow } from '../kit/folder-checksum.js';
 import { IntegrationService, StandInGame } from '../kit/integration-end-to-end.js';
 import { pingLatencyWatch } from '../kit/ping-latency-watch.js';
+import { selfSignedCertificate, type Certificate } from '../kit/self-signed-certificate.js';
 import { mebibytes, sampleProcess, type ProcessSample } from '../kit/process-sampler.js';
 import { longTestsSelected } from '../kit/test-length.js';
 
@@ -33,8 +35,8 @@ interface InstalledIntegration {
   /** The first executable name that is a plain file name (no folders or wildcards). */
   executable: string;
   pushPort: number | undefined;
-  /** The port of a plain-http local endpoint the integration polls (`poll:http://127.0.0.1:<port>/…`). */
-  pollPort: number | undefined;
+  /** The local endpoint the integration polls (`poll:http(s)://127.0.0.1:<port>/…`). */
+  poll: { port: number; https: boolean } | undefined;
   tapes: string[];
 }
 
@@ -47,10 +49,10 @@ async function installedIntegrations(): Promise<InstalledIntegration[]> {
     const { key, games, feeds } = manifest.keyframe.integration;
     const executable = games.flatMap((game) => game.executables).find((name) => !/[*/\\]/.test(name))!;
     const push = feeds.map((feed) => /^httpPush:(\d+)$/.exec(feed)?.[1]).find(Boolean);
-    const poll = feeds.map((feed) => /^poll:http:\/\/127\.0\.0\.1:(\d+)\//.exec(feed)?.[1]).find(Boolean);
+    const poll = feeds.map((feed) => /^poll:(https?):\/\/127\.0\.0\.1:(\d+)\//.exec(feed)).find(Boolean);
     const data = path.join(PLUGINS_FOLDER, folder, 'test', 'data');
     const tapes = (await readdir(data).catch(() => [])).filter((file) => file.endsWith('.tape.jsonl')).map((file) => path.join(data, file));
-    found.push({ key, executable, pushPort: push === undefined ? undefined : Number(push), pollPort: poll === undefined ? undefined : Number(poll), tapes });
+    found.push({ key, executable, pushPort: push === undefined ? undefined : Number(push), poll: poll ? { port: Number(poll[2]), https: poll[1] === 'https' } : undefined, tapes });
   }
   return found;
 }
@@ -85,18 +87,22 @@ async function replayInLoop(tapes: string[], kind: 'httpPush' | 'tail', send: (i
   return { stop: async () => { running = false; await loop; return sent; } };
 }
 
-/** Answers every request on `port` with the next poll answer of `tapes`, in a loop, until `stop`; counts them. */
-async function servePollsInLoop(port: number, tapes: string[]): Promise<{ stop(): Promise<number> }> {
+/**
+ * Answers every request on `port` with the next poll answer of `tapes`, in a loop, until `stop`;
+ * counts them. Over HTTPS with `certificate`, as games serve their local APIs.
+ */
+async function servePollsInLoop(port: number, tapes: string[], certificate?: Certificate): Promise<{ stop(): Promise<number> }> {
   const answers: PollInput[] = [];
   for (const file of tapes) {
     for (const entry of (await readTape(file)).entries) if (isFeedEntry(entry) && entry.kind === 'poll') answers.push(entry.input as PollInput);
   }
   let served = 0;
-  const server = createServer((_request, response) => {
-    const answer = answers[served++ % answers.length]!;
-    if ('error' in answer) response.destroy();
-    else response.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(answer.body);
-  });
+  const answer = (_request: IncomingMessage, response: ServerResponse) => {
+    const next = answers[served++ % answers.length]!;
+    if ('error' in next) response.destroy();
+    else response.writeHead(next.status, { 'Content-Type': 'application/json' }).end(next.body);
+  };
+  const server = certificate ? createHttpsServer(certificate, answer) : createServer(answer);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     stop: async () => {
@@ -133,13 +139,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
     client.send('StartRecording');
     await client.until('State', (state) => state.recording !== null && state.recording.endTime === null, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 5000));
+    const certificate = await selfSignedCertificate(keyframe.temp.path);
     const feeders = await Promise.all(integrations.filter((integration) => integration.tapes.length > 0).flatMap((integration) => {
-      const { pushPort, pollPort, tapes } = integration;
+      const { pushPort, poll, tapes } = integration;
       const tailFile = TAIL_FILES[integration.key]?.(keyframe!.temp.path);
       if (pushPort !== undefined) {
         return [replayInLoop(tapes, 'httpPush', (input) => fetch(`http://127.0.0.1:${pushPort}/`, { method: 'POST', body: (input as HttpPushInput).body, headers: { 'Content-Type': 'application/json' } }))];
       }
-      if (pollPort !== undefined) return [servePollsInLoop(pollPort, tapes)];
+      if (poll !== undefined) return [servePollsInLoop(poll.port, tapes, poll.https ? certificate : undefined)];
       return tailFile ? [replayInLoop(tapes, 'tail', (input) => appendFile(tailFile, `${(input as { line: string }).line}\n`))] : [];
     }));
     const watch = pingLatencyWatch(client, 200);
