@@ -9,6 +9,7 @@ import { UpdateStatus } from '../services/update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
 import { Updater } from '../updates/updater.js';
+import { UploadService } from '../uploads/upload-service.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
@@ -24,6 +25,7 @@ export class ConnectionCommands implements CommandGroup {
     private readonly notifier: Notifier,
     private readonly recovery: RecoveryService,
     private readonly updater: Updater,
+    private readonly uploads: UploadService,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -37,6 +39,7 @@ export class ConnectionCommands implements CommandGroup {
       this.events.send('GameList', this.games.list());
       this.events.send('AppVersion', { version: appVersion(), canSelfUpdate: this.updater.canSelfUpdate });
       if (this.updates.lastProgress) this.events.send('UpdateProgress', this.updates.lastProgress);
+      this.uploads.replayProgress();
       this.notifier.deliverPending();
       this.recovery.offerPending();
       // Release notes may come from the network: they follow when they are ready.

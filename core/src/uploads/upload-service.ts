@@ -6,7 +6,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { AccountService, type SignOutReason } from '../account/account-service.js';
 import { CommandError } from '../commands/command-error.js';
-import type { CommandParameters } from '../protocol/index.js';
+import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { ContentLibrary } from '../services/content-library.js';
 import { ContentLocator } from '../services/content-locator.js';
@@ -37,6 +37,8 @@ interface ActiveUpload {
   readonly processing: AbortController;
   /** The last percentage sent, so that progress never goes back. */
   progress: number;
+  /** The last `UploadProgress` sent, for a frontend that connects meanwhile. */
+  lastReport?: EventContent<'UploadProgress'>;
   stoppedBy?: StopReason;
 }
 
@@ -201,9 +203,15 @@ export class UploadService {
     await this.pending.remove(upload.record.fileName);
   }
 
-  private report(upload: ActiveUpload, progress: number, status: 'uploading' | 'processing' | 'done' | 'error', message: string): void {
+  /** Sends the last progress of every upload under way: a frontend that connects mid-upload shows it at once. */
+  replayProgress(): void {
+    for (const { lastReport } of this.active.values()) if (lastReport) this.events.send('UploadProgress', lastReport);
+  }
+
+  private report(upload: ActiveUpload, progress: number, status: EventContent<'UploadProgress'>['status'], message: string): void {
     if (status === 'uploading' || status === 'processing') upload.progress = progress;
-    this.events.send('UploadProgress', { fileName: upload.record.fileName, title: upload.record.title, progress, status, message });
+    upload.lastReport = { fileName: upload.record.fileName, title: upload.record.title, progress, status, message };
+    this.events.send('UploadProgress', upload.lastReport);
   }
 }
 

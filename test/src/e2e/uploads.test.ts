@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentItem, EventContentMap } from '@keyframe/core/protocol';
-import type { ProtocolClient } from '../kit/protocol-client.js';
+import { ProtocolClient } from '../kit/protocol-client.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { importUploadableVideo, TusPlatform } from '../kit/tus-platform.js';
 
@@ -135,6 +135,21 @@ describe('uploads', function () {
     await expectArrivedIntact(item);
     expectEveryByteStoredOnce((await stat(item.filePath)).size);
     expect(JSON.parse(await readFile(path.join(under.data.path, 'uploads', 'pending.json'), 'utf8'))).to.deep.equal([]);
+  });
+
+  it('shows an upload under way to a frontend that connects meanwhile', async () => {
+    const { frontend, item } = await signedInWithVideo();
+    platform.holdPatchesAfter(3);
+    upload(frontend, item);
+    await platform.heldPatch();
+    const last = frontend.all('UploadProgress').at(-1)!;
+    expect(last).to.deep.include({ status: 'uploading' });
+    const reconnected = await ProtocolClient.connect(under.process.url);
+    await reconnected.handshake();
+    expect(await reconnected.next('UploadProgress')).to.deep.equal(last);
+    platform.releasePatches();
+    expect(await reconnected.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({ status: 'done' });
+    await reconnected.close();
   });
 
   it('cancels: the upload stops, the server is told and deletes what it had', async () => {
