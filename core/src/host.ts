@@ -10,7 +10,6 @@ export { ClipService } from './services/clip-service.js';
 export { ContentArtwork } from './services/content-artwork.js';
 export { MediaJobs } from './services/media-jobs.js';
 export { ContentLibrary } from './services/content-library.js';
-export { TYPE_FOLDERS } from './protocol/index.js';
 export { ContentLocator } from './services/content-locator.js';
 export { SettingsStore } from './services/settings-store.js';
 export { Logger as ServiceLogger } from './support/logger.js';

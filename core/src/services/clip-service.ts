@@ -193,7 +193,7 @@ export class ClipService {
       this.progress(job, 100);
       this.logger.info('clip created', { id: job.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
     } catch (error) {
-      if (target) await removeEmptyFolder(path.dirname(target));
+      if (target) await removeEmptyFolders(path.dirname(target));
       if (error instanceof ClipCancelled || job.cancelled) {
         this.logger.info('clip cancelled', { id: job.id });
         this.events.send('ClipProgress', { id: job.id, progress: 100, segments: [] });
@@ -414,7 +414,9 @@ export function clipBookmarks(pieces: readonly (Pick<PlacedPiece, 'startSeconds'
   }));
 }
 
-/** The game folder a failed clip created, if nothing else is in it. */
-async function removeEmptyFolder(folder: string): Promise<void> {
-  await rmdir(folder).catch(() => undefined);
+/** The game folder and the Clips folder a failed clip created, as far as nothing else is in them. */
+async function removeEmptyFolders(gameFolder: string): Promise<void> {
+  for (const folder of [gameFolder, path.dirname(gameFolder)]) {
+    if (!(await rmdir(folder).then(() => true, () => false))) return;
+  }
 }
