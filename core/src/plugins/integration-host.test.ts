@@ -165,7 +165,7 @@ describe('IntegrationHost', function () {
     expect(reasons).to.match(/bundles its own copy of @keyframe\/core/);
     expect(health('futureGame')).to.deep.include({ status: 'failed' });
     expect(health('bundledCore').message).to.match(/peer dependency/);
-    expect(health('goodGame')).to.deep.include({ status: 'idle' });
+    expect(health('goodGame')).to.deep.include({ status: 'idle', displayName: 'Fixture goodGame' });
   });
 
   it('adds the settings key of a newly installed plugin, switched on', async () => {

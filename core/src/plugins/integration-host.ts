@@ -297,7 +297,9 @@ export class IntegrationHost {
 
   private publish(): void {
     const integrations: Record<string, IntegrationHealth> = {};
-    for (const [key, integration] of this.integrations) integrations[key] = this.healthOf(integration);
+    for (const [key, integration] of this.integrations) {
+      integrations[key] = { displayName: integration.plugin.manifest.integration.displayName, ...this.healthOf(integration) };
+    }
     for (const refusal of this.refused) {
       if (refusal.key && !this.integrations.has(refusal.key)) {
         integrations[refusal.key] = { status: 'failed', message: `Not loaded: ${refusal.reason}`, lastEventAt: null };

@@ -149,6 +149,7 @@ export type CaptureEngineVersion = Static<typeof CaptureEngineVersion>;
 
 export const INTEGRATION_HEALTH = ['disabled', 'idle', 'active', 'degraded', 'failed'] as const;
 export const IntegrationHealth = Type.Object({
+  displayName: Type.Optional(Type.String({ description: 'Its name for people, from its manifest (absent for a package that was not loaded)' })),
   status: StringEnum(INTEGRATION_HEALTH),
   message: Type.String(),
   lastEventAt: Nullable(DateTime),

@@ -8,7 +8,7 @@ import { updateSettings } from './update-settings';
 export function IntegrationsSection({ settings, state, connected }: SectionProps) {
   const locked = state.recording !== null || state.preRecording !== null;
   const entries = Object.entries(settings.gameIntegrations)
-    .map(([key, setting]) => ({ key, name: integrationName(key), enabled: setting.enabled, health: state.integrations[key] }))
+    .map(([key, setting]) => ({ key, name: state.integrations[key]?.displayName ?? integrationName(key), enabled: setting.enabled, health: state.integrations[key] }))
     .sort((a, b) => a.name.localeCompare(b.name));
 
   return (
