@@ -89,7 +89,7 @@ const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, Sett
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
 
 export interface StartOptions {
-  /** Level of the lines printed on stderr; the log file always gets everything. */
+  /** Level of the lines printed on stderr; the log file gets info and above. */
   consoleLevel?: LogLevel;
   /** The window of a desktop shell embedding the service (fullscreen); default: the UI is in a browser tab. */
   desktopWindow?: DesktopWindow;

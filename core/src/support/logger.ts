@@ -15,6 +15,8 @@ export interface LogRecord {
 }
 
 export interface LogSink {
+  /** The least severe level this sink writes; records below it are not even prepared. Default: all. */
+  readonly level?: LogLevel;
   write(record: LogRecord): void;
   close(): void;
 }
@@ -42,15 +44,17 @@ export class Logger {
   }
 
   private log(level: LogLevel, message: string, fields?: LogFields): void {
+    const sinks = this.sinks.filter((sink) => isWritten(level, sink.level));
+    if (sinks.length === 0) return;
     const record: LogRecord = { time: new Date().toISOString(), level, scope: this.scope, message };
+    // Redaction also turns errors into plain data (name, message, stack, cause, code).
     if (fields) record.fields = redact(fields) as LogFields;
-    for (const sink of this.sinks) sink.write(record);
+    for (const sink of sinks) sink.write(record);
   }
 }
 
-/** Serialises errors with their message and stack, which JSON.stringify would drop. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+function isWritten(level: LogLevel, sinkLevel: LogLevel = 'debug'): boolean {
+  return LEVEL_ORDER[level] >= LEVEL_ORDER[sinkLevel];
 }
 
 export interface RotatingFileSinkOptions {
@@ -65,19 +69,20 @@ export class RotatingFileSink implements LogSink {
   private size = 0;
   private readonly maxBytes: number;
   private readonly keepFiles: number;
-  private readonly level: LogLevel;
+  readonly level: LogLevel;
 
   constructor(private readonly filePath: string, options: RotatingFileSinkOptions = {}) {
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.keepFiles = options.keepFiles ?? 3;
-    this.level = options.level ?? 'debug';
+    // Debug lines (every command's parameters, every ffmpeg command line) are for a developer who asks for them.
+    this.level = options.level ?? 'info';
     mkdirSync(path.dirname(filePath), { recursive: true });
     this.open();
   }
 
   write(record: LogRecord): void {
-    if (this.descriptor === undefined || LEVEL_ORDER[record.level] < LEVEL_ORDER[this.level]) return;
-    const line = `${JSON.stringify(record, jsonReplacer)}\n`;
+    if (this.descriptor === undefined || !isWritten(record.level, this.level)) return;
+    const line = `${JSON.stringify(record)}\n`;
     if (this.size + line.length > this.maxBytes && this.size > 0) this.rotate();
     this.size += writeSync(this.descriptor, line);
   }
@@ -106,11 +111,11 @@ export class RotatingFileSink implements LogSink {
 
 /** Human-readable lines on stderr, for what a person running the service should see. */
 export class ConsoleSink implements LogSink {
-  constructor(private readonly level: LogLevel = 'warn') {}
+  constructor(readonly level: LogLevel = 'warn') {}
 
   write(record: LogRecord): void {
-    if (LEVEL_ORDER[record.level] < LEVEL_ORDER[this.level]) return;
-    const fields = record.fields ? ` ${JSON.stringify(record.fields, jsonReplacer)}` : '';
+    if (!isWritten(record.level, this.level)) return;
+    const fields = record.fields ? ` ${JSON.stringify(record.fields)}` : '';
     process.stderr.write(`${record.time} ${record.level.toUpperCase()} [${record.scope}] ${record.message}${fields}\n`);
   }
 
