@@ -1,16 +1,26 @@
 // From a WebSocket frame to a command handler: `ping`, JSON envelope, Method lookup, Parameters
 // validation, then the handler. Every refusal is logged and answered with `CommandRejected`; the
-// connection stays open and nothing a frontend sends can bring the process down.
+// connection stays open and nothing a frontend sends can bring the process down. What is logged of
+// a frame is redacted and bounded; frames of credential commands are never logged at all.
 import { inject, injectAll, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { COMMAND_GROUP, type CommandGroup, type CommandHandler } from '../commands/command-handlers.js';
 import { Commands, describeProblems, isCommandName, type CommandName, type RejectionCode } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { redact, redactText } from '../support/redact.js';
+import { redactedExcerpt } from '../support/redact.js';
 import { EVENT_SINK, type EventSink } from './event-sink.js';
+import { nestsDeeperThan } from './json-nesting.js';
 
 export const MAX_COMMAND_BYTES = 1024 * 1024;
+/** No command needs more; deeper frames are refused before anything recurses over them. */
+export const MAX_COMMAND_NESTING = 64;
 const LOGGED_FRAME_CHARS = 200;
+const LOGGED_PARAMETERS_CHARS = 1000;
+/** Commands that carry credentials: of these only the method and the refusal are logged, never their content. */
+const CREDENTIAL_COMMANDS: ReadonlySet<string> = new Set<CommandName>(['Login']);
+/** A credential command named anywhere in a frame that could not be parsed, `\uXXXX` escapes included. */
+const NAMES_CREDENTIAL_COMMAND = new RegExp([...CREDENTIAL_COMMANDS].map((name) =>
+  [...name].map((char) => `(?:${char}|\\u${char.charCodeAt(0).toString(16).padStart(4, '0')})`).join('')).join('|'), 'i');
 
 @injectable()
 export class Dispatcher {
@@ -35,8 +45,18 @@ export class Dispatcher {
     return this.handlers.has(method);
   }
 
-  /** Handles one frame; never throws. Resolves when the command's handler has finished. */
+  /** Handles one frame; never rejects. Resolves when the command's handler has finished. */
   async handle(frame: Buffer | string, isBinary = false): Promise<void> {
+    try {
+      await this.dispatch(frame, isBinary);
+    } catch (error) {
+      // A fault in the dispatching itself, not in a handler (those are caught below): still an answer.
+      this.logger.error('could not dispatch a frame', { error });
+      this.events.send('CommandRejected', { method: null, code: 'Failed', message: 'The message could not be handled: see the log' });
+    }
+  }
+
+  private async dispatch(frame: Buffer | string, isBinary: boolean): Promise<void> {
     if (isBinary) return this.reject(null, 'MalformedMessage', 'Binary frames are not accepted: send commands as JSON text');
     const byteLength = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
     if (byteLength > MAX_COMMAND_BYTES) {
@@ -46,18 +66,22 @@ export class Dispatcher {
     if (text === 'ping') return this.events.send('pong', {});
     if (text.trim() === '') return this.reject(null, 'MalformedMessage', 'Empty frame: expected a JSON object {Method, Parameters}');
 
+    if (nestsDeeperThan(text, MAX_COMMAND_NESTING)) {
+      return this.reject(null, 'MalformedMessage', `The message nests arrays or objects more than ${MAX_COMMAND_NESTING} levels deep: no command needs that`);
+    }
+
     let envelope: unknown;
     try {
       envelope = JSON.parse(text);
     } catch (error) {
-      return this.reject(null, 'MalformedMessage', `Not JSON (${(error as Error).message}): expected {Method, Parameters}`, text);
+      return this.reject(null, 'MalformedMessage', `Not JSON (${jsonErrorWithoutExcerpt(error)}): expected {Method, Parameters}`, { frame: text });
     }
     if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
-      return this.reject(null, 'MalformedMessage', 'Expected a JSON object {Method, Parameters}', text);
+      return this.reject(null, 'MalformedMessage', 'Expected a JSON object {Method, Parameters}', { message: envelope });
     }
     const { Method: method, Parameters: parameters } = envelope as Record<string, unknown>;
     if (typeof method !== 'string' || method === '') {
-      return this.reject(null, 'MalformedMessage', 'The message has no Method (a non-empty string, capital M)', text);
+      return this.reject(null, 'MalformedMessage', 'The message has no Method (a non-empty string, capital M)', { message: envelope });
     }
     if (!isCommandName(method)) return this.reject(method, 'UnknownMethod', `Unknown command ${JSON.stringify(method.slice(0, 100))}`);
 
@@ -68,7 +92,7 @@ export class Dispatcher {
     const handler = this.handlers.get(method);
     if (!handler) return this.reject(method, 'Unavailable', `${method} is not available in this version of Keyframe yet`);
 
-    this.logger.debug('command', { method, parameters: redact(values) });
+    if (!CREDENTIAL_COMMANDS.has(method)) this.logger.debug('command', { method, parameters: redactedExcerpt(values, LOGGED_PARAMETERS_CHARS) });
     try {
       await handler(values as never);
     } catch (error) {
@@ -78,9 +102,24 @@ export class Dispatcher {
     }
   }
 
-  private reject(method: string | null, code: RejectionCode, message: string, frame?: string): void {
-    const logged = frame === undefined ? {} : { frame: redactText(frame.slice(0, LOGGED_FRAME_CHARS)) };
-    this.logger.warn('command rejected', { method, code, message, ...logged });
+  /** `received` is what to log of the refused frame: its raw text when it did not parse, else the parsed message. */
+  private reject(method: string | null, code: RejectionCode, message: string, received?: { frame: string } | { message: unknown }): void {
     this.events.send('CommandRejected', { method, code, message });
+    // A refused credential command's message may quote what was sent (a key, a value), so it is not logged either.
+    if (method !== null && CREDENTIAL_COMMANDS.has(method)) return this.logger.warn('command rejected', { method, code });
+    this.logger.warn('command rejected', { method, code, message, ...describeReceived(received) });
   }
+}
+
+function describeReceived(received: { frame: string } | { message: unknown } | undefined): Record<string, string> {
+  if (received === undefined) return {};
+  if ('message' in received) return { received: redactedExcerpt(received.message, LOGGED_FRAME_CHARS) };
+  if (NAMES_CREDENTIAL_COMMAND.test(received.frame)) return { frame: `(not logged: it names a credential command; ${received.frame.length} characters)` };
+  return { frame: redactedExcerpt(received.frame, LOGGED_FRAME_CHARS) };
+}
+
+/** V8 quotes the start of the text in some parse errors: that may be a token, so only the error itself is kept. */
+function jsonErrorWithoutExcerpt(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/, ".*" is not valid JSON$/s, ' in a text that is not valid JSON');
 }
