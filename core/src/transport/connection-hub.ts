@@ -1,5 +1,6 @@
 // The one active frontend connection. A new connection replaces the previous one, which is closed
-// with a code and reason that say so; events always go to the newest.
+// with a code and reason that say so; events always go to the newest. A connection whose frontend
+// stops reading is closed once its unsent output passes a cap, so it cannot grow memory without bound.
 import { injectable } from 'tsyringe';
 import { WebSocket } from 'ws';
 import type { EventContent, EventName } from '../protocol/index.js';
@@ -8,6 +9,11 @@ import type { EventSink } from './event-sink.js';
 
 export const CLOSE_REPLACED = { code: 4000, reason: 'Replaced by a newer connection' } as const;
 export const CLOSE_SHUTDOWN = { code: 1001, reason: 'Keyframe is shutting down' } as const;
+export const CLOSE_NOT_READING = { code: 1008, reason: 'Too much unread output: the frontend stopped reading' } as const;
+/** Far above what a reading frontend ever has waiting (a full State is tens of kilobytes). */
+export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+/** A frontend that does not read will not read the close frame either: its socket is ended this soon after. */
+const NOT_READING_CLOSE_GRACE_MS = 2000;
 
 @injectable()
 export class ConnectionHub implements EventSink {
@@ -42,9 +48,19 @@ export class ConnectionHub implements EventSink {
   send<E extends EventName>(method: E, content: EventContent<E>): void {
     const socket = this.active;
     if (socket?.readyState !== WebSocket.OPEN) return;
-    socket.send(JSON.stringify({ method, content }), (error) => {
+    const frame = JSON.stringify({ method, content });
+    // ws counts both what the kernel has not taken yet and what it queued itself.
+    if (socket.bufferedAmount + frame.length > MAX_UNSENT_BYTES) return this.closeNotReading(socket);
+    socket.send(frame, (error) => {
       if (error) this.logger.warn('could not send an event', { method, error });
     });
+  }
+
+  private closeNotReading(socket: WebSocket): void {
+    this.logger.warn('closing a frontend connection that stopped reading', { unsentBytes: socket.bufferedAmount, limit: MAX_UNSENT_BYTES, code: CLOSE_NOT_READING.code });
+    socket.close(CLOSE_NOT_READING.code, CLOSE_NOT_READING.reason);
+    const ending = setTimeout(() => socket.terminate(), NOT_READING_CLOSE_GRACE_MS);
+    socket.once('close', () => clearTimeout(ending));
   }
 
   close(): void {
