@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { injectable } from 'tsyringe';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { LOOPBACK_HOST, ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { ConnectionHub } from './connection-hub.js';
@@ -31,7 +31,14 @@ export class HttpServer {
     this.logger = logger.child('transport');
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
     this.server = createServer((request, response) => void this.serveHttp(request, response));
-    this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+    this.server.on('upgrade', (request, socket, head) => {
+      try {
+        this.upgrade(request, socket, head);
+      } catch (error) {
+        this.logger.error('WebSocket upgrade failed', { path: pathOf(request) ?? request.url, error });
+        socket.destroy();
+      }
+    });
   }
 
   get port(): number {
@@ -56,11 +63,12 @@ export class HttpServer {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', (error) => this.logger.warn('WebSocket upgrade failed', { error }));
     const refusal = this.refusal(request);
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const pathname = pathOf(request);
     if (refusal || pathname !== '/') {
-      const [status, text] = refusal ?? [404, 'Not Found'];
-      this.logger.warn('WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname });
+      const [status, text] = refusal ?? (pathname === undefined ? [400, 'Bad Request'] : [404, 'Not Found']);
+      this.logger.warn('WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname ?? request.url });
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
@@ -70,27 +78,26 @@ export class HttpServer {
   private accept(client: WebSocket): void {
     this.logger.info('frontend connected');
     this.hub.attach(client);
-    client.on('message', (data, isBinary) => void this.dispatcher.handle(toBuffer(data), isBinary));
+    client.on('message', (data, isBinary) => {
+      // Frames that arrive after the connection began closing (replaced, or not reading its output) are not run.
+      if (client.readyState === WebSocket.OPEN) void this.dispatcher.handle(toBuffer(data), isBinary);
+    });
     client.on('error', (error) => this.logger.warn('WebSocket error', { error }));
     client.on('close', (code, reason) => this.logger.info('frontend disconnected', { code, reason: reason.toString() }));
   }
 
+  /** Never rejects: a failing handler is a 500 and an error in the log, a request the service cannot read a 400. */
   private async serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = this.refusal(request);
-    if (refusal) {
-      response.writeHead(refusal[0], { 'Content-Type': 'text/plain' }).end(refusal[1]);
-      return;
-    }
-    const url = new URL(request.url ?? '/', this.url);
-    const handler = this.routes.find(url.pathname);
-    if (!handler) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
-      return;
-    }
     try {
+      const refusal = this.refusal(request);
+      if (refusal) return void plainAnswer(response, ...refusal);
+      const url = parseRequestUrl(request, this.url);
+      if (!url) return void plainAnswer(response, 400, 'Bad Request: unreadable URL');
+      const handler = this.routes.find(url.pathname);
+      if (!handler) return void plainAnswer(response, 404, 'Not Found');
       await handler(request, response, url);
     } catch (error) {
-      this.logger.error('HTTP handler failed', { path: url.pathname, error });
+      this.logger.error('HTTP handler failed', { path: pathOf(request) ?? request.url, error });
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' });
       response.end();
     }
@@ -111,6 +118,23 @@ export function listenOnLoopback(server: Server, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+function plainAnswer(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end(text);
+}
+
+/** The request's URL against the service's address, or undefined when it is not a URL at all (e.g. `http://[`). */
+function parseRequestUrl(request: IncomingMessage, base: string): URL | undefined {
+  try {
+    return new URL(request.url ?? '/', base);
+  } catch {
+    return undefined;
+  }
+}
+
+function pathOf(request: IncomingMessage): string | undefined {
+  return parseRequestUrl(request, 'http://localhost/')?.pathname;
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

@@ -5,7 +5,8 @@ import { injectable } from 'tsyringe';
 import { ServiceOptions } from '../service-options.js';
 import { SettingsStore } from '../services/settings-store.js';
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+/** The names of this machine a Host or Origin may use. */
+export const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
 
 @injectable()
 export class OriginPolicy {
