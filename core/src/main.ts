@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { KeyframeService } from './keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
+import { Logger } from './support/logger.js';
+import { handleProcessFaults } from './support/process-faults.js';
 import { runTapeCommand } from './tape-cli.js';
 import { RESTART_FOR_UPDATE_EXIT_CODE } from './updates/install-root.js';
 import { connectToLauncher } from './updates/launcher-handshake.js';
@@ -72,10 +74,6 @@ async function main(): Promise<void> {
     'Press Ctrl+C to stop.',
   ].join('\n'));
 
-  // A bug in one handler must not end a recording: log it and keep serving.
-  process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason));
-  process.on('uncaughtException', (error) => console.error('Uncaught exception:', error));
-
   let stopping = false;
   const shutdown = (signal: string, exitCode = 0) => {
     if (stopping) return;
@@ -86,6 +84,7 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   };
+  handleProcessFaults(service.container.resolve(Logger).child('process'), shutdown);
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   connectToLauncher(service.container.resolve(Updater), () => shutdown('Update installed', RESTART_FOR_UPDATE_EXIT_CODE));
