@@ -4,7 +4,8 @@ import { LOOPBACK_NAMES } from './origin-policy.js';
 
 /** `port` is the port the service listens on, as it appears in a URL ('' for 80). */
 export function uiSecurityHeaders(port: string): Record<string, string> {
-  const origins = LOOPBACK_NAMES.flatMap((name) => {
+  // CSP has no syntax for IPv6 literals: a page opened at [::1] reaches itself through 'self' (ws: included).
+  const origins = LOOPBACK_NAMES.filter((name) => !name.startsWith('[')).flatMap((name) => {
     const host = port === '' ? name : `${name}:${port}`;
     return [`http://${host}`, `ws://${host}`];
   });
@@ -16,7 +17,7 @@ export function uiSecurityHeaders(port: string): Record<string, string> {
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
     "font-src 'self' data:",
-    `connect-src ${origins.join(' ')}`,
+    `connect-src 'self' ${origins.join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
