@@ -121,5 +121,5 @@ function describeReceived(received: { frame: string } | { message: unknown } | u
 /** V8 quotes the start of the text in some parse errors: that may be a token, so only the error itself is kept. */
 function jsonErrorWithoutExcerpt(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/, ".*" is not valid JSON$/s, ' in a text that is not valid JSON');
+  return message.replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ' in a text that is not valid JSON');
 }
