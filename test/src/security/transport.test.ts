@@ -39,8 +39,10 @@ class ServiceWithLog {
     return readFile(path.join(this.data.path, 'logs', 'keyframe.log'), 'utf8').catch(() => '');
   }
 
+  /** The complete lines so far: the service may be half-way through writing the last one. */
   async logLines(): Promise<LoggedLine[]> {
-    return (await this.logText()).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LoggedLine);
+    const text = await this.logText();
+    return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LoggedLine);
   }
 
   async waitForLogLine(matches: (line: LoggedLine) => boolean, timeoutMs = 30_000): Promise<LoggedLine> {
