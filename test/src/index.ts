@@ -11,7 +11,7 @@ export { filesBelow, folderChecksum, folderListing } from './kit/folder-checksum
 export { fileSha256, importGeneratedVideo } from './kit/imported-video.js';
 export { longTestsSelected } from './kit/test-length.js';
 export { importUploadableVideo, TusPlatform, type PlatformTokens, type RenewalRecord, type StoredUpload, type TusPlatformOptions, type TusRequestRecord } from './kit/tus-platform.js';
-export { openUi, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
+export { openUi, waitForCondition, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
 export {
   assertTapeMatchesExpected, compareBookmarks, expectedFileOf, itReplaysEveryTape, replayTape, writeTape,
   type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,

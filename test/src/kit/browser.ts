@@ -78,6 +78,19 @@ export async function openUi(service: { url: string }, options: UiOptions = {}):
 }
 
 /**
+ * Resolves when `expression` (page JavaScript, as text: this project has no DOM types) is truthy in the
+ * page. Playwright's own waitForFunction runs its predicate through the page's `eval`, which the UI's
+ * Content-Security-Policy forbids; `evaluate` goes through the debugging protocol, which the policy does not govern.
+ */
+export async function waitForCondition(page: Page, expression: string, { timeout = 5000 } = {}): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeout} ms in the page: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * Decodes the PNG in a blank tab of the same browser and compares every pixel with the first.
  * The function runs in the browser, so it is passed as source (the test project has no DOM types).
  */

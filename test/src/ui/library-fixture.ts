@@ -3,7 +3,7 @@
 // The test's own client then closes, so the page's connection is the only one.
 import { formatDuration, type BookmarkType, type ContentItem, type State } from '@keyframe/core/protocol';
 import type { Page } from 'playwright-core';
-import type { UiSession } from '../kit/browser.js';
+import { waitForCondition, type UiSession } from '../kit/browser.js';
 import type { ServiceUnderTest } from '../kit/service-under-test.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,10 +57,10 @@ export function uiAddress(under: ServiceUnderTest, route: string): string {
 
 /** Resolves when every card thumbnail on the page has loaded a picture. */
 export async function thumbnailsLoaded(page: Page): Promise<void> {
-  await page.waitForFunction(`(() => {
+  await waitForCondition(page, `(() => {
     const images = [...document.querySelectorAll('[data-testid="content-thumbnail"]')];
     return images.length > 0 && images.every((image) => image.complete && image.naturalWidth > 0);
-  })()`, undefined, { timeout: 15000 });
+  })()`, { timeout: 15000 });
 }
 
 /**

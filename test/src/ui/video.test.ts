@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDuration, type ContentItem } from '@keyframe/core/protocol';
-import { openUi, type UiSession } from '../kit/browser.js';
+import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { recordLibrary, sentCommands, sessionsOf, thumbnailsLoaded, uiAddress } from './library-fixture.js';
 
@@ -20,7 +20,7 @@ async function player(ui: UiSession): Promise<{ readyState: number; duration: nu
 }
 
 async function waitForMetadata(ui: UiSession): Promise<number> {
-  await ui.page.waitForFunction(`document.querySelector('[data-testid="video-player"]')?.readyState >= 1`, undefined, { timeout: 15000 });
+  await waitForCondition(ui.page, `document.querySelector('[data-testid="video-player"]')?.readyState >= 1`, { timeout: 15000 });
   return (await player(ui)).duration;
 }
 
@@ -52,10 +52,10 @@ describe('ui: video page', function () {
     const track = page.getByTestId('timeline-track');
     const box = (await track.boundingBox())!;
     await track.click({ position: { x: box.width / 2, y: box.height / 2 } });
-    await page.waitForFunction(`(() => {
+    await waitForCondition(page, `(() => {
       const video = document.querySelector('[data-testid="video-player"]');
       return !video.seeking && video.readyState >= 2 && Math.abs(video.currentTime - video.duration / 2) < 0.5;
-    })()`, undefined, { timeout: 15000 });
+    })()`, { timeout: 15000 });
 
     // A bookmark at the current position, kept by the service (still there after a reload).
     await page.getByRole('combobox', { name: 'Bookmark type' }).selectOption('Assist');
@@ -84,7 +84,7 @@ describe('ui: video page', function () {
     await page.locator('[data-testid="video-title"]', { hasText: 'Renamed on its page' }).waitFor({ timeout: 10000 });
     const renamedPath = `${path.dirname(session.filePath)}/Renamed on its page.mp4`;
     expect(await page.getByTestId('video-page').getAttribute('data-file-path')).to.equal(renamedPath);
-    await page.waitForFunction(`decodeURIComponent(window.location.hash) === ${JSON.stringify(`#/video/${renamedPath}`)}`);
+    await waitForCondition(page, `decodeURIComponent(window.location.hash) === ${JSON.stringify(`#/video/${renamedPath}`)}`);
     expect(await markers.allInnerTexts()).to.deep.equal(['Kill', 'Death']);
     await waitForMetadata(ui);
 
@@ -131,10 +131,10 @@ describe('ui: video page', function () {
     await page.getByTestId('clip-segment').nth(0).getByRole('slider', { name: 'Audio volume' }).focus();
     for (let step = 0; step < 10; step++) await page.keyboard.press('ArrowRight');
     await page.getByTestId('clip-segment').nth(1).getByTestId('track-enabled').uncheck();
-    await page.waitForFunction(`(() => {
+    await waitForCondition(page, `(() => {
       const frames = [...document.querySelectorAll('[data-testid="segment-frame"]')];
       return frames.length === 2 && frames.every((frame) => frame.complete && frame.naturalWidth > 0);
-    })()`, undefined, { timeout: 15000 });
+    })()`, { timeout: 15000 });
     await ui.screenshot('video-clip-editor');
 
     await page.getByTestId('create-clip').click();
