@@ -74,14 +74,14 @@ export class Dispatcher {
     try {
       envelope = JSON.parse(text);
     } catch (error) {
-      return this.reject(null, 'MalformedMessage', `Not JSON (${jsonErrorWithoutExcerpt(error)}): expected {Method, Parameters}`, { frame: text });
+      return this.reject(null, 'MalformedMessage', `Not JSON (${jsonErrorWithoutExcerpt(error)}): expected {Method, Parameters}`, { text });
     }
     if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
-      return this.reject(null, 'MalformedMessage', 'Expected a JSON object {Method, Parameters}', { message: envelope });
+      return this.reject(null, 'MalformedMessage', 'Expected a JSON object {Method, Parameters}', { text, parsed: envelope });
     }
     const { Method: method, Parameters: parameters } = envelope as Record<string, unknown>;
     if (typeof method !== 'string' || method === '') {
-      return this.reject(null, 'MalformedMessage', 'The message has no Method (a non-empty string, capital M)', { message: envelope });
+      return this.reject(null, 'MalformedMessage', 'The message has no Method (a non-empty string, capital M)', { text, parsed: envelope });
     }
     if (!isCommandName(method)) return this.reject(method, 'UnknownMethod', `Unknown command ${JSON.stringify(method.slice(0, 100))}`);
 
@@ -102,20 +102,25 @@ export class Dispatcher {
     }
   }
 
-  /** `received` is what to log of the refused frame: its raw text when it did not parse, else the parsed message. */
-  private reject(method: string | null, code: RejectionCode, message: string, received?: { frame: string } | { message: unknown }): void {
+  /** `frame` is the refused frame, to log an excerpt of: its text, and what it parsed to when it did. */
+  private reject(method: string | null, code: RejectionCode, message: string, frame?: ReceivedFrame): void {
     this.events.send('CommandRejected', { method, code, message });
     // A refused credential command's message may quote what was sent (a key, a value), so it is not logged either.
     if (method !== null && CREDENTIAL_COMMANDS.has(method)) return this.logger.warn('command rejected', { method, code });
-    this.logger.warn('command rejected', { method, code, message, ...describeReceived(received) });
+    this.logger.warn('command rejected', { method, code, message, ...(frame && { frame: excerptOf(frame) }) });
   }
 }
 
-function describeReceived(received: { frame: string } | { message: unknown } | undefined): Record<string, string> {
-  if (received === undefined) return {};
-  if ('message' in received) return { received: redactedExcerpt(received.message, LOGGED_FRAME_CHARS) };
-  if (NAMES_CREDENTIAL_COMMAND.test(received.frame)) return { frame: `(not logged: it names a credential command; ${received.frame.length} characters)` };
-  return { frame: redactedExcerpt(received.frame, LOGGED_FRAME_CHARS) };
+interface ReceivedFrame {
+  text: string;
+  /** Present when the text parsed: redacting by structure is surer than by pattern. */
+  parsed?: unknown;
+}
+
+function excerptOf(frame: ReceivedFrame): string {
+  const { text } = frame;
+  if (NAMES_CREDENTIAL_COMMAND.test(text)) return `(not logged: it names a credential command; ${text.length} characters)`;
+  return redactedExcerpt('parsed' in frame ? frame.parsed : text, LOGGED_FRAME_CHARS);
 }
 
 /** V8 quotes the start of the text in some parse errors: that may be a token, so only the error itself is kept. */

@@ -84,10 +84,10 @@ export class FrameFuzzer {
   private deepNesting(): FuzzFrame {
     const depth = this.random.integer(100, 20_000);
     if (this.random.chance(0.5)) return this.text('deep nesting', `${'['.repeat(depth)}${']'.repeat(depth)}`, malformed);
-    // Inside the Parameters of a command that takes none: parsed, then refused by the schema.
+    // Inside the Parameters of a real command: still refused before parsing, as nesting deeper than 64 levels.
     const method = this.random.pick(NO_PARAMETER_COMMANDS);
     const nested = `${'{"a":'.repeat(Math.min(depth, 2000))}1${'}'.repeat(Math.min(depth, 2000))}`;
-    return this.text('deep nesting', `{"Method":${JSON.stringify(method)},"Parameters":${nested}}`, { code: 'InvalidParameters', method });
+    return this.text('deep nesting', `{"Method":${JSON.stringify(method)},"Parameters":${nested}}`, malformed);
   }
 
   private badEnvelope(): FuzzFrame {
