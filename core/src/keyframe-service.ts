@@ -8,6 +8,7 @@ import { ClipCommands } from './commands/clip-commands.js';
 import { ConnectionCommands } from './commands/connection-commands.js';
 import { ContentCommands } from './commands/content-commands.js';
 import { EXECUTABLE_PICKER, GameCommands } from './commands/game-commands.js';
+import { IntegrationCommands } from './commands/integration-commands.js';
 import { MediaCommands } from './commands/media-commands.js';
 import { RecordingCommands } from './commands/recording-commands.js';
 import { RecoveryCommands } from './commands/recovery-commands.js';
@@ -83,7 +84,7 @@ const SERVICES: InjectionToken<object>[] = [
   Updater, KeybindingService,
   TokenStore, AccountService, UploadService,
 ];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands, UploadCommands];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands, UploadCommands, IntegrationCommands];
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));

@@ -10,6 +10,7 @@ import { ContentLibrary } from '../services/content-library.js';
 import { RecorderService } from '../services/recorder-service.js';
 import type { RecorderView } from './game-integration.js';
 import type { IntegrationHostEnvironment } from './integration-host.js';
+import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
 
@@ -49,6 +50,7 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
   shareHostModules([userPluginFolder(options.dataFolder)]);
   return {
     searchFolders: defaultPluginFolders(options.dataFolder, variables),
+    approvals: new PluginApprovals(approvalsFile(options.dataFolder)),
     recorder: recorderView(recorder),
     bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
     feedsFor: (_key, logger, observe, health) => new LiveFeeds({

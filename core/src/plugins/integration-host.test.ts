@@ -14,6 +14,7 @@ import { Logger } from '../support/logger.js';
 import type { EventSink } from '../transport/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from './game-integration.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
+import { PluginApprovals } from './plugin-approvals.js';
 
 type Hook = 'enable' | 'disable' | 'activate' | 'deactivate';
 type Behaviour = Partial<Record<Hook, 'throw' | 'reject' | 'hang'>>;
@@ -126,7 +127,8 @@ describe('IntegrationHost', function () {
     state = new StateStore(silentSink);
     games = new GameDetector(async () => processes, logger);
     const environment: IntegrationHostEnvironment = {
-      searchFolders: [plugins],
+      searchFolders: [{ path: plugins, source: 'environment' }],
+      approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
       bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return true; } }),
       feedsFor: (key): ClosableFeeds => ({
