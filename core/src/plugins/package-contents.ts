@@ -42,9 +42,9 @@ async function listFiles(root: string): Promise<PackageFile[] | { problem: strin
       const absolute = path.join(root, relative);
       if (entry.isDirectory() && entry.name === 'node_modules') continue;
       const info = await lstat(absolute);
+      if (info.isSymbolicLink()) return { problem: `${absolute} is a symbolic link: its target cannot be vouched for` };
       const writable = othersCanWrite(info, { allowSticky: false });
       if (writable) return { problem: `${absolute}: ${writable}` };
-      if (info.isSymbolicLink()) return { problem: `${absolute} is a symbolic link: its target cannot be vouched for` };
       if (info.isDirectory()) pending.push(relative);
       else if (info.isFile()) {
         files.push({ relative, absolute });
