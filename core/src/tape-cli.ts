@@ -9,6 +9,7 @@ import { TapeWriter } from './feeds/tape/tape-writer.js';
 import type { DetectedGame, PluginLogger, RecorderView } from './plugins/game-integration.js';
 import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
+import { approvalsFile, PluginApprovals } from './plugins/plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugins/plugin-folders.js';
 import { shareHostModules } from './plugins/shared-modules.js';
 import { loadIntegrationClass } from './plugins/plugin-loader.js';
@@ -16,6 +17,7 @@ import { SystemGamePaths } from './platform/game-paths.js';
 import { listProcesses } from './platform/process-list.js';
 import { matchGames } from './services/game-detector.js';
 import { ServiceOptions } from './service-options.js';
+import { toWirePath } from './services/settings-service.js';
 
 export const TAPE_USAGE = `Usage:
   keyframe tape record <integration key> [--out <file.tape.jsonl>] [--data-dir <folder>]
@@ -40,9 +42,18 @@ async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPl
   shareHostModules([userPluginFolder(dataFolder)]);
   const { plugins, refused } = await discoverPlugins(defaultPluginFolders(dataFolder));
   const plugin = plugins.find((candidate) => candidate.manifest.integration.key === key);
-  if (plugin) return plugin;
+  if (plugin) return approvedOrThrow(plugin, dataFolder);
   const refusal = refused.find((candidate) => candidate.key === key);
   throw new Error(refusal ? `integration ${key} is refused: ${refusal.reason}` : `no integration with key ${key} is installed (found: ${plugins.map((found) => found.manifest.integration.key).join(', ') || 'none'})`);
+}
+
+/** A third-party package runs here too only once the user approved its contents in the settings. */
+async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Promise<DiscoveredPlugin> {
+  if (plugin.contentHash === undefined) return plugin;
+  const approvals = new PluginApprovals(approvalsFile(dataFolder));
+  await approvals.load();
+  if (approvals.isApproved(plugin.manifest.integration.key, toWirePath(plugin.packageRoot), plugin.contentHash)) return plugin;
+  throw new Error(`integration ${plugin.manifest.integration.key} (${plugin.packageRoot}) is not approved in these contents: approve it in Settings → Integrations first`);
 }
 
 async function playCommand(file: string, dataFolder: string): Promise<void> {
