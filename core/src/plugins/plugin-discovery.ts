@@ -1,9 +1,9 @@
 // Finds integration packages by their manifest in the plugin folders, without importing any of their
 // code; skips those that other users could change, and fingerprints those that need the user's approval.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { foreignWriteAccess, othersCanWrite } from '../support/write-access.js';
+import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginFolder, PluginSource } from './plugin-folders.js';
@@ -83,23 +83,21 @@ async function packageFolders(folder: string): Promise<string[]> {
 
 /**
  * Refuses a package that users other than this one could change: any folder on the way from the
- * package to the folder it was found in, or the package's own folder, entry and package.json (every
- * file, for packages that are fingerprinted). Fingerprints packages from the user plugins folder.
+ * package to the folder it was found in, the package's own folder, its package.json and its entry with
+ * the folders between (every file, for packages that are fingerprinted). Fingerprints packages from the
+ * user plugins folder.
  */
 async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
-  const refuse = (reason: string): RefusedPlugin => ({ packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason: `others can change it: ${reason}` });
-  const folders = await foreignWriteAccess(foundAt, scanned) ?? await foreignWriteAccess(plugin.packageRoot, plugin.packageRoot);
-  if (folders) return refuse(folders);
-  if (plugin.source !== 'user') {
-    for (const file of [path.join(plugin.packageRoot, 'package.json'), plugin.entry]) {
-      const info = await stat(file).catch(() => undefined);
-      const reason = info && othersCanWrite(info, { allowSticky: false });
-      if (reason) return refuse(`${file}: ${reason}`);
-    }
-    return plugin;
-  }
+  const refuse = (reason: string): RefusedPlugin => ({ packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason });
+  const entry = path.relative(plugin.packageRoot, plugin.entry);
+  if (entry.startsWith('..') || path.isAbsolute(entry)) return refuse(`its entry module ${plugin.entry} lies outside the package`);
+  const writable = await foreignWriteAccess(foundAt, scanned)
+    ?? await foreignWriteAccess(path.join(plugin.packageRoot, 'package.json'), plugin.packageRoot)
+    ?? await foreignWriteAccess(plugin.entry, plugin.packageRoot);
+  if (writable) return refuse(`others can change it: ${writable}`);
+  if (plugin.source !== 'user') return plugin;
   const contents = await hashPackageContents(plugin.packageRoot);
-  if ('problem' in contents) return { packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason: contents.problem };
+  if ('problem' in contents) return refuse(contents.problem);
   return { ...plugin, contentHash: contents.hash };
 }
 
