@@ -179,7 +179,7 @@ export class IntegrationHost {
   private thirdParty(key: string): Integration {
     const integration = this.integrations.get(key);
     if (!integration) throw new CommandError('NotFound', `There is no integration "${key}": it may have been removed, or it was not loaded (see State.integrations).`);
-    if (!integration.approval) throw new CommandError('NotAllowed', `${integration.plugin.manifest.integration.displayName} ships with Keyframe: it needs no approval.`);
+    if (!integration.approval) throw new CommandError('NotAllowed', `${integration.plugin.manifest.integration.displayName} comes with Keyframe (or from a folder in KEYFRAME_PLUGIN_DIRS): it needs no approval.`);
     return integration;
   }
 
