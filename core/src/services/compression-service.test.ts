@@ -12,6 +12,7 @@ import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } f
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
+import { ContentItemQueue } from './content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { Notifier } from './notifier.js';
@@ -62,7 +63,7 @@ describe('CompressionService', function () {
     const logger = new Logger([]);
     const jobs = new MediaJobs();
     return new CompressionService(settings, library, new ContentLocator(settings, library), engine, recorderService,
-      new ContentArtwork(settings, library, jobs, logger), jobs, events, logger);
+      new ContentArtwork(settings, library, jobs, logger), jobs, new ContentItemQueue(), events, logger);
   };
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {

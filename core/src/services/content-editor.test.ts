@@ -12,6 +12,7 @@ import { BookmarkService } from './bookmark-service.js';
 import { ContentEditor, fileNameFromTitle } from './content-editor.js';
 import { ContentLibrary } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
+import { ContentItemQueue } from './content-item-queue.js';
 import type { RecorderService } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
@@ -50,7 +51,7 @@ describe('ContentEditor', () => {
       addBookmark: (bookmark: Bookmark) => state.update((next) => { next.recording?.bookmarks.push(bookmark); }),
     };
     const bookmarks = new BookmarkService(active, { findCovering: () => undefined, addBookmark: async () => undefined }, events, new Logger([]));
-    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, state, new Logger([]));
+    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, state, new ContentItemQueue(), new Logger([]));
   });
   afterEach(async () => {
     state.dispose();

@@ -7,7 +7,8 @@ import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
-import { freePath, moveFile } from '../media/move-file.js';
+import { tempOutputPath } from '../media/job-output.js';
+import { moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
@@ -215,12 +216,12 @@ export class RecoveryService {
     const createdAt = info.birthtimeMs > 0 ? info.birthtime : info.mtime;
     const game = gameOverride?.trim() || candidate.detectedGame || UNKNOWN_GAME;
     // Interrupted recordings go where the recorder would have put them; other files stay where they are.
-    const target = candidate.inCache ? await freePath(this.library.contentPath('Session', game, path.basename(source))) : source;
+    const target = candidate.inCache ? this.library.contentPath('Session', game, path.basename(source)) : source;
 
     const layout = await readMp4Layout(source).catch(() => undefined);
     let remuxed: string | undefined;
     if (!layout || needsRemux(layout)) {
-      const temp = `${target}.part`;
+      const temp = tempOutputPath(target);
       await mkdir(path.dirname(temp), { recursive: true });
       if (await this.remux(tools, source, temp)) remuxed = temp;
     }
