@@ -6,6 +6,7 @@
 import { constants } from 'node:fs';
 import { access, copyFile, link, mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode, isNoHardLinks } from '../support/file-errors.js';
 
 /** Moves `source` to `target`, or to the first free ` (n)` variant of it; resolves to where it went. */
 export async function moveFile(source: string, target: string): Promise<string> {
@@ -47,17 +48,13 @@ async function claimFreeName(target: string, claim: (candidate: string) => Promi
   }
 }
 
-/** Errors of `link` that mean "no hard links here" (FAT, exFAT, some network shares), not "name taken". */
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
-
 /** Puts `source` at `destination` only if nothing is there (EEXIST otherwise); `source` is gone after. */
 async function placeWithoutReplacing(source: string, destination: string): Promise<void> {
   try {
     await link(source, destination);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === 'EXDEV') return copyThenRemove(source, destination);
-    if (code !== undefined && NO_HARD_LINKS.has(code)) return renameOntoReservation(source, destination);
+    if (errorCode(error) === 'EXDEV') return copyThenRemove(source, destination);
+    if (isNoHardLinks(error)) return renameOntoReservation(source, destination);
     throw error;
   }
   await unlink(source);
@@ -84,5 +81,3 @@ async function renameOntoReservation(source: string, destination: string): Promi
     throw error;
   }
 }
-
-const errorCode = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
+import { errorCode, isNoHardLinks } from './file-errors.js';
 
 export const LOCK_FILE_NAME = 'keyframe.lock';
 
@@ -122,7 +123,7 @@ function isPidAlive(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: alive, owned by another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 
@@ -155,9 +156,8 @@ async function createExclusive(file: string, owner: LockOwner): Promise<boolean>
     await link(draft, file);
     return true;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    if (errorCode(error) === 'EEXIST') return false;
+    if (!isNoHardLinks(error)) throw error;
     return createWithoutLink(file, owner);
   } finally {
     await unlink(draft).catch(() => undefined);
@@ -170,7 +170,7 @@ async function createWithoutLink(file: string, owner: LockOwner): Promise<boolea
   try {
     handle = await open(file, 'wx');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(error) === 'EEXIST') return false;
     throw error;
   }
   try {
@@ -186,7 +186,7 @@ async function readOwner(file: string): Promise<LockOwner | 'gone' | 'unreadable
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'unreadable';
+    return errorCode(error) === 'ENOENT' ? 'gone' : 'unreadable';
   }
   try {
     const parsed: unknown = JSON.parse(text);
@@ -206,7 +206,7 @@ async function removeStaleLock(file: string, stale: LockOwner | undefined, taker
   try {
     await rename(file, aside);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
   const taken = await readOwner(aside);
