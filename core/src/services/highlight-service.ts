@@ -16,7 +16,6 @@ import {
 } from '../media/highlight-plan.js';
 import { percentOf, produceInto } from '../media/job-output.js';
 import { measureLoudness } from '../media/loudness.js';
-import { freePath } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { audioTrackNameArgs } from '../media/session-encoding.js';
 import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../protocol/index.js';
@@ -143,10 +142,10 @@ export class HighlightService {
       const moments = windows.reduce((sum, window) => sum + window.moments.length, 0);
       report({ progress: 0, status: 'processing', message: `Found ${moments} moments` });
       report({ progress: 10, status: 'processing', message: 'Extracting clips...' });
-      const target = await freePath(this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`));
+      const planned = this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`);
       const total = plannedSeconds(windows);
       let lastPercent = 10;
-      await produceInto(target, async (temp) => {
+      const { filePath: target } = await produceInto(planned, async (temp) => {
         await this.encode(highlightArgs(item.filePath, temp, windows, probed, this.settings.current), tools, temp, (done) => {
           const percent = 10 + Math.floor(percentOf(done, total) * 0.8);
           if (percent <= lastPercent) return;
