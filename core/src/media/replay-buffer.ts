@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { audioTrackNameArgs, SEGMENT_EXTENSION } from './session-encoding.js';
+import { fileInput } from './file-input.js';
 
 export const SEGMENT_SECONDS = 2;
 const SEGMENT_NAME = /^segment-(\d+)\.ts$/;
@@ -214,7 +215,7 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
     const run = FfmpegProcess.start({
       ffmpegPath,
       args: [
-        '-f', 'concat', '-safe', '0', '-i', list,
+        '-safe', '0', ...fileInput(list, 'concat'),
         '-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc', ...audioTrackNameArgs(audioTrackNames),
         '-movflags', '+faststart', '-f', 'mp4', '-y', partial,
       ],
