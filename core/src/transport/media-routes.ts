@@ -82,7 +82,8 @@ export class MediaRoutes {
     return (request, response, url) => {
       const refusal = crossSiteRefusal(request, (origin) => this.origins.allows(origin, request.socket.localPort ?? 0));
       if (refusal === undefined) return handler(request, response, url);
-      this.logger.warn('cross-site media request refused', { path: url.pathname, why: refusal });
+      // Debug, not warn: a hostile page could ask thousands of times.
+      this.logger.debug('cross-site media request refused', { path: url.pathname, why: refusal });
       plain(response, 403, 'Forbidden: media is only served to Keyframe\'s own pages.');
     };
   }
