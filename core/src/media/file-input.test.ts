@@ -54,6 +54,8 @@ describe('file inputs', () => {
     expect(fileInput('/work/list.ffconcat', 'concat')).to.deep.equal([
       '-protocol_whitelist', 'file,pipe', '-format_whitelist', 'concat,mov,matroska,mpegts,avi,flv,asf,mpeg,ogg,wav', '-f', 'concat', '-i', '/work/list.ffconcat',
     ]);
+    // A saved replay's sound: MPEG-TS segments joined by the concat protocol, which must be allowed too.
+    expect(fileInput('concat:/buffer/1.ts|/buffer/2.ts').slice(0, 2)).to.deep.equal(['-protocol_whitelist', 'concat,file,pipe']);
     const builders: [string, string[]][] = [
       ['encodeArgs', encodeArgs([piece, { ...piece, source: { ...source, path: '/videos/b.mkv' } }], { quality, encoder: X264_PROFILE, target: '/out/c.mp4', keepSeparateTracks: false })],
       ['headArgs', headArgs(piece, 2, { quality, encoder: X264_PROFILE, target: '/out/head.ts', keepSeparateTracks: false })],
