@@ -9,6 +9,7 @@ import { FfmpegProcess } from './ffmpeg-process.js';
 import { tempOutputPath } from './job-output.js';
 import { moveFile } from './move-file.js';
 import { audioTrackNameArgs, SEGMENT_EXTENSION } from './session-encoding.js';
+import { fileInput } from './file-input.js';
 
 export const SEGMENT_SECONDS = 2;
 const SEGMENT_NAME = /^segment-(\d+)\.ts$/;
@@ -217,7 +218,7 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
     const run = FfmpegProcess.start({
       ffmpegPath,
       args: [
-        '-f', 'concat', '-safe', '0', '-i', list,
+        '-safe', '0', ...fileInput(list, 'concat'),
         '-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc', ...audioTrackNameArgs(audioTrackNames),
         '-movflags', '+faststart', '-f', 'mp4', '-y', partial,
       ],

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { fileInput } from '../media/file-input.js';
 import { percentOf, produceInto, type JobOutput } from '../media/job-output.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { audioTrackNameArgs } from '../media/session-encoding.js';
@@ -74,7 +75,7 @@ export function compressionArgs(source: string, target: string, probed: ProbeRes
   const audio = probed.streams.filter((stream) => stream.type === 'audio');
   const names = audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : [];
   return [
-    '-i', source,
+    ...fileInput(source),
     '-map', '0:v:0', '-map', '0:a?', '-map_metadata', '0',
     ...video,
     '-c:a', 'copy',

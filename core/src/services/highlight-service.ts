@@ -11,6 +11,7 @@ import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { fileInput } from '../media/file-input.js';
 import {
   bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
 } from '../media/highlight-plan.js';
@@ -57,7 +58,7 @@ export function highlightArgs(source: string, target: string, windows: readonly 
   parts.push(`${inputs.join('')}concat=n=${windows.length}:v=1:a=${audioTracks.length}[vc]${audioOut}`, `[vc]format=yuv420p${rate}[vo]`);
   const names = audioTracks.every((stream) => stream.title !== undefined) ? audioTracks.map((stream) => stream.title!) : [];
   return [
-    '-i', source,
+    ...fileInput(source),
     '-filter_complex', parts.join(';'),
     '-map', '[vo]', ...audioTracks.flatMap((_, track) => ['-map', `[ao${track}]`]),
     '-c:v', 'libx264', '-preset', quality.clipPreset, '-crf', String(quality.clipQualityCpu),

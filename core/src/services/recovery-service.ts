@@ -7,6 +7,7 @@ import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
+import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
@@ -293,7 +294,7 @@ export class RecoveryService {
   private async remux(tools: EngineTools, input: string, output: string): Promise<boolean> {
     const run = FfmpegProcess.start({
       ffmpegPath: tools.ffmpeg.path,
-      args: ['-y', '-i', input, '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
+      args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
       outputs: [output],
       logger: this.logger,
     });
