@@ -2,7 +2,7 @@
 // live feeds while someone plays, and replay a tape into the installed integration.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { LiveFeeds } from './feeds/live/index.js';
+import { LiveFeeds, PushTokenStore, pushTokenFile } from './feeds/live/index.js';
 import { readTape } from './feeds/tape/tape-format.js';
 import { playTape } from './feeds/tape/tape-player.js';
 import { TapeWriter } from './feeds/tape/tape-writer.js';
@@ -68,7 +68,9 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
   const startedAt = new Date();
   const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
   const logger = consoleLogger(key);
-  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry) });
+  // The service's token: the game's config stays the one the service wrote.
+  const pushTokens = new PushTokenStore(pushTokenFile(dataFolder));
+  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry), pushToken: () => pushTokens.token() });
   const recorder: RecorderView = { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} };
   const { instance } = instantiateIntegration(await loadIntegrationClass(plugin.entry), {
     bookmarks: {

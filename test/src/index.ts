@@ -17,7 +17,8 @@ export {
   type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,
 } from './kit/tape-assertions.js';
 export {
-  IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, ScriptedFeed, ScriptedFeeds, ScriptedRecorder, TestGamePaths,
+  IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, ScriptedRecorder,
+  TestGamePaths,
   type LoggedLine,
 } from './kit/integration-test-bed.js';
 export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';

@@ -6,7 +6,7 @@ import {
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, GSI_PORT, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 const NO_DATA_MESSAGE = 'No data from Counter-Strike 2 yet: is the config installed and the game restarted?';
@@ -32,7 +32,7 @@ export class TacticalShooterIntegration implements GameIntegration {
   }
 
   async enable(): Promise<void> {
-    await this.installConfigs(undefined);
+    await this.installConfigs(await this.feeds.pushToken(), undefined);
   }
 
   async activate(game: DetectedGame): Promise<void> {
@@ -40,12 +40,17 @@ export class TacticalShooterIntegration implements GameIntegration {
     this.#tracker.reset();
     this.#receivedData = false;
     this.#active = true;
+    const token = await this.feeds.pushToken();
     // SPEC: the config is written the first time the game is detected; usually it is already there.
-    await this.installConfigs(game.executablePath);
+    await this.installConfigs(token, game.executablePath);
 
     this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
+    const onTokenRefused = (message: string) => {
+      this.#noData.stop();
+      this.health.degraded(message);
+    };
     try {
-      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2' }, (input) => this.onPush(input));
+      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2', token, onTokenRefused }, (input) => this.onPush(input));
     } catch (error) {
       await this.deactivate();
       throw error;
@@ -90,9 +95,10 @@ export class TacticalShooterIntegration implements GameIntegration {
    * Installs the config wherever the game is; `executablePath` adds the running game's own folder.
    * Never throws: a config the user installed by hand works just as well.
    */
-  private async installConfigs(executablePath: string | undefined): Promise<void> {
-    const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
-    const { failedEverywhere } = GSI_CONFIG.logReport(report, 'Counter-Strike 2', this.logger);
+  private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
+    const config = gsiConfig(token);
+    const report = await config.installForGame(this.paths, executablePath);
+    const { failedEverywhere } = config.logReport(report, 'Counter-Strike 2', this.logger);
     if (report.written.length > 0) {
       this.health.notify(
         'Restart Counter-Strike 2',
@@ -101,6 +107,11 @@ export class TacticalShooterIntegration implements GameIntegration {
     }
     if (failedEverywhere) {
       this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`);
+    } else if (report.keptStaleUserEdits.length > 0) {
+      this.health.degraded(
+        `Your ${GSI_CONFIG_FILE_NAME} in ${report.keptStaleUserEdits.join(', ')} has no "auth" block with Keyframe's token, so Counter-Strike 2's ` +
+        `pushes are refused: ${config.staleAdvice('Counter-Strike 2')}`,
+      );
     }
   }
 }

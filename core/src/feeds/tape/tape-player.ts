@@ -75,6 +75,9 @@ class TapeFeed<T, Taped> implements Feed<T> {
   }
 }
 
+/** The token integrations write into game configs during a replay (into the tape's own game folders). */
+export const TAPE_PUSH_TOKEN = 'TapeReplayPushToken';
+
 class TapeFeeds implements ClosableFeeds {
   readonly open = new Map<string, TapeFeed<unknown, unknown>>();
 
@@ -90,6 +93,8 @@ class TapeFeeds implements ClosableFeeds {
     return this.openFeed(id, new TapeFeed<FeedInputs[K], FeedInputs[K]>(async (input) => input));
   }
   httpPush(id: string) { return this.plainFeed<'httpPush'>(id); }
+  /** Taped pushes passed the live feed's token check when they were recorded; none is checked again. */
+  async pushToken() { return TAPE_PUSH_TOKEN; }
   poll(id: string) { return this.plainFeed<'poll'>(id); }
   tail(id: string) { return this.plainFeed<'tail'>(id); }
   watchFolder(id: string) { return this.plainFeed<'watchFolder'>(id); }
