@@ -13,8 +13,6 @@ export { ContentLibrary } from './services/content-library.js';
 export { ContentLocator } from './services/content-locator.js';
 export { SettingsStore } from './services/settings-store.js';
 export { Logger as ServiceLogger } from './support/logger.js';
-// The token games put in their pushes, for tests and benchmarks that post as the game does.
-export { pushTokenFile } from './feeds/live/push-token.js';
 // The service's own ffmpeg command lines, so that the bench's bare-ffmpeg baselines run the same work.
 export { probeMedia } from './media/probe.js';
 export { chooseClipEncoder, encodeArgs, type ClipSource } from './media/clip-encoding.js';

@@ -1,6 +1,8 @@
 // Posting to an httpPush feed the way a game's HTTP client does: node:http, no `Origin`, no
 // `Sec-Fetch-*` (Node's `fetch` sends `Sec-Fetch-Mode` as a browser would, and is refused).
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { pushTokenFile } from '../feeds/live/push-token.js';
 
 export interface GamePost {
   path?: string;
@@ -25,7 +27,22 @@ export function postAsGame(port: number, body: string, { path = '/', userAgent =
   });
 }
 
-/** A JSON body with its `auth` block set to carry `token`, as a game with Keyframe's config sends it. */
+/**
+ * A JSON object body with its `auth` block set to carry `token`, as a game with Keyframe's config
+ * sends it. Any other body is returned as it is (the feed refuses it: it has no token).
+ */
 export function withPushToken(body: string, token: string): string {
-  return JSON.stringify({ ...(JSON.parse(body) as Record<string, unknown>), auth: { token } });
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return body;
+  return JSON.stringify({ ...payload, auth: { token } });
+}
+
+/** The token a service with this data folder expects in game pushes (made when an integration first needed it). */
+export function readPushToken(dataFolder: string): Promise<string> {
+  return readFile(pushTokenFile(dataFolder), 'utf8').then((text) => text.trim());
 }

@@ -132,6 +132,7 @@ describe('TacticalShooterIntegration', () => {
       await delay(60);
       expect(bed.health.current, 'the game sends, so no "no data" warning').to.not.equal(NO_DATA);
       await integration.deactivate();
+      expect(bed.health.current, 'game closed or recording stopped: no longer news').to.equal(undefined);
     });
 
     it('bookmarks the recorded session\'s kills and deaths in order', async function () {

@@ -20,6 +20,10 @@ export class TacticalShooterIntegration implements GameIntegration {
   #active = false;
   #receivedData = false;
   readonly #noData: SilenceWarning;
+  /** A config that could not be written or lacks the token: stays in health until the game proves it sends anyway. */
+  #configProblem: string | undefined;
+  /** Health says pushes were refused: the game sends with a stale config (or someone else posts). */
+  #refusalShown = false;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -46,6 +50,7 @@ export class TacticalShooterIntegration implements GameIntegration {
 
     this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
     const onTokenRefused = (message: string) => {
+      this.#refusalShown = true;
       this.#noData.stop();
       this.health.degraded(message);
     };
@@ -62,6 +67,9 @@ export class TacticalShooterIntegration implements GameIntegration {
     this.#active = false;
     this.#noData.stop();
     this.#tracker.reset();
+    // The game is gone or the recording stopped: refused pushes are no longer news.
+    if (this.#refusalShown) this.health.degraded(this.#configProblem);
+    this.#refusalShown = false;
   }
 
   private async onPush(input: HttpPushInput): Promise<void> {
@@ -77,6 +85,7 @@ export class TacticalShooterIntegration implements GameIntegration {
     }
     if (!this.#receivedData) {
       this.#receivedData = true;
+      this.#configProblem = undefined;
       this.#noData.stop();
       this.health.degraded(undefined);
       this.logger.info('Counter-Strike 2 is sending game state');
@@ -105,13 +114,12 @@ export class TacticalShooterIntegration implements GameIntegration {
         'Keyframe installed its game state config for Counter-Strike 2. Restart the game so that kills and deaths are bookmarked.',
       );
     }
-    if (failedEverywhere) {
-      this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`);
-    } else if (report.keptStaleUserEdits.length > 0) {
-      this.health.degraded(
-        `Your ${GSI_CONFIG_FILE_NAME} in ${report.keptStaleUserEdits.join(', ')} has no "auth" block with Keyframe's token, so Counter-Strike 2's ` +
-        `pushes are refused: ${config.staleAdvice('Counter-Strike 2')}`,
-      );
-    }
+    this.#configProblem = failedEverywhere
+      ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`
+      : report.keptStaleUserEdits.length > 0
+        ? `Your ${GSI_CONFIG_FILE_NAME} in ${report.keptStaleUserEdits.join(', ')} has no "auth" block with Keyframe's token, so Counter-Strike 2's ` +
+          `pushes are refused: ${config.staleAdvice('Counter-Strike 2')}`
+        : undefined;
+    if (this.#configProblem !== undefined) this.health.degraded(this.#configProblem);
   }
 }
