@@ -1,11 +1,13 @@
-// Issue 18, game pushes: while Counter-Strike 2 or Dota 2 is recorded, only the game may post to
-// their receivers on 127.0.0.1:1340/1341. A web page (which a browser lets post to any loopback
-// port) is refused by its Origin/Sec-Fetch-* headers, and any other poster by the token the game's
-// config carries; a stale config shows in the integration's health.
+// Issue 18, games: while Counter-Strike 2 or Dota 2 is recorded, only the game may post to their
+// receivers on 127.0.0.1:1340/1341. A web page (which a browser lets post to any loopback port) is
+// refused by its Origin/Sec-Fetch-* headers, and any other poster by the token the game's config
+// carries; a stale config shows in the integration's health. And a game another account runs on
+// the same machine starts no recording.
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -14,6 +16,9 @@ import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing
 import type { State } from '@keyframe/core/protocol';
 import { CHROMIUM_PATH } from '../kit/browser.js';
 import { IntegrationService, StandInGame } from '../kit/integration-end-to-end.js';
+import { ProtocolClient } from '../kit/protocol-client.js';
+import { ServiceProcess } from '../kit/service-process.js';
+import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 const CS2_PORT = 1340;
 const DOTA_PORT = 1341;
@@ -35,15 +40,15 @@ const dotaPush = (kills: number) => JSON.stringify({
   player: { steamid: ME, accountid: '39734273', name: 'Me', activity: 'playing', kills, deaths: 0, assists: 0 },
 });
 
-/** Records of the service's log file (JSON lines, debug and up) whose message matches. */
-async function loggedRecords(keyframe: IntegrationService, message: RegExp): Promise<{ message: string; fields?: Record<string, unknown> }[]> {
-  const text = await readFile(path.join(keyframe.temp.path, 'data', 'logs', 'keyframe.log'), 'utf8');
+/** Records of the service's log file (JSON lines, debug and up) in `dataFolder` whose message matches. */
+async function loggedRecords(dataFolder: string, message: RegExp): Promise<{ message: string; fields?: Record<string, unknown> }[]> {
+  const text = await readFile(path.join(dataFolder, 'logs', 'keyframe.log'), 'utf8');
   return text.split('\n').filter((line) => line !== '')
     .map((line) => JSON.parse(line) as { message: string; fields?: Record<string, unknown> })
     .filter((record) => message.test(record.message));
 }
 
-describe('game push receivers', function () {
+describe('game push receivers refuse all but the game', function () {
   this.timeout(120_000);
 
   describe('Counter-Strike 2 (127.0.0.1:1340) while a recording runs', () => {
@@ -101,7 +106,7 @@ describe('game push receivers', function () {
         await new Promise((resolve) => site.close(resolve));
       }
 
-      const refusals = await loggedRecords(keyframe, /refused a request from a web page/);
+      const refusals = await loggedRecords(path.join(keyframe.temp.path, 'data'), /refused a request from a web page/);
       expect(refusals.map((record) => record.fields?.count), 'refusals logged by the receiver').to.deep.equal([1, 2, 3]);
       expect(refusals[0]!.fields?.origin).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(keyframe.service.printed, 'the first refusal is a warning').to.match(/WARN .*refused a request from a web page/);
@@ -161,6 +166,82 @@ describe('game push receivers', function () {
       expect(keyframe.health(state)?.status).to.equal('degraded');
       expect(await postAsGame(DOTA_PORT, withPushToken(dotaPush(1), token), asDota)).to.equal(200);
       expect(await keyframe.bookmarksReach(1)).to.deep.equal(['Kill']);
+    });
+  });
+});
+
+describe('game detection on a machine shared by several accounts', function () {
+  this.timeout(60_000);
+  describe('a stand-in game of the account nobody and one of this account', () => {
+    const NOBODY = 65534;
+    const GAME = { name: 'Shared Machine Game', paths: ['keyframe-shared-machine-game'], record: true };
+    /** Seen in the same detection pass as the other account's game; never recorded. */
+    const BARRIER = { name: 'Barrier Game', paths: ['keyframe-barrier-game'], record: false };
+    let temp: TempFolder;
+    let service: ServiceProcess;
+    let client: ProtocolClient;
+    const games: ChildProcess[] = [];
+
+    /** A stand-in for the game, copied into a folder of its own (a running copy cannot be overwritten). */
+    async function launch(name: string, user?: { uid: number; gid: number }): Promise<ChildProcess> {
+      const folder = path.join(temp.path, 'bin', user ? 'theirs' : 'ours');
+      await mkdir(folder, { recursive: true });
+      await chmod(folder, 0o755);
+      const file = path.join(folder, name);
+      await copyFile('/bin/sleep', file); // 0755 like /bin/sleep: the other account may run it
+      const game = spawn(file, ['120'], { stdio: 'ignore', ...user });
+      games.push(game);
+      await once(game, 'spawn');
+      return game;
+    }
+
+    before(async function () {
+      if (process.platform !== 'linux' || process.getuid!() !== 0) {
+        this.test!.parent!.title += ' (skipped: needs Linux and root, to start a process as another user)';
+        this.skip();
+      }
+      temp = await createTempFolder();
+      await mkdir(path.join(temp.path, 'bin'));
+      await mkdir(path.join(temp.path, 'steam'));
+      for (const folder of [temp.path, path.join(temp.path, 'bin')]) await chmod(folder, 0o755);
+      service = await ServiceProcess.start({
+        dataFolder: path.join(temp.path, 'data'), legacyPort: 'off', gameProcessRoot: temp.path,
+        env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') },
+      });
+      client = await ProtocolClient.connect(service.url);
+      await client.handshake();
+      client.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: path.join(temp.path, 'videos'), games: [GAME, BARRIER] });
+      await client.next('Settings');
+    });
+    after(async () => {
+      for (const game of games) game.kill('SIGKILL');
+      await client?.close();
+      await service?.stop();
+      await temp?.remove();
+    });
+
+    it('does not record a game another account started, and records the same game started by this one', async () => {
+      const idle = (state: State) => state.recording === null && state.preRecording === null;
+      await client.until('State', idle, 10_000);
+      const from = client.events.length;
+      const theirs = await launch('keyframe-shared-machine-game', { uid: NOBODY, gid: NOBODY });
+      await launch('keyframe-barrier-game');
+      const seen = path.join(temp.path, 'data');
+      let pass: { fields?: Record<string, unknown> } | undefined;
+      const deadline = Date.now() + 10_000;
+      while (pass === undefined) {
+        if (Date.now() > deadline) throw new Error('the detector did not see the barrier game within 10 s');
+        [pass] = (await loggedRecords(seen, /^running games changed$/)).filter((record) => (record.fields?.games as string[]).includes(BARRIER.name));
+        if (pass === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(pass.fields?.games, 'the pass that saw the barrier game').to.deep.equal([BARRIER.name]);
+      const states = client.events.slice(from).filter((event) => event.method === 'State').map((event) => event.content as State);
+      expect(states.every(idle), 'no preRecording, no recording').to.equal(true);
+      expect(theirs.exitCode, 'the other account\'s game still runs').to.equal(null);
+
+      const ours = await launch('keyframe-shared-machine-game');
+      const recording = (await client.until('State', (state) => state.recording !== null, 30_000)).recording!;
+      expect(recording).to.deep.include({ game: GAME.name, pid: ours.pid! });
     });
   });
 });
