@@ -11,13 +11,17 @@ export interface JsonPushFeedOptions {
   port: number;
   /** The game as the user knows it, for the error when the port cannot be listened on. */
   game: string;
-  /** The token the game's config makes it send (`Feeds.pushToken()`); pushes without it are refused. */
-  token: string;
+  /**
+   * The token the game's config makes it send (`Feeds.pushToken()`), for games whose config can carry
+   * one (Valve's `"auth" { "token" … }`); pushes without it are refused. Without it, only requests
+   * from web pages are refused.
+   */
+  token?: string;
   /**
    * Told, in words for the user, each time a push without the right token was refused: the game runs
    * with a config from before the token (or someone else posts). Meant for health.
    */
-  onTokenRefused: (message: string) => void;
+  onTokenRefused?: (message: string) => void;
 }
 
 /**
@@ -31,7 +35,7 @@ export async function openJsonPushFeed(
   const feed = feeds.httpPush(id, {
     port, token,
     onRefused: ({ reason, count }) => {
-      if (reason === 'token') onTokenRefused(tokenRefusedMessage(game, count));
+      if (reason === 'token') onTokenRefused?.(tokenRefusedMessage(game, count));
     },
   });
   feed.onInput(onInput);
