@@ -40,6 +40,23 @@ const dotaPush = (kills: number) => JSON.stringify({
   player: { steamid: ME, accountid: '39734273', name: 'Me', activity: 'playing', kills, deaths: 0, assists: 0 },
 });
 
+/**
+ * The service with one integration on, its game installed in a Steam library (`<gameFolder>/<modFolder>`)
+ * and running as a stand-in (`<gameFolder>/bin/linuxsteamrt64/<executable>`), recording with the
+ * integration active; `token` is the one the service wrote into the game's config.
+ */
+async function recordingWithGame(integration: string, gameFolder: string, modFolder: string, executable: string): Promise<{ keyframe: IntegrationService; token: string }> {
+  const keyframe = await IntegrationService.start({
+    integration,
+    prepare: async (temp) => { await mkdir(path.join(temp.path, gameFolder, modFolder), { recursive: true }); },
+    env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
+  });
+  const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
+  await keyframe.startGame(path.join(gameFolder, 'bin', 'linuxsteamrt64', executable));
+  await keyframe.recordWhileActive();
+  return { keyframe, token };
+}
+
 /** Records of the service's log file (JSON lines, debug and up) in `dataFolder` whose message matches. */
 async function loggedRecords(dataFolder: string, message: RegExp): Promise<{ message: string; fields?: Record<string, unknown> }[]> {
   const text = await readFile(path.join(dataFolder, 'logs', 'keyframe.log'), 'utf8');
@@ -59,14 +76,7 @@ describe('game push receivers refuse all but the game', function () {
 
     before(async function () {
       if (!StandInGame.supported) this.skip();
-      keyframe = await IntegrationService.start({
-        integration: 'tacticalShooter',
-        prepare: async (temp) => { await mkdir(path.join(temp.path, CS2_GAME, 'csgo'), { recursive: true }); },
-        env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
-      });
-      token = await readPushToken(path.join(keyframe.temp.path, 'data'));
-      await keyframe.startGame(path.join(CS2_GAME, 'bin', 'linuxsteamrt64', 'cs2'));
-      await keyframe.recordWhileActive();
+      ({ keyframe, token } = await recordingWithGame('tacticalShooter', CS2_GAME, 'csgo', 'cs2'));
     });
     after(() => keyframe?.stop());
 
@@ -143,14 +153,7 @@ describe('game push receivers refuse all but the game', function () {
 
     before(async function () {
       if (!StandInGame.supported) this.skip();
-      keyframe = await IntegrationService.start({
-        integration: 'arenaGameB',
-        prepare: async (temp) => { await mkdir(path.join(temp.path, DOTA_GAME, 'dota'), { recursive: true }); },
-        env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
-      });
-      token = await readPushToken(path.join(keyframe.temp.path, 'data'));
-      await keyframe.startGame(path.join(DOTA_GAME, 'bin', 'linuxsteamrt64', 'dota2'));
-      await keyframe.recordWhileActive();
+      ({ keyframe, token } = await recordingWithGame('arenaGameB', DOTA_GAME, 'dota', 'dota2'));
     });
     after(() => keyframe?.stop());
 

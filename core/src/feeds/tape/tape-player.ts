@@ -76,7 +76,7 @@ class TapeFeed<T, Taped> implements Feed<T> {
 }
 
 /** The token integrations write into game configs during a replay (into the tape's own game folders). */
-export const TAPE_PUSH_TOKEN = 'TapeReplayPushToken';
+const TAPE_PUSH_TOKEN = 'TapeReplayPushToken';
 
 class TapeFeeds implements ClosableFeeds {
   readonly open = new Map<string, TapeFeed<unknown, unknown>>();
