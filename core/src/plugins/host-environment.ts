@@ -1,7 +1,7 @@
 // Connects the integration host to the rest of the service: the recorder, bookmarks, live feeds,
 // game paths and the plugin folders.
 import type { DependencyContainer } from 'tsyringe';
-import { LiveFeeds, PushTokenStore, pushTokenFile } from '../feeds/live/index.js';
+import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
 import { SharedTextRecognizer } from '../ocr/text-recognizer.js';
 import { SystemGamePaths } from '../platform/game-paths.js';
 import { ServiceOptions } from '../service-options.js';
@@ -46,7 +46,7 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
   // One OCR worker for every integration that reads on-screen text, alive while one of them does.
   const recognizer = new SharedTextRecognizer();
   // One token for every integration of this data folder: the games' configs hold it across restarts.
-  const pushTokens = new PushTokenStore(pushTokenFile(options.dataFolder));
+  const pushToken = dataFolderPushToken(options.dataFolder);
   const deadline = Number(variables.KEYFRAME_HOOK_DEADLINE_MS);
   shareHostModules([userPluginFolder(options.dataFolder)]);
   return {
@@ -54,7 +54,7 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
     recorder: recorderView(recorder),
     bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
     feedsFor: (_key, logger, observe, health) => new LiveFeeds({
-      logger, observe, pushToken: () => pushTokens.token(),
+      logger, observe, pushToken,
       screenText: { frames: () => recorder.screenFrames, recognizer, degraded: (reason) => health.degraded(reason) },
     }),
     gamePaths: new SystemGamePaths(variables),

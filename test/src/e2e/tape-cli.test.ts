@@ -128,6 +128,20 @@ describe('keyframe tape (command line)', function () {
     expect(run.stderr).to.equal('');
   });
 
+  it('play: a tape that names the game\'s executable writes the data folder\'s token into its config, never a replay token', async () => {
+    // A tape recorded on this machine: its header names the running game, whose folder holds the config.
+    const game = path.join(temp.path, 'cs2', 'game');
+    await mkdir(path.join(game, 'csgo'), { recursive: true });
+    const [header, ...entries] = (await readFile(path.join(DATA, 'live-match.tape.jsonl'), 'utf8')).split('\n');
+    const tape = path.join(temp.path, 'here.tape.jsonl');
+    const named = { ...(JSON.parse(header!) as Record<string, unknown>), game: { name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'linuxsteamrt64', 'cs2') } };
+    await writeFile(tape, [JSON.stringify(named), ...entries].join('\n'));
+    const run = await play(tape);
+    expect(run.code, describeRun(run)).to.equal(0);
+    const config = await readFile(path.join(game, 'csgo', 'cfg', 'gamestate_integration_keyframe.cfg'), 'utf8');
+    expect(config).to.include(`"token"\t"${await readPushToken(path.join(temp.path, 'data'))}"`);
+  });
+
   describe('record', () => {
     before(async function () {
       if (!(await portIsFree(GSI_PORT))) {

@@ -14,6 +14,12 @@ export function pushTokenFile(dataFolder: string): string {
   return path.join(dataFolder, PUSH_TOKEN_FILE_NAME);
 }
 
+/** The token of a data folder, as `LiveFeedsOptions.pushToken` and `PlayOptions.pushToken` take it. */
+export function dataFolderPushToken(dataFolder: string): () => Promise<string> {
+  const store = new PushTokenStore(pushTokenFile(dataFolder));
+  return () => store.token();
+}
+
 /** Reads the token of a data folder, making it first when there is none. */
 export class PushTokenStore {
   #token: Promise<string> | undefined;
