@@ -107,6 +107,17 @@ describe('HttpPushListener', () => {
       expect(refusals).to.deep.equal([1, 2, 3, 4, 5].map((count) => ({ reason: 'browser', count })));
     });
 
+    it('delivers a push with the headers CS2 sends (recorded from build 14108)', async () => {
+      await listen(undefined, { token: TOKEN });
+      const headers = {
+        'user-agent': 'Valve/Steam HTTP Client 1.0 (730)', 'content-type': 'application/json', host: `localhost:${port}`,
+        accept: 'text/html,*/*;q=0.9', 'accept-encoding': 'gzip,identity,*;q=0', 'accept-charset': 'ISO-8859-1,utf-8,*;q=0.7',
+      };
+      expect((await send(port, { body, headers })).status).to.equal(200);
+      await waitFor(() => inputs.length === 1, 'the push');
+      expect(refusals).to.deep.equal([]);
+    });
+
     it('logs the first refusal as a warning and the rest at debug, never with the body', async () => {
       await listen(undefined, { token: TOKEN });
       for (let index = 0; index < 3; index++) await send(port, { body, headers: { origin: 'http://127.0.0.1:9' } });
