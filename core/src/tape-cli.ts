@@ -2,7 +2,7 @@
 // live feeds while someone plays, and replay a tape into the installed integration.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { LiveFeeds } from './feeds/live/index.js';
+import { dataFolderPushToken, LiveFeeds } from './feeds/live/index.js';
 import { readTape } from './feeds/tape/tape-format.js';
 import { playTape } from './feeds/tape/tape-player.js';
 import { TapeWriter } from './feeds/tape/tape-writer.js';
@@ -59,7 +59,9 @@ async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Pr
 async function playCommand(file: string, dataFolder: string): Promise<void> {
   const tape = await readTape(file);
   const plugin = await findPlugin(tape.header.integration, dataFolder);
+  // The service's token: a replay naming the running game's executable leaves the game's config as it is.
   const playback = await playTape(file, {
+    pushToken: dataFolderPushToken(dataFolder),
     integrationClass: await loadIntegrationClass(plugin.entry),
     key: tape.header.integration,
     defaultGame: { name: plugin.manifest.integration.games[0]!.name },
@@ -79,7 +81,7 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
   const startedAt = new Date();
   const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
   const logger = consoleLogger(key);
-  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry) });
+  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry), pushToken: dataFolderPushToken(dataFolder) });
   const recorder: RecorderView = { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} };
   const { instance } = instantiateIntegration(await loadIntegrationClass(plugin.entry), {
     bookmarks: {

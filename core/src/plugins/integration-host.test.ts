@@ -135,7 +135,7 @@ describe('IntegrationHost', function () {
       feedsFor: (key): ClosableFeeds => ({
         httpPush: () => { throw new Error('unused'); }, poll: () => { throw new Error('unused'); },
         tail: () => { throw new Error('unused'); }, watchFolder: () => { throw new Error('unused'); },
-        screenText: () => { throw new Error('unused'); },
+        screenText: () => { throw new Error('unused'); }, pushToken: () => Promise.reject(new Error('unused')),
         closeAll: async () => { closedFeeds.push(key); },
       }),
       gamePaths: { steamLibraries: async () => [], roamingAppData: () => folder, localAppData: () => folder, home: () => folder },
