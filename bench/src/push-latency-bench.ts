@@ -2,6 +2,7 @@
 // `State` that carries the bookmark, with the real service recording (synthetic capture) and the
 // tactical-shooter integration active. Baseline: a bare HTTP server that forwards each POST to a
 // bare `ws` client, the same two loopback hops with no service in between.
+import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
 import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/test';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,6 +23,8 @@ const payload = (kills: number) => JSON.stringify({
 });
 
 const post = (url: string, body: string) => fetch(url, { method: 'POST', body }).then((response) => response.arrayBuffer());
+/** As CS2 posts with the service's config: node:http (no browser headers), the data folder's token in the body. */
+const postAsCs2 = (token: string, body: string) => postAsGame(1340, withPushToken(body, token));
 
 export async function benchPushLatency(): Promise<Figure> {
   const temp = await createTempFolder('keyframe-bench-');
@@ -41,14 +44,15 @@ export async function benchPushLatency(): Promise<Figure> {
     await client.until('State', (state) => /is running/.test(state.integrations.tacticalShooter?.message ?? ''), 15_000);
     client.send('StartRecording');
     await client.until('State', (state) => state.integrations.tacticalShooter?.status === 'active', 30_000);
-    await post('http://127.0.0.1:1340/', payload(0));
+    const token = await readPushToken(path.join(temp.path, 'data'));
+    await postAsCs2(token, payload(0));
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const latencies: number[] = [];
     for (let kills = 1; kills <= PUSHES; kills++) {
       const start = process.hrtime.bigint();
       const arrived = client.next('State', (state) => state.recording?.bookmarks.length === kills, 5000);
-      await post('http://127.0.0.1:1340/', payload(kills));
+      await postAsCs2(token, payload(kills));
       await arrived;
       latencies.push(msSince(start));
       // Pushes arrive at most every 200 ms from the game (throttle 0.2): leave the state burst window.

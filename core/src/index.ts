@@ -7,7 +7,7 @@ export type {
 } from './plugins/game-integration.js';
 export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './plugins/tokens.js';
 export type {
-  Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions,
+  Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput, HttpPushInput, HttpPushOptions, HttpPushRefusal, PollInput, PollOptions,
   ScreenTextInput, ScreenTextOptions, TailInput, TailOptions, WatchFolderOptions,
 } from './feeds/types.js';
 export type { BookmarkType } from './protocol/index.js';

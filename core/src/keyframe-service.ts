@@ -8,6 +8,7 @@ import { ClipCommands } from './commands/clip-commands.js';
 import { ConnectionCommands } from './commands/connection-commands.js';
 import { ContentCommands } from './commands/content-commands.js';
 import { EXECUTABLE_PICKER, GameCommands } from './commands/game-commands.js';
+import { IntegrationCommands } from './commands/integration-commands.js';
 import { MediaCommands } from './commands/media-commands.js';
 import { RecordingCommands } from './commands/recording-commands.js';
 import { RecoveryCommands } from './commands/recovery-commands.js';
@@ -27,6 +28,7 @@ import { AutoRecorder } from './services/auto-recorder.js';
 import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from './services/bookmark-service.js';
 import { CompressionService } from './services/compression-service.js';
 import { TYPE_FOLDERS } from './protocol/index.js';
+import { ContentItemQueue } from './services/content-item-queue.js';
 import { ContentLibrary } from './services/content-library.js';
 import { ContentMigration } from './services/content-migration.js';
 import { DataMigrations } from './services/data-migrations.js';
@@ -59,6 +61,7 @@ import { KEY_HOOK_LOADER, nativeKeyHookLoader } from './keybindings/key-hook.js'
 import { browserTab, DESKTOP_WINDOW, type DesktopWindow } from './platform/desktop-window.js';
 import { UPDATE_OPTIONS, updateOptions } from './updates/update-options.js';
 import { Updater } from './updates/updater.js';
+import { DataFolderLock } from './support/data-folder-lock.js';
 import { ConsoleSink, Logger, RotatingFileSink, type LogLevel } from './support/logger.js';
 import { ConnectionHub } from './transport/connection-hub.js';
 import { Dispatcher } from './transport/dispatcher.js';
@@ -73,7 +76,7 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, ContentArtwork, MediaJobs, RecorderService, ClipService,
+  CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, ClipService,
   CaptureEngine,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,
@@ -83,7 +86,7 @@ const SERVICES: InjectionToken<object>[] = [
   Updater, KeybindingService,
   TokenStore, AccountService, UploadService,
 ];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands, UploadCommands];
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands, UploadCommands, IntegrationCommands];
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
@@ -100,10 +103,14 @@ export class KeyframeService {
     readonly container: DependencyContainer,
     readonly options: ServiceOptions,
     private readonly logger: Logger,
+    private readonly lock: DataFolderLock,
   ) {}
 
+  /** Throws `DataFolderInUseError` when another running Keyframe uses `options.dataFolder`. */
   static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
     await mkdir(options.dataFolder, { recursive: true });
+    // Before anything reads or writes the folder (the log rotates, recovery scans, settings load).
+    const lock = await DataFolderLock.acquire(options.dataFolder, options.port);
     const logger = new Logger([
       new RotatingFileSink(path.join(options.logFolder, 'keyframe.log')),
       new ConsoleSink(startOptions.consoleLevel ?? 'warn'),
@@ -131,7 +138,7 @@ export class KeyframeService {
     container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
     for (const group of COMMAND_GROUPS) container.register<CommandGroup>(COMMAND_GROUP, { useToken: group });
 
-    const service = new KeyframeService(container, options, logger);
+    const service = new KeyframeService(container, options, logger, lock);
     try {
       await service.startUp();
     } catch (error) {
@@ -180,6 +187,7 @@ export class KeyframeService {
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
     this.container.resolve(StateStore).dispose();
     await this.container.resolve(SettingsStore).flush();
+    await this.lock.release();
     this.logger.info('stopped');
     this.logger.close();
   }
@@ -193,7 +201,10 @@ export class KeyframeService {
   }
 
   private async startUp(): Promise<void> {
-    this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid });
+    this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid, instanceId: this.lock.instanceId });
+    if (this.lock.replaced) {
+      this.logger.warn('the data folder lock of a Keyframe that did not stop was taken over', { lock: this.lock.file, previous: this.lock.replaced });
+    }
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
     await this.container.resolve(DataMigrations).run();
@@ -209,6 +220,7 @@ export class KeyframeService {
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
     await this.container.resolve(HttpServer).listen();
+    await this.lock.setPort(this.port);
     await this.container.resolve(LegacyListener).listen();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
     await this.container.resolve(CaptureEngine).start();

@@ -2,13 +2,14 @@
 // live feeds while someone plays, and replay a tape into the installed integration.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { LiveFeeds } from './feeds/live/index.js';
+import { dataFolderPushToken, LiveFeeds } from './feeds/live/index.js';
 import { readTape } from './feeds/tape/tape-format.js';
 import { playTape } from './feeds/tape/tape-player.js';
 import { TapeWriter } from './feeds/tape/tape-writer.js';
 import type { DetectedGame, PluginLogger, RecorderView } from './plugins/game-integration.js';
 import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
+import { approvalsFile, PluginApprovals } from './plugins/plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugins/plugin-folders.js';
 import { shareHostModules } from './plugins/shared-modules.js';
 import { loadIntegrationClass } from './plugins/plugin-loader.js';
@@ -16,6 +17,7 @@ import { SystemGamePaths } from './platform/game-paths.js';
 import { listProcesses } from './platform/process-list.js';
 import { matchGames } from './services/game-detector.js';
 import { ServiceOptions } from './service-options.js';
+import { toWirePath } from './services/settings-service.js';
 
 export const TAPE_USAGE = `Usage:
   keyframe tape record <integration key> [--out <file.tape.jsonl>] [--data-dir <folder>]
@@ -40,15 +42,26 @@ async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPl
   shareHostModules([userPluginFolder(dataFolder)]);
   const { plugins, refused } = await discoverPlugins(defaultPluginFolders(dataFolder));
   const plugin = plugins.find((candidate) => candidate.manifest.integration.key === key);
-  if (plugin) return plugin;
+  if (plugin) return approvedOrThrow(plugin, dataFolder);
   const refusal = refused.find((candidate) => candidate.key === key);
   throw new Error(refusal ? `integration ${key} is refused: ${refusal.reason}` : `no integration with key ${key} is installed (found: ${plugins.map((found) => found.manifest.integration.key).join(', ') || 'none'})`);
+}
+
+/** A third-party package runs here too only once the user approved its contents in the settings. */
+async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Promise<DiscoveredPlugin> {
+  if (plugin.contentHash === undefined) return plugin;
+  const approvals = new PluginApprovals(approvalsFile(dataFolder));
+  await approvals.load();
+  if (approvals.isApproved(plugin.manifest.integration.key, toWirePath(plugin.packageRoot), plugin.contentHash)) return plugin;
+  throw new Error(`integration ${plugin.manifest.integration.key} (${plugin.packageRoot}) is not approved in these contents: approve it in Settings → Integrations first`);
 }
 
 async function playCommand(file: string, dataFolder: string): Promise<void> {
   const tape = await readTape(file);
   const plugin = await findPlugin(tape.header.integration, dataFolder);
+  // The service's token: a replay naming the running game's executable leaves the game's config as it is.
   const playback = await playTape(file, {
+    pushToken: dataFolderPushToken(dataFolder),
     integrationClass: await loadIntegrationClass(plugin.entry),
     key: tape.header.integration,
     defaultGame: { name: plugin.manifest.integration.games[0]!.name },
@@ -68,7 +81,7 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
   const startedAt = new Date();
   const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
   const logger = consoleLogger(key);
-  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry) });
+  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry), pushToken: dataFolderPushToken(dataFolder) });
   const recorder: RecorderView = { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} };
   const { instance } = instantiateIntegration(await loadIntegrationClass(plugin.entry), {
     bookmarks: {

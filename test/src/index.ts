@@ -17,10 +17,13 @@ export {
   type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,
 } from './kit/tape-assertions.js';
 export {
-  IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, ScriptedFeed, ScriptedFeeds, ScriptedRecorder, TestGamePaths,
+  IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, ScriptedRecorder,
+  TestGamePaths,
   type LoggedLine,
 } from './kit/integration-test-bed.js';
 export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';
+// Posting to a game push receiver as the game does (node:http, the data folder's token).
+export { postAsGame, readPushToken, withPushToken, type GamePost } from '@keyframe/core/testing';
 export { canMakeCertificates, selfSignedCertificate, type Certificate } from './kit/self-signed-certificate.js';
 export {
   writeScreenTextTape, writeTextFrames, writeTextVideo,

@@ -1,7 +1,7 @@
 // Feeds: the only way game data reaches an integration. Every input a feed delivers is plain JSON,
 // so the same plugin code runs against the live game or against a tape of it.
 
-/** One HTTP request the game pushed to us (the listener always answers 200 with an empty body). */
+/** One HTTP request the game pushed to us (the listener answers 200 with an empty body to what it delivers). */
 export interface HttpPushInput {
   method: string;
   path: string;
@@ -52,6 +52,26 @@ export interface HttpPushOptions {
   port: number;
   /** Bodies over this size are refused with 413 and never delivered (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Only POSTs whose JSON body carries `"auth": {"token": <this>}` (what a Valve Game State Integration
+   * config's `"auth" { "token" … }` makes the game send) are delivered; others get 403. The delivered
+   * body has the token replaced by `REDACTED`, so tapes and logs never hold it.
+   */
+  token?: string;
+  /** Told of every request answered 403; the integration can say in health what to do about it. */
+  onRefused?: (refusal: HttpPushRefusal) => void;
+}
+
+/**
+ * Why a request to an httpPush feed was refused with 403 and not delivered:
+ * - `browser`: it carries `Origin` or `Sec-Fetch-*`, which a web page's requests have and a game's do
+ *   not (refused before its body is read);
+ * - `token`: the token is missing or wrong (a game config from before the token, or not the game).
+ */
+export interface HttpPushRefusal {
+  reason: 'browser' | 'token';
+  /** Refusals for this reason since the feed opened, this one included. */
+  count: number;
 }
 
 export interface PollOptions {
@@ -91,6 +111,12 @@ export interface WatchFolderOptions {
 export interface Feeds {
   /** `id` names the feed in tapes; unique within the integration. */
   httpPush(id: string, options: HttpPushOptions): Feed<HttpPushInput>;
+  /**
+   * The secret to write into the game's push config and to give `httpPush` as `token`: random, made
+   * once per data folder and kept there, so a config written once stays valid. Rejects with what to
+   * do when it cannot be read or made.
+   */
+  pushToken(): Promise<string>;
   poll(id: string, options: PollOptions): Feed<PollInput>;
   tail(id: string, options: TailOptions): Feed<TailInput>;
   watchFolder(id: string, options: WatchFolderOptions): Feed<FolderInput>;

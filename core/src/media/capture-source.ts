@@ -9,6 +9,7 @@ import { findDisplay, type DetectedDisplay } from '../platform/displays.js';
 import type { DeviceSetting, Display } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { CaptureEngine } from './capture-engine.js';
+import { fileInput } from './file-input.js';
 
 export interface CaptureFormat {
   width: number;
@@ -71,7 +72,7 @@ export class SyntheticCaptureSource implements CaptureSource {
 
   inputs({ width, height, frameRate, separateAudioTracks }: CaptureRequest): CaptureInputs {
     const picture = this.videoFile
-      ? ['-re', '-stream_loop', '-1', '-i', this.videoFile]
+      ? ['-re', '-stream_loop', '-1', ...fileInput(this.videoFile)]
       : ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`];
     const args = [
       ...picture,

@@ -3,6 +3,7 @@
 // arguments of the full re-encode (one run: each segment an input, joined by the concat filter).
 import type { Codec, Settings } from '../protocol/index.js';
 import { chooseVideoCodec, encoderArgs, encoderProfile, ENCODER_PROFILES, X264_PROFILE, type EncoderProfile, type VideoFormat } from './video-encoder.js';
+import { fileInput } from './file-input.js';
 
 /** The clip quality settings (the clip preset's fields). */
 export type ClipQuality = Pick<Settings, 'clipEncoder' | 'clipCodec' | 'clipQualityCpu' | 'clipQualityGpu' | 'clipFps' | 'clipAudioQuality' | 'clipPreset'>;
@@ -192,7 +193,7 @@ export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOpti
   const tracks = names.length;
   const width = even(first.width);
   const height = even(first.height);
-  const inputs = pieces.flatMap((piece) => ['-ss', seconds(piece.startSeconds), '-t', seconds(piece.endSeconds - piece.startSeconds), '-i', piece.source.path]);
+  const inputs = pieces.flatMap((piece) => ['-ss', seconds(piece.startSeconds), '-t', seconds(piece.endSeconds - piece.startSeconds), ...fileInput(piece.source.path)]);
   const chains: string[] = [];
   const joined: string[] = [];
   pieces.forEach((piece, index) => {
@@ -231,7 +232,7 @@ export function headArgs(piece: ClipPiece, toSeconds: number, options: { encoder
   const source = piece.source;
   const frameRate = source.frameRate > 0 ? source.frameRate : 30;
   return [
-    '-ss', seconds(piece.startSeconds), '-t', seconds(toSeconds - piece.startSeconds), '-i', source.path,
+    '-ss', seconds(piece.startSeconds), '-t', seconds(toSeconds - piece.startSeconds), ...fileInput(source.path),
     '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks),
     ...clipVideoArgs(options.quality, options.encoder, frameRate),
     '-c:a', 'aac', '-b:a', options.quality.clipAudioQuality,
@@ -266,7 +267,7 @@ export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: num
   // output seek then drops what comes before it, and stream copy starts at the first keyframe after.
   const approach = Math.max(0, fromSeconds - 3);
   return [
-    '-ss', seconds(approach), '-i', sourcePath, '-ss', seconds(Math.max(0, fromSeconds - approach - 0.005)), '-t', seconds(toSeconds - fromSeconds),
+    '-ss', seconds(approach), ...fileInput(sourcePath), '-ss', seconds(Math.max(0, fromSeconds - approach - 0.005)), '-t', seconds(toSeconds - fromSeconds),
     '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks), '-c', 'copy',
     ...(options.format === 'mp4' ? ['-moov_size', String(reservedIndexBytes(toSeconds - fromSeconds, options.keepSeparateTracks ? options.audioTracks : 1))] : []),
     '-f', options.format, '-y', target,
@@ -276,7 +277,7 @@ export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: num
 /** Joins MPEG-TS parts listed in a concat list into the clip (stream copy). */
 export function joinArgs(listFile: string, target: string, trackNames: readonly (string | undefined)[]): string[] {
   return [
-    '-f', 'concat', '-safe', '0', '-i', listFile,
+    '-safe', '0', ...fileInput(listFile, 'concat'),
     '-map', '0:v:0', '-map', '0:a?', '-c', 'copy', '-bsf:a', 'aac_adtstoasc',
     ...trackNameArgs(trackNames),
     '-movflags', '+faststart', '-f', 'mp4', '-y', target,

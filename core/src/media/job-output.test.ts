@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { removeUnfinishedOutputs } from './job-output.js';
+import { produceInto, removeUnfinishedOutputs } from './job-output.js';
 
 describe('removeUnfinishedOutputs', () => {
   let folder: string;
@@ -30,5 +30,29 @@ describe('removeUnfinishedOutputs', () => {
     const left = (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())
       .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
     expect(left).to.deep.equal([files.clip, files.hidden, files.named].sort());
+  });
+});
+
+describe('produceInto', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-produce-'));
+  });
+  afterEach(() => rm(folder, { recursive: true, force: true }));
+
+  it('gives jobs aiming at one name their own temporary files and their own final files', async () => {
+    const target = path.join(folder, 'Imported', 'x.mp4');
+    const temps = new Set<string>();
+    const outputs = await Promise.all(Array.from({ length: 6 }, (_, index) => produceInto(target, async (temp) => {
+      temps.add(temp);
+      await writeFile(temp, `job ${index}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return index;
+    })));
+    expect(temps.size).to.equal(6);
+    for (const temp of temps) expect(path.basename(temp)).to.match(/^\.x\.mp4\.[0-9a-f]+\.part$/);
+    expect(new Set(outputs.map((output) => output.filePath)).size).to.equal(6);
+    for (const { value, filePath } of outputs) expect(await readFile(filePath, 'utf8')).to.equal(`job ${value}`);
+    expect(await readdir(path.join(folder, 'Imported'))).to.have.length(6);
   });
 });

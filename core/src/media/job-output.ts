@@ -1,12 +1,17 @@
 // What every media job (clip, highlight, compression, import) does with its result: it is written
-// under a temporary name beside the target and renamed into place only when complete, so a file
+// under a temporary name beside the target and moved into place only when complete, so a file
 // under the final name is always whole; on failure or cancel the temporary file is removed.
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { moveFile } from './move-file.js';
 
-/** `<folder>/.<name>.part`: hidden, and never mistaken for a video by the library or recovery. */
+/**
+ * `<folder>/.<name>.<random>.part`: hidden, never mistaken for a video by the library or recovery,
+ * and one per job, so two jobs aiming at the same name never write into the same file.
+ */
 export function tempOutputPath(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.part`);
+  return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.part`);
 }
 
 const TEMP_OUTPUT = /^\..+\.part$/;
@@ -34,14 +39,28 @@ export async function removeUnfinishedOutputs(folders: readonly string[], scratc
   return removed;
 }
 
-/** Runs `produce` on the temporary path, then renames it to `target`; removes it if anything fails. */
-export async function produceInto<T>(target: string, produce: (temp: string) => Promise<T>): Promise<T> {
+export interface JobOutput<T> {
+  /** What `produce` resolved to. */
+  value: T;
+  /** Where the finished file is: `target`, or ` (n)` of it when that name was taken meanwhile. */
+  filePath: string;
+}
+
+/**
+ * Runs `produce` on a temporary path of its own, then `place`s the finished file — by default at
+ * `target` or its first free ` (n)` variant, never over another file; removes the temporary file if
+ * anything fails.
+ */
+export async function produceInto<T>(
+  target: string,
+  produce: (temp: string) => Promise<T>,
+  place: (temp: string, value: T) => Promise<string> = (temp) => moveFile(temp, target),
+): Promise<JobOutput<T>> {
   const temp = tempOutputPath(target);
   await mkdir(path.dirname(target), { recursive: true });
   try {
-    const result = await produce(temp);
-    await rename(temp, target);
-    return result;
+    const value = await produce(temp);
+    return { value, filePath: await place(temp, value) };
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

@@ -3,6 +3,7 @@
 // has no bookmarks.
 import { execFile } from 'node:child_process';
 import type { LoudnessSample } from './highlight-plan.js';
+import { fileInput } from './file-input.js';
 
 const ANALYSIS_RATE = 8000;
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
@@ -14,7 +15,7 @@ export async function measureLoudness(ffmpegPath: string, video: string, sampleS
     `aresample=${ANALYSIS_RATE}`, 'aformat=channel_layouts=mono', `asetnsamples=n=${samples}:p=0`,
     'astats=metadata=1:reset=1', 'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-',
   ].join(',');
-  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', video, '-map', '0:a:0?', '-vn', '-af', filter, '-f', 'null', '-'];
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', ...fileInput(video), '-map', '0:a:0?', '-vn', '-af', filter, '-f', 'null', '-'];
   const output = await new Promise<string>((resolve, reject) => {
     execFile(ffmpegPath, args, { maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true }, (error, stdout, stderr) => {
       if (error) reject(new Error(stderr.trim() || error.message));

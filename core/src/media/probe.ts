@@ -1,6 +1,7 @@
 // What a media file holds, read with `ffprobe -show_format -show_streams` (JSON), and where its
 // keyframes are in a span of it when asked.
 import { execFile } from 'node:child_process';
+import { fileInput } from './file-input.js';
 
 export interface ProbedStream {
   index: number;
@@ -45,7 +46,7 @@ export async function probeMedia(ffprobePath: string, file: string, options: Pro
     ? ['-show_entries', 'packet=stream_index,pts_time,flags', '-read_intervals', `${keyframesIn.fromSeconds.toFixed(3)}%${keyframesIn.toSeconds.toFixed(3)}`]
     : [];
   const output = await new Promise<string>((resolve, reject) => {
-    execFile(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...packets, file],
+    execFile(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...packets, ...fileInput(file)],
       { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`ffprobe could not read ${file}: ${stderr.trim() || error.message}`));

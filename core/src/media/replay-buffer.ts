@@ -2,11 +2,14 @@
 // `<cache>/replay-buffer/<recording>/`; this keeps a rolling window of them (duration plus one
 // segment, and under the size limit) and joins the newest ones into an MP4 by stream copy.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
+import { tempOutputPath } from './job-output.js';
+import { moveFile } from './move-file.js';
 import { audioTrackNameArgs, SEGMENT_EXTENSION } from './session-encoding.js';
+import { fileInput } from './file-input.js';
 
 export const SEGMENT_SECONDS = 2;
 const SEGMENT_NAME = /^segment-(\d+)\.ts$/;
@@ -204,17 +207,18 @@ export interface ConcatRequest {
  * Joins segments with the concat demuxer and stream copy (no re-encode) into an MP4 written under
  * a temporary name and renamed when complete. The list file sits beside the segments.
  */
-export async function concatSegments({ ffmpegPath, segments, target, audioTrackNames = [], logger }: ConcatRequest): Promise<void> {
+/** Resolves to the saved file: `target`, or its first free ` (n)` variant (never over another file). */
+export async function concatSegments({ ffmpegPath, segments, target, audioTrackNames = [], logger }: ConcatRequest): Promise<string> {
   if (segments.length === 0) throw new Error('There are no segments to save');
   const list = path.join(path.dirname(segments[0]!.file), `concat-${randomUUID()}.ffconcat`);
-  const partial = `${target}.part`;
+  const partial = tempOutputPath(target);
   await mkdir(path.dirname(target), { recursive: true });
   await writeFile(list, `ffconcat version 1.0\n${segments.map((segment) => `file ${quoteConcatPath(segment.file)}\n`).join('')}`);
   try {
     const run = FfmpegProcess.start({
       ffmpegPath,
       args: [
-        '-f', 'concat', '-safe', '0', '-i', list,
+        '-safe', '0', ...fileInput(list, 'concat'),
         '-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc', ...audioTrackNameArgs(audioTrackNames),
         '-movflags', '+faststart', '-f', 'mp4', '-y', partial,
       ],
@@ -223,7 +227,7 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
     });
     const exit = await run.exited;
     if (!exit.succeeded) throw new Error(`ffmpeg could not join the replay segments: ${exit.errorText}`);
-    await rename(partial, target);
+    return await moveFile(partial, target);
   } catch (error) {
     await rm(partial, { force: true });
     throw error;

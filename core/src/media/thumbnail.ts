@@ -4,6 +4,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
+import { fileInput } from './file-input.js';
 
 export const THUMBNAIL_WIDTH = 720;
 
@@ -41,7 +42,7 @@ async function extractFrame({ ffmpegPath, video, target, width = THUMBNAIL_WIDTH
     // -ss before -i seeks on the input: fast, and exact for a frame that only needs to be near.
     // One decoding thread: a frame or two to decode, often beside a recording or a join.
     args: [
-      '-threads', '1', '-ss', atSeconds.toFixed(3), '-i', video, '-map', '0:v:0', '-frames:v', '1',
+      '-threads', '1', '-ss', atSeconds.toFixed(3), ...fileInput(video), '-map', '0:v:0', '-frames:v', '1',
       '-vf', `scale=${width}:-2`, '-q:v', '9', '-f', 'image2', '-update', '1', '-y', target,
     ],
     outputs: [target],

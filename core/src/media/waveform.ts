@@ -6,6 +6,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
+import { fileInput } from './file-input.js';
 
 export const WAVEFORM_SAMPLE_RATE = 11025;
 export const WAVEFORM_COLUMNS_PER_SECOND = 50;
@@ -135,7 +136,7 @@ export async function computeWaveform({ ffmpegPath, video, audioStreams, duratio
   const run = FfmpegProcess.start({
     ffmpegPath,
     // Track 0: the full mix of a Keyframe recording, the first (usually the mixed) track of others.
-    args: ['-i', video, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(WAVEFORM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:3'],
+    args: [...fileInput(video), '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(WAVEFORM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:3'],
     outputPipe: true,
     ...(logger ? { logger } : {}),
   });

@@ -1,6 +1,8 @@
-// The processes running on this machine, as {pid, executable path}, per operating system.
+// The current user's processes, as {pid, executable path}, per operating system: a game another
+// account runs on the same machine is not ours to record.
 import { execFile } from 'node:child_process';
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat } from 'node:fs/promises';
+import os from 'node:os';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -11,16 +13,22 @@ export interface RunningProcess {
   executable: string;
 }
 
+/** The processes of the user this service runs as (other accounts' are left out). */
 export async function listProcesses(platform: NodeJS.Platform = process.platform): Promise<RunningProcess[]> {
-  if (platform === 'linux') return listFromProc();
-  if (platform === 'win32') return listFromTasklist();
-  return listFromPs();
+  if (platform === 'linux') return listFromProc(process.getuid!());
+  if (platform === 'win32') return listFromTasklist(windowsUser());
+  return listFromPs(process.getuid!());
 }
 
-/** Linux: the `exe` link; for processes of other users, or Wine/Proton games, argv[0] tells more. */
-async function listFromProc(): Promise<RunningProcess[]> {
+/**
+ * Linux: the processes whose `/proc/<pid>` folder belongs to `uid` (the kernel gives it the process's
+ * effective uid). Their `exe` link names the executable; for Wine/Proton games argv[0] tells more.
+ */
+async function listFromProc(uid: number): Promise<RunningProcess[]> {
   const entries = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
   const processes = await Promise.all(entries.map(async (name): Promise<RunningProcess | undefined> => {
+    const owner = await stat(`/proc/${name}`).then((info) => info.uid, () => undefined);
+    if (owner !== uid) return undefined; // another user's, or gone already
     const pid = Number(name);
     const argv0 = await readFile(`/proc/${name}/cmdline`, 'utf8').then((text) => text.split('\0')[0] ?? '', () => '');
     // A Windows game under Wine/Proton runs as wine-preloader; its argv[0] is the .exe path.
@@ -32,20 +40,50 @@ async function listFromProc(): Promise<RunningProcess[]> {
   return processes.filter((entry): entry is RunningProcess => entry !== undefined);
 }
 
-async function listFromTasklist(): Promise<RunningProcess[]> {
-  const { stdout } = await run('tasklist', ['/FO', 'CSV', '/NH'], { windowsHide: true, maxBuffer: 16 * 1024 * 1024 });
+/** Windows: `DOMAIN\user` of this process, as tasklist's USERNAME filter takes it. */
+function windowsUser(): string {
+  const { username } = os.userInfo();
+  const domain = process.env.USERDOMAIN;
+  return domain ? `${domain}\\${username}` : username;
+}
+
+/**
+ * Windows: tasklist filtered to `user`'s processes (`/FI "USERNAME eq DOMAIN\user"`); processes of
+ * other sessions' users, and system processes, are left out by tasklist itself.
+ */
+export function tasklistArguments(user: string): string[] {
+  return ['/FO', 'CSV', '/NH', '/FI', `USERNAME eq ${user}`];
+}
+
+/** tasklist's CSV lines (`"image","pid",…`); anything else, e.g. its "INFO: No tasks…" line, is skipped. */
+export function parseTasklist(stdout: string): RunningProcess[] {
   return stdout.split(/\r?\n/).flatMap((line) => {
     const match = /^"([^"]+)","(\d+)"/.exec(line);
     return match ? [{ pid: Number(match[2]), executable: match[1]! }] : [];
   });
 }
 
-async function listFromPs(): Promise<RunningProcess[]> {
-  const { stdout } = await run('ps', ['-axo', 'pid=,comm='], { maxBuffer: 16 * 1024 * 1024 });
+async function listFromTasklist(user: string): Promise<RunningProcess[]> {
+  const { stdout } = await run('tasklist', tasklistArguments(user), { windowsHide: true, maxBuffer: 16 * 1024 * 1024 });
+  return parseTasklist(stdout);
+}
+
+/** macOS and other Unixes: `ps` of the processes whose real uid is `uid`, with or without a terminal. */
+export function psArguments(uid: number): string[] {
+  return ['-x', '-U', String(uid), '-o', 'pid=,comm='];
+}
+
+/** `ps -o pid=,comm=` lines: the pid, then the command (a full path on macOS). */
+export function parsePs(stdout: string): RunningProcess[] {
   return stdout.split('\n').flatMap((line) => {
     const match = /^\s*(\d+)\s+(.+)$/.exec(line);
     return match ? [{ pid: Number(match[1]), executable: match[2]!.trim() }] : [];
   });
+}
+
+async function listFromPs(uid: number): Promise<RunningProcess[]> {
+  const { stdout } = await run('ps', psArguments(uid), { maxBuffer: 16 * 1024 * 1024 });
+  return parsePs(stdout);
 }
 
 /** The file name of an executable path of any platform. */

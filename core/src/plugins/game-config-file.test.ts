@@ -121,9 +121,9 @@ describe('GameConfigFile', () => {
       const executable = path.join(first, ...GAME, 'bin', 'linux64', 'game');
       const report = await config.installForGame(gamePaths(async () => [first, second]), executable);
       const folders = [path.join(first, ...GAME, 'mod', 'cfg'), path.join(second, ...GAME, 'mod', 'cfg')];
-      expect(report).to.deep.equal({ folders, written: folders, keptUserEdits: [], failed: [] });
+      expect(report).to.deep.equal({ folders, written: folders, keptUserEdits: [], keptStaleUserEdits: [], failed: [] });
       const again = await config.installForGame(gamePaths(async () => [first, second]));
-      expect(again).to.deep.equal({ folders, written: [], keptUserEdits: [], failed: [] });
+      expect(again).to.deep.equal({ folders, written: [], keptUserEdits: [], keptStaleUserEdits: [], failed: [] });
     });
 
     it('reports kept and failed folders, and libraries it could not list, without throwing', async () => {
@@ -142,6 +142,30 @@ describe('GameConfigFile', () => {
       const unlisted = await config.installForGame(gamePaths(async () => { throw new Error('libraryfolders.vdf is unreadable'); }), path.join(game, 'bin', 'x64', 'game'));
       expect(unlisted.librariesError?.message).to.equal('libraryfolders.vdf is unreadable');
       expect(unlisted.written).to.deep.equal([path.join(game, 'mod', 'cfg')]);
+    });
+
+    it('reports a kept file without the required text as stale, and says what to do without quoting that text', async () => {
+      const required = 'Secret0123456789';
+      const withToken = new GameConfigFile({
+        fileName: 'game_keyframe.cfg', body: `"keyframe"\n{\n\t"token"\t"${required}"\n}\n`, lineComment: '//',
+        gameFolderInLibrary: GAME, executableDepth: 2, configFolderInGame: ['mod', 'cfg'], required,
+      });
+      const stale = await libraryWithGame('stale');
+      const fine = await libraryWithGame('fine');
+      for (const [library, text] of [[stale, 'mine\n'], [fine, `mine, with ${required}\n`]] as const) {
+        await mkdir(path.join(library, ...GAME, 'mod', 'cfg'));
+        await writeFile(path.join(library, ...GAME, 'mod', 'cfg', 'game_keyframe.cfg'), text);
+      }
+      const report = await withToken.installForGame(gamePaths(async () => [stale, fine]));
+      expect(report.keptUserEdits).to.deep.equal([stale, fine].map((library) => path.join(library, ...GAME, 'mod', 'cfg')));
+      expect(report.keptStaleUserEdits).to.deep.equal([path.join(stale, ...GAME, 'mod', 'cfg')]);
+      expect(await readFile(path.join(stale, ...GAME, 'mod', 'cfg', 'game_keyframe.cfg'), 'utf8')).to.equal('mine\n');
+      const lines: { level: string; message: string }[] = [];
+      const logger = { debug: () => undefined, info: () => undefined, warn: (message: string) => lines.push({ level: 'warn', message }), error: () => undefined };
+      withToken.logReport(report, 'Some Game', logger);
+      expect(lines.map(({ message }) => message)).to.deep.equal([
+        'Kept the game_keyframe.cfg that is already there, but it lacks what this version of Keyframe needs: delete game_keyframe.cfg so that Keyframe writes it again (then copy your own changes into the new file), and restart Some Game.',
+      ]);
     });
   });
 });

@@ -11,15 +11,20 @@ import type { GamePaths, PluginLogger } from './game-integration.js';
  * - `written`: the file was missing, or was an older text of ours that nobody had changed.
  * - `unchanged`: already exactly our text (line ends aside).
  * - `kept-user-edit`: someone changed the file, or Keyframe did not write it; it is left as it is.
+ * - `kept-stale-user-edit`: the same, but the file lacks the options' `required` text, so the game
+ *   will not work with it until the user adds it (or deletes the file for Keyframe to write it again).
  */
-export type GameConfigInstallResult = 'written' | 'unchanged' | 'kept-user-edit';
+export type GameConfigInstallResult = 'written' | 'unchanged' | 'kept-user-edit' | 'kept-stale-user-edit';
 
 /** What `installForGame` did, folder by folder; the integration words it for the user. */
 export interface GameConfigInstallReport {
   /** Every folder where the game reads the file: the Steam libraries' and the running game's. */
   readonly folders: readonly string[];
   readonly written: readonly string[];
+  /** Every folder whose file was kept, `keptStaleUserEdits` included. */
   readonly keptUserEdits: readonly string[];
+  /** The folders whose kept file lacks the `required` text: the user must act. */
+  readonly keptStaleUserEdits: readonly string[];
   readonly failed: ReadonlyArray<{ readonly folder: string; readonly error: Error }>;
   /** Why the Steam libraries could not be listed; the running game's folder is still tried. */
   readonly librariesError?: Error;
@@ -41,6 +46,11 @@ export interface GameConfigFileOptions {
    * (it shows the game is installed there); the rest is created when the file is written.
    */
   readonly configFolderInGame: readonly string[];
+  /**
+   * Text a file must hold for the game to work with this version (e.g. the push token): a user's file
+   * without it is still kept, but reported as stale.
+   */
+  readonly required?: string;
 }
 
 export class GameConfigFile {
@@ -80,7 +90,10 @@ export class GameConfigFile {
     });
     if (current !== undefined) {
       if (normalizeLineEnds(current) === this.text) return 'unchanged';
-      if (!this.isUntouched(current)) return 'kept-user-edit';
+      if (!this.isUntouched(current)) {
+        const { required } = this.options;
+        return required === undefined || current.includes(required) ? 'kept-user-edit' : 'kept-stale-user-edit';
+      }
     }
     // Temp file + rename: the game never reads half a file, and the temp name (`….cfg.tmp-…`) never
     // matches the name pattern a game loads, so a leftover from a crash is not read either.
@@ -126,17 +139,19 @@ export class GameConfigFile {
 
     const written: string[] = [];
     const keptUserEdits: string[] = [];
+    const keptStaleUserEdits: string[] = [];
     const failed: Array<{ folder: string; error: Error }> = [];
     for (const folder of folders) {
       try {
         const result = await this.install(folder);
         if (result === 'written') written.push(folder);
-        if (result === 'kept-user-edit') keptUserEdits.push(folder);
+        if (result === 'kept-user-edit' || result === 'kept-stale-user-edit') keptUserEdits.push(folder);
+        if (result === 'kept-stale-user-edit') keptStaleUserEdits.push(folder);
       } catch (error) {
         failed.push({ folder, error: asError(error) });
       }
     }
-    return { folders: [...folders], written, keptUserEdits, failed, ...(librariesError ? { librariesError } : {}) };
+    return { folders: [...folders], written, keptUserEdits, keptStaleUserEdits, failed, ...(librariesError ? { librariesError } : {}) };
   }
 
   /**
@@ -152,13 +167,25 @@ export class GameConfigFile {
       return { failedEverywhere: false };
     }
     for (const folder of report.keptUserEdits) {
-      logger.info(`Kept the ${this.fileName} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, { folder });
+      if (report.keptStaleUserEdits.includes(folder)) {
+        logger.warn(`Kept the ${this.fileName} that is already there, but it lacks what this version of Keyframe needs: ${this.staleAdvice(gameName)}`, { folder });
+      } else {
+        logger.info(`Kept the ${this.fileName} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, { folder });
+      }
     }
     for (const { folder, error } of report.failed) {
       logger.warn(`Could not write ${this.fileName}: ${error.message}. Create it by hand as described in the integration's README.`, { folder });
     }
     if (report.written.length > 0) logger.info(`Wrote ${this.fileName}`, { folders: report.written });
     return { failedEverywhere: report.failed.length === report.folders.length };
+  }
+
+  /**
+   * What a user with a stale file of their own must do, without quoting `required` (it may be a
+   * secret, and health and logs are not the place for one).
+   */
+  staleAdvice(gameName: string): string {
+    return `delete ${this.fileName} so that Keyframe writes it again (then copy your own changes into the new file), and restart ${gameName}.`;
   }
 
   private async folderInGame(gameFolder: string): Promise<string | undefined> {

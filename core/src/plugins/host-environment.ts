@@ -1,7 +1,7 @@
 // Connects the integration host to the rest of the service: the recorder, bookmarks, live feeds,
 // game paths and the plugin folders.
 import type { DependencyContainer } from 'tsyringe';
-import { LiveFeeds } from '../feeds/live/index.js';
+import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
 import { SharedTextRecognizer } from '../ocr/text-recognizer.js';
 import { SystemGamePaths } from '../platform/game-paths.js';
 import { ServiceOptions } from '../service-options.js';
@@ -10,6 +10,7 @@ import { ContentLibrary } from '../services/content-library.js';
 import { RecorderService } from '../services/recorder-service.js';
 import type { RecorderView } from './game-integration.js';
 import type { IntegrationHostEnvironment } from './integration-host.js';
+import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
 
@@ -45,14 +46,17 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
   const recorder = container.resolve(RecorderService);
   // One OCR worker for every integration that reads on-screen text, alive while one of them does.
   const recognizer = new SharedTextRecognizer();
+  // One token for every integration of this data folder: the games' configs hold it across restarts.
+  const pushToken = dataFolderPushToken(options.dataFolder);
   const deadline = Number(variables.KEYFRAME_HOOK_DEADLINE_MS);
   shareHostModules([userPluginFolder(options.dataFolder)]);
   return {
     searchFolders: defaultPluginFolders(options.dataFolder, variables),
+    approvals: new PluginApprovals(approvalsFile(options.dataFolder)),
     recorder: recorderView(recorder),
     bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
     feedsFor: (_key, logger, observe, health) => new LiveFeeds({
-      logger, observe,
+      logger, observe, pushToken,
       screenText: { frames: () => recorder.screenFrames, recognizer, degraded: (reason) => health.degraded(reason) },
     }),
     gamePaths: new SystemGamePaths(variables),

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../feeds/feed-observer.js';
@@ -14,6 +14,8 @@ import { Logger } from '../support/logger.js';
 import type { EventSink } from '../transport/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from './game-integration.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
+import { PluginApprovals } from './plugin-approvals.js';
+import type { PluginSource } from './plugin-folders.js';
 
 type Hook = 'enable' | 'disable' | 'activate' | 'deactivate';
 type Behaviour = Partial<Record<Hook, 'throw' | 'reject' | 'hang'>>;
@@ -119,20 +121,21 @@ describe('IntegrationHost', function () {
     await rm(folder, { recursive: true, force: true });
   });
 
-  async function startHost(deadlineMs = 500): Promise<void> {
+  async function startHost(deadlineMs = 500, source: PluginSource = 'environment'): Promise<void> {
     const logger = new Logger([]);
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
     await settings.load();
     state = new StateStore(silentSink);
     games = new GameDetector(async () => processes, logger);
     const environment: IntegrationHostEnvironment = {
-      searchFolders: [plugins],
+      searchFolders: [{ path: plugins, source }],
+      approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
       bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return true; } }),
       feedsFor: (key): ClosableFeeds => ({
         httpPush: () => { throw new Error('unused'); }, poll: () => { throw new Error('unused'); },
         tail: () => { throw new Error('unused'); }, watchFolder: () => { throw new Error('unused'); },
-        screenText: () => { throw new Error('unused'); },
+        screenText: () => { throw new Error('unused'); }, pushToken: () => Promise.reject(new Error('unused')),
         closeAll: async () => { closedFeeds.push(key); },
       }),
       gamePaths: { steamLibraries: async () => [], roamingAppData: () => folder, localAppData: () => folder, home: () => folder },
@@ -166,6 +169,34 @@ describe('IntegrationHost', function () {
     expect(health('futureGame')).to.deep.include({ status: 'failed' });
     expect(health('bundledCore').message).to.match(/peer dependency/);
     expect(health('goodGame')).to.deep.include({ status: 'idle', displayName: 'Fixture goodGame' });
+  });
+
+  it('runs a third-party plugin only once approved with its hash, and not again after its code changed', async () => {
+    await writeFixture(plugins, 'third', { key: 'thirdGame' });
+    await startHost(500, 'user');
+    const shown = health('thirdGame').approval!;
+    expect(shown).to.deep.include({ status: 'pending', packageName: 'fixture-third' });
+    expect(health('thirdGame').status).to.equal('disabled');
+    expect(settings.current.gameIntegrations).to.not.have.property('thirdGame');
+    expect(calls).to.deep.equal([]);
+    const wrong = await host.approve('thirdGame', '0'.repeat(64)).then(() => undefined, (error: unknown) => error);
+    expect(wrong).to.have.property('code', 'InvalidParameters');
+    expect(calls).to.deep.equal([]);
+
+    await host.approve('thirdGame', shown.hash);
+    expect(calls).to.deep.equal(['thirdGame:enable']);
+    expect(health('thirdGame').approval!.status).to.equal('approved');
+    expect(settings.current.gameIntegrations.thirdGame).to.deep.equal({ enabled: true });
+
+    // Switched off, changed on disk, switched on again: the new contents are not imported.
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, thirdGame: { enabled: false } } });
+    await host.settled();
+    await appendFile(path.join(plugins, 'third', 'index.js'), '\n// changed\n');
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, thirdGame: { enabled: true } } });
+    await host.settled();
+    expect(calls).to.deep.equal(['thirdGame:enable', 'thirdGame:disable']);
+    expect(health('thirdGame').approval!.status).to.equal('pending');
+    expect(health('thirdGame').approval!.hash).to.not.equal(shown.hash);
   });
 
   it('adds the settings key of a newly installed plugin, switched on', async () => {

@@ -1,12 +1,15 @@
 // Runs the discovered integrations: enable/disable from settings, activate while one of their games
 // runs during a recording (or, for those whose manifest says `activation: "game"`, while it runs at
 // all), each hook under a deadline, failures contained and restarted with
-// back-off, health published in `State.integrations`.
+// back-off, health published in `State.integrations`. Third-party packages run only once the user
+// approved their exact contents.
 import { inject, injectable } from 'tsyringe';
+import { CommandError } from '../commands/command-error.js';
 import type { ClosableFeeds, FeedObserver } from '../feeds/feed-observer.js';
-import { formatLocalDateTime, type IntegrationHealth } from '../protocol/index.js';
+import { formatLocalDateTime, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../services/game-detector.js';
 import { Notifier } from '../services/notifier.js';
+import { toWirePath } from '../services/settings-service.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
@@ -14,15 +17,20 @@ import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
 } from './game-integration.js';
 import { withDeadline } from './hook-deadline.js';
+import { hashPackageContents } from './package-contents.js';
+import type { PluginApprovals } from './plugin-approvals.js';
 import { instantiateIntegration, systemClock } from './plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
+import type { PluginFolder } from './plugin-folders.js';
 import { loadIntegrationClass } from './plugin-loader.js';
 
 export const MAX_RESTARTS = 3;
 
 /** What the host needs from the rest of the service; the composition root provides it. */
 export interface IntegrationHostEnvironment {
-  searchFolders: readonly string[];
+  searchFolders: readonly PluginFolder[];
+  /** The user's approvals of third-party packages. */
+  approvals: PluginApprovals;
   recorder: RecorderView;
   /** Bookmarks on behalf of one integration. */
   bookmarksFor(key: string): BookmarksService;
@@ -44,6 +52,8 @@ interface Running {
 
 interface Integration {
   plugin: DiscoveredPlugin;
+  /** Third-party packages only: what the user sees and approves. */
+  approval?: IntegrationApproval;
   phase: Phase;
   running?: Running;
   degradedReason?: string;
@@ -86,24 +96,29 @@ export class IntegrationHost {
   /** Whether an integration that reads on-screen text is switched on and one of its games runs. */
   get readsScreenText(): boolean {
     return [...this.integrations.values()].some((integration) => {
-      const { key, feeds } = integration.plugin.manifest.integration;
-      const enabled = this.settings.current.gameIntegrations[key]?.enabled ?? true;
-      return enabled && integration.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed))
+      const { feeds } = integration.plugin.manifest.integration;
+      return this.wantsEnabled(integration) && integration.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed))
         && this.runningGameOf(integration) !== undefined;
     });
   }
 
   /** Discovers plugins, adds their settings keys, enables the enabled ones, and starts following changes. */
   async start(): Promise<void> {
+    const damaged = await this.environment.approvals.load();
+    if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
     const discovery = await discoverPlugins(this.environment.searchFolders);
     this.refused = discovery.refused;
     for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
     for (const plugin of discovery.plugins) {
-      this.integrations.set(plugin.manifest.integration.key, { plugin, phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set() });
+      const integration: Integration = { plugin, approval: this.approvalOf(plugin), phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set() };
+      this.integrations.set(plugin.manifest.integration.key, integration);
+      if (integration.approval?.status === 'pending') this.logger.warn('integration waits for the user\'s approval', { ...integration.approval });
     }
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
-    this.games.addCatalog(() => discovery.plugins.flatMap((plugin) => plugin.manifest.integration.games));
+    // A package the user has not approved adds no games either: it could start recordings.
+    this.games.addCatalog(() => [...this.integrations.values()].filter((integration) => !this.isPending(integration))
+      .flatMap((integration) => integration.plugin.manifest.integration.games));
 
     this.unsubscribe.push(
       this.settings.onChange(() => this.reconcileAll()),
@@ -129,6 +144,61 @@ export class IntegrationHost {
     await this.settled();
   }
 
+  /** Lets a pending third-party integration run, if `hash` is that of its package on disk now. */
+  async approve(key: string, hash: string): Promise<void> {
+    const integration = this.thirdParty(key);
+    const approval = integration.approval!;
+    const current = await hashPackageContents(integration.plugin.packageRoot);
+    if ('problem' in current) throw new CommandError('Failed', `${approval.packageName} cannot be approved: ${current.problem}.`);
+    if (current.hash !== approval.hash) {
+      integration.approval = { ...approval, status: 'pending', hash: current.hash };
+      this.publish();
+    }
+    if (current.hash !== hash) {
+      throw new CommandError('InvalidParameters', `${approval.packageName} at ${approval.path} is not the package that was shown for approval `
+        + `(its contents hash ${current.hash.slice(0, 12)}…, not ${hash.slice(0, 12)}…): look at it again before approving it.`);
+    }
+    await this.environment.approvals.approve(key, approval.path, hash);
+    integration.approval = { ...approval, status: 'approved', hash };
+    this.logger.info('integration approved', { ...integration.approval });
+    this.addSettingsKeys();
+    this.reconcileAll();
+    await integration.queue;
+  }
+
+  /** Withdraws an approval: the integration stops and waits for approval again. */
+  async revoke(key: string): Promise<void> {
+    const integration = this.thirdParty(key);
+    await this.environment.approvals.revoke(key);
+    integration.approval = { ...integration.approval!, status: 'pending' };
+    this.logger.info('integration approval revoked', { key, path: integration.approval.path });
+    this.reconcileAll();
+    await integration.queue;
+  }
+
+  private thirdParty(key: string): Integration {
+    const integration = this.integrations.get(key);
+    if (!integration) throw new CommandError('NotFound', `There is no integration "${key}": it may have been removed, or it was not loaded (see State.integrations).`);
+    if (!integration.approval) throw new CommandError('NotAllowed', `${integration.plugin.manifest.integration.displayName} comes with Keyframe (or from a folder in KEYFRAME_PLUGIN_DIRS): it needs no approval.`);
+    return integration;
+  }
+
+  private approvalOf(plugin: DiscoveredPlugin): IntegrationApproval | undefined {
+    if (plugin.contentHash === undefined) return undefined;
+    const path = toWirePath(plugin.packageRoot);
+    const approved = this.environment.approvals.isApproved(plugin.manifest.integration.key, path, plugin.contentHash);
+    return { status: approved ? 'approved' : 'pending', packageName: plugin.packageName, version: plugin.version, path, hash: plugin.contentHash };
+  }
+
+  private isPending(integration: Integration): boolean {
+    return integration.approval?.status === 'pending';
+  }
+
+  /** Switched on in the settings, and approved where it has to be. */
+  private wantsEnabled(integration: Integration): boolean {
+    return !this.isPending(integration) && (this.settings.current.gameIntegrations[integration.plugin.manifest.integration.key]?.enabled ?? true);
+  }
+
   health(key: string): IntegrationHealth | undefined {
     const integration = this.integrations.get(key);
     return integration && this.healthOf(integration);
@@ -142,9 +212,8 @@ export class IntegrationHost {
 
   /** Moves one integration one or more steps towards where settings, games and the recorder say it should be. */
   private async reconcile(integration: Integration): Promise<void> {
-    const key = integration.plugin.manifest.integration.key;
     // At shutdown integrations are deactivated, not disabled: disable() is the user switching one off.
-    const wantEnabled = this.settings.current.gameIntegrations[key]?.enabled ?? true;
+    const wantEnabled = this.wantsEnabled(integration);
     const game = wantEnabled && !this.stopping ? this.runningGameOf(integration) : undefined;
     const duringRecordingsOnly = integration.plugin.manifest.integration.activation !== 'game';
     const wantActive = game !== undefined && (!duringRecordingsOnly || this.environment.recorder.current !== undefined);
@@ -193,7 +262,9 @@ export class IntegrationHost {
   private async instantiate(integration: Integration): Promise<boolean> {
     const key = integration.plugin.manifest.integration.key;
     const settings = this.settings;
+    if (!(await this.stillAsApproved(integration))) return false;
     try {
+      this.logger.info('loading integration', { key, path: integration.plugin.packageRoot, entry: integration.plugin.entry });
       const integrationClass = await loadIntegrationClass(integration.plugin.entry);
       const logger = this.logger.child(`plugin:${key}`);
       const health = this.healthReporter(integration);
@@ -214,6 +285,19 @@ export class IntegrationHost {
       await this.fail(integration, `could not load ${integration.plugin.packageName}: ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
+  }
+
+  /** Checked again right before its code is imported: a package changed since its approval waits for a new one. */
+  private async stillAsApproved(integration: Integration): Promise<boolean> {
+    const approval = integration.approval;
+    if (!approval) return true;
+    const current = await hashPackageContents(integration.plugin.packageRoot);
+    if (!('problem' in current) && current.hash === approval.hash) return true;
+    integration.approval = { ...approval, status: 'pending', hash: 'problem' in current ? approval.hash : current.hash };
+    this.logger.warn('integration changed since it was approved: it waits for a new approval', {
+      ...integration.approval, problem: 'problem' in current ? current.problem : undefined,
+    });
+    return false;
   }
 
   private async fail(integration: Integration, message: string): Promise<void> {
@@ -285,7 +369,7 @@ export class IntegrationHost {
     if (integration.degradedReason && integration.phase !== 'disabled') return { status: 'degraded', message: integration.degradedReason, lastEventAt };
     const running = this.runningGameOf(integration);
     const messages: Record<Exclude<Phase, 'failed'>, string> = {
-      disabled: `${name} is switched off`,
+      disabled: this.isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
       enabled: running
         ? `${running.name} is running: bookmarks start with the next recording`
         : `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} to start`,
@@ -298,7 +382,8 @@ export class IntegrationHost {
   private publish(): void {
     const integrations: Record<string, IntegrationHealth> = {};
     for (const [key, integration] of this.integrations) {
-      integrations[key] = { displayName: integration.plugin.manifest.integration.displayName, ...this.healthOf(integration) };
+      const approval = integration.approval && { approval: integration.approval };
+      integrations[key] = { displayName: integration.plugin.manifest.integration.displayName, ...this.healthOf(integration), ...approval };
     }
     for (const refusal of this.refused) {
       if (refusal.key && !this.integrations.has(refusal.key)) {
@@ -309,10 +394,10 @@ export class IntegrationHost {
     if (JSON.stringify(previous) !== JSON.stringify(integrations)) this.state.update({ integrations });
   }
 
-  /** A newly installed plugin appears in the settings, switched on. */
+  /** A newly installed plugin appears in the settings, switched on (a third-party one once approved). */
   private addSettingsKeys(): void {
     const current = this.settings.current;
-    const missing = this.keys.filter((key) => !current.gameIntegrations[key]);
+    const missing = [...this.integrations].filter(([key, integration]) => !current.gameIntegrations[key] && !this.isPending(integration)).map(([key]) => key);
     if (missing.length === 0) return;
     const gameIntegrations = { ...current.gameIntegrations };
     for (const key of missing) gameIntegrations[key] = { enabled: true };

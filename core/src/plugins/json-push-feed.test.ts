@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Feed, Feeds, HttpPushInput, HttpPushOptions } from '../feeds/types.js';
 import type { PluginLogger } from './game-integration.js';
-import { openJsonPushFeed, readJsonPush } from './json-push-feed.js';
+import { openJsonPushFeed, readJsonPush, tokenRefusedMessage } from './json-push-feed.js';
 
 /** Feeds that open one httpPush feed whose `ready` settles as told; the other kinds are not used here. */
 function pushFeeds(ready: Promise<void>): { feeds: Feeds; opened: { id: string; options: HttpPushOptions }[]; handlers: ((input: HttpPushInput) => unknown)[] } {
@@ -23,18 +23,32 @@ class RecordedLogger implements PluginLogger {
 }
 
 describe('openJsonPushFeed', () => {
-  it('opens the feed on the port, hands it the handler and resolves once it listens', async () => {
+  const options = { id: 'gsi', port: 1340, game: 'Some Game', token: 'Token1234567890abcdef', onTokenRefused: () => undefined };
+
+  it('opens the feed on the port with the token, hands it the handler and resolves once it listens', async () => {
     const { feeds, opened, handlers } = pushFeeds(Promise.resolve());
     const handler = () => undefined;
-    await openJsonPushFeed(feeds, { id: 'gsi', port: 1340, game: 'Some Game' }, handler);
-    expect(opened).to.deep.equal([{ id: 'gsi', options: { port: 1340 } }]);
+    await openJsonPushFeed(feeds, options, handler);
+    expect(opened.map(({ id, options: { port, token } }) => ({ id, port, token }))).to.deep.equal([{ id: 'gsi', port: 1340, token: options.token }]);
     expect(handlers).to.deep.equal([handler]);
+  });
+
+  it('words refusals for a missing or wrong token for health, and leaves those of web pages to the feed\'s log', async () => {
+    const { feeds, opened } = pushFeeds(Promise.resolve());
+    const messages: string[] = [];
+    await openJsonPushFeed(feeds, { ...options, onTokenRefused: (message) => messages.push(message) }, () => undefined);
+    const { onRefused } = opened[0]!.options;
+    onRefused!({ reason: 'browser', count: 1 });
+    onRefused!({ reason: 'token', count: 1 });
+    onRefused!({ reason: 'token', count: 2 });
+    expect(messages).to.deep.equal([tokenRefusedMessage('Some Game', 1), tokenRefusedMessage('Some Game', 2)]);
+    expect(messages[1]).to.match(/^Refused 2 pushes from Some Game without Keyframe's token: restart Some Game/);
   });
 
   it('turns a port it cannot listen on into what to do, keeping the feed\'s error as the cause', async () => {
     const cause = new Error('httpPush feed "gsi" cannot listen on 127.0.0.1:1340: port 1340 is in use by another program');
     const { feeds } = pushFeeds(Promise.reject(cause));
-    const failure = await openJsonPushFeed(feeds, { id: 'gsi', port: 1340, game: 'Some Game' }, () => undefined).then(() => undefined, (error: unknown) => error);
+    const failure = await openJsonPushFeed(feeds, options, () => undefined).then(() => undefined, (error: unknown) => error);
     expect(failure).to.be.instanceOf(Error);
     expect((failure as Error).message).to.equal(
       `Cannot listen for Some Game on 127.0.0.1:1340: ${cause.message}. Close the program that uses port 1340 and start the game again.`,

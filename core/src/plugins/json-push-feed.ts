@@ -1,5 +1,6 @@
 // The shared half of an integration the game pushes JSON to (a Game State Integration): listening on
-// its loopback port with an error that says what to do, and reading each push without logging its body.
+// its loopback port with an error that says what to do, refusing pushes without the config's token,
+// and reading each push without logging its body.
 import type { Feeds, HttpPushInput } from '../feeds/types.js';
 import type { PluginLogger } from './game-integration.js';
 
@@ -10,6 +11,17 @@ export interface JsonPushFeedOptions {
   port: number;
   /** The game as the user knows it, for the error when the port cannot be listened on. */
   game: string;
+  /**
+   * The token the game's config makes it send (`Feeds.pushToken()`), for games whose config can carry
+   * one (Valve's `"auth" { "token" … }`); pushes without it are refused. Without it, only requests
+   * from web pages are refused.
+   */
+  token?: string;
+  /**
+   * Told, in words for the user, each time a push without the right token was refused: the game runs
+   * with a config from before the token (or someone else posts). Meant for health.
+   */
+  onTokenRefused?: (message: string) => void;
 }
 
 /**
@@ -18,9 +30,14 @@ export interface JsonPushFeedOptions {
  * after its own clean-up.
  */
 export async function openJsonPushFeed(
-  feeds: Feeds, { id, port, game }: JsonPushFeedOptions, onInput: (input: HttpPushInput) => void | Promise<void>,
+  feeds: Feeds, { id, port, game, token, onTokenRefused }: JsonPushFeedOptions, onInput: (input: HttpPushInput) => void | Promise<void>,
 ): Promise<void> {
-  const feed = feeds.httpPush(id, { port });
+  const feed = feeds.httpPush(id, {
+    port, token,
+    onRefused: ({ reason, count }) => {
+      if (reason === 'token') onTokenRefused?.(tokenRefusedMessage(game, count));
+    },
+  });
   feed.onInput(onInput);
   try {
     await feed.ready;
@@ -33,9 +50,15 @@ export async function openJsonPushFeed(
   }
 }
 
+/** What health says once `count` pushes came without the token of the config Keyframe installed. */
+export function tokenRefusedMessage(game: string, count: number): string {
+  return `Refused ${count} ${count === 1 ? 'push' : 'pushes'} from ${game} without Keyframe's token: restart ${game} so that it ` +
+    'reads the game state config Keyframe installed (if you changed that file, delete it so that Keyframe writes it again).';
+}
+
 /**
  * The JSON a push carries, or `undefined` for a request that is not a POST or a body that is not JSON.
- * The latter is logged at debug level by size only: a game's push can carry the config's auth token.
+ * The latter is logged at debug level by size only, as a body is never logged.
  */
 export function readJsonPush(input: HttpPushInput, logger: PluginLogger): { payload: unknown } | undefined {
   if (input.method.toUpperCase() !== 'POST') return undefined;

@@ -1,16 +1,23 @@
-// Finds integration packages by their manifest, in the workspace `plugins/` folder, in
-// `node_modules` and in the user's plugins folder, without importing any of their code.
+// Finds integration packages by their manifest in the plugin folders, without importing any of their
+// code; skips those that other users could change, and fingerprints those that need the user's approval.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, type IntegrationManifest } from './manifest.js';
+import { hashPackageContents } from './package-contents.js';
+import type { PluginFolder, PluginSource } from './plugin-folders.js';
 
 export interface DiscoveredPlugin {
   manifest: IntegrationManifest;
   packageName: string;
+  version: string;
   packageRoot: string;
   /** The module to import: the package's `exports['.']` or `main`. */
   entry: string;
+  source: PluginSource;
+  /** SHA-256 of the package's files (package-contents.ts), for packages that need the user's approval. */
+  contentHash?: string;
 }
 
 export interface RefusedPlugin {
@@ -27,23 +34,25 @@ export interface Discovery {
 
 interface PackageJson {
   name?: string;
+  version?: string;
   main?: string;
   exports?: unknown;
   keyframe?: unknown;
 }
 
 /** Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused. */
-export async function discoverPlugins(searchFolders: readonly string[]): Promise<Discovery> {
+export async function discoverPlugins(searchFolders: readonly PluginFolder[]): Promise<Discovery> {
   const discovery: Discovery = { plugins: [], refused: [] };
   const seenRoots = new Set<string>();
   for (const folder of searchFolders) {
-    for (const candidate of await packageFolders(folder)) {
+    for (const candidate of await packageFolders(folder.path)) {
       const root = await realpath(candidate).catch(() => candidate);
       // npm workspaces link `node_modules/@scope/x` to `plugins/x`: one package, seen twice.
       if (seenRoots.has(root)) continue;
       seenRoots.add(root);
-      const found = await inspectPackage(root);
-      if (!found) continue;
+      const inspected = await inspectPackage(root, folder.source);
+      if (!inspected) continue;
+      const found = 'reason' in inspected ? inspected : await checkTrust(inspected, candidate, folder.path);
       if ('reason' in found) {
         discovery.refused.push(found);
         continue;
@@ -72,8 +81,28 @@ async function packageFolders(folder: string): Promise<string[]> {
   return folders;
 }
 
+/**
+ * Refuses a package that users other than this one could change: any folder on the way from the
+ * package to the folder it was found in, the package's own folder, its package.json and its entry with
+ * the folders between (every file, for packages that are fingerprinted). Fingerprints packages from the
+ * user plugins folder.
+ */
+async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+  const refuse = (reason: string): RefusedPlugin => ({ packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason });
+  const entry = path.relative(plugin.packageRoot, plugin.entry);
+  if (entry.startsWith('..') || path.isAbsolute(entry)) return refuse(`its entry module ${plugin.entry} lies outside the package`);
+  const writable = await foreignWriteAccess(foundAt, scanned)
+    ?? await foreignWriteAccess(path.join(plugin.packageRoot, 'package.json'), plugin.packageRoot)
+    ?? await foreignWriteAccess(plugin.entry, plugin.packageRoot);
+  if (writable) return refuse(`others can change it: ${writable}`);
+  if (plugin.source !== 'user') return plugin;
+  const contents = await hashPackageContents(plugin.packageRoot);
+  if ('problem' in contents) return refuse(contents.problem);
+  return { ...plugin, contentHash: contents.hash };
+}
+
 /** undefined: not an integration package at all; otherwise the plugin or why it is refused. */
-export async function inspectPackage(root: string): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
+export async function inspectPackage(root: string, source: PluginSource = 'environment'): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
   let pkg: PackageJson;
   try {
     pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as PackageJson;
@@ -90,7 +119,9 @@ export async function inspectPackage(root: string): Promise<DiscoveredPlugin | R
   }
   const entry = entryOf(pkg);
   if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)' };
-  return { manifest: check.manifest, packageName: pkg.name ?? path.basename(root), packageRoot: root, entry: path.resolve(root, entry) };
+  return {
+    manifest: check.manifest, packageName: pkg.name ?? path.basename(root), version: pkg.version ?? '', packageRoot: root, entry: path.resolve(root, entry), source,
+  };
 }
 
 function entryOf(pkg: PackageJson): string | undefined {

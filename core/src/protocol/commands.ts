@@ -1,7 +1,7 @@
 // Commands, frontend to backend: `{Method, Parameters}`. One entry per Method with the schema of its
 // Parameters. SPEC's parameters as written; "not shown" ones from protocol-gaps.md §5 with neutral names.
 import Type, { type Static, type TSchema } from 'typebox';
-import { ContentItemReference, ContentType, BookmarkType, Duration, PresetName, Segment, StringEnum } from './models.js';
+import { ContentHash, ContentItemReference, ContentType, BookmarkType, Duration, PresetName, Segment, StringEnum } from './models.js';
 import { SettingsChanges } from './settings.js';
 
 export interface CommandDefinition<P extends TSchema = TSchema> {
@@ -87,6 +87,11 @@ export const Commands = {
   }), 'Recovers, deletes or skips one file of a RecoveryPrompt'),
   MigrateContent: define(NoParameters, 'Moves library items into the canonical folder layout; progress via ContentMigrationProgress'),
   SaveReplayBuffer: define(NoParameters, 'Saves the last replayBufferDuration seconds of the recording (Buffer or Hybrid mode) as a Buffer item; ReplayBufferSaved when written (the SaveReplayBuffer keybind)', true),
+  ApproveIntegration: define(strict({
+    key: text('The integration\'s settings key, as in State.integrations'),
+    hash: ContentHash,
+  }), 'Lets a pending third-party integration run; refused unless `hash` is that of the package on disk now (State.integrations[key].approval.hash)', true),
+  RevokeIntegration: define(strict({ key: text('The integration\'s settings key') }), 'Withdraws the approval of a third-party integration: it stops and waits for approval again', true),
   TogglePreview: define(NoParameters, 'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)', true),
 } as const satisfies Record<string, CommandDefinition>;
 

@@ -147,12 +147,25 @@ export const CaptureEngineVersion = Type.Object({
 });
 export type CaptureEngineVersion = Static<typeof CaptureEngineVersion>;
 
+export const ContentHash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the package\'s files, lowercase hex (docs/writing-an-integration.md §10)' });
+
+export const INTEGRATION_APPROVAL = ['pending', 'approved'] as const;
+export const IntegrationApproval = Type.Object({
+  status: StringEnum(INTEGRATION_APPROVAL, { description: '`pending`: switched off until the user approves this package (ApproveIntegration)' }),
+  packageName: Type.String(),
+  version: Type.String(),
+  path: Type.String({ description: 'The package folder, forward slashes' }),
+  hash: ContentHash,
+}, { description: 'Extension: present for a third-party package (the user plugins folder), which runs only once the user approved these contents' });
+export type IntegrationApproval = Static<typeof IntegrationApproval>;
+
 export const INTEGRATION_HEALTH = ['disabled', 'idle', 'active', 'degraded', 'failed'] as const;
 export const IntegrationHealth = Type.Object({
   displayName: Type.Optional(Type.String({ description: 'Its name for people, from its manifest (absent for a package that was not loaded)' })),
   status: StringEnum(INTEGRATION_HEALTH),
   message: Type.String(),
   lastEventAt: Nullable(DateTime),
+  approval: Type.Optional(IntegrationApproval),
 });
 export type IntegrationHealth = Static<typeof IntegrationHealth>;
 

@@ -4,7 +4,7 @@ import { Commands } from './commands.js';
 import { Events } from './events.js';
 import {
   AudioDevice, Bookmark, CaptureEngineVersion, Codec, ContentItem, ContentItemReference, Display, Game, GameEntry,
-  IntegrationHealth, PreRecording, Recording, RecoverableFile, ReleaseNote, Segment, State,
+  IntegrationApproval, IntegrationHealth, PreRecording, Recording, RecoverableFile, ReleaseNote, Segment, State,
 } from './models.js';
 import {
   DeviceSetting, GameSetting, IntegrationSetting, Keybinding, MenuItem, QualityOverride, RecordingModeOverride,
@@ -40,7 +40,7 @@ const asJson = (schema: TSchema): JsonSchema => schema as JsonSchema;
 /** One table each in "Models", in this order; fields holding one of them show its name instead of its shape. */
 const MODELS: Readonly<Record<string, TSchema>> = {
   Settings, State, Recording, PreRecording, ContentItem, ContentItemReference, Bookmark, Segment, GameEntry, Game,
-  ReleaseNote, AudioDevice, Display, Codec, CaptureEngineVersion, IntegrationHealth, RecoverableFile,
+  ReleaseNote, AudioDevice, Display, Codec, CaptureEngineVersion, IntegrationHealth, IntegrationApproval, RecoverableFile,
   Keybinding, DeviceSetting, GameSetting, QualityOverride, RecordingModeOverride, IntegrationSetting, MenuItem,
 };
 

@@ -13,7 +13,6 @@ import {
 import { CaptureEngine, CaptureEngineUnavailableError, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { percentOf, produceInto } from '../media/job-output.js';
-import { freePath } from '../media/move-file.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
@@ -171,12 +170,14 @@ export class ClipService {
       job.started = true;
       const tools = this.tools();
       const first = job.segments[0]!.segment;
-      target = await freePath(this.library.contentPath('Clip', first.game, `${fileStamp(new Date())}.mp4`));
-      const { pieces, method } = await produceInto(target, async (temp) => {
+      target = this.library.contentPath('Clip', first.game, `${fileStamp(new Date())}.mp4`);
+      const output = await produceInto(target, async (temp) => {
         const made = await this.make(job, temp, work, tools);
         if (job.cancelled) throw new ClipCancelled();
         return made;
       });
+      const { pieces, method } = output.value;
+      target = output.filePath;
       const durationSeconds = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
       const tracks = outputTrackNames(pieces, this.keepsSeparateTracks());
       // The clip is listed at once; its thumbnail and waveform follow (a request for them waits).

@@ -5,6 +5,7 @@ import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { CaptureSources } from '../media/capture-source.js';
+import { moveFile } from '../media/move-file.js';
 import { probeMedia } from '../media/probe.js';
 import type { Codec } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
@@ -12,6 +13,7 @@ import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } f
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
+import { ContentItemQueue } from './content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { Notifier } from './notifier.js';
@@ -58,11 +60,11 @@ describe('CompressionService', function () {
   let recorder: RecorderService;
   let service: CompressionService;
 
-  const build = (recorderService: RecorderService = recorder) => {
+  const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) => {
     const logger = new Logger([]);
     const jobs = new MediaJobs();
     return new CompressionService(settings, library, new ContentLocator(settings, library), engine, recorderService,
-      new ContentArtwork(settings, library, jobs, logger), jobs, events, logger);
+      new ContentArtwork(settings, library, jobs, logger), jobs, items, events, logger);
   };
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {
@@ -155,6 +157,31 @@ describe('CompressionService', function () {
     expect(library.list()).to.have.length(1);
     expect(await filesUnder(path.dirname(path.resolve(item.filePath)))).to.deep.equal(['replace.mp4']);
     expect(state.current.content[0]).to.deep.include({ compressed: true, fileSizeKb: updated.fileSizeKb });
+  });
+
+  it('replaces the video where the item is now when it was renamed during the compression, leaving no other file', async () => {
+    settings.replace({ ...settings.current, removeOriginalAfterCompression: true });
+    const items = new ContentItemQueue();
+    service = build(recorder, items);
+    const item = await addVideo('replace', HIGH_BITRATE);
+    const folderOfItem = path.dirname(path.resolve(item.filePath));
+    const originalBytes = (await stat(item.filePath)).size;
+    // An edit of the item is under way (held in its queue), so the finished compression waits for it.
+    let finishEdit!: () => void;
+    const edit = items.run(item.id, () => new Promise<void>((resolve) => { finishEdit = resolve; }));
+
+    const compressing = service.compress(item.filePath);
+    // ffmpeg writes its output only once it has opened the input: from then on the input may move.
+    while (!(await readdir(folderOfItem)).some((name) => name.endsWith('.part'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    const renamed = await moveFile(item.filePath, path.join(folderOfItem, 'renamed.mp4'));
+    await library.update(item.id, { filePath: renamed });
+    finishEdit();
+    await edit;
+
+    expect((await compressing).status).to.equal('done');
+    expect(library.get(item.id)).to.deep.include({ fileName: 'renamed', compressed: true });
+    expect((await stat(renamed)).size).to.be.lessThan(originalBytes);
+    expect(await filesUnder(folderOfItem)).to.deep.equal(['renamed.mp4']);
   });
 
   it('skips a video that does not get smaller and leaves the original untouched', async () => {

@@ -5,21 +5,23 @@
 // that is not smaller is thrown away (`skipped`). Otherwise `removeOriginalAfterCompression` decides:
 // on, the compressed file replaces the item's video (same item, `compressed: true`); off (the default),
 // both are kept and the compressed file is a new item of the same kind with `compressed: true`.
-import { rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
-import { percentOf, produceInto } from '../media/job-output.js';
+import { fileInput } from '../media/file-input.js';
+import { percentOf, produceInto, type JobOutput } from '../media/job-output.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { audioTrackNameArgs } from '../media/session-encoding.js';
 import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../media/video-encoder.js';
-import { freePath } from '../media/move-file.js';
+import { moveFile } from '../media/move-file.js';
 import type { Codec, EventContent, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
+import { ContentItemQueue } from './content-item-queue.js';
 import { ContentLibrary, sizeFields, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { RecorderService } from './recorder-service.js';
@@ -73,7 +75,7 @@ export function compressionArgs(source: string, target: string, probed: ProbeRes
   const audio = probed.streams.filter((stream) => stream.type === 'audio');
   const names = audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : [];
   return [
-    '-i', source,
+    ...fileInput(source),
     '-map', '0:v:0', '-map', '0:a?', '-map_metadata', '0',
     ...video,
     '-c:a', 'copy',
@@ -103,6 +105,7 @@ export class CompressionService {
     private readonly recorder: RecorderService,
     private readonly artwork: ContentArtwork,
     private readonly jobs: MediaJobs,
+    private readonly items: ContentItemQueue,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -150,26 +153,25 @@ export class CompressionService {
       const encoder = compressionEncoder(this.settings.current, this.engine.codecs, video.frameRate ?? 0);
       const removeOriginal = this.settings.current.removeOriginalAfterCompression;
       const parsed = path.parse(source);
-      const target = removeOriginal
-        ? (parsed.ext.toLowerCase() === '.mp4' ? source : await freePath(path.join(parsed.dir, `${parsed.name}.mp4`)))
-        : await freePath(path.join(parsed.dir, `${parsed.name}-compressed.mp4`));
+      const planned = path.join(parsed.dir, `${parsed.name}${removeOriginal ? '' : '-compressed'}.mp4`);
       const durationSeconds = probed.durationSeconds ?? 0;
-      let sizeBytes: number;
+      let output: JobOutput<number>;
       try {
-        sizeBytes = await produceInto(target, async (temp) => {
+        output = await produceInto(planned, async (temp) => {
           await this.encode(compressionArgs(source, temp, probed, encoder.args), tools, temp, durationSeconds, (progress) => report({ progress, status: 'compressing' }));
           const size = (await stat(temp)).size;
           if (size >= originalBytes) throw new NotSmaller(size);
           return size;
-        });
+        }, removeOriginal ? (temp, size) => this.replace(item.id, temp, size) : undefined);
       } catch (error) {
         if (!(error instanceof NotSmaller)) throw error;
         this.logger.info('compression skipped: not smaller', { file: source, originalBytes, sizeBytes: error.sizeBytes });
         report({ progress: 100, status: 'skipped', message: NOT_SMALLER });
         return { status: 'skipped', sizeBytes: error.sizeBytes, originalBytes };
       }
+      const { value: sizeBytes, filePath: target } = output;
       const result = removeOriginal
-        ? await this.replace(item, source, target, sizeBytes)
+        ? this.library.get(item.id) ?? item
         : await this.keepBoth(item, target, tools);
       this.logger.info('video compressed', {
         file: source, target, encoder: encoder.entry.id, originalBytes, sizeBytes, removeOriginal, tookMs: Date.now() - began,
@@ -198,13 +200,25 @@ export class CompressionService {
     if (!exit.succeeded) throw new Error(exit.errorText || `ffmpeg exited with code ${String(exit.code)}`);
   }
 
-  /** The compressed file becomes the item's video; the original goes (when it had another name). */
-  private async replace(item: ContentRecord, source: string, target: string, sizeBytes: number): Promise<ContentRecord> {
-    const moved = comparable(target) !== comparable(source);
-    const updated = await this.library.update(item.id, { ...(moved ? { filePath: target } : {}), ...sizeFields(sizeBytes), compressed: true });
-    if (moved) await rm(source, { force: true });
-    // Same picture and the same (copied) sound: thumbnail and waveform stay valid.
-    return updated;
+  /**
+   * The compressed file becomes the item's video; the original goes. Queued with the item's other
+   * edits and applied to where the item is now: it may have been renamed (or deleted) meanwhile.
+   * Resolves to the compressed file's path.
+   */
+  private replace(id: string, temp: string, sizeBytes: number): Promise<string> {
+    return this.items.run(id, async () => {
+      const item = this.library.get(id);
+      if (!item) throw new Error('it was deleted while it was being compressed');
+      const original = item.filePath;
+      // An .mp4 is replaced in place: the one file this job is asked to replace; another kind gets an .mp4 beside it.
+      const inPlace = path.extname(original).toLowerCase() === '.mp4';
+      const target = inPlace ? original : await moveFile(temp, `${original.slice(0, original.length - path.extname(original).length)}.mp4`);
+      if (inPlace) await rename(temp, original);
+      await this.library.update(id, { ...(inPlace ? {} : { filePath: target }), ...sizeFields(sizeBytes), compressed: true });
+      if (!inPlace) await rm(original, { force: true });
+      // Same picture and the same (copied) sound: thumbnail and waveform stay valid.
+      return target;
+    });
   }
 
   /** The compressed file is a new item of the same kind, with the original's game, title and bookmarks. */

@@ -12,6 +12,7 @@ import { BookmarkService } from './bookmark-service.js';
 import { ContentEditor, fileNameFromTitle } from './content-editor.js';
 import { ContentLibrary } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
+import { ContentItemQueue } from './content-item-queue.js';
 import type { RecorderService } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
@@ -50,7 +51,7 @@ describe('ContentEditor', () => {
       addBookmark: (bookmark: Bookmark) => state.update((next) => { next.recording?.bookmarks.push(bookmark); }),
     };
     const bookmarks = new BookmarkService(active, { findCovering: () => undefined, addBookmark: async () => undefined }, events, new Logger([]));
-    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, state, new Logger([]));
+    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, state, new ContentItemQueue(), new Logger([]));
   });
   afterEach(async () => {
     state.dispose();
@@ -103,6 +104,21 @@ describe('ContentEditor', () => {
     expect(library.get(item.id)!.bookmarks.map((bookmark) => bookmark.id)).to.deep.equal([6]);
     await commandRejection(editor.deleteBookmark(item.filePath, 'Clip', 5), 'NotFound');
     expect(events.of('BookmarkCreated')).to.have.length(0);
+  });
+
+  it('keeps every bookmark of many added to one item at once, and a rename and a delete of one item at once never both act', async () => {
+    const item = await clip('Clips/Arena/a.mp4', 30);
+    await Promise.all(Array.from({ length: 10 }, (_, index) => editor.addBookmark({
+      filePath: item.filePath, contentType: 'Clip', id: index + 1, type: 'Kill', time: `00:00:${String(index + 10)}`,
+    })));
+    expect(library.get(item.id)!.bookmarks.map((bookmark) => bookmark.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+
+    const [renamed, deleted] = await Promise.allSettled([editor.rename('a', 'Clip', 'Ace'), editor.delete('a', 'Clip')]);
+    expect(renamed.status).to.equal('fulfilled');
+    // The delete names the item by its old name, which the rename before it took away.
+    expect(deleted.status === 'rejected' && (deleted.reason as { code?: string }).code).to.equal('NotFound');
+    expect(library.get(item.id)).to.deep.include({ fileName: 'Ace' });
+    expect(await readdir(path.join(videos, 'Clips/Arena'))).to.deep.equal(['Ace.mp4']);
   });
 
   it('puts a bookmark on the running recording\'s session file into State with BookmarkCreated', async () => {

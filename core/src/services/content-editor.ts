@@ -9,6 +9,7 @@ import {
 } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { BookmarkService } from './bookmark-service.js';
+import { ContentItemQueue } from './content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { RecorderService } from './recorder-service.js';
@@ -38,6 +39,7 @@ export class ContentEditor {
     private readonly recorder: RecorderService,
     private readonly bookmarks: BookmarkService,
     private readonly state: StateStore,
+    private readonly items: ContentItemQueue,
     logger: Logger,
   ) {
     this.logger = logger.child('content');
@@ -49,7 +51,11 @@ export class ContentEditor {
    * Thumbnail, waveform and sidecar are keyed by the item's id, so they stay where they are.
    */
   async rename(fileName: string, type: ContentType, title: string): Promise<ContentRecord> {
-    const item = this.locator.byFileName(fileName, type);
+    const { id } = this.locator.byFileName(fileName, type);
+    return this.items.run(id, () => this.renameNow(this.stillNamed(id, fileName, type), title));
+  }
+
+  private async renameNow(item: ContentRecord, title: string): Promise<ContentRecord> {
     const current = await this.locator.insideContent(item.filePath);
     this.refuseActiveRecording(item, 'renamed');
     const wanted = fileNameFromTitle(title) ?? startTimeName(item);
@@ -73,14 +79,17 @@ export class ContentEditor {
 
   /** Resolves every item first (one refusal refuses the batch, nothing deleted), then deletes them with one `State`. */
   async deleteMany(references: readonly ContentItemReference[]): Promise<void> {
-    const items = new Map<string, ContentRecord>();
-    for (const reference of references) {
-      const item = this.locator.byFileName(reference.FileName, reference.ContentType);
-      await this.insideContentOrGone(item);
-      this.refuseActiveRecording(item, 'deleted');
-      items.set(item.id, item);
-    }
-    await this.library.removeMany([...items.keys()]);
+    const ids = references.map((reference) => this.locator.byFileName(reference.FileName, reference.ContentType).id);
+    await this.items.runAll(ids, async () => {
+      const items = new Map<string, ContentRecord>();
+      for (const [index, reference] of references.entries()) {
+        const item = this.stillNamed(ids[index]!, reference.FileName, reference.ContentType);
+        await this.insideContentOrGone(item);
+        this.refuseActiveRecording(item, 'deleted');
+        items.set(item.id, item);
+      }
+      await this.library.removeMany([...items.keys()]);
+    });
   }
 
   /**
@@ -94,13 +103,14 @@ export class ContentEditor {
     if (this.isRecordingFile(request.filePath, request.contentType)) {
       if (this.bookmarks.addToRecording(bookmark, 'frontend')) return;
     }
-    const item = await this.locator.byFilePath(request.filePath, request.contentType);
-    const duration = parseDuration(item.duration) ?? Number.POSITIVE_INFINITY;
-    if (seconds > duration + END_TOLERANCE_SECONDS) {
-      throw new CommandError('InvalidParameters', `The bookmark at ${request.time} is past the end of ${item.fileName} (${item.duration}).`);
-    }
-    const others = item.bookmarks.filter((existing) => existing.id !== request.id);
-    await this.library.update(item.id, { bookmarks: sortByTime([...others, bookmark]) });
+    await this.editItem(request.filePath, request.contentType, async (item) => {
+      const duration = parseDuration(item.duration) ?? Number.POSITIVE_INFINITY;
+      if (seconds > duration + END_TOLERANCE_SECONDS) {
+        throw new CommandError('InvalidParameters', `The bookmark at ${request.time} is past the end of ${item.fileName} (${item.duration}).`);
+      }
+      const others = item.bookmarks.filter((existing) => existing.id !== request.id);
+      await this.library.update(item.id, { bookmarks: sortByTime([...others, bookmark]) });
+    });
   }
 
   /** Removes every bookmark with `id` from the running recording or the library item. */
@@ -114,11 +124,29 @@ export class ContentEditor {
       });
       return;
     }
-    const item = await this.locator.byFilePath(filePath, type);
-    if (!item.bookmarks.some((bookmark) => bookmark.id === id)) {
-      throw new CommandError('NotFound', `${item.fileName} has no bookmark with id ${id}.`);
-    }
-    await this.library.update(item.id, { bookmarks: item.bookmarks.filter((bookmark) => bookmark.id !== id) });
+    await this.editItem(filePath, type, async (item) => {
+      if (!item.bookmarks.some((bookmark) => bookmark.id === id)) {
+        throw new CommandError('NotFound', `${item.fileName} has no bookmark with id ${id}.`);
+      }
+      await this.library.update(item.id, { bookmarks: item.bookmarks.filter((bookmark) => bookmark.id !== id) });
+    });
+  }
+
+  /** Runs `edit` in the item's queue on the item as it is then (an edit queued before may have changed it). */
+  private async editItem(filePath: string, type: ContentType, edit: (item: ContentRecord) => Promise<void>): Promise<void> {
+    const { id } = await this.locator.byFilePath(filePath, type);
+    await this.items.run(id, async () => {
+      const item = this.library.get(id);
+      if (!item) throw new CommandError('NotFound', `${filePath} was deleted meanwhile.`);
+      await edit(item);
+    });
+  }
+
+  /** The item `id` as it is now, if it still has the name the frontend gave; renamed or deleted meanwhile is `NotFound`. */
+  private stillNamed(id: string, fileName: string, type: ContentType): ContentRecord {
+    const item = this.library.get(id);
+    if (item?.fileName !== fileName) throw new CommandError('NotFound', `There is no ${type} named "${fileName}" in the library any more (renamed or deleted meanwhile).`);
+    return item;
   }
 
   /** The item's video must be inside the content folder; one that vanished since it was listed may still go. */

@@ -1,5 +1,5 @@
-// Which known games are running: the process list, polled every 2 s, matched against the game
-// catalog (integration manifests, the bundled list, the user's `games` entries) by executable.
+// Which known games are running: the current user's process list, polled every 2 s, matched against
+// the game catalog (integration manifests, the bundled list, the user's `games` entries) by executable.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
@@ -107,8 +107,9 @@ export function matchGames(processes: readonly RunningProcess[], known: readonly
 }
 
 /**
- * The machine's processes. `KEYFRAME_GAME_PROCESS_ROOT` keeps only those whose executable lies in that
- * folder: suites that run stand-in games side by side each see their own.
+ * The current user's processes (a game another account runs on this machine starts no recording).
+ * `KEYFRAME_GAME_PROCESS_ROOT` keeps only those whose executable lies in that folder: suites that run
+ * stand-in games side by side each see their own.
  */
 export function systemProcessLister(variables: NodeJS.ProcessEnv = process.env): ProcessLister {
   const root = variables.KEYFRAME_GAME_PROCESS_ROOT;

@@ -11,12 +11,12 @@ import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { fileInput } from '../media/file-input.js';
 import {
   bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
 } from '../media/highlight-plan.js';
 import { percentOf, produceInto } from '../media/job-output.js';
 import { measureLoudness } from '../media/loudness.js';
-import { freePath } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { audioTrackNameArgs } from '../media/session-encoding.js';
 import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../protocol/index.js';
@@ -58,7 +58,7 @@ export function highlightArgs(source: string, target: string, windows: readonly 
   parts.push(`${inputs.join('')}concat=n=${windows.length}:v=1:a=${audioTracks.length}[vc]${audioOut}`, `[vc]format=yuv420p${rate}[vo]`);
   const names = audioTracks.every((stream) => stream.title !== undefined) ? audioTracks.map((stream) => stream.title!) : [];
   return [
-    '-i', source,
+    ...fileInput(source),
     '-filter_complex', parts.join(';'),
     '-map', '[vo]', ...audioTracks.flatMap((_, track) => ['-map', `[ao${track}]`]),
     '-c:v', 'libx264', '-preset', quality.clipPreset, '-crf', String(quality.clipQualityCpu),
@@ -143,10 +143,10 @@ export class HighlightService {
       const moments = windows.reduce((sum, window) => sum + window.moments.length, 0);
       report({ progress: 0, status: 'processing', message: `Found ${moments} moments` });
       report({ progress: 10, status: 'processing', message: 'Extracting clips...' });
-      const target = await freePath(this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`));
+      const planned = this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`);
       const total = plannedSeconds(windows);
       let lastPercent = 10;
-      await produceInto(target, async (temp) => {
+      const { filePath: target } = await produceInto(planned, async (temp) => {
         await this.encode(highlightArgs(item.filePath, temp, windows, probed, this.settings.current), tools, temp, (done) => {
           const percent = 10 + Math.floor(percentOf(done, total) * 0.8);
           if (percent <= lastPercent) return;

@@ -16,7 +16,6 @@ import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { percentOf, produceInto } from '../media/job-output.js';
 import { probeMedia } from '../media/probe.js';
-import { freePath } from '../media/move-file.js';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
 import type { CommandParameters, ContentType, EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
@@ -170,8 +169,8 @@ export class ImportService {
     }
     const parsed = path.parse(file);
     const folder = path.dirname(this.library.contentPath(type, IMPORTED_GAME, parsed.base));
-    const target = await freePath(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`));
-    await produceInto(target, (temp) => copyWithProgress(file, temp, info.size, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
+    const { filePath: target } = await produceInto(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`),
+      (temp) => copyWithProgress(file, temp, info.size, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
     progress(Math.round(100 * COPY_SHARE), 'Making the thumbnail and waveform');
     try {
       const audio = probed.streams.filter((stream) => stream.type === 'audio');

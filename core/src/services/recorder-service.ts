@@ -9,7 +9,7 @@ import { CommandError } from '../commands/command-error.js';
 import { CaptureSources, type CaptureFormat, type CaptureRequest } from '../media/capture-source.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
-import { freePath, moveFile } from '../media/move-file.js';
+import { freePath, moveFile, reserveFreePath } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames, type RecordingFrame } from '../media/recording-frames.js';
 import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize, type ScreenFrameSource } from '../media/screen-frames.js';
@@ -248,13 +248,13 @@ export class RecorderService implements RecorderView {
       const waitedMs = Date.now() - began;
       const span = await buffer.take(session.plan.bufferSeconds, until);
       if (!span) throw new Error('Nothing has been buffered yet: try again in a few seconds.');
-      const target = await freePath(this.library.contentPath('Buffer', session.game, `${fileStamp(requestedAt)}.mp4`));
+      let target = this.library.contentPath('Buffer', session.game, `${fileStamp(requestedAt)}.mp4`);
       // The artwork comes from the segments while they are joined: the save takes about as long as the join.
       const sources = segmentArtwork(span);
       const early = sources && this.artwork.prepare(sources, tools);
       const joinBegan = Date.now();
       try {
-        await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: session.audioTrackNames ?? [], logger: this.logger });
+        target = await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: session.audioTrackNames ?? [], logger: this.logger });
       } catch (error) {
         if (early) await this.artwork.discard(await early);
         throw error;
@@ -313,7 +313,7 @@ export class RecorderService implements RecorderView {
       if (mode !== 'Buffer') {
         const recordingsFolder = path.join(settings.cacheFolder, 'recordings');
         await mkdir(recordingsFolder, { recursive: true });
-        session.cacheFile = await freePath(path.join(recordingsFolder, `${stamp}.mp4`));
+        session.cacheFile = await reserveFreePath(path.join(recordingsFolder, `${stamp}.mp4`));
         contentFilePath = await freePath(this.library.contentPath('Session', session.game, path.basename(session.cacheFile)));
       }
       if (mode !== 'Session') {

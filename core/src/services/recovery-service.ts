@@ -7,9 +7,12 @@ import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
-import { freePath, moveFile } from '../media/move-file.js';
+import { fileInput } from '../media/file-input.js';
+import { tempOutputPath } from '../media/job-output.js';
+import { moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
+import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
@@ -142,12 +145,12 @@ export class RecoveryService {
   async scan(): Promise<readonly RecoveryCandidate[]> {
     const settings = this.settings.current;
     const items = this.library.list();
-    const orphans = await findOrphanVideos({
+    const orphans = await this.withoutFilesBeingWritten(await findOrphanVideos({
       cacheFolder: settings.cacheFolder,
       contentFolder: settings.contentFolder,
       listedPaths: items.map((item) => item.filePath),
       knownGames: [...items.map((item) => item.game), ...this.games.list().map((game) => game.name)],
-    });
+    }));
     this.offered.clear();
     for (const orphan of orphans) {
       const recoveryId = randomUUID();
@@ -158,6 +161,24 @@ export class RecoveryService {
       this.offerPending();
     }
     return this.pending;
+  }
+
+  /** A video a live process is writing (another Keyframe's recording) is not interrupted: it is left alone, not offered. */
+  private async withoutFilesBeingWritten(orphans: OrphanVideo[]): Promise<OrphanVideo[]> {
+    if (orphans.length === 0) return orphans;
+    const writers = await FileWriters.snapshot();
+    const kept: OrphanVideo[] = [];
+    for (const orphan of orphans) {
+      const busy = await this.busyReason(orphan.filePath, writers);
+      if (busy === undefined) kept.push(orphan);
+      else this.logger.info('video without metadata left alone: it is being written', { file: orphan.filePath, reason: busy });
+    }
+    return kept;
+  }
+
+  private async busyReason(file: string, writers: FileWriters): Promise<string | undefined> {
+    const info = await stat(file).catch(() => undefined);
+    return info && writers.busyReason(file, info.mtimeMs);
   }
 
   /**
@@ -177,6 +198,10 @@ export class RecoveryService {
     if (this.busy.has(recoveryId)) throw new CommandError('NotAllowed', `${candidate.filePath} is being recovered already.`);
     this.busy.add(recoveryId);
     try {
+      const busy = action === 'skip' ? undefined : await this.busyReason(candidate.filePath, await FileWriters.snapshot());
+      if (busy !== undefined) {
+        throw new CommandError('NotAllowed', `${candidate.filePath} is being written right now (${busy}), so it is not an interrupted recording: it was left as it is.`);
+      }
       if (action === 'skip') {
         this.logger.info('recovery skipped: offered again at the next start', { file: candidate.filePath });
       } else if (action === 'delete') {
@@ -215,12 +240,12 @@ export class RecoveryService {
     const createdAt = info.birthtimeMs > 0 ? info.birthtime : info.mtime;
     const game = gameOverride?.trim() || candidate.detectedGame || UNKNOWN_GAME;
     // Interrupted recordings go where the recorder would have put them; other files stay where they are.
-    const target = candidate.inCache ? await freePath(this.library.contentPath('Session', game, path.basename(source))) : source;
+    const target = candidate.inCache ? this.library.contentPath('Session', game, path.basename(source)) : source;
 
     const layout = await readMp4Layout(source).catch(() => undefined);
     let remuxed: string | undefined;
     if (!layout || needsRemux(layout)) {
-      const temp = `${target}.part`;
+      const temp = tempOutputPath(target);
       await mkdir(path.dirname(temp), { recursive: true });
       if (await this.remux(tools, source, temp)) remuxed = temp;
     }
@@ -269,7 +294,7 @@ export class RecoveryService {
   private async remux(tools: EngineTools, input: string, output: string): Promise<boolean> {
     const run = FfmpegProcess.start({
       ffmpegPath: tools.ffmpeg.path,
-      args: ['-y', '-i', input, '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
+      args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
       outputs: [output],
       logger: this.logger,
     });

@@ -158,3 +158,4 @@ export async function generateVideo(ffmpegPath: string, target: string, video: T
     execFile(ffmpegPath, args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve()));
   });
 }
+export { postAsGame, readPushToken, withPushToken, type GamePost } from './game-push.js';

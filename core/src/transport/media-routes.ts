@@ -1,6 +1,8 @@
 // Library media over HTTP for the frontend's player (protocol-gaps §10): videos with byte ranges,
 // waveform JSON, stored thumbnails and single frames. Only files inside the content folder, or the
-// cache folder's thumbnails and waveforms, are served; any other path is 404.
+// cache folder's thumbnails and waveforms, are served; any other path is 404. Pages of other origins
+// are refused (403). Frames are read a few at a time and kept for the next ask; past the decoder
+// pool's queue the answer is 503 with Retry-After.
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,17 +10,27 @@ import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { runFfmpegFrame } from '../media/frame-grab.js';
 import { CaptureEngine } from '../media/capture-engine.js';
+import { DecoderPool, DecoderPoolFull } from '../media/decoder-pool.js';
+import { FrameCache } from '../media/frame-cache.js';
 import { ContentArtwork } from '../services/content-artwork.js';
 import { isWithin } from '../services/content-locator.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { Logger } from '../support/logger.js';
-import { HttpRoutes } from './http-routes.js';
+import { crossSiteRefusal } from './cross-site-refusal.js';
+import { HttpRoutes, type HttpHandler } from './http-routes.js';
+import { OriginPolicy } from './origin-policy.js';
 
 const VIDEO_TYPES: Record<string, string> = {
   '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.mkv': 'video/x-matroska', '.webm': 'video/webm',
 };
 /** The frame `/api/thumbnail?time=` returns is this wide. */
 export const FRAME_WIDTH = 320;
+/** Frames are read at tenths of a second: asks a few milliseconds apart share one. */
+const FRAME_STEPS_PER_SECOND = 10;
+/** About a thousand 320 px frames. */
+const FRAME_CACHE_BYTES = 16 * 1024 * 1024;
+/** Seconds a refused frame request is asked to wait. */
+const RETRY_AFTER_SECONDS = 1;
 
 /** A parsed `Range` header: the bytes to send, `'unsatisfiable'` (416), or undefined for the whole file. */
 export type RangeAnswer = { start: number; end: number } | 'unsatisfiable' | undefined;
@@ -46,20 +58,34 @@ type Kind = 'video' | 'waveform' | 'thumbnail';
 @injectable()
 export class MediaRoutes {
   private readonly logger: Logger;
+  private readonly decoders = new DecoderPool();
+  private readonly frames = new FrameCache(FRAME_CACHE_BYTES);
 
   constructor(
     private readonly routes: HttpRoutes,
     private readonly settings: SettingsStore,
     private readonly engine: CaptureEngine,
     private readonly artwork: ContentArtwork,
+    private readonly origins: OriginPolicy,
     logger: Logger,
   ) {
     this.logger = logger.child('media');
   }
 
   install(): void {
-    this.routes.add('/api/content', (request, response, url) => this.content(request, response, url));
-    this.routes.add('/api/thumbnail', (request, response, url) => this.thumbnail(request, response, url));
+    this.routes.add('/api/content', this.guarded((request, response, url) => this.content(request, response, url)));
+    this.routes.add('/api/thumbnail', this.guarded((request, response, url) => this.thumbnail(request, response, url)));
+  }
+
+  /** The handler, for requests that do not come from a page of another origin (403 for those). */
+  private guarded(handler: HttpHandler): HttpHandler {
+    return (request, response, url) => {
+      const refusal = crossSiteRefusal(request, (origin) => this.origins.allows(origin, request.socket.localPort ?? 0));
+      if (refusal === undefined) return handler(request, response, url);
+      // Debug, not warn: a hostile page could ask thousands of times.
+      this.logger.debug('cross-site media request refused', { path: url.pathname, why: refusal });
+      plain(response, 403, 'Forbidden: media is only served to Keyframe\'s own pages.');
+    };
   }
 
   private async content(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
@@ -111,9 +137,24 @@ export class MediaRoutes {
     } catch (error) {
       return void plain(response, 500, `No frame: ${(error as Error).message}`);
     }
-    const jpeg = await runFfmpegFrame(ffmpeg, video.path, seconds, FRAME_WIDTH);
-    if (!jpeg || jpeg.length === 0) {
-      this.logger.warn('no frame for a thumbnail request', { file: video.path, seconds });
+    const at = Math.round(seconds * FRAME_STEPS_PER_SECOND) / FRAME_STEPS_PER_SECOND;
+    // Size and modification time: a file rewritten under the same name is read again.
+    const key = [video.path, video.size, video.modified.getTime(), at].join('\0');
+    let jpeg: Buffer | undefined;
+    try {
+      jpeg = await this.frames.get(key, () => this.decoders.run(async () => {
+        const began = Date.now();
+        const frame = await runFfmpegFrame(ffmpeg, video.path, at, FRAME_WIDTH);
+        this.logger.debug('frame read', { file: video.path, seconds: at, tookMs: Date.now() - began });
+        return frame;
+      }));
+    } catch (error) {
+      if (!(error instanceof DecoderPoolFull)) throw error;
+      response.writeHead(503, { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(RETRY_AFTER_SECONDS) }).end(error.message);
+      return;
+    }
+    if (!jpeg) {
+      this.logger.warn('no frame for a thumbnail request', { file: video.path, seconds: at });
       return void plain(response, 500, 'No frame could be read at that time.');
     }
     response.writeHead(200, { ...cors, 'Content-Type': 'image/jpeg', 'Content-Length': String(jpeg.length), 'Cache-Control': 'no-cache, no-store, must-revalidate' });

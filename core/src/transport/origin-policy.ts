@@ -21,7 +21,11 @@ export class OriginPolicy {
   /** No Origin (a desktop host, a script), the service's own pages, or an allow-listed origin. */
   isAllowedOrigin(request: IncomingMessage, port: number): boolean {
     const origin = request.headers.origin;
-    if (origin === undefined) return true;
+    return origin === undefined || this.allows(origin, port);
+  }
+
+  /** The service's own pages or an allow-listed origin (`http://host:port`). */
+  allows(origin: string, port: number): boolean {
     const normalized = origin.toLowerCase().replace(/\/$/, '');
     if (LOOPBACK_NAMES.some((name) => normalized === `http://${name}:${port}`)) return true;
     return [...this.options.allowedOrigins, ...this.settings.current.allowedOrigins]

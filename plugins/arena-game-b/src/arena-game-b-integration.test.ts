@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { IntegrationTestBed } from '@keyframe/test';
+import type { HttpPushOptions } from '@keyframe/core';
+import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/test';
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import {
   ArenaGameBIntegration, NO_DATA_MESSAGE, NO_PLAYER_DATA_MESSAGE, RESTART_TITLE,
 } from './arena-game-b-integration.js';
-import { GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
 import {
   MENU_HEARTBEAT, readGameDataText, readLobbyToPostgameBodies, skipWithoutGameData, SPECTATOR_FILES, withCounters,
 } from './recorded-payloads.js';
@@ -58,8 +59,8 @@ describe('ArenaGameBIntegration', () => {
       const second = await steamLibraryWithDota('games');
       bed.gamePaths.steamLibraryFolders = [first.library, second.library];
       await resolve().enable();
-      expect(await readFile(first.config, 'utf8')).to.equal(GSI_CONFIG_TEXT);
-      expect(await readFile(second.config, 'utf8')).to.equal(GSI_CONFIG_TEXT);
+      expect(await readFile(first.config, 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
+      expect(await readFile(second.config, 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
       expect(notifications()).to.deep.equal([RESTART_TITLE]);
     });
 
@@ -102,7 +103,7 @@ describe('ArenaGameBIntegration', () => {
       await mkdir(path.join(game, 'dota'), { recursive: true });
       const integration = resolve();
       await integration.activate({ name: 'Dota 2', executablePath: path.join(game, 'bin', 'win64', 'dota2.exe') });
-      expect(await readFile(path.join(game, ...CONFIG, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(GSI_CONFIG_TEXT);
+      expect(await readFile(path.join(game, ...CONFIG, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
       expect(notifications()).to.deep.equal([RESTART_TITLE]);
       await integration.deactivate();
     });
@@ -110,7 +111,17 @@ describe('ArenaGameBIntegration', () => {
     it('listens on the push feed "gsi", port 1341', async () => {
       const integration = resolve();
       await integration.activate(DOTA);
-      expect(bed.feeds.opened.map(({ kind, id, options }) => ({ kind, id, options }))).to.deep.equal([{ kind: 'httpPush', id: 'gsi', options: { port: 1341 } }]);
+      expect(bed.feeds.opened.map(({ kind, id, options }) => ({ kind, id, port: (options as HttpPushOptions).port, token: (options as HttpPushOptions).token })))
+        .to.deep.equal([{ kind: 'httpPush', id: 'gsi', port: 1341, token: SCRIPTED_PUSH_TOKEN }]);
+      await integration.deactivate();
+    });
+
+    it('says in health how many pushes came without the token', async () => {
+      const integration = resolve();
+      await integration.activate(DOTA);
+      const { onRefused } = bed.feeds.latest('httpPush', 'gsi').options as HttpPushOptions;
+      onRefused!({ reason: 'token', count: 3 });
+      expect(bed.health.current).to.match(/^Refused 3 pushes from Dota 2 without Keyframe's token: restart Dota 2/);
       await integration.deactivate();
     });
 

@@ -6,7 +6,7 @@ import {
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 export const NO_DATA_MESSAGE =
@@ -43,19 +43,24 @@ export class ArenaGameBIntegration implements GameIntegration {
   }
 
   async enable(): Promise<void> {
-    await this.installConfigs(undefined);
+    await this.installConfigs(await this.feeds.pushToken(), undefined);
   }
 
   async activate(game: DetectedGame): Promise<void> {
     await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#receivedData = false;
     this.#active = true;
+    const token = await this.feeds.pushToken();
     // SPEC: the config is written the first time the game is detected; usually it is already there.
-    await this.installConfigs(game.executablePath);
+    await this.installConfigs(token, game.executablePath);
 
     this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
+    const onTokenRefused = (message: string) => {
+      this.#noData.stop();
+      this.health.degraded(message);
+    };
     try {
-      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Dota 2' }, (input) => this.onPush(input));
+      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Dota 2', token, onTokenRefused }, (input) => this.onPush(input));
     } catch (error) {
       await this.deactivate();
       throw error;
@@ -105,14 +110,17 @@ export class ArenaGameBIntegration implements GameIntegration {
    * Installs the config wherever the game is; `executablePath` adds the running game's own folder.
    * Never throws: a config the user installed by hand works just as well.
    */
-  private async installConfigs(executablePath: string | undefined): Promise<void> {
-    const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
-    const { failedEverywhere } = GSI_CONFIG.logReport(report, 'Dota 2', this.logger);
+  private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
+    const config = gsiConfig(token);
+    const report = await config.installForGame(this.paths, executablePath);
+    const { failedEverywhere } = config.logReport(report, 'Dota 2', this.logger);
     if (report.folders.length === 0) return;
     if (report.written.length > 0) this.health.notify(RESTART_TITLE, RESTART_DESCRIPTION);
     this.#configProblem = failedEverywhere
       ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, add ${GSI_LAUNCH_OPTION} to the launch options and restart Dota 2.`
-      : undefined;
+      : report.keptStaleUserEdits.length > 0
+        ? `Your ${GSI_CONFIG_FILE_NAME} in ${report.keptStaleUserEdits.join(', ')} has no "auth" block with Keyframe's token, so Dota 2's pushes are refused: ${config.staleAdvice('Dota 2')}`
+        : undefined;
     this.health.degraded(this.#configProblem);
   }
 }

@@ -3,7 +3,7 @@
 // pushes POSTed to port 1341 become bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/test';
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,18 +14,15 @@ import { readGameDataText, readLobbyToPostgameBodies, skipWithoutGameData, SPECT
 const GAME_FOLDER = path.join('steam', 'steamapps', 'common', 'dota 2 beta', 'game');
 const SECONDS_BETWEEN_EVENTS = 1.5;
 
-async function post(body: string): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${GSI_PORT}/`, {
-    method: 'POST', body, headers: { 'Content-Type': 'application/json', 'User-Agent': 'Valve/Steam HTTP Client 1.0 (570)' },
-  });
-  return response.status;
-}
+const USER_AGENT = 'Valve/Steam HTTP Client 1.0 (570)';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('arena-game-b end to end', function () {
   this.timeout(90_000);
   let keyframe: IntegrationService;
+  /** Posts `body` as Dota 2 with the service's config sends it: with the data folder's token. */
+  let post: (body: string) => Promise<number>;
 
   before(async function () {
     skipWithoutGameData(this);
@@ -37,11 +34,16 @@ describe('arena-game-b end to end', function () {
       env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
   });
+  before(async () => {
+    const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
+    post = (body) => postAsGame(GSI_PORT, withPushToken(body, token), { userAgent: USER_AGENT });
+  });
   after(() => keyframe?.stop());
 
-  it('writes the push configuration into the game\'s gamestate_integration folder on enable', async () => {
+  it('writes the push configuration, with the data folder\'s token, into the game\'s gamestate_integration folder on enable', async () => {
     const config = await readFile(path.join(keyframe.temp.path, GAME_FOLDER, 'dota', 'cfg', 'gamestate_integration', GSI_CONFIG_FILE_NAME), 'utf8');
-    for (const line of [/"uri"\s+"http:\/\/127\.0\.0\.1:1341\/"/, /"player"\s+"1"/, /"map"\s+"1"/, /"provider"\s+"1"/]) {
+    const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
+    for (const line of [/"uri"\s+"http:\/\/127\.0\.0\.1:1341\/"/, /"player"\s+"1"/, /"map"\s+"1"/, /"provider"\s+"1"/, new RegExp(`"token"\\s+"${token}"`)]) {
       expect(config).to.match(line);
     }
   });
@@ -56,7 +58,7 @@ describe('arena-game-b end to end', function () {
     const [inProgress, postGame] = [bodies[10]!, bodies[11]!];
     for (const body of bodies.slice(0, 11)) expect(await post(body)).to.equal(200);
     for (const file of SPECTATOR_FILES) expect(await post(readGameDataText(file))).to.equal(200);
-    expect(await post('{"provider": ')).to.equal(200);
+    expect(await postAsGame(GSI_PORT, '{"provider": ', { userAgent: USER_AGENT }), 'no token in a broken body').to.equal(403);
 
     // Then the recorded in-progress payload with the counters a kill, and later a death with an assist, would leave.
     const killPostedAt = performance.now();

@@ -1,13 +1,20 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, gsiConfig, gsiConfigBody } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 import { readLobbyToPostgameBodies, skipWithoutGameData } from './recorded-payloads.js';
 
 const GAME = ['steamapps', 'common', 'dota 2 beta', 'game'];
 const CONFIG = ['dota', 'cfg', 'gamestate_integration'];
+const TOKEN = 'TestPushToken0123456789';
+const GSI_CONFIG = gsiConfig(TOKEN);
+const GSI_CONFIG_TEXT = GSI_CONFIG.text;
+const AUTH_LINES = `\t"auth"\n\t{\n\t\t"token"\t"${TOKEN}"\n\t}\n`;
+/** The file versions before the push token wrote, untouched since. */
+const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN).replace(AUTH_LINES, ''));
 
 /** Every `"key"` or `"key" "value"` line of a KeyValues text as `[depth, key, value]`. */
 function keyValueLines(text: string): Array<[number, string, string | undefined]> {
@@ -33,6 +40,8 @@ describe('Dota 2 GSI config', () => {
         [1, 'buffer', '0.1'],
         [1, 'throttle', '0.1'],
         [1, 'heartbeat', '10.0'],
+        [1, 'auth', undefined],
+        [2, 'token', TOKEN],
         [1, 'data', undefined],
         [2, 'provider', '1'],
         [2, 'map', '1'],
@@ -43,8 +52,8 @@ describe('Dota 2 GSI config', () => {
     it('is balanced, LF-only and ASCII, and names the launch option the game needs', () => {
       const body = GSI_CONFIG_TEXT.split('\n').filter((line) => !line.startsWith('//') && line !== '');
       expect(body[0]).to.equal('"keyframe"');
-      expect(body.filter((line) => line.trim() === '{')).to.have.length(2);
-      expect(body.filter((line) => line.trim() === '}')).to.have.length(2);
+      expect(body.filter((line) => line.trim() === '{')).to.have.length(3);
+      expect(body.filter((line) => line.trim() === '}')).to.have.length(3);
       expect(GSI_CONFIG_TEXT).to.not.include('\r');
       expect(/^[\x09\x0a\x20-\x7e]*$/.test(GSI_CONFIG_TEXT), 'ASCII only').to.equal(true);
       expect(GSI_CONFIG_TEXT).to.include('-gamestateintegration');
@@ -52,7 +61,7 @@ describe('Dota 2 GSI config', () => {
 
     it('asks for every block the recorded payloads show the tracker needs', function () {
       skipWithoutGameData(this);
-      const requested = new Set(keyValueLines(GSI_CONFIG_TEXT).filter(([depth]) => depth === 2).map(([, key]) => key));
+      const requested = new Set(keyValueLines(GSI_CONFIG_TEXT).filter(([depth, key]) => depth === 2 && key !== 'token').map(([, key]) => key));
       const inProgress = JSON.parse(readLobbyToPostgameBodies()[10]!) as Record<string, unknown>;
       const trimmed = Object.fromEntries(Object.entries(inProgress).filter(([block]) => requested.has(block)));
       expect(new GsiMatchTracker().update(trimmed).outcome).to.equal('baseline');
@@ -84,12 +93,21 @@ describe('Dota 2 GSI config', () => {
       expect(await readFile(file(), 'utf8')).to.equal(edited);
     });
 
-    it('keeps the unstamped text the first version wrote: it cannot be told from a user\'s file', async () => {
+    it('keeps the unstamped text the first version wrote (it cannot be told from a user\'s file), reporting it stale: it has no token', async () => {
       await mkdir(folder(), { recursive: true });
-      const firstVersion = GSI_CONFIG_TEXT.split('\n').slice(2).join('\n').replace('// Dota 2 sends', '// Written by Keyframe: Dota 2 sends');
+      const firstVersion = BEFORE_THE_TOKEN.split('\n').slice(2).join('\n').replace('// Dota 2 sends', '// Written by Keyframe: Dota 2 sends');
       await writeFile(file(), firstVersion);
-      expect(await GSI_CONFIG.install(folder())).to.equal('kept-user-edit');
+      expect(await GSI_CONFIG.install(folder())).to.equal('kept-stale-user-edit');
       expect(await readFile(file(), 'utf8')).to.equal(firstVersion);
+    });
+
+    it('updates the untouched file of the versions before the push token, adding the token', async () => {
+      expect(createHash('sha256').update(BEFORE_THE_TOKEN, 'utf8').digest('hex'), 'the text those versions wrote')
+        .to.equal('d4318c1f6873afb2c1deaa2f8595d0c9c9c6d14caeba181cfbdcfea3912aaf49');
+      await mkdir(folder(), { recursive: true });
+      await writeFile(file(), BEFORE_THE_TOKEN);
+      expect(await GSI_CONFIG.install(folder())).to.equal('written');
+      expect(await readFile(file(), 'utf8')).to.equal(GSI_CONFIG_TEXT);
     });
 
     it('updates an older text of ours that nobody changed', async () => {

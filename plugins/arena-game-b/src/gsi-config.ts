@@ -10,7 +10,8 @@ export const GSI_LAUNCH_OPTION = '-gamestateintegration';
 // buffer + throttle bound how late a push arrives after the change (0.2 s: well inside ±0.5 s);
 // the heartbeat keeps a menu that changes nothing from looking like a game that sends nothing.
 // Only the blocks the tracker reads: every extra block is bytes parsed ten times a second.
-const CONFIG_BODY = [
+// The auth block makes the game send `"auth": {"token": …}` in every push; the feed refuses pushes without it.
+export const gsiConfigBody = (token: string) => [
   '// Dota 2 sends its state to Keyframe so that kills, deaths and assists are bookmarked.',
   `// Dota 2 reads it only when started with the launch option ${GSI_LAUNCH_OPTION}.`,
   '"keyframe"',
@@ -20,6 +21,10 @@ const CONFIG_BODY = [
   '\t"buffer"\t"0.1"',
   '\t"throttle"\t"0.1"',
   '\t"heartbeat"\t"10.0"',
+  '\t"auth"',
+  '\t{',
+  `\t\t"token"\t"${token}"`,
+  '\t}',
   '\t"data"',
   '\t{',
   '\t\t"provider"\t"1"',
@@ -31,17 +36,18 @@ const CONFIG_BODY = [
 ].join('\n');
 
 /**
- * Dota 2 reads `gamestate_integration_*.cfg` from `…/dota 2 beta/game/dota/cfg/gamestate_integration`;
- * its executable is `…/game/bin/win64/dota2.exe` or `…/game/bin/linuxsteamrt64/dota2`.
+ * The config carrying `token` (`Feeds.pushToken()`). Dota 2 reads `gamestate_integration_*.cfg` from
+ * `…/dota 2 beta/game/dota/cfg/gamestate_integration`; its executable is `…/game/bin/win64/dota2.exe`
+ * or `…/game/bin/linuxsteamrt64/dota2`. A file of the user's without the token is kept but reported stale.
  */
-export const GSI_CONFIG = new GameConfigFile({
-  fileName: GSI_CONFIG_FILE_NAME,
-  body: CONFIG_BODY,
-  lineComment: '//',
-  gameFolderInLibrary: ['steamapps', 'common', 'dota 2 beta', 'game'],
-  executableDepth: 2,
-  configFolderInGame: ['dota', 'cfg', 'gamestate_integration'],
-});
-
-/** The whole file as this version of Keyframe writes it. */
-export const GSI_CONFIG_TEXT = GSI_CONFIG.text;
+export function gsiConfig(token: string): GameConfigFile {
+  return new GameConfigFile({
+    fileName: GSI_CONFIG_FILE_NAME,
+    body: gsiConfigBody(token),
+    lineComment: '//',
+    gameFolderInLibrary: ['steamapps', 'common', 'dota 2 beta', 'game'],
+    executableDepth: 2,
+    configFolderInGame: ['dota', 'cfg', 'gamestate_integration'],
+    required: token,
+  });
+}

@@ -5,12 +5,18 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, gsiConfig, gsiConfigBody } from './gsi-config.js';
 import { GAME_DATA_FOLDER, skipWithoutGameData } from './recorded-payloads.js';
 
 // The compiled test runs from plugins/tactical-shooter/dist/.
 const SPEC = fileURLToPath(new URL('../../../../shared/SPEC.md', import.meta.url));
 const GAME = ['steamapps', 'common', 'Counter-Strike Global Offensive', 'game'];
+const TOKEN = 'TestPushToken0123456789';
+const GSI_CONFIG = gsiConfig(TOKEN);
+const GSI_CONFIG_TEXT = GSI_CONFIG.text;
+const AUTH_LINES = `\t"auth"\n\t{\n\t\t"token"\t"${TOKEN}"\n\t}\n`;
+/** The file versions before the push token wrote, untouched since. */
+const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN).replace(AUTH_LINES, ''));
 
 /** The key/value lines of a KeyValues text: `[depth, key, value]`, comments left out. */
 function keyValueLines(text: string): Array<[number, string, string | undefined]> {
@@ -32,7 +38,7 @@ describe('GSI config', () => {
   });
 
   describe('text', () => {
-    it('is one "keyframe" block with SPEC\'s values and data sections', () => {
+    it('is one "keyframe" block with SPEC\'s values and data sections, and the auth token SPEC lacks', () => {
       expect(GSI_CONFIG_FILE_NAME).to.equal('gamestate_integration_keyframe.cfg');
       expect(keyValueLines(GSI_CONFIG_TEXT)).to.deep.equal([
         [0, 'keyframe', undefined],
@@ -41,6 +47,8 @@ describe('GSI config', () => {
         [1, 'buffer', '0.1'],
         [1, 'throttle', '0.2'],
         [1, 'heartbeat', '2.0'],
+        [1, 'auth', undefined],
+        [2, 'token', TOKEN],
         [1, 'data', undefined],
         [2, 'player_id', '1'],
         [2, 'provider', '1'],
@@ -55,20 +63,18 @@ describe('GSI config', () => {
       expect(body[0]).to.equal('"keyframe"');
       expect(body[1]).to.equal('{');
       expect(body.at(-1)).to.equal('}');
-      expect(body.filter((line) => line.trim() === '{')).to.have.length(2);
-      expect(body.filter((line) => line.trim() === '}')).to.have.length(2);
+      expect(body.filter((line) => line.trim() === '{')).to.have.length(3);
+      expect(body.filter((line) => line.trim() === '}')).to.have.length(3);
       expect(GSI_CONFIG_TEXT).to.not.include('\r');
       expect(GSI_CONFIG_TEXT.endsWith('}\n')).to.equal(true);
       expect(/^[\x09\x0a\x20-\x7e]*$/.test(GSI_CONFIG_TEXT), 'ASCII only').to.equal(true);
     });
 
-    it('uses the same keys as the recorded third-party configs', function () {
+    it('uses only keys the recorded third-party configs use (auth and token: csgostate\'s)', function () {
       skipWithoutGameData(this);
-      for (const file of ['gamestate_integration_csgogsi.cfg', 'gamestate_integration_csgostate.cfg']) {
-        const recorded = new Map(keyValueLines(readFileSync(path.join(GAME_DATA_FOLDER, file), 'utf8').replace(/ {4}/g, '\t'))
-          .map(([, key, value]) => [key, value]));
-        for (const [, key] of keyValueLines(GSI_CONFIG_TEXT).slice(1)) expect(recorded.has(key), `${key} in ${file}`).to.equal(true);
-      }
+      const recorded = new Set(['gamestate_integration_csgogsi.cfg', 'gamestate_integration_csgostate.cfg'].flatMap((file) =>
+        keyValueLines(readFileSync(path.join(GAME_DATA_FOLDER, file), 'utf8').replace(/ {4}/g, '\t')).map(([, key]) => key)));
+      for (const [, key] of keyValueLines(GSI_CONFIG_TEXT).slice(1)) expect(recorded.has(key), key).to.equal(true);
     });
 
     it('matches the table of SPEC\'s "Shooter push configuration"', function () {
@@ -84,12 +90,16 @@ describe('GSI config', () => {
       const ours = new Map(keyValueLines(GSI_CONFIG_TEXT).map(([, key, value]) => [key, value]));
       for (const [key, value] of rows) expect(ours.get(key!), key).to.equal(value);
       const dataKeys = /keys ((?:`[a-z_]+`(?:, )?)+)/.exec(table)![1]!.match(/[a-z_]+/g);
-      expect(keyValueLines(GSI_CONFIG_TEXT).filter(([depth]) => depth === 2).map(([, key]) => key)).to.deep.equal(dataKeys);
+      expect(keyValueLines(GSI_CONFIG_TEXT).filter(([depth, key]) => depth === 2 && key !== 'token').map(([, key]) => key)).to.deep.equal(dataKeys);
     });
 
-    it('is byte for byte the text earlier versions wrote, so their installed files count as unchanged', () => {
-      expect(createHash('sha256').update(GSI_CONFIG_TEXT, 'utf8').digest('hex'))
+    it('is the text earlier versions wrote plus the auth block, so their untouched files are updated', async () => {
+      expect(createHash('sha256').update(BEFORE_THE_TOKEN, 'utf8').digest('hex'), 'the text those versions wrote')
         .to.equal('49726cb7967e43a016c8b8a867fac75ad56dab0df45775b192d4e2c0ea6ca26a');
+      await mkdir(path.join(temp, 'cfg'));
+      await writeFile(path.join(temp, 'cfg', GSI_CONFIG_FILE_NAME), BEFORE_THE_TOKEN);
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('written');
+      expect(await readFile(path.join(temp, 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(GSI_CONFIG_TEXT);
     });
 
     it('carries a marker and the hash of its own body', () => {
@@ -137,12 +147,16 @@ describe('GSI config', () => {
       expect(await readFile(file(), 'utf8')).to.equal(edited);
     });
 
-    it('keeps a file with our name that we did not write', async () => {
+    it('keeps a file with our name that we did not write, reporting it stale when it lacks the token', async () => {
       await mkdir(path.join(temp, 'cfg'));
       const handMade = '"keyframe"\n{\n "uri" "http://127.0.0.1:1340"\n}\n';
       await writeFile(file(), handMade);
-      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('kept-user-edit');
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('kept-stale-user-edit');
       expect(await readFile(file(), 'utf8')).to.equal(handMade);
+      const withToken = `"keyframe"\n{\n "uri" "http://127.0.0.1:1340"\n "auth" { "token" "${TOKEN}" }\n}\n`;
+      await writeFile(file(), withToken);
+      expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('kept-user-edit');
+      expect(await readFile(file(), 'utf8')).to.equal(withToken);
     });
 
     it('fails with the file system\'s error when the folder cannot be created', async () => {

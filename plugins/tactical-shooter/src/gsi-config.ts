@@ -7,8 +7,11 @@ export const GSI_SERVICE_NAME = 'keyframe';
 export const GSI_CONFIG_FILE_NAME = `gamestate_integration_${GSI_SERVICE_NAME}.cfg`;
 export const GSI_PORT = 1340;
 
-/** The block itself (SPEC values), in Valve KeyValues text. */
-const CONFIG_BODY = [
+/**
+ * The block itself (SPEC values), in Valve KeyValues text, with the `auth` block SPEC lacks: the game
+ * sends `"auth": {"token": …}` in every push, and the feed refuses pushes without it.
+ */
+export const gsiConfigBody = (token: string) => [
   `"${GSI_SERVICE_NAME}"`,
   '{',
   `\t"uri"\t\t"http://localhost:${GSI_PORT}/"`,
@@ -16,6 +19,10 @@ const CONFIG_BODY = [
   '\t"buffer"\t"0.1"',
   '\t"throttle"\t"0.2"',
   '\t"heartbeat"\t"2.0"',
+  '\t"auth"',
+  '\t{',
+  `\t\t"token"\t"${token}"`,
+  '\t}',
   '\t"data"',
   '\t{',
   '\t\t"player_id"\t\t\t"1"',
@@ -28,18 +35,19 @@ const CONFIG_BODY = [
 ].join('\n');
 
 /**
- * CS2 reads `gamestate_integration_*.cfg` from `…/game/csgo/cfg`; its executable is
- * `…/game/bin/win64/cs2.exe` or `…/game/bin/linuxsteamrt64/cs2`. A library whose game folder has no
- * `csgo` folder (an old CS:GO install) is not CS2.
+ * The config carrying `token` (`Feeds.pushToken()`). CS2 reads `gamestate_integration_*.cfg` from
+ * `…/game/csgo/cfg`; its executable is `…/game/bin/win64/cs2.exe` or `…/game/bin/linuxsteamrt64/cs2`.
+ * A library whose game folder has no `csgo` folder (an old CS:GO install) is not CS2. A file of the
+ * user's without the token is kept but reported stale.
  */
-export const GSI_CONFIG = new GameConfigFile({
-  fileName: GSI_CONFIG_FILE_NAME,
-  body: CONFIG_BODY,
-  lineComment: '//',
-  gameFolderInLibrary: ['steamapps', 'common', 'Counter-Strike Global Offensive', 'game'],
-  executableDepth: 2,
-  configFolderInGame: ['csgo', 'cfg'],
-});
-
-/** The whole file as this version of Keyframe writes it. */
-export const GSI_CONFIG_TEXT = GSI_CONFIG.text;
+export function gsiConfig(token: string): GameConfigFile {
+  return new GameConfigFile({
+    fileName: GSI_CONFIG_FILE_NAME,
+    body: gsiConfigBody(token),
+    lineComment: '//',
+    gameFolderInLibrary: ['steamapps', 'common', 'Counter-Strike Global Offensive', 'game'],
+    executableDepth: 2,
+    configFolderInGame: ['csgo', 'cfg'],
+    required: token,
+  });
+}

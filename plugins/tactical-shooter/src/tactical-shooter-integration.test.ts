@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { IntegrationTestBed } from '@keyframe/test';
+import type { HttpPushOptions } from '@keyframe/core';
+import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/test';
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { GSI_CONFIG_FILE_NAME, GSI_CONFIG_TEXT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
 import { readRequestLog, readSessionBodies, skipWithoutGameData } from './recorded-payloads.js';
 import { TacticalShooterIntegration } from './tactical-shooter-integration.js';
 
@@ -50,8 +51,8 @@ describe('TacticalShooterIntegration', () => {
       const second = await steamLibrary('games');
       bed.gamePaths.steamLibraryFolders = [first.library, second.library];
       await resolve().enable();
-      expect(await readFile(path.join(first.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(GSI_CONFIG_TEXT);
-      expect(await readFile(path.join(second.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(GSI_CONFIG_TEXT);
+      expect(await readFile(path.join(first.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
+      expect(await readFile(path.join(second.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
       expect(bed.health.notifications).to.have.length(1);
       expect(bed.health.notifications[0]!.title).to.equal('Restart Counter-Strike 2');
     });
@@ -86,22 +87,52 @@ describe('TacticalShooterIntegration', () => {
     });
   });
 
+  describe('a config of the user\'s without the token', () => {
+    it('is kept, and health says what to do', async () => {
+      const { library, cfg } = await steamLibrary('steam');
+      await mkdir(cfg, { recursive: true });
+      const own = '"keyframe"\n{\n\t"uri"\t"http://localhost:1340/"\n}\n';
+      await writeFile(path.join(cfg, GSI_CONFIG_FILE_NAME), own);
+      bed.gamePaths.steamLibraryFolders = [library];
+      await resolve().enable();
+      expect(await readFile(path.join(cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(own);
+      expect(bed.health.current).to.match(/^Your gamestate_integration_keyframe\.cfg in .* has no "auth" block with Keyframe's token, so Counter-Strike 2's pushes are refused: delete gamestate_integration_keyframe\.cfg so that Keyframe writes it again/);
+      expect(bed.health.current, 'the token is no text for health').to.not.include(SCRIPTED_PUSH_TOKEN);
+    });
+  });
+
   describe('activate', () => {
     it('installs the config next to the running game, even outside the known libraries', async () => {
       const game = path.join(temp, 'elsewhere', 'game');
       await mkdir(path.join(game, 'csgo'), { recursive: true });
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'win64', 'cs2.exe') });
-      expect(await readFile(path.join(game, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(GSI_CONFIG_TEXT);
+      expect(await readFile(path.join(game, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
       expect(bed.health.notifications).to.have.length(1);
       await integration.deactivate();
     });
 
-    it('listens on the push feed "gsi", port 1340', async () => {
+    it('listens on the push feed "gsi", port 1340, for pushes with the data folder\'s token', async () => {
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2' });
-      expect(bed.feeds.opened.map(({ id, options }) => ({ id, options }))).to.deep.equal([{ id: 'gsi', options: { port: 1340 } }]);
+      expect(bed.feeds.opened.map(({ id, options }) => ({ id, port: (options as HttpPushOptions).port, token: (options as HttpPushOptions).token })))
+        .to.deep.equal([{ id: 'gsi', port: 1340, token: SCRIPTED_PUSH_TOKEN }]);
       await integration.deactivate();
+    });
+
+    it('says in health how many pushes came without the token, and that the game must be restarted', async () => {
+      const integration = quick();
+      await integration.activate({ name: 'Counter-Strike 2' });
+      const { onRefused } = bed.feeds.latest('httpPush', 'gsi').options as HttpPushOptions;
+      onRefused!({ reason: 'browser', count: 1 });
+      expect(bed.health.current, 'a web page\'s request is no config problem').to.equal(undefined);
+      onRefused!({ reason: 'token', count: 1 });
+      onRefused!({ reason: 'token', count: 2 });
+      expect(bed.health.current).to.match(/^Refused 2 pushes from Counter-Strike 2 without Keyframe's token: restart Counter-Strike 2/);
+      await delay(60);
+      expect(bed.health.current, 'the game sends, so no "no data" warning').to.not.equal(NO_DATA);
+      await integration.deactivate();
+      expect(bed.health.current, 'game closed or recording stopped: no longer news').to.equal(undefined);
     });
 
     it('bookmarks the recorded session\'s kills and deaths in order', async function () {

@@ -6,7 +6,7 @@ import {
   type HealthReporter, type HttpPushInput, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG, GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, GSI_PORT, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 const NO_DATA_MESSAGE = 'No data from Counter-Strike 2 yet: is the config installed and the game restarted?';
@@ -20,6 +20,10 @@ export class TacticalShooterIntegration implements GameIntegration {
   #active = false;
   #receivedData = false;
   readonly #noData: SilenceWarning;
+  /** A config that could not be written or lacks the token: stays in health until the game proves it sends anyway. */
+  #configProblem: string | undefined;
+  /** Health says pushes were refused: the game sends with a stale config (or someone else posts). */
+  #refusalShown = false;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -32,7 +36,7 @@ export class TacticalShooterIntegration implements GameIntegration {
   }
 
   async enable(): Promise<void> {
-    await this.installConfigs(undefined);
+    await this.installConfigs(await this.feeds.pushToken(), undefined);
   }
 
   async activate(game: DetectedGame): Promise<void> {
@@ -40,12 +44,18 @@ export class TacticalShooterIntegration implements GameIntegration {
     this.#tracker.reset();
     this.#receivedData = false;
     this.#active = true;
+    const token = await this.feeds.pushToken();
     // SPEC: the config is written the first time the game is detected; usually it is already there.
-    await this.installConfigs(game.executablePath);
+    await this.installConfigs(token, game.executablePath);
 
     this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
+    const onTokenRefused = (message: string) => {
+      this.#refusalShown = true;
+      this.#noData.stop();
+      this.health.degraded(message);
+    };
     try {
-      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2' }, (input) => this.onPush(input));
+      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2', token, onTokenRefused }, (input) => this.onPush(input));
     } catch (error) {
       await this.deactivate();
       throw error;
@@ -57,6 +67,9 @@ export class TacticalShooterIntegration implements GameIntegration {
     this.#active = false;
     this.#noData.stop();
     this.#tracker.reset();
+    // The game is gone or the recording stopped: refused pushes are no longer news.
+    if (this.#refusalShown) this.health.degraded(this.#configProblem);
+    this.#refusalShown = false;
   }
 
   private async onPush(input: HttpPushInput): Promise<void> {
@@ -72,6 +85,7 @@ export class TacticalShooterIntegration implements GameIntegration {
     }
     if (!this.#receivedData) {
       this.#receivedData = true;
+      this.#configProblem = undefined;
       this.#noData.stop();
       this.health.degraded(undefined);
       this.logger.info('Counter-Strike 2 is sending game state');
@@ -90,17 +104,22 @@ export class TacticalShooterIntegration implements GameIntegration {
    * Installs the config wherever the game is; `executablePath` adds the running game's own folder.
    * Never throws: a config the user installed by hand works just as well.
    */
-  private async installConfigs(executablePath: string | undefined): Promise<void> {
-    const report = await GSI_CONFIG.installForGame(this.paths, executablePath);
-    const { failedEverywhere } = GSI_CONFIG.logReport(report, 'Counter-Strike 2', this.logger);
+  private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
+    const config = gsiConfig(token);
+    const report = await config.installForGame(this.paths, executablePath);
+    const { failedEverywhere } = config.logReport(report, 'Counter-Strike 2', this.logger);
     if (report.written.length > 0) {
       this.health.notify(
         'Restart Counter-Strike 2',
         'Keyframe installed its game state config for Counter-Strike 2. Restart the game so that kills and deaths are bookmarked.',
       );
     }
-    if (failedEverywhere) {
-      this.health.degraded(`Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`);
-    }
+    this.#configProblem = failedEverywhere
+      ? `Could not write ${GSI_CONFIG_FILE_NAME} into ${report.failed.map(({ folder }) => folder).join(', ')}: create it by hand, then restart Counter-Strike 2.`
+      : report.keptStaleUserEdits.length > 0
+        ? `Your ${GSI_CONFIG_FILE_NAME} in ${report.keptStaleUserEdits.join(', ')} has no "auth" block with Keyframe's token, so Counter-Strike 2's ` +
+          `pushes are refused: ${config.staleAdvice('Counter-Strike 2')}`
+        : undefined;
+    if (this.#configProblem !== undefined) this.health.degraded(this.#configProblem);
   }
 }

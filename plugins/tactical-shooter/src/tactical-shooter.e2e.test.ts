@@ -2,7 +2,7 @@
 // writes its push config, activates during a recording while a stand-in for cs2 runs, and real
 // payloads POSTed to port 1340 become bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/test';
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,12 +18,6 @@ function range(first: number, last: number): number[] {
   return Array.from({ length: last - first + 1 }, (_, index) => first + index);
 }
 
-async function post(body: string): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${GSI_PORT}/`, {
-    method: 'POST', body, headers: { 'Content-Type': 'application/json', 'User-Agent': 'Valve/Steam HTTP Client 1.0 (730)' },
-  });
-  return response.status;
-}
 
 describe('tactical-shooter end to end', function () {
   this.timeout(90_000);
@@ -41,22 +35,25 @@ describe('tactical-shooter end to end', function () {
   });
   after(() => keyframe?.stop());
 
-  it('writes the push configuration into the game folder on enable', async () => {
+  it('writes the push configuration, with the data folder\'s token, into the game folder on enable', async () => {
     const config = await readFile(path.join(keyframe.temp.path, GAME_FOLDER, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8');
     for (const line of [/"uri"\s+"http:\/\/localhost:1340\/"/, /"timeout"\s+"5\.0"/, /"buffer"\s+"0\.1"/, /"throttle"\s+"0\.2"/, /"heartbeat"\s+"2\.0"/, /"player_match_stats"\s+"1"/]) {
       expect(config).to.match(line);
     }
+    expect(config).to.match(new RegExp(`"auth"\\s*\\{\\s*"token"\\s+"${await readPushToken(path.join(keyframe.temp.path, 'data'))}"\\s*\\}`));
   });
 
   it('activates while the game runs during a recording, and bookmarks the payloads the game pushes', async () => {
     await keyframe.startGame(path.join(GAME_FOLDER, 'bin', 'linuxsteamrt64', 'cs2'));
     await keyframe.recordWhileActive();
 
+    // The game sends the token of the config the service wrote, in place of the recorded one.
+    const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
     const bodies = readGameDataText('cs2-playing-session.bodies.jsonl').split('\n');
     for (const line of PUSHED_LINES) {
-      expect(await post(bodies[line - 1]!)).to.equal(200);
+      expect(await postAsGame(GSI_PORT, withPushToken(bodies[line - 1]!, token))).to.equal(200);
     }
-    expect(await post('{"broken": ')).to.equal(200);
+    expect(await postAsGame(GSI_PORT, '{"broken": ')).to.equal(403);
 
     expect(await keyframe.bookmarksReach(3)).to.deep.equal(['Kill', 'Death', 'Death']);
     expect(keyframe.client.events.some((event) => event.method === 'BookmarkCreated')).to.equal(true);

@@ -57,7 +57,8 @@ describe('automatic recording', function () {
   before(async () => {
     temp = await createTempFolder();
     // A plugin whose game is in no other list, so GameList shows that manifests reach the catalog.
-    const plugin = path.join(temp.path, 'data', 'plugins', 'node_modules', 'keyframe-plugin-catalog-probe');
+    // In a folder named in KEYFRAME_PLUGIN_DIRS, as a plugin developer does: trusted without an approval.
+    const plugin = path.join(temp.path, 'dev-plugins', 'keyframe-plugin-catalog-probe');
     await mkdir(plugin, { recursive: true });
     await writeFile(path.join(plugin, 'package.json'), JSON.stringify({
       name: 'keyframe-plugin-catalog-probe', version: '1.0.0', type: 'module', main: 'index.js',
@@ -71,7 +72,7 @@ describe('automatic recording', function () {
       dataFolder: path.join(temp.path, 'data'),
       legacyPort: 'off',
       gameProcessRoot: temp.path,
-      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') },
+      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam'), KEYFRAME_PLUGIN_DIRS: path.join(temp.path, 'dev-plugins') },
     });
     client = await ProtocolClient.connect(service.url);
     await client.handshake();

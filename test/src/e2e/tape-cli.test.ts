@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFeedEntry, readTape, type FeedEntry } from '@keyframe/core/tapes';
+import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
 import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 // The compiled test runs from test/dist/e2e/.
@@ -127,6 +128,20 @@ describe('keyframe tape (command line)', function () {
     expect(run.stderr).to.equal('');
   });
 
+  it('play: a tape that names the game\'s executable writes the data folder\'s token into its config, never a replay token', async () => {
+    // A tape recorded on this machine: its header names the running game, whose folder holds the config.
+    const game = path.join(temp.path, 'cs2', 'game');
+    await mkdir(path.join(game, 'csgo'), { recursive: true });
+    const [header, ...entries] = (await readFile(path.join(DATA, 'live-match.tape.jsonl'), 'utf8')).split('\n');
+    const tape = path.join(temp.path, 'here.tape.jsonl');
+    const named = { ...(JSON.parse(header!) as Record<string, unknown>), game: { name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'linuxsteamrt64', 'cs2') } };
+    await writeFile(tape, [JSON.stringify(named), ...entries].join('\n'));
+    const run = await play(tape);
+    expect(run.code, describeRun(run)).to.equal(0);
+    const config = await readFile(path.join(game, 'csgo', 'cfg', 'gamestate_integration_keyframe.cfg'), 'utf8');
+    expect(config).to.include(`"token"\t"${await readPushToken(path.join(temp.path, 'data'))}"`);
+  });
+
   describe('record', () => {
     before(async function () {
       if (!(await portIsFree(GSI_PORT))) {
@@ -145,11 +160,10 @@ describe('keyframe tape (command line)', function () {
       await running.printed(/Recording tacticalShooter \(.+\) to .+ Play; press Ctrl\+C to finish\./);
 
       const bodies = [gsiBody(0, 0), gsiBody(1, 1), gsiBody(2, 2)];
+      // The token of the data folder, which the game's config would carry.
+      const token = await readPushToken(path.join(temp.path, 'data'));
       for (const [index, body] of bodies.entries()) {
-        const response = await fetch(`http://127.0.0.1:${GSI_PORT}/`, {
-          method: 'POST', body, headers: { 'Content-Type': 'application/json', 'User-Agent': 'Valve/Steam HTTP Client 1.0 (730)' },
-        });
-        expect(response.status, `push ${index + 1}`).to.equal(200);
+        expect(await postAsGame(GSI_PORT, withPushToken(body, token)), `push ${index + 1}`).to.equal(200);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
       // The integration counts while recording: the first push is the baseline, then one kill per push.
@@ -168,7 +182,8 @@ describe('keyframe tape (command line)', function () {
       expect(tape.entries.every(isFeedEntry)).to.equal(true);
       const entries = tape.entries as FeedEntry<'httpPush'>[];
       expect(entries.map(({ feed, kind, input }) => ({ feed, kind, method: input.method, path: input.path, body: input.body, userAgent: input.userAgent })))
-        .to.deep.equal(bodies.map((body) => ({ feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body, userAgent: 'Valve/Steam HTTP Client 1.0 (730)' })));
+        .to.deep.equal(bodies.map((body) => ({ feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body: withPushToken(body, 'REDACTED'), userAgent: 'Valve/Steam HTTP Client 1.0 (730)' })));
+      expect(await readFile(out, 'utf8'), 'the tape never holds the token').to.not.include(token);
       expect(entries[1]!.t).to.be.above(entries[0]!.t);
       expect(entries[2]!.t).to.be.above(entries[1]!.t);
 

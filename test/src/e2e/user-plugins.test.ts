@@ -1,5 +1,5 @@
-// Third-party integrations installed in the user's plugins folder load with the service's own SDK
-// and DI container, even when npm put other copies of them beside the plugin.
+// Third-party integrations installed in the user's plugins folder wait for the user's approval, then
+// load with the service's own SDK and DI container, even when npm put other copies of them beside the plugin.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -58,11 +58,19 @@ describe('plugins in the user plugins folder', function () {
     await data?.remove();
   });
 
-  it('loads the plugin with the service\'s SDK, adds its settings key and reports it idle', async () => {
-    const { settings, state } = await client.handshake();
-    expect(settings.gameIntegrations.userGame).to.deep.equal({ enabled: true });
-    expect(state.integrations.userGame).to.deep.include({ status: 'idle' });
+  it('shows the new plugin waiting for approval, switched off', async () => {
+    const { state } = await client.handshake();
+    expect(state.integrations.userGame).to.deep.include({ status: 'disabled' });
+    expect(state.integrations.userGame!.approval).to.deep.include({ status: 'pending', packageName: 'keyframe-plugin-user-game', version: '1.0.0' });
+  });
+
+  it('once approved, loads the plugin with the service\'s SDK, adds its settings key and reports it idle', async () => {
+    client.send('ApproveIntegration', { key: 'userGame', hash: client.latest('State')!.integrations.userGame!.approval!.hash });
+    const state = await client.until('State', (next) => next.integrations.userGame?.status === 'idle');
+    expect(state.integrations.userGame!.approval!.status).to.equal('approved');
     expect(state.integrations.userGame!.message).to.match(/Waiting for User Game/);
+    const settings = await client.until('Settings', (next) => next.gameIntegrations.userGame !== undefined);
+    expect(settings.gameIntegrations.userGame).to.deep.equal({ enabled: true });
   });
 
   it('reports a refused package with the reason', async () => {

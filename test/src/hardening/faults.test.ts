@@ -269,7 +269,8 @@ describe('hardening: faults', function () {
   describe('plugins', () => {
     it('one hanging in activate() and one throwing from every hook: both reported failed, the recording goes on and is saved', async function () {
       if (!StandInGame.supported) this.skip();
-      const modules = path.join(under.data.path, 'plugins', 'node_modules');
+      // A folder named in KEYFRAME_PLUGIN_DIRS, as a plugin developer does: trusted without an approval.
+      const modules = path.join(under.data.path, 'dev-plugins');
       await writePlugin(modules, 'hangingGame', 'hang-game', `
         export default class HangingGame {
           async enable() {}
@@ -282,7 +283,7 @@ describe('hardening: faults', function () {
           activate() { throw new Error('activate exploded'); }
           deactivate() { throw new Error('deactivate exploded'); }
         }`);
-      const frontend = await prepare({ KEYFRAME_HOOK_DEADLINE_MS: '1500' });
+      const frontend = await prepare({ KEYFRAME_HOOK_DEADLINE_MS: '1500', KEYFRAME_PLUGIN_DIRS: modules });
       const games = [await StandInGame.start(path.join(under.data.path, 'games', 'hang-game')), await StandInGame.start(path.join(under.data.path, 'games', 'throw-game'))];
       try {
         await responsive('hanging and throwing plugins', frontend, async () => {

@@ -11,6 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isFeedEntry, readTape } from '@keyframe/core/tapes';
+import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
 import type { HttpPushInput, PollInput, TailInput } from '@keyframe/core';
 import type { ContentItem } from '@keyframe/core/protocol';
 import { filesBelow } from '../kit/folder-checksum.js';
@@ -140,11 +141,13 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
     await client.until('State', (state) => state.recording !== null && state.recording.endTime === null, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const certificate = await selfSignedCertificate(keyframe.temp.path);
+    // Pushes carry the token the games' configs hold, as the real games' do.
+    const pushToken = await readPushToken(path.join(keyframe.temp.path, 'data'));
     const feeders = await Promise.all(integrations.filter((integration) => integration.tapes.length > 0).flatMap((integration) => {
       const { pushPort, poll, tapes } = integration;
       const tailFile = TAIL_FILES[integration.key]?.(keyframe!.temp.path);
       if (pushPort !== undefined) {
-        return [replayInLoop(tapes, 'httpPush', (input) => fetch(`http://127.0.0.1:${pushPort}/`, { method: 'POST', body: (input as HttpPushInput).body, headers: { 'Content-Type': 'application/json' } }))];
+        return [replayInLoop(tapes, 'httpPush', (input) => postAsGame(pushPort, withPushToken((input as HttpPushInput).body, pushToken)))];
       }
       if (poll !== undefined) return [servePollsInLoop(poll.port, tapes, poll.https ? certificate : undefined)];
       return tailFile ? [replayInLoop(tapes, 'tail', (input) => appendFile(tailFile, `${(input as { line: string }).line}\n`))] : [];

@@ -37,6 +37,8 @@ export class ScriptedFeed<T> implements Feed<T> {
   }
 }
 
+export const SCRIPTED_PUSH_TOKEN = 'ScriptedPushToken0123';
+
 /** Opens scripted feeds and remembers them, newest last. */
 export class ScriptedFeeds implements FeedsService {
   readonly opened: ScriptedFeed<unknown>[] = [];
@@ -45,6 +47,10 @@ export class ScriptedFeeds implements FeedsService {
 
   httpPush(id: string, options: HttpPushOptions): Feed<FeedInputs['httpPush']> {
     return this.open('httpPush', id, options);
+  }
+  /** The token integrations write into game configs here; a scripted push is delivered whatever it carries. */
+  async pushToken(): Promise<string> {
+    return SCRIPTED_PUSH_TOKEN;
   }
   poll(id: string, options: PollOptions): Feed<FeedInputs['poll']> {
     return this.open('poll', id, options);

@@ -24,6 +24,8 @@ export interface ServiceProcessOptions {
    * default: the data folder. A test service never sees stand-in games of other suites or of the machine.
    */
   gameProcessRoot?: string;
+  /** The service's `main.js`; default: the one of this repository's core (another install layout, for instance). */
+  main?: string;
 }
 
 export class ServiceProcess {
@@ -46,7 +48,7 @@ export class ServiceProcess {
     const isolatedHome = { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
     const gameProcessRoot = options.gameProcessRoot ?? options.dataFolder;
     const child = spawn(process.execPath, [
-      MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy),
+      options.main ?? MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy),
     ], { env: { ...process.env, ...isolatedHome, KEYFRAME_GAME_PROCESS_ROOT: gameProcessRoot, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
 
     let output = '';

@@ -1,7 +1,9 @@
 // The Settings page against the real service: a change is saved and survives a reload, integrations
-// cannot be switched while recording, keys can be rebound, presets applied, games added.
+// cannot be switched while recording, third-party ones wait for approval, keys can be rebound, presets
+// applied, games added.
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -84,6 +86,45 @@ describe('ui: settings page', function () {
       expect(await toggle.getAttribute('aria-checked')).to.equal('false');
       const saved = await savedSettings((settings) => JSON.stringify(settings.gameIntegrations).includes('"arenaGameA":{"enabled":false}'));
       expect(saved.gameIntegrations).to.deep.include({ arenaGameA: { enabled: false } });
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('shows a third-party integration waiting for approval with its package, folder and hash; approves it on an explicit click, and revokes it', async () => {
+    const plugin = path.join(under.data.path, 'plugins', 'node_modules', 'keyframe-plugin-ui-probe');
+    const enabledMarker = path.join(under.data.path, 'ui-probe.enabled');
+    await mkdir(plugin, { recursive: true });
+    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({
+      name: 'keyframe-plugin-ui-probe', version: '0.4.2', type: 'module', main: 'index.js',
+      keyframe: { apiVersion: 1, integration: { key: 'uiProbe', displayName: 'UI probe', events: ['Kill'], games: [{ name: 'UI Probe', executables: ['ui-probe.exe'] }], feeds: [] } },
+    }));
+    await writeFile(path.join(plugin, 'index.js'), `import { writeFileSync } from 'node:fs';
+export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(enabledMarker)}, ''); } async activate() {} async deactivate() {} }\n`);
+    await startConfigured(under);
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.goto(new URL('#/settings/integrations', under.process.url).href);
+      const card = page.getByTestId('pending-integration-uiProbe');
+      await card.waitFor({ timeout: SLOW_UI_MS });
+      expect(await page.getByTestId('pending-integration-uiProbe-package').textContent()).to.equal('keyframe-plugin-ui-probe 0.4.2');
+      expect(await page.getByTestId('pending-integration-uiProbe-path').textContent()).to.equal(plugin.split(path.sep).join('/'));
+      const hash = await page.getByTestId('pending-integration-uiProbe-hash').getAttribute('title');
+      expect(hash).to.match(/^[0-9a-f]{64}$/);
+      expect(await page.getByTestId('integration-toggle-uiProbe').count(), 'no switch before approval').to.equal(0);
+      await ui.screenshot('settings-integrations-pending');
+
+      await page.getByTestId('review-integration-uiProbe').click();
+      expect(existsSync(enabledMarker), 'the first click only asks').to.equal(false);
+      await page.getByTestId('approve-integration-uiProbe').click();
+      await page.getByTestId('integration-toggle-uiProbe').waitFor({ timeout: SLOW_UI_MS });
+      await card.waitFor({ state: 'detached' });
+      expect(existsSync(enabledMarker)).to.equal(true);
+
+      await page.getByTestId('revoke-integration-uiProbe').click();
+      await card.waitFor({ timeout: SLOW_UI_MS });
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
       await ui.close();

@@ -1,10 +1,15 @@
 import { Switch } from '../components/Switch';
 import { integrationName } from '../format/integration-name';
+import { connection } from '../connection';
 import { SettingsGroup } from './fields';
+import { PendingIntegrations } from './PendingIntegrations';
 import type { SectionProps } from './section-props';
 import { updateSettings } from './update-settings';
 
-/** One switch per game integration with its health. SPEC: no switching while recording or preparing to. */
+/**
+ * One switch per game integration with its health, and the third-party packages waiting for approval.
+ * SPEC: no switching while recording or preparing to.
+ */
 export function IntegrationsSection({ settings, state, connected }: SectionProps) {
   const locked = state.recording !== null || state.preRecording !== null;
   const entries = Object.entries(settings.gameIntegrations)
@@ -13,6 +18,7 @@ export function IntegrationsSection({ settings, state, connected }: SectionProps
 
   return (
     <SettingsGroup title="Game integrations" description="Integrations add bookmarks for kills, deaths, assists and goals while you play.">
+      <PendingIntegrations state={state} connected={connected} />
       {locked && <p className="settings-note" role="status" data-testid="integrations-locked">Integrations can be switched on or off when nothing is recording.</p>}
       {entries.length === 0 ? (
         <p className="empty">No game integrations are installed.</p>
@@ -25,6 +31,11 @@ export function IntegrationsSection({ settings, state, connected }: SectionProps
                 {health?.message && <span className="integration-list__message">{health.message}</span>}
               </div>
               {health && <span className={`health health--${health.status}`}>{health.status}</span>}
+              {health?.approval?.status === 'approved' && (
+                <button type="button" className="button button--small" disabled={!connected} data-testid={`revoke-integration-${key}`}
+                  title={`${health.approval.packageName} ${health.approval.version}, ${health.approval.path}`}
+                  onClick={() => connection.send('RevokeIntegration', { key })}>Revoke approval</button>
+              )}
               <Switch checked={enabled} disabled={locked || !connected} labelledBy={`integration-${key}-name`} testId={`integration-toggle-${key}`}
                 onToggle={() => updateSettings({ gameIntegrations: { [key]: { enabled: !enabled } } })} />
             </li>

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import type { HttpPushInput } from '../types.js';
+import type { HttpPushInput, HttpPushOptions, HttpPushRefusal } from '../types.js';
 import { freePort } from './free-port.js';
 import { HttpPushListener } from './http-push-listener.js';
 import { MemoryLogger } from './memory-logger.js';
@@ -39,8 +39,14 @@ describe('HttpPushListener', () => {
   });
   afterEach(() => listener.close());
 
-  function listen(maxBodyBytes?: number): Promise<void> {
-    listener = new HttpPushListener({ feed: 'gsi', logger, emit: (input) => inputs.push(input) }, { port, maxBodyBytes });
+  let refusals: HttpPushRefusal[];
+
+  function listen(maxBodyBytes?: number, more: Omit<HttpPushOptions, 'port' | 'maxBodyBytes'> = {}): Promise<void> {
+    refusals = [];
+    listener = new HttpPushListener(
+      { feed: 'gsi', logger, emit: (input) => inputs.push(input) },
+      { port, maxBodyBytes, onRefused: (refusal) => refusals.push(refusal), ...more },
+    );
     return listener.ready;
   }
 
@@ -77,6 +83,80 @@ describe('HttpPushListener', () => {
     expect((await send(port, { body: 'local', headers: { host: `localhost:${port}` } })).status).to.equal(200);
     await waitFor(() => inputs.length === 1, 'the loopback post');
     expect(inputs[0]?.body).to.equal('local');
+  });
+
+  describe('requests from web pages', () => {
+    const TOKEN = 'abcdef0123456789abcdef0123456789';
+    const body = JSON.stringify({ player: { kills: 1 }, auth: { token: TOKEN } });
+
+    it('refuses a request with an Origin or any Sec-Fetch-* header with 403, before reading its body', async () => {
+      await listen(1000, { token: TOKEN });
+      const browserHeaders: Record<string, string>[] = [
+        { origin: 'http://127.0.0.1:8080', 'content-type': 'text/plain' },
+        { origin: 'null' },
+        { 'sec-fetch-mode': 'no-cors' },
+        { 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'document' },
+      ];
+      for (const headers of browserHeaders) {
+        expect((await send(port, { body, headers })).status, JSON.stringify(headers)).to.equal(403);
+      }
+      // Over the size limit yet 403, not 413: the body was never read.
+      expect((await send(port, { body: Buffer.alloc(2000, 'x'), headers: { origin: 'http://evil.example' } })).status).to.equal(403);
+      expect((await send(port, { body })).status, 'the game\'s own push').to.equal(200);
+      await waitFor(() => inputs.length === 1, 'the game\'s push');
+      expect(refusals).to.deep.equal([1, 2, 3, 4, 5].map((count) => ({ reason: 'browser', count })));
+    });
+
+    it('delivers a push with the headers CS2 sends (recorded from build 14108)', async () => {
+      await listen(undefined, { token: TOKEN });
+      const headers = {
+        'user-agent': 'Valve/Steam HTTP Client 1.0 (730)', 'content-type': 'application/json', host: `localhost:${port}`,
+        accept: 'text/html,*/*;q=0.9', 'accept-encoding': 'gzip,identity,*;q=0', 'accept-charset': 'ISO-8859-1,utf-8,*;q=0.7',
+      };
+      expect((await send(port, { body, headers })).status).to.equal(200);
+      await waitFor(() => inputs.length === 1, 'the push');
+      expect(refusals).to.deep.equal([]);
+    });
+
+    it('logs the first refusal as a warning and the rest at debug, never with the body', async () => {
+      await listen(undefined, { token: TOKEN });
+      for (let index = 0; index < 3; index++) await send(port, { body, headers: { origin: 'http://127.0.0.1:9' } });
+      expect(logger.messages('warn')).to.deep.equal(['httpPush feed "gsi" refused a request from a web page']);
+      expect(logger.messages('debug')).to.have.length(2);
+      expect(JSON.stringify(logger.entries)).to.not.include(TOKEN);
+    });
+  });
+
+  describe('with a token', () => {
+    const TOKEN = 'abcdef0123456789abcdef0123456789';
+    const withAuth = (auth: unknown) => JSON.stringify({ provider: { appid: 730 }, auth });
+
+    it('delivers a push carrying it, with the token taken out of the body', async () => {
+      await listen(undefined, { token: TOKEN });
+      expect((await send(port, { body: withAuth({ token: TOKEN }) })).status).to.equal(200);
+      await waitFor(() => inputs.length === 1, 'the push');
+      expect(JSON.parse(inputs[0]!.body)).to.deep.equal({ provider: { appid: 730 }, auth: { token: 'REDACTED' } });
+      expect(refusals).to.deep.equal([]);
+    });
+
+    it('refuses a wrong, missing or malformed token with 403, counting each', async () => {
+      await listen(undefined, { token: TOKEN });
+      const bodies = [
+        withAuth({ token: 'abcdef0123456789abcdef012345678' }), withAuth({ token: `${TOKEN}x` }), withAuth({ token: TOKEN.toUpperCase() }),
+        withAuth(undefined), withAuth({}), withAuth({ token: 1 }), withAuth(TOKEN), `{"auth":{"token":"${TOKEN}"}`, '',
+      ];
+      for (const body of bodies) expect((await send(port, { body })).status, body).to.equal(403);
+      expect((await send(port, { body: withAuth({ token: TOKEN }) })).status).to.equal(200);
+      await waitFor(() => inputs.length === 1, 'the right push');
+      expect(refusals).to.deep.equal(bodies.map((_, index) => ({ reason: 'token', count: index + 1 })));
+      expect(logger.messages('warn')).to.deep.equal(['httpPush feed "gsi" refused a push without the right token']);
+    });
+
+    it('still answers other methods with 200 and delivers nothing for them', async () => {
+      await listen(undefined, { token: TOKEN });
+      expect((await send(port, { method: 'GET' })).status).to.equal(200);
+      expect(refusals).to.deep.equal([]);
+    });
   });
 
   it('frees the port on close', async () => {

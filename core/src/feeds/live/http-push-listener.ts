@@ -1,7 +1,8 @@
 // The live `httpPush` source: an HTTP listener on 127.0.0.1 that games post their state to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { HttpPushInput, HttpPushOptions } from '../types.js';
+import type { HttpPushInput, HttpPushOptions, HttpPushRefusal } from '../types.js';
 import { isLoopbackHostHeader } from './loopback.js';
+import { pushTokenOf, tokensMatch } from './push-token-check.js';
 import type { LiveSource, SourceContext } from './types.js';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -10,6 +11,7 @@ export class HttpPushListener implements LiveSource {
   readonly ready: Promise<void>;
   private readonly server: Server;
   private readonly maxBodyBytes: number;
+  private readonly refusals: Record<HttpPushRefusal['reason'], number> = { browser: 0, token: 0 };
 
   constructor(
     private readonly context: SourceContext<HttpPushInput>,
@@ -53,14 +55,41 @@ export class HttpPushListener implements LiveSource {
       response.writeHead(403).end();
       return;
     }
+    // A game's HTTP client sends neither; every browser request does (fetch, no-cors, form posts):
+    // a web page must not post fake kills while the game is recorded.
+    if (isFromBrowser(request)) {
+      request.resume();
+      response.writeHead(403).end();
+      this.refuse('browser', { origin: request.headers.origin });
+      return;
+    }
     void this.readBody(request).then((body) => {
       if (body === undefined) {
         response.writeHead(413).end();
         return;
       }
+      if (request.method !== 'POST') {
+        response.writeHead(200).end();
+        return;
+      }
+      const { token } = this.options;
+      if (token !== undefined && !tokensMatch(pushTokenOf(body), token)) {
+        response.writeHead(403).end();
+        this.refuse('token', { userAgent: request.headers['user-agent'] });
+        return;
+      }
       response.writeHead(200).end();
-      if (request.method === 'POST') this.context.emit(postInput(request, body));
+      this.context.emit(postInput(request, token === undefined ? body : body.replaceAll(token, 'REDACTED')));
     }, () => response.destroy());
+  }
+
+  /** Counts and reports a refusal; logs the first of each reason as a warning, the rest at debug (a page may send thousands). */
+  private refuse(reason: HttpPushRefusal['reason'], fields: Record<string, unknown>): void {
+    const count = ++this.refusals[reason];
+    const what = reason === 'browser' ? 'a request from a web page' : 'a push without the right token';
+    const log = count === 1 ? this.context.logger.warn : this.context.logger.debug;
+    log.call(this.context.logger, `httpPush feed "${this.context.feed}" refused ${what}`, { feed: this.context.feed, port: this.options.port, count, ...fields });
+    this.options.onRefused?.({ reason, count });
   }
 
   /** The body as text, or `undefined` when it is over the limit (the rest is read and thrown away). */
@@ -77,6 +106,10 @@ export class HttpPushListener implements LiveSource {
       request.on('error', reject);
     });
   }
+}
+
+function isFromBrowser(request: IncomingMessage): boolean {
+  return request.headers.origin !== undefined || Object.keys(request.headers).some((name) => name.startsWith('sec-fetch-'));
 }
 
 function postInput(request: IncomingMessage, body: string): HttpPushInput {

@@ -2,6 +2,7 @@
 export { LiveFeeds, type LiveFeedsOptions } from './live-feeds.js';
 export { InputQueue, type InputHandler, type InputQueueOptions } from './input-queue.js';
 export { HttpPushListener } from './http-push-listener.js';
+export { dataFolderPushToken, PUSH_TOKEN_FILE_NAME, PushTokenStore, pushTokenFile } from './push-token.js';
 export { LocalPoller } from './local-poller.js';
 export { FileTail } from './file-tail.js';
 export { FolderWatcher } from './folder-watcher.js';

@@ -24,6 +24,8 @@ export interface LiveFeedsOptions {
   now?: () => Date;
   /** Frames and the shared recognizer for screenText feeds; without it they cannot open (`ready` rejects). */
   screenText?: ScreenTextSupport;
+  /** The data folder's push token (`PushTokenStore`); without it `pushToken` rejects. */
+  pushToken?: () => Promise<string>;
 }
 
 export class LiveFeeds implements ClosableFeeds {
@@ -33,6 +35,11 @@ export class LiveFeeds implements ClosableFeeds {
 
   httpPush(id: string, options: HttpPushOptions): LiveFeed<HttpPushInput> {
     return this.open(id, 'httpPush', (context) => new HttpPushListener(context, options));
+  }
+
+  pushToken(): Promise<string> {
+    const { pushToken } = this.options;
+    return pushToken ? pushToken() : Promise.reject(new Error('no data folder to keep the game push token in'));
   }
 
   /** Throws when the URL is not a loopback URL. */

@@ -41,6 +41,12 @@ export interface PlayOptions {
   /** The game passed to activate() when the tape's header names none. */
   defaultGame: DetectedGame;
   gamePaths?: GamePaths;
+  /**
+   * The token integrations write into game configs during the replay: the data folder's, so that a
+   * replay of a tape that names the running game's executable leaves its config as the service wrote
+   * it. Default: a fixed one (taped pushes are not checked again).
+   */
+  pushToken?: () => Promise<string>;
 }
 
 class VirtualClock {
@@ -78,7 +84,11 @@ class TapeFeed<T, Taped> implements Feed<T> {
 class TapeFeeds implements ClosableFeeds {
   readonly open = new Map<string, TapeFeed<unknown, unknown>>();
 
-  constructor(private readonly recognizer: SharedTextRecognizer, private readonly health: HealthReporter) {}
+  constructor(
+    private readonly recognizer: SharedTextRecognizer,
+    private readonly health: HealthReporter,
+    readonly pushToken: () => Promise<string>,
+  ) {}
 
   private openFeed<T, Taped>(id: string, feed: TapeFeed<T, Taped>): Feed<T> {
     if (this.open.has(id) && !this.open.get(id)!.closed) throw new Error(`feed id ${id} is already open`);
@@ -177,7 +187,8 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
     degraded: (reason) => { if (reason) playback.degradedReasons.push(reason); },
     notify: (title) => { playback.notifications.push(title); },
   };
-  const feeds = new TapeFeeds(new SharedTextRecognizer(), health);
+  // Taped pushes passed the live feed's token check when they were recorded; none is checked again.
+  const feeds = new TapeFeeds(new SharedTextRecognizer(), health, options.pushToken ?? (async () => 'TapeReplayPushToken'));
   const { instance } = instantiateIntegration(options.integrationClass, {
     bookmarks, recorder, settings: { key: options.key, enabled: true }, feeds, clock, logger,
     gamePaths: options.gamePaths ?? noGamePaths, health,

@@ -2,6 +2,7 @@
 // order, at the same (virtual) times.
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { postAsGame } from '../../testing/game-push.js';
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -159,8 +160,7 @@ describe('tapes: live feeds recorded and replayed', function () {
       { path: '/', body: '{"kills":2,"name":"Zoë 🎯"}', userAgent: 'Valve/Steam HTTP Client 1.0 (730)' },
     ];
     for (const [index, { path: urlPath, body, userAgent }] of pushes.entries()) {
-      const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, { method: 'POST', body, headers: { 'User-Agent': userAgent } });
-      expect(response.status).to.equal(200);
+      expect(await postAsGame(port, body, { path: urlPath, userAgent })).to.equal(200);
       await waitFor(() => live.length === index + 1, `push ${index + 1}`);
       await delay(25);
     }
@@ -290,7 +290,7 @@ describe('tapes: live feeds recorded and replayed', function () {
     });
     await slow.ready;
     await openLive({ id: 'fast', kind: 'httpPush', options: { port: portB } });
-    const post = (port: number, body: string) => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'User-Agent': 'test' } });
+    const post = (port: number, body: string) => postAsGame(port, body, { userAgent: 'test' });
 
     await post(portA, 'slow 1'); // handler busy until released
     await waitFor(() => live.length === 1, 'slow 1');
@@ -333,10 +333,10 @@ describe('tapes: live feeds recorded and replayed', function () {
     ];
     for (const feed of opened) await openLive(feed);
     const count = (feed: string) => live.filter((entry) => entry.feed === feed).length;
-    await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'push 1' });
+    await postAsGame(port, 'push 1');
     await appendFile(log, 'line 1\n');
     await writeFile(path.join(watched, 'a.rep'), 'replay a');
-    await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'push 2' });
+    await postAsGame(port, 'push 2');
     await appendFile(log, 'line 2\n');
     await waitFor(() => count('push') === 2 && count('log') === 3 && count('replays') === 1 && count('api') >= 3, 'inputs of every feed');
     await feeds.closeAll();

@@ -1,0 +1,20 @@
+// ApproveIntegration and RevokeIntegration: the user lets a third-party integration run, or stops it.
+// The frontend sends them only from an explicit click beside the package's name, version, path and hash.
+import { injectable } from 'tsyringe';
+import { IntegrationHost } from '../plugins/integration-host.js';
+import { SettingsService } from '../services/settings-service.js';
+import type { CommandGroup, CommandHandlers } from './command-handlers.js';
+
+@injectable()
+export class IntegrationCommands implements CommandGroup {
+  constructor(private readonly host: IntegrationHost, private readonly settings: SettingsService) {}
+
+  readonly handlers: CommandHandlers = {
+    ApproveIntegration: async ({ key, hash }) => {
+      await this.host.approve(key, hash);
+      // A first approval adds the integration's switch to the settings.
+      this.settings.publish();
+    },
+    RevokeIntegration: ({ key }) => this.host.revoke(key),
+  };
+}

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { discoverPlugins } from './plugin-discovery.js';
+
+const MANIFEST = { apiVersion: 1, integration: { key: 'someGame', displayName: 'Some game', events: ['Kill'], games: [{ name: 'Some', executables: ['some.exe'] }], feeds: [] } };
+
+describe('plugin discovery', () => {
+  let folder: string;
+  beforeEach(async () => { folder = await mkdtemp(path.join(tmpdir(), 'discovery-')); });
+  afterEach(async () => { await rm(folder, { recursive: true, force: true }); });
+
+  async function writePackage(root: string, main: string): Promise<void> {
+    await mkdir(root, { recursive: true });
+    await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'some', version: '1.2.3', main, keyframe: MANIFEST }));
+    await writeFile(path.join(root, 'index.js'), 'export default class {}');
+  }
+
+  it('fingerprints a package of the user plugins folder, and only those', async () => {
+    await writePackage(path.join(folder, 'some'), 'index.js');
+    const user = await discoverPlugins([{ path: folder, source: 'user' }]);
+    expect(user.plugins[0]).to.deep.include({ version: '1.2.3', source: 'user' });
+    expect(user.plugins[0]!.contentHash).to.match(/^[0-9a-f]{64}$/);
+    const installed = await discoverPlugins([{ path: folder, source: 'install' }]);
+    expect(installed.plugins[0]!.contentHash).to.equal(undefined);
+  });
+
+  it('refuses a package whose entry lies outside it: the fingerprint would not cover it', async () => {
+    await writePackage(path.join(folder, 'some'), '../elsewhere.js');
+    const { plugins, refused } = await discoverPlugins([{ path: folder, source: 'install' }]);
+    expect(plugins).to.deep.equal([]);
+    expect(refused[0]!.reason).to.match(/lies outside the package/);
+  });
+
+  it('refuses a package under a scope folder every user can write to, naming that folder', async function () {
+    if (process.getuid === undefined) this.skip();
+    await writePackage(path.join(folder, '@scope', 'some'), 'index.js');
+    await chmod(path.join(folder, '@scope'), 0o777);
+    const { plugins, refused } = await discoverPlugins([{ path: folder, source: 'install' }]);
+    expect(plugins).to.deep.equal([]);
+    expect(refused).to.deep.equal([{ packageRoot: path.join(folder, '@scope', 'some'), key: 'someGame', reason: `others can change it: ${path.join(folder, '@scope')}: every user can write to it` }]);
+  });
+});
