@@ -62,7 +62,7 @@ import { browserTab, DESKTOP_WINDOW, type DesktopWindow } from './platform/deskt
 import { UPDATE_OPTIONS, updateOptions } from './updates/update-options.js';
 import { Updater } from './updates/updater.js';
 import { DataFolderLock } from './support/data-folder-lock.js';
-import { ConsoleSink, Logger, RotatingFileSink, type LogLevel } from './support/logger.js';
+import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from './support/logger.js';
 import { ConnectionHub } from './transport/connection-hub.js';
 import { Dispatcher } from './transport/dispatcher.js';
 import { EVENT_SINK } from './transport/event-sink.js';
@@ -92,7 +92,7 @@ const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, Sett
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
 
 export interface StartOptions {
-  /** Level of the lines printed on stderr; the log file gets info and above. */
+  /** Level of the lines printed on stderr; the log file gets info and above (`KEYFRAME_LOG_LEVEL` changes that). */
   consoleLevel?: LogLevel;
   /** The window of a desktop shell embedding the service (fullscreen); default: the UI is in a browser tab. */
   desktopWindow?: DesktopWindow;
@@ -112,7 +112,7 @@ export class KeyframeService {
     // Before anything reads or writes the folder (the log rotates, recovery scans, settings load).
     const lock = await DataFolderLock.acquire(options.dataFolder, options.port);
     const logger = new Logger([
-      new RotatingFileSink(path.join(options.logFolder, 'keyframe.log')),
+      new RotatingFileSink(path.join(options.logFolder, 'keyframe.log'), { level: logLevelFrom(process.env.KEYFRAME_LOG_LEVEL, 'info') }),
       new ConsoleSink(startOptions.consoleLevel ?? 'warn'),
     ]);
     const container = rootContainer.createChildContainer();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Logger, RotatingFileSink } from './logger.js';
+import { Logger, logLevelFrom, RotatingFileSink } from './logger.js';
 
 describe('Logger with RotatingFileSink', () => {
   let folder: string;
@@ -41,5 +41,13 @@ describe('Logger with RotatingFileSink', () => {
     logger.close();
     expect((await readdir(folder)).sort()).to.deep.equal(['keyframe.1.log', 'keyframe.2.log', 'keyframe.log']);
     expect(await readFile(path.join(folder, 'keyframe.log'), 'utf8')).to.include('line 199');
+  });
+});
+
+describe('logLevelFrom', () => {
+  it('reads a level name in any case and falls back on anything else', () => {
+    expect(logLevelFrom(' DEBUG ', 'info')).to.equal('debug');
+    expect(logLevelFrom('constructor', 'info')).to.equal('info');
+    expect(logLevelFrom(undefined, 'warn')).to.equal('warn');
   });
 });

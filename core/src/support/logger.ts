@@ -23,6 +23,12 @@ export interface LogSink {
 
 const LEVEL_ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
+/** `text` when it names a level (e.g. `KEYFRAME_LOG_LEVEL=debug`), else `fallback`. */
+export function logLevelFrom(text: string | undefined, fallback: LogLevel): LogLevel {
+  const level = text?.trim().toLowerCase();
+  return level !== undefined && Object.hasOwn(LEVEL_ORDER, level) ? level as LogLevel : fallback;
+}
+
 export class Logger {
   constructor(
     private readonly sinks: readonly LogSink[],

@@ -63,10 +63,11 @@ export class HttpServer {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', (error) => this.logger.warn('WebSocket upgrade failed', { error }));
     const refusal = this.refusal(request);
     const pathname = pathOf(request);
     if (refusal || pathname !== '/') {
+      // Until ws takes the socket over, nothing else listens for its errors: a reset would be an uncaught exception.
+      socket.on('error', () => socket.destroy());
       const [status, text] = refusal ?? (pathname === undefined ? [400, 'Bad Request'] : [404, 'Not Found']);
       this.logger.warn('WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname ?? request.url });
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

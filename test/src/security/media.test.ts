@@ -48,6 +48,9 @@ async function localServer(handle: (url: string) => { type: string; body: string
 
 const closed = (server: Server) => new Promise((resolve) => server.close(resolve));
 
+/** The frame reads and cross-site refusals this suite counts are debug lines, which the log file leaves out by default. */
+const DEBUG_LOG = { KEYFRAME_LOG_LEVEL: 'debug' };
+
 describe('media security', function () {
   this.timeout(120000);
   const under = serviceUnderTest();
@@ -63,7 +66,7 @@ describe('media security', function () {
 
   describe('frames under load', () => {
     it('answers 150 parallel frame requests with a frame or 503, runs no more ffmpeg at once than the pool, and reads a repeated frame once', async () => {
-      const { client: frontend } = await under.connect();
+      const { client: frontend } = await under.connect(DEBUG_LOG);
       const item = await libraryVideo(frontend, 16);
       const base = `${under.process.url.replace(/\/$/, '')}/api/thumbnail?input=${encodeURIComponent(item.filePath)}&time=`;
       const servicePid = under.process.child.pid!;
@@ -113,7 +116,7 @@ describe('media security', function () {
 
   describe('pages of other origins', () => {
     it('a page on another loopback port gets no picture, video or data from the library, while curl and the own pages still do', async () => {
-      const { client: frontend, state } = await under.connect();
+      const { client: frontend, state } = await under.connect(DEBUG_LOG);
       const item = await libraryVideo(frontend, 3);
       const service = under.process.url.replace(/\/$/, '');
       const frame = `${service}/api/thumbnail?input=${encodeURIComponent(item.filePath)}&time=1`;
@@ -163,7 +166,7 @@ describe('media security', function () {
 
   describe('files that name other files', () => {
     it('refuses to import playlists posing as videos, and opens nothing they name', async () => {
-      const frontend = await under.start();
+      const frontend = await under.start(DEBUG_LOG);
       await frontend.handshake();
       frontend.send('UpdateSettings', { contentFolder: under.content.path });
       await frontend.until('Settings', (settings) => path.resolve(settings.contentFolder) === path.resolve(under.content.path), 10000);
