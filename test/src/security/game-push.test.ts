@@ -49,7 +49,8 @@ async function recordingWithGame(integration: string, gameFolder: string, modFol
   const keyframe = await IntegrationService.start({
     integration,
     prepare: async (temp) => { await mkdir(path.join(temp.path, gameFolder, modFolder), { recursive: true }); },
-    env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
+    // Refusals after the first are debug lines, which the log file leaves out by default; this suite counts them.
+    env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam'), KEYFRAME_LOG_LEVEL: 'debug' }),
   });
   const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
   await keyframe.startGame(path.join(gameFolder, 'bin', 'linuxsteamrt64', executable));
@@ -57,7 +58,7 @@ async function recordingWithGame(integration: string, gameFolder: string, modFol
   return { keyframe, token };
 }
 
-/** Records of the service's log file (JSON lines, debug and up) in `dataFolder` whose message matches. */
+/** Records of the service's log file (JSON lines, debug and up as the suite asks) in `dataFolder` whose message matches. */
 async function loggedRecords(dataFolder: string, message: RegExp): Promise<{ message: string; fields?: Record<string, unknown> }[]> {
   const text = await readFile(path.join(dataFolder, 'logs', 'keyframe.log'), 'utf8');
   return text.split('\n').filter((line) => line !== '')
