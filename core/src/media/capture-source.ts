@@ -59,10 +59,28 @@ export const FULL_MIX_TRACK = 'Full Mix';
 
 const SILENCE_INPUT = ['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_SAMPLE_RATE}`];
 
+/** Frames a live picture source may queue for the encoder: each one waiting there is a frame late. */
+const LIVE_QUEUE_FRAMES = 4;
+/** Behind the clock by more than this, the test pattern starts its pacing afresh instead of catching up in a burst. */
+const LIVE_RESYNC_SECONDS = 0.25;
+
 /**
- * A moving test pattern and a 440 Hz tone, paced in real time (`-re`) like a live capture. With a
- * video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead of the pattern, from its start at
- * every recording and looped: end-to-end tests of on-screen text draw their messages into it.
+ * A moving test pattern that behaves like a screen grab: at most `frameRate` frames a second, paced
+ * by the wall clock (`realtime`), each stamped with the moment it leaves the source. So an encode
+ * that cannot keep up misses frames, as with a real capture, instead of falling behind real time
+ * (with `-re`, frame n is stamped n/rate whenever it is encoded: a slow encode made a file shorter
+ * than the time recorded, and a crash lost the difference).
+ */
+export function liveTestPattern(width: number, height: number, frameRate: number): string[] {
+  return ['-thread_queue_size', String(LIVE_QUEUE_FRAMES), '-f', 'lavfi', '-i',
+    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS},setpts=(RTCTIME-RTCSTART)/(TB*1000000)`];
+}
+
+/**
+ * A moving test pattern (`liveTestPattern`) and a 440 Hz tone, paced in real time (`-re`; sound is
+ * cheap to encode, it keeps up). With a video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead
+ * of the pattern, from its start at every recording and looped: end-to-end tests of on-screen text
+ * draw their messages into it.
  */
 export class SyntheticCaptureSource implements CaptureSource {
   readonly name = 'synthetic';
@@ -72,7 +90,7 @@ export class SyntheticCaptureSource implements CaptureSource {
   inputs({ width, height, frameRate, separateAudioTracks }: CaptureRequest): CaptureInputs {
     const picture = this.videoFile
       ? ['-re', '-stream_loop', '-1', '-i', this.videoFile]
-      : ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`];
+      : liveTestPattern(width, height, frameRate);
     const args = [
       ...picture,
       '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,

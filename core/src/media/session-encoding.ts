@@ -1,6 +1,6 @@
 // The encode of a recording and the outputs it feeds: picture size from the settings, the chosen
-// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4, playable if the
-// process dies mid-write), the replay-buffer segments, the preview's low-rate JPEG frames and the
+// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4 in
+// fragments of at most a second, playable if the process dies mid-write), the replay-buffer segments, the preview's low-rate JPEG frames and the
 // raw frames of on-screen text recognition all come from that one ffmpeg run.
 import type { Codec, Settings } from '../protocol/index.js';
 import type { CaptureFormat, CaptureInputs } from './capture-source.js';
@@ -66,6 +66,13 @@ export interface RecordingEncoding {
 }
 
 export const FRAGMENTED_MP4_FLAGS = '+frag_keyframe+empty_moov+default_base_moof';
+/**
+ * What a crash of the service and its ffmpeg may cost the session file: a fragment is written when
+ * it is complete, and flushed at once, so the file on disk holds all but the last fragment and the
+ * few frames in the encoder.
+ */
+export const FRAGMENT_SECONDS = 1;
+const SESSION_FILE_OPTIONS = { frag_duration: String(FRAGMENT_SECONDS * 1_000_000), flush_packets: '1' };
 export const SEGMENT_FORMAT = 'mpegts';
 export const SEGMENT_EXTENSION = '.ts';
 
@@ -79,21 +86,24 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
   const { sessionPath, buffer, frames, screenFrames } = outputs;
   if (!sessionPath && !buffer) throw new Error('A recording needs a session file, a replay buffer, or both');
   const args = [
+    // The capture's frames keep their capture times: an encode that falls behind drops frames rather
+    // than duplicating them to fill the gaps, which would put it further behind the clock.
+    '-vsync', 'vfr',
     ...inputs.args,
     '-map', inputs.video,
     ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
-    ...videoEncoderArgs(video, codecs),
+    ...videoEncoderArgs(video, codecs, { live: true }),
     '-c:a', 'aac', '-b:a', `${audioBitrateKbps}k`, '-ar', '48000', '-ac', '2',
     ...audioTrackNameArgs(inputs.audioTracks.map((track) => track.name)),
   ];
   if (sessionPath && buffer) {
     // The tee muxer cannot tell the encoders that MP4 wants headers out of band; ask for them.
     args.push('-flags', '+global_header', '-f', 'tee', [
-      teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS }, sessionPath),
+      teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS, ...SESSION_FILE_OPTIONS }, sessionPath),
       teeSlave({ f: 'segment', segment_time: String(buffer.segmentSeconds), segment_format: SEGMENT_FORMAT }, segmentPattern(buffer.pattern)),
     ].join('|'));
   } else if (sessionPath) {
-    args.push('-movflags', FRAGMENTED_MP4_FLAGS, '-f', 'mp4', '-y', sessionPath);
+    args.push('-movflags', FRAGMENTED_MP4_FLAGS, ...Object.entries(SESSION_FILE_OPTIONS).flatMap(([key, value]) => [`-${key}`, value]), '-f', 'mp4', '-y', sessionPath);
   } else {
     args.push('-f', 'segment', '-segment_time', String(buffer!.segmentSeconds), '-segment_format', SEGMENT_FORMAT, segmentPattern(buffer!.pattern));
   }
