@@ -60,7 +60,7 @@ export const FULL_MIX_TRACK = 'Full Mix';
 const SILENCE_INPUT = ['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_SAMPLE_RATE}`];
 
 /** Frames a live picture source may queue for the encoder: each one waiting there is a frame late. */
-const LIVE_QUEUE_FRAMES = 4;
+const LIVE_QUEUE_FRAMES = 2;
 /** Behind the clock by more than this, the test pattern starts its pacing afresh instead of catching up in a burst. */
 const LIVE_RESYNC_SECONDS = 0.25;
 
