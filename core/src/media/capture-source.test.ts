@@ -156,7 +156,7 @@ describe('capture sources', () => {
       const inputs = new SyntheticCaptureSource().inputs({ width: 1280, height: 720, frameRate: 60 });
       const encode = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
-        args: ['-vsync', 'vfr', ...inputs.args, '-map', inputs.video, '-r', '60', '-c:v', 'libx264', '-preset', 'medium', '-tune', 'zerolatency', '-threads', '1', '-f', 'null', '-'],
+        args: ['-vsync', 'vfr', ...inputs.args, '-map', inputs.video, '-vf', inputs.videoFilter!, '-r', '60', '-c:v', 'libx264', '-preset', 'medium', '-tune', 'zerolatency', '-threads', '1', '-f', 'null', '-'],
       });
       try {
         const reports: { at: number; frame: number; seconds: number }[] = [];

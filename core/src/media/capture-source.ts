@@ -40,6 +40,8 @@ export interface CaptureInputs {
   args: string[];
   /** `-map` specifier of the picture, e.g. `0:v`. */
   video: string;
+  /** A filter the picture needs in the encode, before it is scaled (the test pattern's wall-clock timestamps). */
+  videoFilter?: string;
   /** Size of the captured picture when known; the encoder scales it to the target format. */
   captureSize?: { width: number; height: number };
   /** The audio tracks in output order, never empty (silence when no device can be heard); track 0 is the full mix. */
@@ -66,15 +68,22 @@ const LIVE_RESYNC_SECONDS = 0.25;
 
 /**
  * A moving test pattern that behaves like a screen grab: at most `frameRate` frames a second, paced
- * by the wall clock (`realtime`), each stamped with the moment it leaves the source. So an encode
- * that cannot keep up misses frames, as with a real capture, instead of falling behind real time
- * (with `-re`, frame n is stamped n/rate whenever it is encoded: a slow encode made a file shorter
- * than the time recorded, and a crash lost the difference).
+ * by the wall clock (`realtime`), and stamped with the wall clock as each frame is encoded
+ * (`WALL_CLOCK_TIMESTAMPS`). So an encode that cannot keep up misses frames, as with a real capture,
+ * instead of falling behind real time (with `-re`, frame n was stamped n/rate whenever it was
+ * encoded: a slow encode made a file shorter than the time recorded, and a crash lost the difference).
  */
 export function liveTestPattern(width: number, height: number, frameRate: number): string[] {
   return ['-thread_queue_size', String(LIVE_QUEUE_FRAMES), '-f', 'lavfi', '-i',
-    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS},setpts=(RTCTIME-RTCSTART)/(TB*1000000)`];
+    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS}`];
 }
+
+/**
+ * Timestamps from the wall clock, taken where the encode's filters run: frames made before the encode
+ * got going (ffmpeg reads a few while it opens the input) all land at its start, not a start-up's
+ * length before it.
+ */
+export const WALL_CLOCK_TIMESTAMPS = 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)';
 
 /**
  * A moving test pattern (`liveTestPattern`) and a 440 Hz tone, paced in real time (`-re`; sound is
@@ -96,14 +105,15 @@ export class SyntheticCaptureSource implements CaptureSource {
       '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,
     ];
     // A video file's size is its own (not probed): the recording scales it to the requested format.
-    const captureSize = this.videoFile ? {} : { captureSize: { width, height } };
+    // It keeps its own timestamps too, paced by `-re`.
+    const pattern = this.videoFile ? {} : { captureSize: { width, height }, videoFilter: WALL_CLOCK_TIMESTAMPS };
     if (!separateAudioTracks) {
-      return { args, video: '0:v', ...captureSize, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
+      return { args, video: '0:v', ...pattern, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
     }
     // The tone stands in for one device, so multi-track files can be tested without sound hardware.
     return {
       args: [...args, '-filter_complex', '[1:a]asplit=2[mix][tone]'],
-      video: '0:v', ...captureSize,
+      video: '0:v', ...pattern,
       audioTracks: [{ map: '[mix]', name: FULL_MIX_TRACK }, { map: '[tone]', name: 'Test Tone' }],
     };
   }

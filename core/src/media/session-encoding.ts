@@ -92,7 +92,7 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
     ...inputs.args,
     '-map', inputs.video,
     ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
-    ...videoEncoderArgs(video, codecs, { live: true }),
+    ...videoEncoderArgs(video, codecs, { live: true, ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}) }),
     '-c:a', 'aac', '-b:a', `${audioBitrateKbps}k`, '-ar', '48000', '-ac', '2',
     ...audioTrackNameArgs(inputs.audioTracks.map((track) => track.name)),
   ];
@@ -107,8 +107,10 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
   } else {
     args.push('-f', 'segment', '-segment_time', String(buffer!.segmentSeconds), '-segment_format', SEGMENT_FORMAT, segmentPattern(buffer!.pattern));
   }
-  if (frames) args.push(...framesOutputArgs(inputs.video, frames));
-  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames));
+  // Every output of the picture takes the source's filter: ffmpeg feeds first the output that is
+  // furthest behind, so one left on other timestamps would starve the rest (the sound, then the file).
+  if (frames) args.push(...framesOutputArgs(inputs.video, frames, inputs.videoFilter));
+  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames, inputs.videoFilter));
   return args;
 }
 
@@ -121,10 +123,10 @@ export function audioTrackNameArgs(names: readonly string[]): string[] {
 }
 
 /** A second output of the same process: the captured picture, small and slow, as a stream of JPEGs. */
-export function framesOutputArgs(video: string, { pipe, width, height, frameRate, quality = 7 }: FramesOutput): string[] {
+export function framesOutputArgs(video: string, { pipe, width, height, frameRate, quality = 7 }: FramesOutput, sourceFilter?: string): string[] {
   return [
     '-map', video,
-    '-vf', `fps=${frameRate},scale=${width}:${height},setsar=1`,
+    '-vf', withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
     // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
     '-pix_fmt', 'yuvj420p', '-c:v', 'mjpeg', '-q:v', String(quality),
     '-an', '-f', 'mjpeg', `pipe:${pipe}`,
@@ -136,13 +138,15 @@ export function framesOutputArgs(video: string, { pipe, width, height, frameRate
  * its region out without decoding; at 5 frames a second a 1080p stream is ~31 MB/s over a pipe,
  * cheaper than encoding each frame as an image.
  */
-export function screenFramesOutputArgs(video: string, { pipe, width, height, frameRate }: ScreenFramesOutput): string[] {
+export function screenFramesOutputArgs(video: string, { pipe, width, height, frameRate }: ScreenFramesOutput, sourceFilter?: string): string[] {
   return [
     '-map', video,
-    '-vf', `fps=${frameRate},scale=${width}:${height},setsar=1`,
+    '-vf', withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
     '-pix_fmt', 'rgb24', '-an', '-f', 'rawvideo', `pipe:${pipe}`,
   ];
 }
+
+const withSourceFilter = (sourceFilter: string | undefined, filters: string) => (sourceFilter ? `${sourceFilter},${filters}` : filters);
 
 /**
  * One `[options]file` entry of the tee muxer. The tee splits its argument on `|` and unescapes

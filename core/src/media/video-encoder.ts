@@ -64,6 +64,8 @@ export interface VideoEncoderOptions {
    * because a live encode that falls behind skips frames.
    */
   live?: boolean;
+  /** Filters for the captured picture ahead of the scaling (`CaptureInputs.videoFilter`). */
+  sourceFilter?: string;
 }
 
 export const DEFAULT_VAAPI_DEVICE = '/dev/dri/renderD128';
@@ -112,6 +114,7 @@ export function encoderArgs(entry: EncoderProfile, settings: VideoEncoderSetting
   const gop = String(frameRate);
   const vaapi = entry.family === 'vaapi';
   const filters = [
+    ...(options.sourceFilter ? [options.sourceFilter] : []),
     ...(settings.width && settings.height ? [fitFilter(settings.width, settings.height)] : []),
     ...(vaapi ? ['format=nv12', 'hwupload'] : []),
   ];
