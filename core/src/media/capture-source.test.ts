@@ -59,7 +59,7 @@ describe('capture sources', () => {
   it('grabs the selected display at its own size and place', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab', 'pulse'])).source;
     const primary = source.inputs({ width: 1920, height: 1080, frameRate: 60 });
-    expect(primary.args.slice(0, 12)).to.deep.equal(['-thread_queue_size', '64', '-f', 'x11grab', '-framerate', '60', '-video_size', '2560x1440', '-draw_mouse', '1', '-i', ':1.0+1920,0']);
+    expect(primary.args.slice(0, 12)).to.deep.equal(['-thread_queue_size', '15', '-f', 'x11grab', '-framerate', '60', '-video_size', '2560x1440', '-draw_mouse', '1', '-i', ':1.0+1920,0']);
     expect(primary.captureSize).to.deep.equal({ width: 2560, height: 1440 });
     const hdmi = source.inputs({ width: 1280, height: 720, frameRate: 30, display: { deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: false, isHdr: false } });
     expect(hdmi.args.slice(0, 12)).to.include.members(['1920x1080', ':1.0+0,180']);
@@ -68,7 +68,7 @@ describe('capture sources', () => {
 
     const gdigrab = new ScreenCaptureSource({ grabber: 'gdigrab', displays: DISPLAYS, audio: { inputs: [], outputs: [] } })
       .inputs({ width: 1920, height: 1080, frameRate: 60, display: DISPLAYS[1]! });
-    expect(gdigrab.args).to.deep.equal(['-thread_queue_size', '64', '-f', 'gdigrab', '-framerate', '60', '-offset_x', '0', '-offset_y', '180',
+    expect(gdigrab.args).to.deep.equal(['-thread_queue_size', '15', '-f', 'gdigrab', '-framerate', '60', '-offset_x', '0', '-offset_y', '180',
       '-video_size', '1920x1080', '-draw_mouse', '1', '-i', 'desktop', '-f', 'lavfi', '-i', 'anullsrc=channel_layout=stereo:sample_rate=48000']);
     expect(gdigrab).to.deep.include({ video: '0:v', audioTracks: [{ map: '1:a', name: 'Full Mix' }] });
     const mac = new ScreenCaptureSource({ grabber: 'avfoundation', displays: DISPLAYS, audio: { inputs: [], outputs: [] } })

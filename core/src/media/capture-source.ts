@@ -169,18 +169,21 @@ const size = (display: DetectedDisplay | undefined) => (display ? { captureSize:
 export function screenInputArgs(grabber: ScreenGrabber, frameRate: number, display: DetectedDisplay | undefined,
   displays: readonly DetectedDisplay[] = [], x11Display = ':0'): string[] {
   const rate = String(frameRate);
+  // A quarter second of frames absorbs the encoder's uneven pace (a keyframe costs more); more would
+  // only hold frames back when it cannot keep up, and a crash loses what is held back.
+  const queue = ['-thread_queue_size', String(Math.max(LIVE_QUEUE_FRAMES, Math.ceil(frameRate / 4)))];
   const videoSize = display ? ['-video_size', `${display.width}x${display.height}`] : [];
   switch (grabber) {
     case 'x11grab':
-      return ['-thread_queue_size', '64', '-f', 'x11grab', '-framerate', rate, ...videoSize, '-draw_mouse', '1',
+      return [...queue, '-f', 'x11grab', '-framerate', rate, ...videoSize, '-draw_mouse', '1',
         '-i', `${x11Screen(x11Display)}${display ? `+${display.x},${display.y}` : ''}`];
     case 'gdigrab':
-      return ['-thread_queue_size', '64', '-f', 'gdigrab', '-framerate', rate,
+      return [...queue, '-f', 'gdigrab', '-framerate', rate,
         ...(display ? ['-offset_x', String(display.x), '-offset_y', String(display.y)] : []), ...videoSize, '-draw_mouse', '1', '-i', 'desktop'];
     case 'avfoundation': {
       // AVFoundation numbers screens in the order system_profiler lists them.
       const screen = display ? Math.max(0, displays.indexOf(display)) : 0;
-      return ['-thread_queue_size', '64', '-f', 'avfoundation', '-framerate', rate, '-capture_cursor', '1', '-i', `Capture screen ${screen}`];
+      return [...queue, '-f', 'avfoundation', '-framerate', rate, '-capture_cursor', '1', '-i', `Capture screen ${screen}`];
     }
   }
 }
