@@ -1,7 +1,8 @@
 // The encode of a recording and the outputs it feeds: picture size from the settings, the chosen
-// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4 in
-// fragments of at most a second, playable if the process dies mid-write), the replay-buffer segments, the preview's low-rate JPEG frames and the
-// raw frames of on-screen text recognition all come from that one ffmpeg run.
+// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4,
+// a fragment at least every second, playable if the process dies mid-write), the replay-buffer
+// segments, the preview's low-rate JPEG frames and the raw frames of on-screen text recognition all
+// come from that one ffmpeg run.
 import type { Codec, Settings } from '../protocol/index.js';
 import type { CaptureFormat, CaptureInputs } from './capture-source.js';
 import { videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
@@ -71,7 +72,7 @@ export const FRAGMENTED_MP4_FLAGS = '+frag_keyframe+empty_moov+default_base_moof
  * it is complete, and flushed at once, so the file on disk holds all but the last fragment and the
  * few frames in the encoder.
  */
-export const FRAGMENT_SECONDS = 1;
+const FRAGMENT_SECONDS = 1;
 const SESSION_FILE_OPTIONS = { frag_duration: String(FRAGMENT_SECONDS * 1_000_000), flush_packets: '1' };
 export const SEGMENT_FORMAT = 'mpegts';
 export const SEGMENT_EXTENSION = '.ts';
