@@ -3,12 +3,11 @@
 // allowed to connect come only from the person starting Keyframe.
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { allocatedFile, makeReadOnly, undoReadOnly } from '@keyframe/core/testing';
-import { formatDuration, formatLocalDateTime, TYPE_FOLDERS, type ContentItem } from '@keyframe/core/protocol';
+import { writeLibrarySession } from '../kit/library-session.js';
 import { ProtocolClient } from '../kit/protocol-client.js';
 import { ServiceProcess } from '../kit/service-process.js';
 import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
@@ -54,24 +53,9 @@ describe('security: storage', function () {
     await writeFile(path.join(data.path, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   };
 
-  /**
-   * A library Session recorded `hoursOld` ago: its video (taking `sizeGb` on the disk, or `file` as
-   * given) and its sidecar in the default cache folder, as the recorder leaves them.
-   */
-  const librarySession = async (name: string, hoursOld: number, sizeGb: number, file = path.join(content.path, 'Full Sessions', 'Arena', `${name}.mp4`)) => {
-    const created = new Date(Date.now() - hoursOld * HOUR);
-    if (!existsSync(file)) await allocatedFile(file, sizeGb * GIB, created);
-    const id = randomUUID().replaceAll('-', '');
-    const item: ContentItem = {
-      id, type: 'Session', title: name, game: 'Arena', bookmarks: [], fileName: name, filePath: file, fileSize: 'Unknown', fileSizeKb: 0,
-      duration: formatDuration(60), createdAt: formatLocalDateTime(created), aiAnalysis: null, uploadId: null, gameDatabaseId: null,
-      audioTrackNames: null, isImported: false, compressed: false,
-    };
-    const sidecar = path.join(data.path, 'cache', 'metadata', TYPE_FOLDERS.Session, `${id}.json`);
-    await mkdir(path.dirname(sidecar), { recursive: true });
-    await writeFile(sidecar, `${JSON.stringify(item, null, 2)}\n`);
-    return { id, file, sidecar };
-  };
+  /** A library Session of `sizeGb` recorded `hoursOld` ago, in the content folder unless `file` is given. */
+  const librarySession = (name: string, hoursOld: number, sizeGb: number, file = path.join(content.path, 'Full Sessions', 'Arena', `${name}.mp4`)) =>
+    writeLibrarySession(data.path, file, hoursOld, sizeGb * GIB);
 
   /** Waits until the answer to the storage-limit question is on disk. */
   const savedAnswer = async (answer: 'allowed' | 'declined') => {
