@@ -9,7 +9,7 @@ import path from 'node:path';
 import { allocatedFile, makeReadOnly, undoReadOnly } from '@keyframe/core/testing';
 import { writeLibrarySession } from '../kit/library-session.js';
 import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
+import { serviceUnderTest } from '../kit/service-under-test.js';
 import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 const GIB = 1024 ** 3;
@@ -18,48 +18,35 @@ const EVIL = 'https://evil.example';
 
 describe('security: storage', function () {
   this.timeout(60000);
-  let data: TempFolder;
-  let content: TempFolder;
+  const under = serviceUnderTest();
   let other: TempFolder;
-  let service: ServiceProcess | undefined;
-  let client: ProtocolClient | undefined;
-
   beforeEach(async () => {
-    data = await createTempFolder();
-    content = await createTempFolder('keyframe-content-');
     other = await createTempFolder('keyframe-other-');
   });
-  afterEach(async () => {
-    await client?.close();
-    await service?.stop();
-    client = undefined;
-    service = undefined;
-    await Promise.all([data.remove(), content.remove(), other.remove()]);
-  });
+  afterEach(() => other.remove());
 
   /** (Re)starts the service on the data folder and connects a frontend. */
   const start = async (env: NodeJS.ProcessEnv = {}) => {
-    await client?.close();
-    await service?.stop();
-    service = await ServiceProcess.start({ dataFolder: data.path, legacyPort: 'off', env: { KEYFRAME_CAPTURE: 'synthetic', ...env } });
-    client = await ProtocolClient.connect(service.url);
-    const { settings, state } = await client.handshake();
-    return { frontend: client, settings, state };
+    await under.client?.close();
+    await under.service?.stop();
+    const frontend = await under.start(env);
+    const { settings, state } = await frontend.handshake();
+    return { frontend, settings, state };
   };
 
   /** settings.json as an older version (or the user) left it. */
   const writeSettings = async (settings: Record<string, unknown>) => {
-    await mkdir(data.path, { recursive: true });
-    await writeFile(path.join(data.path, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    await mkdir(under.data.path, { recursive: true });
+    await writeFile(path.join(under.data.path, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   };
 
   /** A library Session of `sizeGb` recorded `hoursOld` ago, in the content folder unless `file` is given. */
-  const librarySession = (name: string, hoursOld: number, sizeGb: number, file = path.join(content.path, 'Full Sessions', 'Arena', `${name}.mp4`)) =>
-    writeLibrarySession(data.path, file, hoursOld, sizeGb * GIB);
+  const librarySession = (name: string, hoursOld: number, sizeGb: number, file = path.join(under.content.path, 'Full Sessions', 'Arena', `${name}.mp4`)) =>
+    writeLibrarySession(under.data.path, file, hoursOld, sizeGb * GIB);
 
   /** Waits until the answer to the storage-limit question is on disk. */
   const savedAnswer = async (answer: 'allowed' | 'declined') => {
-    const file = path.join(data.path, 'storage-limit-consent.json');
+    const file = path.join(under.data.path, 'storage-limit-consent.json');
     for (let attempt = 0; attempt < 100; attempt++) {
       const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { automaticDeletion: string }, () => undefined);
       if (saved?.automaticDeletion === answer) return;
@@ -72,8 +59,8 @@ describe('security: storage', function () {
 
   describe('the storage limit', () => {
     it('deletes nothing when a 200 GB sparse file that is not Keyframe\'s puts the folder over a 150 GB limit', async () => {
-      await writeSettings({ contentFolder: content.path, storageLimit: 150 });
-      const sparse = path.join(content.path, 'disk image.img');
+      await writeSettings({ contentFolder: under.content.path, storageLimit: 150 });
+      const sparse = path.join(under.content.path, 'disk image.img');
       await writeFile(sparse, '');
       await truncate(sparse, 200 * GIB);
       expect((await stat(sparse)).blocks).to.equal(0);
@@ -93,7 +80,7 @@ describe('security: storage', function () {
     });
 
     it('asks before the first deletion; deletes nothing before the answer, the oldest first after it, and does not ask again', async () => {
-      await writeSettings({ contentFolder: content.path, storageLimit: 1 });
+      await writeSettings({ contentFolder: under.content.path, storageLimit: 1 });
       const oldest = await librarySession('oldest', 6, 0.5);
       const middle = await librarySession('middle', 5, 0.5);
       const newest = await librarySession('newest', 4, 0.3);
@@ -101,7 +88,7 @@ describe('security: storage', function () {
       const { frontend, state } = await start();
       const warning = await frontend.next('StorageWarning');
       expect(warning).to.deep.include({ action: 'storageLimit', confirmText: 'Delete Old Recordings', cancelText: 'Keep Everything' });
-      expect(warning.description).to.include(content.path).and.include('1 GB');
+      expect(warning.description).to.include(under.content.path).and.include('1 GB');
       expect(state.currentFolderSizeGb).to.equal(1.3);
       expect(contentIds(state)).to.have.members([oldest.id, middle.id, newest.id]);
       for (const kept of [oldest, middle, newest]) expect(existsSync(kept.file), 'nothing deleted before the answer').to.equal(true);
@@ -123,7 +110,7 @@ describe('security: storage', function () {
     });
 
     it('keeps everything when the user declines, without asking again, and asks again after the limit changes', async () => {
-      await writeSettings({ contentFolder: content.path, storageLimit: 2 });
+      await writeSettings({ contentFolder: under.content.path, storageLimit: 2 });
       const first = await librarySession('first', 5, 1.2);
       const second = await librarySession('second', 4, 1.2);
 
@@ -171,7 +158,7 @@ describe('security: storage', function () {
         }
         const { settings: after } = await frontend.handshake();
         expect(after).to.deep.equal(settings);
-        const served = await fetch(`${service!.url.replace(/\/$/, '')}/api/content?input=${encodeURIComponent(secret)}`);
+        const served = await fetch(`${under.process.url.replace(/\/$/, '')}/api/content?input=${encodeURIComponent(secret)}`);
         expect(served.status).to.equal(404);
         expect(frontend.schemaViolations).to.deep.equal([]);
       } finally {
@@ -182,31 +169,31 @@ describe('security: storage', function () {
     it('does not trust a content or cache folder of / left in settings.json by an older version: defaults, the rest kept, the user told', async () => {
       await writeSettings({ contentFolder: '/', cacheFolder: '/proc', frameRate: 30, storageLimit: 7, resolution: '720p' });
       const { frontend, settings } = await start();
-      expect(settings.contentFolder).to.match(/Keyframe$/).and.satisfy((folder: string) => folder.startsWith(path.join(data.path, 'home')));
-      expect(settings.cacheFolder).to.equal(path.join(data.path, 'cache'));
+      expect(settings.contentFolder).to.match(/Keyframe$/).and.satisfy((folder: string) => folder.startsWith(path.join(under.data.path, 'home')));
+      expect(settings.cacheFolder).to.equal(path.join(under.data.path, 'cache'));
       expect(settings).to.deep.include({ frameRate: 30, storageLimit: 7, resolution: '720p' });
       const modal = await frontend.next('ShowModal');
       expect(modal.description).to.include('contentFolder').and.include('cacheFolder');
-      expect(service!.printed).to.include('root of a drive').and.include('system folder');
-      const saved = JSON.parse(await readFile(path.join(data.path, 'settings.json'), 'utf8')) as Record<string, unknown>;
+      expect(under.process.printed).to.include('root of a drive').and.include('system folder');
+      const saved = JSON.parse(await readFile(path.join(under.data.path, 'settings.json'), 'utf8')) as Record<string, unknown>;
       expect(saved).to.deep.include({ contentFolder: settings.contentFolder, frameRate: 30, storageLimit: 7 });
     });
   });
 
   describe('the size pass stays in the content folder', () => {
     it('neither counts nor deletes a library video reached through a symbolic link that leads out of the content folder', async () => {
-      await writeSettings({ contentFolder: content.path, storageLimit: 1 });
+      await writeSettings({ contentFolder: under.content.path, storageLimit: 1 });
       const elsewhere = path.join(other.path, 'Elsewhere');
       const outside = await allocatedFile(path.join(elsewhere, 'outside.mp4'), 1.2 * GIB, new Date(Date.now() - 9 * HOUR));
-      await mkdir(path.join(content.path, 'Full Sessions'), { recursive: true });
-      await symlink(elsewhere, path.join(content.path, 'Full Sessions', 'Linked'));
-      const throughFolder = await librarySession('through a folder link', 9, 0, path.join(content.path, 'Full Sessions', 'Linked', 'outside.mp4'));
+      await mkdir(path.join(under.content.path, 'Full Sessions'), { recursive: true });
+      await symlink(elsewhere, path.join(under.content.path, 'Full Sessions', 'Linked'));
+      const throughFolder = await librarySession('through a folder link', 9, 0, path.join(under.content.path, 'Full Sessions', 'Linked', 'outside.mp4'));
       const linkTarget = await allocatedFile(path.join(elsewhere, 'target.mp4'), 0.1 * GIB, new Date(Date.now() - 8 * HOUR));
-      const fileLink = path.join(content.path, 'Full Sessions', 'link.mp4');
+      const fileLink = path.join(under.content.path, 'Full Sessions', 'link.mp4');
       await symlink(linkTarget, fileLink);
       await librarySession('a file link', 8, 0, fileLink);
       // A big sparse file that is not Keyframe's: the old size pass counted it and then deleted through the links.
-      const sparse = path.join(content.path, 'disk image.img');
+      const sparse = path.join(under.content.path, 'disk image.img');
       await writeFile(sparse, '');
       await truncate(sparse, 5 * GIB);
 
@@ -219,7 +206,7 @@ describe('security: storage', function () {
   });
 
   describe('allowed origins', () => {
-    const connectFrom = (origin: string) => ProtocolClient.connect(service!.url, { origin }).then(
+    const connectFrom = (origin: string) => ProtocolClient.connect(under.process.url, { origin }).then(
       async (connected) => { await connected.close(); return 'accepted'; },
       (failure: { statusCode?: number }) => failure.statusCode,
     );
@@ -244,8 +231,8 @@ describe('security: storage', function () {
       const { settings } = await start();
       expect(await connectFrom(EVIL)).to.equal(403);
       expect(settings).to.deep.include({ frameRate: 30, storageLimit: 7, allowedOrigins: [] });
-      expect(service!.printed).to.include('allowedOrigins saved in settings.json are ignored').and.include('--allowed-origin');
-      const saved = JSON.parse(await readFile(path.join(data.path, 'settings.json'), 'utf8')) as Record<string, unknown>;
+      expect(under.process.printed).to.include('allowedOrigins saved in settings.json are ignored').and.include('--allowed-origin');
+      const saved = JSON.parse(await readFile(path.join(under.data.path, 'settings.json'), 'utf8')) as Record<string, unknown>;
       expect(saved.allowedOrigins, 'the file is left as the user had it').to.deep.equal([EVIL]);
     });
 
