@@ -7,8 +7,8 @@ import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 
-/** The actions a warning can hold (protocol-gaps §6.5); `storageLimit`: may the storage limit delete old recordings. */
-export type StorageWarningAction = 'contentFolder' | 'import' | 'storageLimit';
+/** The actions a warning can hold: an import over the limit, and whether the storage limit may delete old recordings. */
+export type StorageWarningAction = 'import' | 'storageLimit';
 
 export interface StorageWarningRequest {
   title: string;
