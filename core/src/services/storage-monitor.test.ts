@@ -195,6 +195,17 @@ describe('StorageMonitor', function () {
     expect(library.list()).to.have.length(2);
   });
 
+  it('withdraws an unanswered question once it no longer applies (the library is under a new limit)', async () => {
+    await session('old', 1.2, 5);
+    await newMonitor().start();
+    const question = events.of('StorageWarning')[0]!;
+    expect(warnings.isPending(question.warningId)).to.equal(true);
+    settings.replace({ ...settings.current, storageLimit: 2 });
+    await monitor!.refresh();
+    expect(warnings.isPending(question.warningId)).to.equal(false);
+    expect(events.of('StorageWarning')).to.have.length(1);
+  });
+
   it('deletes nothing and warns once when deleting every old Session would not reach the limit', async () => {
     const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 1.2 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
     const young = await session('young', 0.3, 0);

@@ -158,7 +158,7 @@ export class StorageMonitor {
   private queued: Promise<void> | undefined;
   private stoppingRecording = false;
   private stopped = false;
-  /** The folder and limit for which "over the limit, deleting cannot help" or "the user declined" was reported. */
+  /** What was reported last ("deleting cannot help", "declined", each with its folder and limit), so it is reported once. */
   private reportedFor: string | undefined;
   /** The question "may old recordings be deleted?" waiting for an answer, and the folder and limit it is about. */
   private asking: { key: string; warningId: string } | undefined;
@@ -279,6 +279,7 @@ export class StorageMonitor {
       const owned = await ownedFiles(this.settings.current.contentFolder, this.library.list());
       let size = totalBytes(owned);
       if (size > this.limitBytes) size -= await this.enforceLimit(owned, size);
+      else this.withdrawQuestion();
       await this.publish(size);
       await this.checkFreeSpace();
     } catch (error) {
@@ -312,7 +313,8 @@ export class StorageMonitor {
     const chosen = chooseDeletions(owned, excess, { now: Date.now(), minAgeMs: this.options.minAgeMs, protectedPaths: active ? [active] : [] });
     const chosenBytes = totalBytes(chosen);
     if (chosenBytes < excess) {
-      this.reportOnce(key, () => {
+      this.withdrawQuestion();
+      this.reportOnce(`cannot reach ${key}`, () => {
         this.logger.warn('over the storage limit, and deleting every old session and replay buffer would not bring the library under it: nothing deleted', {
           folder: contentFolder, sizeGb: toGb(sizeBytes), limitGb, deletableGb: toGb(chosenBytes),
         });
@@ -327,8 +329,9 @@ export class StorageMonitor {
       return 0;
     }
     const answer = this.consent.answerFor(contentFolder, limitGb);
+    if (answer !== undefined) this.withdrawQuestion(); // one about another folder or limit
     if (answer === 'declined') {
-      this.reportOnce(key, () => this.logger.info('over the storage limit; automatic deletion declined for this folder and limit: nothing deleted', { folder: contentFolder, limitGb }));
+      this.reportOnce(`declined ${key}`, () => this.logger.info('over the storage limit; automatic deletion declined for this folder and limit: nothing deleted', { folder: contentFolder, limitGb }));
       return 0;
     }
     if (answer !== 'allowed') {
@@ -350,17 +353,24 @@ export class StorageMonitor {
     return freed;
   }
 
-  /** Runs `report` once per folder and limit, not at every check. */
-  private reportOnce(key: string, report: () => void): void {
-    if (this.reportedFor === key) return;
-    this.reportedFor = key;
+  /** Runs `report` once per kind, folder and limit, not at every check. */
+  private reportOnce(subject: string, report: () => void): void {
+    if (this.reportedFor === subject) return;
+    this.reportedFor = subject;
     report();
+  }
+
+  /** A question that no longer applies (under the limit again, another folder or limit) is not shown to a frontend that connects later. */
+  private withdrawQuestion(): void {
+    if (!this.asking) return;
+    this.warnings.withdraw(this.asking.warningId);
+    this.asking = undefined;
   }
 
   /** One `StorageWarning` per folder and limit: the answer is saved, so it is not asked at the next check. */
   private askToDelete(key: string, contentFolder: string, limitGb: number, sizeBytes: number, chosen: readonly DeletionCandidate[]): void {
     if (this.asking?.key === key && this.warnings.isPending(this.asking.warningId)) return;
-    if (this.asking) this.warnings.withdraw(this.asking.warningId); // about a folder or limit no longer set
+    this.withdrawQuestion();
     const answer = async (allowed: boolean) => {
       this.asking = undefined;
       await this.consent.save(contentFolder, limitGb, allowed ? 'allowed' : 'declined');
