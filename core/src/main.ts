@@ -21,6 +21,8 @@ Options:
   --data-dir <folder>     settings, logs and cache (default: $KEYFRAME_HOME, else the per-user config folder)
   --port <n>              HTTP and WebSocket port (default ${DEFAULT_PORT}; 0 picks a free one)
   --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
+  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable
+                          (also KEYFRAME_ALLOWED_ORIGINS=<origin,origin>)
   --version               print the version
   --help                  print this help`;
 
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       'legacy-port': { type: 'string' },
+      'allowed-origin': { type: 'string', multiple: true },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
   const options = ServiceOptions.fromEnvironment({
     dataFolder: values['data-dir'],
     port: parsePort(values.port, '--port'),
+    allowedOrigins: values['allowed-origin'] ?? [],
     ...(legacy === undefined ? {} : { legacyPort: legacy === 'off' ? undefined : parsePort(legacy, '--legacy-port') }),
   });
 

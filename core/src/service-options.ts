@@ -14,7 +14,7 @@ export class ServiceOptions {
     readonly port: number,
     /** The legacy port that tells old frontends to reload; `undefined` disables it. */
     readonly legacyPort: number | undefined,
-    /** Origins allowed to open the WebSocket besides the service's own (`KEYFRAME_ALLOWED_ORIGINS`). */
+    /** Origins allowed to open the WebSocket besides the service's own (`--allowed-origin`, `KEYFRAME_ALLOWED_ORIGINS`); the only allow-list trusted. */
     readonly allowedOrigins: readonly string[] = [],
     readonly defaultContentFolder: string = userContentFolder(),
     /** The hosting platform's sign-in and upload endpoints (`KEYFRAME_ACCOUNT_TOKEN_URL`, `KEYFRAME_UPLOAD_URL`, …). */
@@ -25,10 +25,11 @@ export class ServiceOptions {
   get settingsFile(): string { return path.join(this.dataFolder, 'settings.json'); }
   get defaultCacheFolder(): string { return path.join(this.dataFolder, 'cache'); }
 
-  static fromEnvironment(overrides: { dataFolder?: string; port?: number; legacyPort?: number | undefined } = {},
+  static fromEnvironment(overrides: { dataFolder?: string; port?: number; legacyPort?: number | undefined; allowedOrigins?: readonly string[] } = {},
     variables: NodeJS.ProcessEnv = process.env): ServiceOptions {
     const dataFolder = path.resolve(overrides.dataFolder ?? (variables.KEYFRAME_HOME || defaultDataFolder()));
-    const allowedOrigins = (variables.KEYFRAME_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+    const allowedOrigins = [...(variables.KEYFRAME_ALLOWED_ORIGINS ?? '').split(','), ...(overrides.allowedOrigins ?? [])]
+      .map((origin) => origin.trim()).filter(Boolean);
     const legacyPort = 'legacyPort' in overrides ? overrides.legacyPort : DEFAULT_LEGACY_PORT;
     return new ServiceOptions(dataFolder, overrides.port ?? DEFAULT_PORT, legacyPort, allowedOrigins, userContentFolder(), platformEndpointsFrom(variables));
   }

@@ -5,6 +5,7 @@ import { Notifier } from '../services/notifier.js';
 import { RecoveryService } from '../services/recovery-service.js';
 import { SettingsService } from '../services/settings-service.js';
 import { StateStore } from '../services/state-store.js';
+import { StorageWarnings } from '../services/storage-warnings.js';
 import { UpdateStatus } from '../services/update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
@@ -24,6 +25,7 @@ export class ConnectionCommands implements CommandGroup {
     private readonly updates: UpdateStatus,
     private readonly notifier: Notifier,
     private readonly recovery: RecoveryService,
+    private readonly storageWarnings: StorageWarnings,
     private readonly updater: Updater,
     private readonly uploads: UploadService,
     @inject(EVENT_SINK) private readonly events: EventSink,
@@ -42,6 +44,7 @@ export class ConnectionCommands implements CommandGroup {
       this.uploads.replayProgress();
       this.notifier.deliverPending();
       this.recovery.offerPending();
+      this.storageWarnings.offerPending();
       // Release notes may come from the network: they follow when they are ready.
       void this.updates.releaseNotes()
         .then((releaseNotesList) => {

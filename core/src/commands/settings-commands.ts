@@ -8,8 +8,8 @@ export class SettingsCommands implements CommandGroup {
   constructor(private readonly settings: SettingsService) {}
 
   readonly handlers: CommandHandlers = {
-    UpdateSettings: (changes) => {
-      this.settings.update(changes);
+    UpdateSettings: async (changes) => {
+      await this.settings.update(changes);
     },
     ApplyVideoPreset: ({ preset }) => this.settings.applyVideoPreset(preset),
     ApplyClipPreset: ({ preset }) => this.settings.applyClipPreset(preset),

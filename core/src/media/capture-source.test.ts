@@ -11,6 +11,7 @@ import {
   audioTrackPlan, chooseAudioDevices, chooseCaptureSource, ScreenCaptureSource, SyntheticCaptureSource, x11Screen, type CaptureCapabilities,
 } from './capture-source.js';
 import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { FfmpegProcess } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
 
 const run = promisify(execFile);
@@ -58,7 +59,7 @@ describe('capture sources', () => {
   it('grabs the selected display at its own size and place', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab', 'pulse'])).source;
     const primary = source.inputs({ width: 1920, height: 1080, frameRate: 60 });
-    expect(primary.args.slice(0, 12)).to.deep.equal(['-thread_queue_size', '64', '-f', 'x11grab', '-framerate', '60', '-video_size', '2560x1440', '-draw_mouse', '1', '-i', ':1.0+1920,0']);
+    expect(primary.args.slice(0, 12)).to.deep.equal(['-thread_queue_size', '15', '-f', 'x11grab', '-framerate', '60', '-video_size', '2560x1440', '-draw_mouse', '1', '-i', ':1.0+1920,0']);
     expect(primary.captureSize).to.deep.equal({ width: 2560, height: 1440 });
     const hdmi = source.inputs({ width: 1280, height: 720, frameRate: 30, display: { deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: false, isHdr: false } });
     expect(hdmi.args.slice(0, 12)).to.include.members(['1920x1080', ':1.0+0,180']);
@@ -67,7 +68,7 @@ describe('capture sources', () => {
 
     const gdigrab = new ScreenCaptureSource({ grabber: 'gdigrab', displays: DISPLAYS, audio: { inputs: [], outputs: [] } })
       .inputs({ width: 1920, height: 1080, frameRate: 60, display: DISPLAYS[1]! });
-    expect(gdigrab.args).to.deep.equal(['-thread_queue_size', '64', '-f', 'gdigrab', '-framerate', '60', '-offset_x', '0', '-offset_y', '180',
+    expect(gdigrab.args).to.deep.equal(['-thread_queue_size', '15', '-f', 'gdigrab', '-framerate', '60', '-offset_x', '0', '-offset_y', '180',
       '-video_size', '1920x1080', '-draw_mouse', '1', '-i', 'desktop', '-f', 'lavfi', '-i', 'anullsrc=channel_layout=stereo:sample_rate=48000']);
     expect(gdigrab).to.deep.include({ video: '0:v', audioTracks: [{ map: '1:a', name: 'Full Mix' }] });
     const mac = new ScreenCaptureSource({ grabber: 'avfoundation', displays: DISPLAYS, audio: { inputs: [], outputs: [] } })
@@ -148,6 +149,33 @@ describe('capture sources', () => {
         ...inputs.audioTracks!.flatMap((track) => ['-map', track.map]), '-t', '1', '-c:v', 'libx264', '-c:a', 'aac', output]);
       const probed = await probeMedia(tools.ffprobe.path, output);
       expect(probed.streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio', 'audio']);
+    });
+
+    it('the test pattern keeps to the clock when the encode is too slow for it: frames are missed, time is not', async () => {
+      // One thread of x264's slowest search on 720p60 encodes a few frames a second: far behind real time.
+      const inputs = new SyntheticCaptureSource().inputs({ width: 1280, height: 720, frameRate: 60 });
+      const encode = FfmpegProcess.start({
+        ffmpegPath: tools.ffmpeg.path,
+        args: ['-vsync', 'vfr', ...inputs.args, '-map', inputs.video, '-vf', inputs.videoFilter!, '-r', '60', '-c:v', 'libx264', '-preset', 'medium', '-tune', 'zerolatency', '-threads', '1', '-f', 'null', '-'],
+      });
+      try {
+        const reports: { at: number; frame: number; seconds: number }[] = [];
+        encode.onProgress((progress) => reports.push({ at: Date.now(), frame: progress.frame, seconds: progress.outTimeSeconds ?? 0 }));
+        const first = await new Promise<number>((resolve) => {
+          const stop = encode.onProgress((progress) => {
+            if (progress.frame > 0) resolve(Date.now() - (progress.outTimeSeconds ?? 0) * 1000);
+            if (progress.frame > 0) stop();
+          });
+        });
+        while (Date.now() - first < 4000) await new Promise((resolve) => setTimeout(resolve, 100));
+        const last = reports.at(-1)!;
+        const elapsed = (last.at - first) / 1000;
+        console.log(`      ${(last.frame / elapsed).toFixed(1)} frames a second encoded; ${last.seconds.toFixed(2)} s encoded after ${elapsed.toFixed(2)} s`);
+        expect(last.frame / elapsed, 'frames encoded a second').to.be.below(50);
+        expect(last.seconds, `encoded seconds after ${elapsed.toFixed(2)} s of clock`).to.be.above(elapsed - 1);
+      } finally {
+        await encode.kill();
+      }
     });
   });
 });

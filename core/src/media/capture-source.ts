@@ -41,6 +41,8 @@ export interface CaptureInputs {
   args: string[];
   /** `-map` specifier of the picture, e.g. `0:v`. */
   video: string;
+  /** A filter the picture needs in the encode, before it is scaled (the test pattern's wall-clock timestamps). */
+  videoFilter?: string;
   /** Size of the captured picture when known; the encoder scales it to the target format. */
   captureSize?: { width: number; height: number };
   /** The audio tracks in output order, never empty (silence when no device can be heard); track 0 is the full mix. */
@@ -60,10 +62,35 @@ export const FULL_MIX_TRACK = 'Full Mix';
 
 const SILENCE_INPUT = ['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_SAMPLE_RATE}`];
 
+/** Frames a live picture source may queue for the encoder: each one waiting there is a frame late. */
+const LIVE_QUEUE_FRAMES = 2;
+/** Behind the clock by more than this, the test pattern starts its pacing afresh instead of catching up in a burst. */
+const LIVE_RESYNC_SECONDS = 0.25;
+
 /**
- * A moving test pattern and a 440 Hz tone, paced in real time (`-re`) like a live capture. With a
- * video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead of the pattern, from its start at
- * every recording and looped: end-to-end tests of on-screen text draw their messages into it.
+ * A moving test pattern that behaves like a screen grab: at most `frameRate` frames a second, paced
+ * by the wall clock (`realtime`), and stamped with the wall clock as each frame is encoded
+ * (`WALL_CLOCK_TIMESTAMPS`). So an encode that cannot keep up misses frames, as with a real capture,
+ * instead of falling behind real time (with `-re`, frame n was stamped n/rate whenever it was
+ * encoded: a slow encode made a file shorter than the time recorded, and a crash lost the difference).
+ */
+export function liveTestPattern(width: number, height: number, frameRate: number): string[] {
+  return ['-thread_queue_size', String(LIVE_QUEUE_FRAMES), '-f', 'lavfi', '-i',
+    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS}`];
+}
+
+/**
+ * Timestamps from the wall clock, taken where the encode's filters run: frames made before the encode
+ * got going (ffmpeg reads a few while it opens the input) all land at its start, not a start-up's
+ * length before it.
+ */
+export const WALL_CLOCK_TIMESTAMPS = 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)';
+
+/**
+ * A moving test pattern (`liveTestPattern`) and a 440 Hz tone, paced in real time (`-re`; sound is
+ * cheap to encode, it keeps up). With a video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead
+ * of the pattern, from its start at every recording and looped: end-to-end tests of on-screen text
+ * draw their messages into it.
  */
 export class SyntheticCaptureSource implements CaptureSource {
   readonly name = 'synthetic';
@@ -73,20 +100,21 @@ export class SyntheticCaptureSource implements CaptureSource {
   inputs({ width, height, frameRate, separateAudioTracks }: CaptureRequest): CaptureInputs {
     const picture = this.videoFile
       ? ['-re', '-stream_loop', '-1', ...fileInput(this.videoFile)]
-      : ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}`];
+      : liveTestPattern(width, height, frameRate);
     const args = [
       ...picture,
       '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,
     ];
     // A video file's size is its own (not probed): the recording scales it to the requested format.
-    const captureSize = this.videoFile ? {} : { captureSize: { width, height } };
+    // It keeps its own timestamps too, paced by `-re`.
+    const pattern = this.videoFile ? {} : { captureSize: { width, height }, videoFilter: WALL_CLOCK_TIMESTAMPS };
     if (!separateAudioTracks) {
-      return { args, video: '0:v', ...captureSize, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
+      return { args, video: '0:v', ...pattern, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
     }
     // The tone stands in for one device, so multi-track files can be tested without sound hardware.
     return {
       args: [...args, '-filter_complex', '[1:a]asplit=2[mix][tone]'],
-      video: '0:v', ...captureSize,
+      video: '0:v', ...pattern,
       audioTracks: [{ map: '[mix]', name: FULL_MIX_TRACK }, { map: '[tone]', name: 'Test Tone' }],
     };
   }
@@ -142,18 +170,21 @@ const size = (display: DetectedDisplay | undefined) => (display ? { captureSize:
 export function screenInputArgs(grabber: ScreenGrabber, frameRate: number, display: DetectedDisplay | undefined,
   displays: readonly DetectedDisplay[] = [], x11Display = ':0'): string[] {
   const rate = String(frameRate);
+  // A quarter second of frames absorbs the encoder's uneven pace (a keyframe costs more); more would
+  // only hold frames back when it cannot keep up, and a crash loses what is held back.
+  const queue = ['-thread_queue_size', String(Math.max(LIVE_QUEUE_FRAMES, Math.ceil(frameRate / 4)))];
   const videoSize = display ? ['-video_size', `${display.width}x${display.height}`] : [];
   switch (grabber) {
     case 'x11grab':
-      return ['-thread_queue_size', '64', '-f', 'x11grab', '-framerate', rate, ...videoSize, '-draw_mouse', '1',
+      return [...queue, '-f', 'x11grab', '-framerate', rate, ...videoSize, '-draw_mouse', '1',
         '-i', `${x11Screen(x11Display)}${display ? `+${display.x},${display.y}` : ''}`];
     case 'gdigrab':
-      return ['-thread_queue_size', '64', '-f', 'gdigrab', '-framerate', rate,
+      return [...queue, '-f', 'gdigrab', '-framerate', rate,
         ...(display ? ['-offset_x', String(display.x), '-offset_y', String(display.y)] : []), ...videoSize, '-draw_mouse', '1', '-i', 'desktop'];
     case 'avfoundation': {
       // AVFoundation numbers screens in the order system_profiler lists them.
       const screen = display ? Math.max(0, displays.indexOf(display)) : 0;
-      return ['-thread_queue_size', '64', '-f', 'avfoundation', '-framerate', rate, '-capture_cursor', '1', '-i', `Capture screen ${screen}`];
+      return [...queue, '-f', 'avfoundation', '-framerate', rate, '-capture_cursor', '1', '-i', `Capture screen ${screen}`];
     }
   }
 }

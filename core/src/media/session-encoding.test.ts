@@ -23,10 +23,12 @@ describe('session encoding', () => {
     const inputs = { args: ['-f', 'x', '-i', 'a', '-f', 'y', '-i', 'b'], video: '0:v', audioTracks: [{ map: '[mix]', name: 'Full Mix' }, { map: '[t0]', name: 'Yeti' }] };
     const args = recordingEncodingArgs({ inputs, video: crfVideo({ width: 1280, height: 720, frameRate: 30 }, 23), outputs: { sessionPath: '/tmp/o.mp4' } }).join(' ');
     expect(args).to.include('-map 0:v -map [mix] -map [t0] -vf scale=1280:720');
-    expect(args).to.include('-c:v libx264 -preset veryfast -crf 23 -g 30 -keyint_min 30 -sc_threshold 0 -pix_fmt yuv420p -c:a aac');
+    expect(args).to.include('-c:v libx264 -preset superfast -tune zerolatency -crf 23 -g 30 -keyint_min 30 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p -c:a aac');
     expect(args).to.include('-metadata:s:a:0 title=Full Mix -metadata:s:a:0 handler_name=Full Mix -metadata:s:a:1 title=Yeti -metadata:s:a:1 handler_name=Yeti');
-    expect(args).to.include('-movflags +frag_keyframe+empty_moov+default_base_moof');
+    expect(args).to.include('-movflags +frag_keyframe+empty_moov+default_base_moof -frag_duration 1000000 -flush_packets 1 -f mp4');
     expect(args.endsWith('-y /tmp/o.mp4')).to.equal(true);
+    // Frames keep their capture times: a slow encode drops frames instead of duplicating them.
+    expect(args.startsWith('-vsync vfr -f x -i a')).to.equal(true);
   });
 
   it('takes the encoder the engine has: a listed hardware codec, else x264', () => {
@@ -50,7 +52,7 @@ describe('recording outputs', function () {
     expect(args.filter((arg) => arg === 'libx264')).to.have.length(1);
     const tee = args[args.indexOf('tee') + 1];
     expect(args.slice(args.indexOf('-flags'), args.indexOf('tee') + 1)).to.deep.equal(['-flags', '+global_header', '-f', 'tee']);
-    expect(tee).to.equal('[f=mp4:movflags=+frag_keyframe+empty_moov+default_base_moof]/c/s.mp4|[f=segment:segment_time=2:segment_format=mpegts]/c/b/segment-%06d.ts');
+    expect(tee).to.equal('[f=mp4:movflags=+frag_keyframe+empty_moov+default_base_moof:frag_duration=1000000:flush_packets=1]/c/s.mp4|[f=segment:segment_time=2:segment_format=mpegts]/c/b/segment-%06d.ts');
     expect(args.slice(-14).join(' ')).to.equal('-map 0:v -vf fps=10,scale=480:270,setsar=1 -pix_fmt yuvj420p -c:v mjpeg -q:v 7 -an -f mjpeg pipe:3');
   });
 

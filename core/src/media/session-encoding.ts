@@ -1,7 +1,8 @@
 // The encode of a recording and the outputs it feeds: picture size from the settings, the chosen
-// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4, playable if the
-// process dies mid-write), the replay-buffer segments, the preview's low-rate JPEG frames and the
-// raw frames of on-screen text recognition all come from that one ffmpeg run.
+// video encoder with a keyframe every second and AAC, encoded once; the session file (fragmented MP4,
+// a fragment at least every second, playable if the process dies mid-write), the replay-buffer
+// segments, the preview's low-rate JPEG frames and the raw frames of on-screen text recognition all
+// come from that one ffmpeg run.
 import type { Codec, Settings } from '../protocol/index.js';
 import type { CaptureFormat, CaptureInputs } from './capture-source.js';
 import { videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
@@ -66,6 +67,13 @@ export interface RecordingEncoding {
 }
 
 export const FRAGMENTED_MP4_FLAGS = '+frag_keyframe+empty_moov+default_base_moof';
+/**
+ * What a crash of the service and its ffmpeg may cost the session file: a fragment is written when
+ * it is complete, and flushed at once, so the file on disk holds all but the last fragment and the
+ * few frames in the encoder.
+ */
+const FRAGMENT_SECONDS = 1;
+const SESSION_FILE_OPTIONS = { frag_duration: String(FRAGMENT_SECONDS * 1_000_000), flush_packets: '1' };
 export const SEGMENT_FORMAT = 'mpegts';
 export const SEGMENT_EXTENSION = '.ts';
 
@@ -79,26 +87,31 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
   const { sessionPath, buffer, frames, screenFrames } = outputs;
   if (!sessionPath && !buffer) throw new Error('A recording needs a session file, a replay buffer, or both');
   const args = [
+    // The capture's frames keep their capture times: an encode that falls behind drops frames rather
+    // than duplicating them to fill the gaps, which would put it further behind the clock.
+    '-vsync', 'vfr',
     ...inputs.args,
     '-map', inputs.video,
     ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
-    ...videoEncoderArgs(video, codecs),
+    ...videoEncoderArgs(video, codecs, { live: true, ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}) }),
     '-c:a', 'aac', '-b:a', `${audioBitrateKbps}k`, '-ar', '48000', '-ac', '2',
     ...audioTrackNameArgs(inputs.audioTracks.map((track) => track.name)),
   ];
   if (sessionPath && buffer) {
     // The tee muxer cannot tell the encoders that MP4 wants headers out of band; ask for them.
     args.push('-flags', '+global_header', '-f', 'tee', [
-      teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS }, sessionPath),
+      teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS, ...SESSION_FILE_OPTIONS }, sessionPath),
       teeSlave({ f: 'segment', segment_time: String(buffer.segmentSeconds), segment_format: SEGMENT_FORMAT }, segmentPattern(buffer.pattern)),
     ].join('|'));
   } else if (sessionPath) {
-    args.push('-movflags', FRAGMENTED_MP4_FLAGS, '-f', 'mp4', '-y', sessionPath);
+    args.push('-movflags', FRAGMENTED_MP4_FLAGS, ...Object.entries(SESSION_FILE_OPTIONS).flatMap(([key, value]) => [`-${key}`, value]), '-f', 'mp4', '-y', sessionPath);
   } else {
     args.push('-f', 'segment', '-segment_time', String(buffer!.segmentSeconds), '-segment_format', SEGMENT_FORMAT, segmentPattern(buffer!.pattern));
   }
-  if (frames) args.push(...framesOutputArgs(inputs.video, frames));
-  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames));
+  // Every output of the picture takes the source's filter: ffmpeg feeds first the output that is
+  // furthest behind, so one left on other timestamps would starve the rest (the sound, then the file).
+  if (frames) args.push(...framesOutputArgs(inputs.video, frames, inputs.videoFilter));
+  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames, inputs.videoFilter));
   return args;
 }
 
@@ -111,10 +124,10 @@ export function audioTrackNameArgs(names: readonly string[]): string[] {
 }
 
 /** A second output of the same process: the captured picture, small and slow, as a stream of JPEGs. */
-export function framesOutputArgs(video: string, { pipe, width, height, frameRate, quality = 7 }: FramesOutput): string[] {
+export function framesOutputArgs(video: string, { pipe, width, height, frameRate, quality = 7 }: FramesOutput, sourceFilter?: string): string[] {
   return [
     '-map', video,
-    '-vf', `fps=${frameRate},scale=${width}:${height},setsar=1`,
+    '-vf', withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
     // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
     '-pix_fmt', 'yuvj420p', '-c:v', 'mjpeg', '-q:v', String(quality),
     '-an', '-f', 'mjpeg', `pipe:${pipe}`,
@@ -126,13 +139,15 @@ export function framesOutputArgs(video: string, { pipe, width, height, frameRate
  * its region out without decoding; at 5 frames a second a 1080p stream is ~31 MB/s over a pipe,
  * cheaper than encoding each frame as an image.
  */
-export function screenFramesOutputArgs(video: string, { pipe, width, height, frameRate }: ScreenFramesOutput): string[] {
+export function screenFramesOutputArgs(video: string, { pipe, width, height, frameRate }: ScreenFramesOutput, sourceFilter?: string): string[] {
   return [
     '-map', video,
-    '-vf', `fps=${frameRate},scale=${width}:${height},setsar=1`,
+    '-vf', withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
     '-pix_fmt', 'rgb24', '-an', '-f', 'rawvideo', `pipe:${pipe}`,
   ];
 }
+
+const withSourceFilter = (sourceFilter: string | undefined, filters: string) => (sourceFilter ? `${sourceFilter},${filters}` : filters);
 
 /**
  * One `[options]file` entry of the tee muxer. The tee splits its argument on `|` and unescapes

@@ -13,6 +13,7 @@ const run = promisify(execFile);
 /** True when `sequence` appears in `args` as consecutive elements. */
 const hasRun = (args: string[], sequence: string[]) => args.some((_, at) => sequence.every((item, offset) => args[at + offset] === item));
 const codec = (id: string): Codec => toCodec(encoderProfile(id)!);
+const X264 = encoderProfile('libx264')!;
 const BASE: VideoEncoderSettings = {
   encoder: 'gpu', codec: null, rateControl: 'VBR', crfValue: 23, cqLevel: 20, bitrate: 50, minBitrate: 40, maxBitrate: 70, frameRate: 60,
 };
@@ -44,6 +45,18 @@ describe('video encoder arguments', () => {
     expect(x264({ rateControl: 'CQP', cqLevel: 22 })).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'veryfast', '-qp', '22', ...common]);
     expect(x264({ frameRate: 30, width: 1280, height: 720 }).slice(0, 4)).to.deep.equal([
       '-vf', 'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,setsar=1', '-r', '30']);
+  });
+
+  it('encodes a live capture with x264\'s real-time preset and a keyframe on each second of the timeline', () => {
+    const live = videoEncoderArgs({ ...BASE, encoder: 'cpu', rateControl: 'CRF', crfValue: 20 }, [codec('libx264')], { live: true });
+    expect(live).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'superfast', '-tune', 'zerolatency', '-crf', '20',
+      '-g', '60', '-keyint_min', '60', '-force_key_frames', 'expr:gte(t,n_forced)', '-sc_threshold', '0', '-pix_fmt', 'yuv420p']);
+    // Other encoders keep their presets; offline encodes (compression) keep x264's veryfast.
+    const nvenc = encoderArgs(encoderProfile('h264_nvenc')!, BASE, { live: true });
+    expect(hasRun(nvenc, ['-preset', 'p4']) && hasRun(nvenc, ['-force_key_frames', 'expr:gte(t,n_forced)'])).to.equal(true);
+    const offline = encoderArgs(X264, BASE);
+    expect(hasRun(offline, ['-preset', 'veryfast'])).to.equal(true);
+    expect(offline).to.not.include('-force_key_frames');
   });
 
   it('builds the hardware encoders\' arguments', () => {

@@ -148,7 +148,7 @@ export const Settings = Type.Object({
   defaultMenuItem: StringEnum(MENU_ITEMS, { default: 'Full Sessions' }),
   allowedOrigins: Type.Array(Type.String({ pattern: '^https?://' }), {
     default: [],
-    description: 'Extension: extra web origins allowed to open the WebSocket',
+    description: 'Extension, read-only: web origins allowed to open the WebSocket, from --allowed-origin and KEYFRAME_ALLOWED_ORIGINS; UpdateSettings cannot change it',
   }),
 }, { additionalProperties: true, description: 'Unknown keys are kept as they are' });
 export type Settings = Static<typeof Settings>;

@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { CaptureSources } from '../media/capture-source.js';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
 import { Logger } from '../support/logger.js';
-import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary } from './content-library.js';
@@ -18,6 +18,7 @@ import { RecorderService } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from './storage-monitor.js';
+import { StorageLimitConsent } from './storage-limit-consent.js';
 import { StorageWarnings } from './storage-warnings.js';
 
 async function filesUnder(folder: string): Promise<string[]> {
@@ -45,7 +46,7 @@ describe('ImportService', function () {
     const notifier = new Notifier(events, logger);
     const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
     const recorder = new RecorderService(settings, state, library, notifier, engine, new CaptureSources(logger), artwork, logger, events, () => false);
-    const monitor = new StorageMonitor(settings, state, library, recorder, notifier, DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
+    const monitor = new StorageMonitor(settings, state, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
@@ -151,10 +152,9 @@ describe('ImportService', function () {
 
   it('holds an import over the storage limit until StorageWarningConfirm: cancel imports nothing, confirm imports', async () => {
     settings.replace({ ...settings.current, storageLimit: 1 });
-    await mkdir(path.join(content, 'Clips'), { recursive: true });
-    const filler = path.join(content, 'Clips', 'big.mp4');
-    await writeFile(filler, '');
-    await truncate(filler, GIB); // sparse: counts for the limit, takes no room
+    // The limit counts the library's own videos by the room they take on the disk.
+    const filler = await allocatedFile(path.join(content, 'Clips', 'big.mp4'), GIB);
+    const fillerItem = await library.add({ type: 'Clip', filePath: filler, game: 'Arena', durationSeconds: 10 });
     const files = await threeFiles();
     const service = build();
 
@@ -166,13 +166,13 @@ describe('ImportService', function () {
     expect(events.of('ImportProgress')).to.deep.equal([]);
     await warnings.answer({ warningId: held.warningId, confirmed: false, action: 'import' });
     expect(events.of('ImportProgress')).to.deep.equal([]);
-    expect(library.list()).to.deep.equal([]);
+    expect(library.list()).to.deep.equal([fillerItem]);
     expect(await filesUnder(path.join(content, 'Full Sessions'))).to.deep.equal([]);
 
     const again = await service.importFiles({ sectionId: 'sessions', FilePaths: files });
     if (again.status !== 'waiting') throw new Error('expected a second warning');
     await warnings.answer({ warningId: again.warningId, confirmed: true, action: 'import' });
-    expect(library.list()).to.have.length(2);
+    expect(library.list()).to.have.length(3);
     expect(events.of('ImportProgress').at(-1)).to.deep.include({ status: 'done', message: 'Completed: 2 successful, 1 failed' });
   });
 

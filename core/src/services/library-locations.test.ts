@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
@@ -15,8 +15,6 @@ import { Notifier } from './notifier.js';
 import { SettingsService } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
-import { GIB, type StorageMonitor } from './storage-monitor.js';
-import { StorageWarnings } from './storage-warnings.js';
 import { RecordedEvents, commandRejection } from '../testing/fixtures.js';
 
 describe('LibraryLocations', () => {
@@ -25,30 +23,29 @@ describe('LibraryLocations', () => {
   let store: SettingsStore;
   let state: StateStore;
   let library: ContentLibrary;
-  let warnings: StorageWarnings;
+  let options: ServiceOptions;
   let picked: Awaited<ReturnType<FolderPicker>> | Error;
 
   const locations = () => {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
-    const monitor = { get limitBytes() { return store.current.storageLimit * GIB; }, refreshSoon: () => undefined } as unknown as StorageMonitor;
     const picker: FolderPicker = async () => {
       if (picked instanceof Error) throw picked;
       return picked;
     };
-    return new LibraryLocations(new SettingsService(store, state, notifier, events, logger), state, library, monitor, warnings, notifier, picker, logger);
+    return new LibraryLocations(new SettingsService(store, state, notifier, options, events, logger), state, library, notifier, picker, logger);
   };
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-locations-'));
     events = new RecordedEvents();
     const logger = new Logger([]);
-    store = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')), logger);
+    options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
+    store = new SettingsStore(options, logger);
     await store.load();
     state = new StateStore(events);
     library = new ContentLibrary(store, state, logger);
     await library.load();
-    warnings = new StorageWarnings(events, logger);
     picked = undefined;
   });
   afterEach(async () => {
@@ -84,26 +81,19 @@ describe('LibraryLocations', () => {
     expect(events.of('Settings')).to.deep.equal([]);
   });
 
-  it('warns before a folder over the storage limit and applies it only when confirmed', async () => {
-    store.replace({ ...store.current, storageLimit: 1 });
-    const big = path.join(folder, 'Big');
-    await mkdir(big);
-    await writeFile(path.join(big, 'huge.mp4'), '');
-    await truncate(path.join(big, 'huge.mp4'), 1.5 * GIB);
-    const before = store.current.contentFolder;
-    await locations().setVideoLocation(big);
-    const warning = events.of('StorageWarning')[0]!;
-    expect(warning).to.deep.include({ action: 'contentFolder', confirmText: 'Use Folder', actionData: { warningId: warning.warningId } });
-    expect(warning.description).to.include('1.5 GB').and.include('1 GB');
-    expect(store.current.contentFolder).to.equal(before);
-
-    await warnings.answer({ warningId: warning.warningId, confirmed: false, action: 'contentFolder' });
-    expect(events.of('Settings').at(-1)!.contentFolder).to.equal(before);
-    await locations().setVideoLocation(big);
-    const second = events.of('StorageWarning')[1]!;
-    await warnings.answer({ warningId: second.warningId, confirmed: true, action: 'contentFolder' });
-    expect(store.current.contentFolder).to.equal(big);
-    expect(events.of('Settings').at(-1)!.contentFolder).to.equal(big);
+  it('refuses a system folder or a file as the content or cache folder, with a dialog that names it and why', async () => {
+    const file = path.join(folder, 'notes.txt');
+    await writeFile(file, 'notes');
+    const before = { ...store.current };
+    for (const requested of ['/', '/proc', '/dev/null', file]) {
+      const video = await commandRejection(locations().setVideoLocation(requested), 'InvalidParameters');
+      expect(video.message).to.include(requested);
+      const cache = await commandRejection(locations().setCacheLocation(requested), 'InvalidParameters');
+      expect(cache.message).to.include(requested);
+    }
+    expect(events.of('ShowModal').map((modal) => modal.title)).to.deep.equal(Array(8).fill('Folder not usable'));
+    expect(store.current).to.deep.equal(before);
+    expect(events.of('Settings')).to.deep.equal([]);
   });
 
   it('moves metadata, thumbnails and waveforms to the new cache folder and re-loads the library from there', async () => {

@@ -1,19 +1,17 @@
-// Where the library lives: SetVideoLocation (the content folder, after a storage-limit warning) and
+// Where the library lives: SetVideoLocation (the content folder) and
 // SetCacheLocation (sidecars, thumbnails and waveforms move along, then the library re-loads).
-import { constants } from 'node:fs';
-import { access, cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
 import { PickerUnavailableError } from '../platform/native-picker.js';
 import { Logger } from '../support/logger.js';
+import { isWithin, samePath } from '../support/paths.js';
 import { ContentLibrary } from './content-library.js';
 import { Notifier } from './notifier.js';
 import { SettingsService } from './settings-service.js';
 import { StateStore } from './state-store.js';
-import { folderSizeBytes, isInside, StorageMonitor, toGb } from './storage-monitor.js';
-import { StorageWarnings } from './storage-warnings.js';
-import { validFolder } from './valid-folder.js';
+import { usableFolder, validFolder } from './valid-folder.js';
 
 /** Shows a folder picker; undefined when the user cancels. Throws `PickerUnavailableError`. */
 export type FolderPicker = (title: string) => Promise<string | undefined>;
@@ -30,8 +28,6 @@ export class LibraryLocations {
     private readonly settings: SettingsService,
     private readonly state: StateStore,
     private readonly library: ContentLibrary,
-    private readonly monitor: StorageMonitor,
-    private readonly warnings: StorageWarnings,
     private readonly notifier: Notifier,
     @inject(FOLDER_PICKER) private readonly pickFolder: FolderPicker,
     logger: Logger,
@@ -39,31 +35,18 @@ export class LibraryLocations {
     this.logger = logger.child('storage');
   }
 
-  /** Changes the content folder; a folder already over the storage limit waits for a `StorageWarning` answer. */
+  /**
+   * Changes the content folder (checked as UpdateSettings checks it). The storage limit asks before
+   * its first deletion in the new folder (StorageMonitor), so nothing is asked here.
+   */
   async setVideoLocation(requested?: string): Promise<void> {
     this.refuseWhileRecording('The video location');
     const folder = await this.chooseFolder(requested, 'Choose where Keyframe keeps your videos');
     if (!folder || samePath(folder, this.settings.current.contentFolder)) return this.settings.publish();
     await this.prepareFolder(folder);
-
-    // The check must not keep anyone from a folder: if it fails, the folder is used.
-    const size = await folderSizeBytes(folder).catch(() => undefined);
-    const limitGb = this.settings.current.storageLimit;
-    if (size !== undefined && size > this.monitor.limitBytes) {
-      this.warnings.warn({
-        title: 'This folder is over your storage limit',
-        description: `${folder} already holds ${toGb(size)} GB, more than your storage limit of ${limitGb} GB. If you use it, Keyframe deletes its oldest `
-          + 'sessions and replay buffers in it (older than an hour) until the folder is under the limit; clips, highlights and files Keyframe '
-          + 'did not record are kept. You can raise the limit in the settings instead.',
-        confirmText: 'Use Folder',
-        cancelText: 'Cancel',
-        action: 'contentFolder',
-        onConfirm: () => this.useContentFolder(folder),
-        onCancel: () => this.settings.publish(),
-      });
-      return;
-    }
-    this.useContentFolder(folder);
+    const previous = this.settings.current.contentFolder;
+    if (!(await this.settings.update({ contentFolder: folder }))) this.settings.publish();
+    this.logger.info('content folder changed', { from: previous, to: folder });
   }
 
   /** Moves the cache's sub-folders to a new cache folder, switches to it and re-loads the library from there. */
@@ -74,7 +57,7 @@ export class LibraryLocations {
     if (!folder || samePath(folder, current)) return this.settings.publish();
     for (const name of MOVED_CACHE_FOLDERS) {
       const moved = path.join(current, name);
-      if (samePath(folder, moved) || isInside(moved, folder)) {
+      if (isWithin(moved, folder)) {
         throw new CommandError('InvalidParameters', `The cache cannot move into ${moved}, a folder it moves itself: choose a folder outside it.`);
       }
     }
@@ -88,7 +71,7 @@ export class LibraryLocations {
         await moveFolder(source, path.join(folder, name));
         moved.push(name);
       }
-      this.settings.update({ cacheFolder: folder });
+      await this.settings.update({ cacheFolder: folder });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       for (const name of moved.reverse()) {
@@ -102,14 +85,6 @@ export class LibraryLocations {
     }
     this.logger.info('cache folder changed', { from: current, to: folder, moved });
     await this.library.load();
-  }
-
-  private useContentFolder(folder: string): void {
-    this.refuseWhileRecording('The video location');
-    const previous = this.settings.current.contentFolder;
-    if (!this.settings.update({ contentFolder: folder })) this.settings.publish();
-    this.logger.info('content folder changed', { from: previous, to: folder });
-    this.monitor.refreshSoon();
   }
 
   /** The requested folder, or the picker's; undefined when the user cancels. Throws `CommandError`. */
@@ -126,17 +101,13 @@ export class LibraryLocations {
     return picked ? validFolder(picked) : undefined;
   }
 
-  /** Creates the folder if needed and checks that it is a folder Keyframe may write to. */
+  /** The check every folder change passes (`usableFolder`), with a dialog: the picker's caller may not show refusals. */
   private async prepareFolder(folder: string): Promise<void> {
     try {
-      await mkdir(folder, { recursive: true });
-      if (!(await stat(folder)).isDirectory()) throw new Error('it is a file, not a folder');
-      await access(folder, constants.W_OK);
+      await usableFolder(folder);
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : (error as Error).message;
-      const description = `Keyframe cannot use ${folder}: ${reason}. Choose a folder you can write to.`;
-      this.notifier.showModal({ title: 'Folder not usable', description, type: 'error' });
-      throw new CommandError('Failed', description);
+      if (error instanceof CommandError) this.notifier.showModal({ title: 'Folder not usable', description: error.message, type: 'error' });
+      throw error;
     }
   }
 
@@ -162,8 +133,3 @@ async function moveFolder(source: string, target: string): Promise<void> {
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
-
-const samePath = (a: string, b: string) => {
-  const normal = (file: string) => path.resolve(file).replaceAll('\\', '/');
-  return process.platform === 'win32' || process.platform === 'darwin' ? normal(a).toLowerCase() === normal(b).toLowerCase() : normal(a) === normal(b);
-};

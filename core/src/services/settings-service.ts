@@ -5,16 +5,18 @@ import { inject, injectable } from 'tsyringe';
 import Value from 'typebox/value';
 import { CommandError } from '../commands/command-error.js';
 import { Settings, describeProblems, type PresetName, type SettingsChanges } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 import { Notifier } from './notifier.js';
 import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
-import { validFolder } from './valid-folder.js';
+import { usableFolder } from './valid-folder.js';
 
 /** Migration-only fields: a frontend echoing them back must not resurrect them. */
 const LEGACY_FIELDS = ['whitelist', 'blacklist'] as const;
+const FOLDER_FIELDS = ['contentFolder', 'cacheFolder'] as const;
 
 @injectable()
 export class SettingsService {
@@ -24,6 +26,7 @@ export class SettingsService {
     private readonly store: SettingsStore,
     private readonly state: StateStore,
     private readonly notifier: Notifier,
+    private readonly options: ServiceOptions,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -34,23 +37,60 @@ export class SettingsService {
     return this.store.current;
   }
 
-  /** Merges `changes` into the settings; returns whether anything changed. Throws `CommandError`. */
-  update(changes: SettingsChanges): boolean {
+  /**
+   * Merges `changes` into the settings; resolves to whether anything changed. A new content or cache
+   * folder must pass `usableFolder` (the same check as SetVideoLocation / SetCacheLocation). Throws `CommandError`.
+   */
+  async update(changes: SettingsChanges): Promise<boolean> {
     const incoming = this.knownFields(changes);
-    const next = mergeSettings(this.store.current, incoming);
-
-    const problems = describeProblems(Settings, next);
-    if (problems.length > 0) throw new CommandError('InvalidParameters', `Settings not saved: ${problems.join('; ')}`);
-    for (const folder of ['contentFolder', 'cacheFolder'] as const) {
-      if (!path.isAbsolute(next[folder])) throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
-      // A new folder passes the same check as SetVideoLocation / SetCacheLocation: no `..`, no NUL.
-      if (next[folder] !== this.store.current[folder]) validFolder(next[folder]);
+    this.refuseAllowedOriginsChange(incoming);
+    this.validated(incoming);
+    for (const folder of FOLDER_FIELDS) {
+      const requested = incoming[folder];
+      if (typeof requested !== 'string' || requested === this.store.current[folder]) continue;
+      try {
+        await usableFolder(requested);
+      } catch (error) {
+        if (error instanceof CommandError) throw new CommandError(error.code, `Settings not saved: ${folder} ${JSON.stringify(requested)} refused. ${error.message}`);
+        throw error;
+      }
     }
-    this.refuseIntegrationToggleWhileRecording(next);
-
+    // Merged again after the folder checks, so that a change saved meanwhile is kept.
+    const next = this.validated(incoming);
     if (Value.Equal(next, this.store.current)) return false;
     this.commit(next);
     return true;
+  }
+
+  /** The current settings with `incoming` merged in, checked. Throws `CommandError`. */
+  private validated(incoming: Record<string, unknown>): Settings {
+    const next = mergeSettings(this.store.current, incoming);
+    const problems = describeProblems(Settings, next);
+    if (problems.length > 0) throw new CommandError('InvalidParameters', `Settings not saved: ${problems.join('; ')}`);
+    for (const folder of FOLDER_FIELDS) {
+      if (!path.isAbsolute(next[folder])) throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
+    }
+    this.refuseIntegrationToggleWhileRecording(next);
+    return next;
+  }
+
+  /**
+   * Which web origins may connect is for the person starting Keyframe to say, not for a connected
+   * page: a page allowed in once must not be able to let itself (or another) in for good.
+   */
+  private refuseAllowedOriginsChange(incoming: Record<string, unknown>): void {
+    if (!('allowedOrigins' in incoming)) return;
+    if (!Value.Equal(incoming.allowedOrigins, this.effectiveAllowedOrigins)) {
+      this.logger.warn('UpdateSettings: allowedOrigins refused (read-only over the WebSocket)', { requested: incoming.allowedOrigins });
+      throw new CommandError('NotAllowed', 'Settings not saved: allowedOrigins cannot be changed over the WebSocket. '
+        + 'Start Keyframe with --allowed-origin <origin> (repeatable) or KEYFRAME_ALLOWED_ORIGINS=<origin,origin> to allow a web origin.');
+    }
+    delete incoming.allowedOrigins; // the list as sent in Settings, echoed back: nothing to change
+  }
+
+  /** The origins allowed besides the service's own, from the command line and environment. */
+  private get effectiveAllowedOrigins(): string[] {
+    return [...this.options.allowedOrigins];
   }
 
   /** Only fields this version knows are taken; legacy and unknown ones are logged and dropped. */
@@ -70,8 +110,9 @@ export class SettingsService {
     this.commit(mergeSettings(this.store.current, clipPresetChanges(preset)));
   }
 
+  /** Sends `Settings`; `allowedOrigins` shows the effective, read-only list (a value in the file is not trusted). */
   publish(): void {
-    this.events.send('Settings', this.store.current);
+    this.events.send('Settings', { ...this.store.current, allowedOrigins: this.effectiveAllowedOrigins });
   }
 
   private commit(next: Settings): void {

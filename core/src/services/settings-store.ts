@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
 import { migrateLegacyGameLists } from './legacy-game-lists.js';
 import { normalizeSettings } from './settings-normalizer.js';
+import { untrustedFolderReason } from './valid-folder.js';
 
 export const SAVE_DELAY_MS = 50;
 
@@ -75,13 +76,39 @@ export class SettingsStore {
 
     const normalized = normalizeSettings(raw, this.defaults());
     const migrated = migrateLegacyGameLists(normalized.settings);
-    report.repairedFields = normalized.repairedFields;
+    report.repairedFields = [...normalized.repairedFields, ...(await this.distrustFolders(migrated.settings))];
+    this.reportIgnoredOrigins(raw);
     report.migratedLegacyGames = migrated.migratedGames;
     this.settings = migrated.settings;
     if (report.repairedFields.length > 0) this.logger.warn('invalid settings reset to defaults', { fields: report.repairedFields });
     if (report.migratedLegacyGames > 0) this.logger.info('legacy whitelist/blacklist migrated into games', { games: report.migratedLegacyGames });
     if (report.repairedFields.length > 0 || report.migratedLegacyGames > 0) await this.save();
     return report;
+  }
+
+  /**
+   * A content or cache folder that an older version saved without checking (`/`, `/proc`, a file) is
+   * replaced by the default; the other settings stay. Returns the fields reset.
+   */
+  private async distrustFolders(settings: Settings): Promise<string[]> {
+    const reset: string[] = [];
+    const defaults = this.defaults();
+    for (const field of ['contentFolder', 'cacheFolder'] as const) {
+      const reason = await untrustedFolderReason(settings[field]);
+      if (!reason) continue;
+      this.logger.warn(`settings: ${field} not used, the default is used instead`, { field, folder: settings[field], reason, default: defaults[field] });
+      settings[field] = defaults[field];
+      reset.push(field);
+    }
+    return reset;
+  }
+
+  /** Older versions let a frontend save `allowedOrigins`; the value stays in the file but grants nothing. */
+  private reportIgnoredOrigins(raw: Record<string, unknown>): void {
+    const origins = raw.allowedOrigins;
+    if (!Array.isArray(origins) || origins.length === 0) return;
+    this.logger.warn('settings: allowedOrigins saved in settings.json are ignored; to allow a web origin, start Keyframe with '
+      + '--allowed-origin <origin> or set KEYFRAME_ALLOWED_ORIGINS', { file: this.options.settingsFile, ignored: origins });
   }
 
   /** Temp files of a write that a crash interrupted; settings.json itself is intact. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ServiceOptions } from '../service-options.js';
@@ -12,9 +12,11 @@ import type { CurrentRecording, RecorderService } from './recorder-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 import {
-  chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, folderSizeBytes, GIB, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
+  chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
 } from './storage-monitor.js';
-import { RecordedEvents } from '../testing/fixtures.js';
+import { StorageLimitConsent } from './storage-limit-consent.js';
+import { StorageWarnings } from './storage-warnings.js';
+import { allocatedFile, RecordedEvents } from '../testing/fixtures.js';
 
 /** The part of the recorder the monitor uses. */
 class FakeRecorder {
@@ -87,23 +89,26 @@ describe('StorageMonitor', function () {
   let state: StateStore;
   let library: ContentLibrary;
   let recorder: FakeRecorder;
+  let serviceOptions: ServiceOptions;
+  let warnings: StorageWarnings;
   let monitor: StorageMonitor | undefined;
 
-  /** A sparse file: its logical size without using the disk. */
-  const video = async (relative: string, bytes: number, hoursOld = 0) => {
-    const file = path.join(videos, relative);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, '');
-    await truncate(file, Math.round(bytes));
-    const time = new Date(Date.now() - hoursOld * HOUR);
-    await utimes(file, time, time);
-    return file;
-  };
+  /** A file that takes `bytes` on the disk (allocated, not written), last written `hoursOld` ago. */
+  const video = (relative: string, bytes: number, hoursOld = 0) =>
+    allocatedFile(path.join(videos, relative), bytes, new Date(Date.now() - hoursOld * HOUR));
   const newMonitor = (options: Partial<typeof DEFAULT_STORAGE_MONITOR_OPTIONS> = {}) => {
     const logger = new Logger([]);
-    monitor = new StorageMonitor(settings, state, library, recorder as unknown as RecorderService, new Notifier(events, logger),
-      { ...DEFAULT_STORAGE_MONITOR_OPTIONS, debounceMs: 20, ...options }, logger);
+    monitor = new StorageMonitor(settings, state, library, recorder as unknown as RecorderService, new Notifier(events, logger), warnings,
+      new StorageLimitConsent(serviceOptions, logger), { ...DEFAULT_STORAGE_MONITOR_OPTIONS, debounceMs: 20, ...options }, logger);
     return monitor;
+  };
+  const session = async (name: string, sizeGb: number, hoursOld: number) => library.add({
+    type: 'Session', filePath: await video(`Full Sessions/Arena/${name}.mp4`, sizeGb * GIB, hoursOld), game: 'Arena', durationSeconds: 60,
+    createdAt: new Date(Date.now() - hoursOld * HOUR),
+  });
+  const answer = (confirmed: boolean) => {
+    const warning = events.of('StorageWarning').at(-1)!;
+    return warnings.answer({ warningId: warning.warningId, confirmed, action: warning.action });
   };
 
   beforeEach(async () => {
@@ -111,7 +116,9 @@ describe('StorageMonitor', function () {
     videos = path.join(folder, 'Videos');
     events = new RecordedEvents();
     const logger = new Logger([]);
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), logger);
+    serviceOptions = new ServiceOptions(folder, 0, undefined, [], videos);
+    settings = new SettingsStore(serviceOptions, logger);
+    warnings = new StorageWarnings(events, logger);
     await settings.load();
     settings.replace({ ...settings.current, storageLimit: 1 });
     state = new StateStore(events);
@@ -127,38 +134,89 @@ describe('StorageMonitor', function () {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('counts logical file sizes (st.size) of every file below the folder', async () => {
-    await video('Full Sessions/Arena/a.mp4', 1.5 * GIB);
-    await video('Clips/b.mp4', 1000);
-    await writeFile(path.join(videos, 'notes.txt'), 'abc');
-    expect(await folderSizeBytes(videos)).to.equal(1.5 * GIB + 1003);
-    expect(await folderSizeBytes(path.join(folder, 'missing'))).to.equal(0);
+  it('counts only the library\'s videos in the content folder, by the room they take on the disk', async () => {
+    await session('counted', 0.25, 0);
+    const sparse = path.join(videos, 'Full Sessions', 'Arena', 'sparse.mp4');
+    await writeFile(sparse, '');
+    await truncate(sparse, 200 * GIB); // the library's, but it takes no room
+    await library.add({ type: 'Session', filePath: sparse, game: 'Arena', durationSeconds: 60 });
+    await video('Clips/not-keyframes.mp4', 0.5 * GIB); // not the library's
+    const outside = await allocatedFile(path.join(folder, 'Elsewhere', 'outside.mp4'), 0.5 * GIB);
+    await library.add({ type: 'Clip', filePath: outside, game: 'Arena', durationSeconds: 10 }); // the library's, outside the folder
+    await symlink(outside, path.join(videos, 'Clips', 'link.mp4'));
+    await library.add({ type: 'Clip', filePath: path.join(videos, 'Clips', 'link.mp4'), game: 'Arena', durationSeconds: 10 });
+    await symlink(path.join(folder, 'Elsewhere'), path.join(videos, 'Linked Folder'));
+    await library.add({ type: 'Clip', filePath: path.join(videos, 'Linked Folder', 'outside.mp4'), game: 'Arena', durationSeconds: 10 });
+    expect(await newMonitor().measureContentFolder()).to.equal(0.25 * GIB);
   });
 
-  it('at start: deletes the oldest old Session through the library until under the limit, keeps clips and young items, publishes the figures', async () => {
-    const oldest = await library.add({ type: 'Session', filePath: await video('Full Sessions/Arena/old.mp4', 0.6 * GIB, 5), game: 'Arena', durationSeconds: 60, createdAt: new Date(Date.now() - 5 * HOUR) });
-    const older = await library.add({ type: 'Buffer', filePath: await video('Replay Buffers/Arena/buffer.mp4', 0.3 * GIB, 3), game: 'Arena', durationSeconds: 30, createdAt: new Date(Date.now() - 3 * HOUR) });
-    const young = await library.add({ type: 'Session', filePath: await video('Full Sessions/Arena/young.mp4', 0.3 * GIB, 0.1), game: 'Arena', durationSeconds: 60, createdAt: new Date(Date.now() - 0.1 * HOUR) });
-    const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 0.4 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
-    const outside = await library.add({ type: 'Session', filePath: await video('../Elsewhere/outside.mp4', 0.5 * GIB, 90), game: 'Arena', durationSeconds: 60, createdAt: new Date(Date.now() - 90 * HOUR) });
-    // 1.6 GiB in the content folder against a limit of 1: deleting the oldest (0.6) is enough.
+  it('at start: asks first; once allowed, deletes the oldest old Session through the library until under the limit, keeps clips and young items', async () => {
+    const oldest = await session('old', 0.55, 5);
+    const older = await library.add({ type: 'Buffer', filePath: await video('Replay Buffers/Arena/buffer.mp4', 0.25 * GIB, 3), game: 'Arena', durationSeconds: 30, createdAt: new Date(Date.now() - 3 * HOUR) });
+    const young = await session('young', 0.2, 0.1);
+    const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 0.5 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
+    // 1.5 GiB in the content folder against a limit of 1: deleting the oldest (0.55) is enough.
     await newMonitor().start();
+    const all = [oldest.id, older.id, young.id, clip.id];
+    expect(library.list().map((item) => item.id)).to.have.members(all);
+    expect(events.of('StorageWarning')).to.have.length(1);
+    expect(events.of('StorageWarning')[0]).to.deep.include({ action: 'storageLimit', confirmText: 'Delete Old Recordings', cancelText: 'Keep Everything' });
+    expect(events.of('StorageWarning')[0]!.description).to.include(videos).and.include('1 GB').and.include('1.5 GB');
+    expect(state.current.currentFolderSizeGb).to.equal(1.5);
+    await monitor!.refresh();
+    expect(events.of('StorageWarning'), 'asked once, not at every check').to.have.length(1);
 
+    await answer(true);
     expect(existsSync(oldest.filePath)).to.equal(false);
     expect(existsSync(library.sidecarPath(oldest))).to.equal(false);
-    expect(library.list().map((item) => item.id)).to.have.members([older.id, young.id, clip.id, outside.id]);
+    expect(library.list().map((item) => item.id)).to.have.members([older.id, young.id, clip.id]);
     expect(state.current.content.map((item) => item.id)).to.not.include(oldest.id);
-    expect(state.current.currentFolderSizeGb).to.equal(1);
+    expect(state.current.currentFolderSizeGb).to.equal(0.95);
     expect(state.current.recordingDriveFreeGb).to.be.a('number').and.greaterThan(0);
     expect(state.current.recordingDriveUsedGb).to.be.a('number').and.greaterThan(0);
+    expect(JSON.parse(await readFile(path.join(folder, 'storage-limit-consent.json'), 'utf8'))).to.deep.include({ contentFolder: videos, storageLimitGb: 1, automaticDeletion: 'allowed' });
   });
 
-  it('deletes nothing when only clips and young items are over the limit', async () => {
-    const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 1.2 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
-    const young = await library.add({ type: 'Session', filePath: await video('Full Sessions/Arena/young.mp4', 0.3 * GIB), game: 'Arena', durationSeconds: 60 });
+  it('keeps everything when declined, without asking again; a new limit asks again', async () => {
+    const old = await session('old', 1.2, 5);
     await newMonitor().start();
-    expect(library.list().map((item) => item.id)).to.have.members([clip.id, young.id]);
-    expect(state.current.currentFolderSizeGb).to.equal(1.5);
+    await answer(false);
+    await monitor!.refresh();
+    expect(existsSync(old.filePath)).to.equal(true);
+    expect(events.of('StorageWarning')).to.have.length(1);
+    monitor!.stop();
+    await newMonitor().start(); // after a restart too
+    expect(events.of('StorageWarning')).to.have.length(1);
+    settings.replace({ ...settings.current, storageLimit: 2 });
+    await session('another', 1.2, 4);
+    await monitor!.refresh();
+    expect(events.of('StorageWarning')).to.have.length(2);
+    expect(events.of('StorageWarning')[1]!.description).to.include('2 GB');
+    expect(library.list()).to.have.length(2);
+  });
+
+  it('withdraws an unanswered question once it no longer applies (the library is under a new limit)', async () => {
+    await session('old', 1.2, 5);
+    await newMonitor().start();
+    const question = events.of('StorageWarning')[0]!;
+    expect(warnings.isPending(question.warningId)).to.equal(true);
+    settings.replace({ ...settings.current, storageLimit: 2 });
+    await monitor!.refresh();
+    expect(warnings.isPending(question.warningId)).to.equal(false);
+    expect(events.of('StorageWarning')).to.have.length(1);
+  });
+
+  it('deletes nothing and warns once when deleting every old Session would not reach the limit', async () => {
+    const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 1.2 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
+    const young = await session('young', 0.3, 0);
+    const old = await session('old', 0.1, 5);
+    await newMonitor().start();
+    await monitor!.refresh();
+    expect(library.list().map((item) => item.id)).to.have.members([clip.id, young.id, old.id]);
+    expect(state.current.currentFolderSizeGb).to.equal(1.6);
+    expect(events.of('StorageWarning')).to.deep.equal([]);
+    expect(events.of('ShowModal')).to.have.length(1);
+    expect(events.of('ShowModal')[0]).to.deep.include({ title: 'Over your storage limit', type: 'warning' });
   });
 
   it('measures again shortly after the content changes', async () => {

@@ -1,15 +1,20 @@
-// Disk figures in State (content folder size, drive space), the storage limit (oldest Sessions and
-// Replay Buffers deleted first), and the guard that stops a recording before its drive is full.
-import { lstat, readdir, stat, statfs } from 'node:fs/promises';
+// Disk figures in State (what the library takes in the content folder, drive space), the storage limit
+// (oldest Sessions and Replay Buffers deleted first, once the user allowed it for this folder and
+// limit), and the guard that stops a recording before its drive is full.
+import type { Stats } from 'node:fs';
+import { lstat, realpath, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { ContentType, Settings, State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { ContentLibrary } from './content-library.js';
+import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { Notifier } from './notifier.js';
 import { RecorderService } from './recorder-service.js';
+import { isWithin, samePath } from '../support/paths.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
+import { StorageLimitConsent } from './storage-limit-consent.js';
+import { StorageWarnings } from './storage-warnings.js';
 
 export const GIB = 1024 ** 3;
 
@@ -45,7 +50,7 @@ export function storageMonitorOptions(variables: NodeJS.ProcessEnv = process.env
   };
 }
 
-/** A library item as the storage limit weighs it. */
+/** A library item as the storage limit weighs it; `sizeBytes` is what it takes on the disk. */
 export interface DeletionCandidate {
   id: string;
   type: ContentType;
@@ -72,11 +77,11 @@ const AUTO_DELETED_TYPES: readonly ContentType[] = ['Session', 'Buffer'];
 export function chooseDeletions(candidates: readonly DeletionCandidate[], excessBytes: number, rules: DeletionRules): DeletionCandidate[] {
   if (excessBytes <= 0) return [];
   const cutoff = rules.now - rules.minAgeMs;
-  const protectedPaths = new Set((rules.protectedPaths ?? []).map(comparablePath));
+  const protectedPaths = rules.protectedPaths ?? [];
   const eligible = candidates
     .filter((item) => AUTO_DELETED_TYPES.includes(item.type))
     .filter((item) => item.createdAt <= cutoff && item.modifiedAt <= cutoff)
-    .filter((item) => !protectedPaths.has(comparablePath(item.filePath)))
+    .filter((item) => !protectedPaths.some((file) => samePath(file, item.filePath)))
     .sort((a, b) => a.createdAt - b.createdAt || a.modifiedAt - b.modifiedAt);
   const chosen: DeletionCandidate[] = [];
   let freed = 0;
@@ -88,31 +93,36 @@ export function chooseDeletions(candidates: readonly DeletionCandidate[], excess
   return chosen;
 }
 
-/** Bytes of every file under `folder` (logical sizes, `st.size`; symbolic links are not followed); 0 if it is missing. */
-export async function folderSizeBytes(folder: string): Promise<number> {
-  let total = 0;
-  const pending = [folder];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    let entries;
-    try {
-      entries = await readdir(current, { withFileTypes: true });
-    } catch {
-      continue; // gone or unreadable: it holds nothing we can count
-    }
-    const sizes = await Promise.all(entries.map(async (entry) => {
-      const entryPath = path.join(current, entry.name);
-      if (entry.isDirectory()) {
-        pending.push(entryPath);
-        return 0;
-      }
-      if (!entry.isFile()) return 0;
-      return lstat(entryPath).then((info) => info.size, () => 0);
-    }));
-    for (const size of sizes) total += size;
-  }
-  return total;
+/** Bytes a file takes on the disk (a sparse file takes less than its size); its size where blocks are not reported (Windows). */
+export function allocatedBytes(info: Pick<Stats, 'size' | 'blocks'>): number {
+  return process.platform !== 'win32' && Number.isFinite(info.blocks) ? info.blocks * 512 : info.size;
 }
+
+/**
+ * The library's items whose video is a regular file inside `contentFolder` (not a symbolic link, not
+ * reached through one that leads out), each counted once. Nothing else in the folder is Keyframe's to
+ * count or delete, and nothing outside it is looked at.
+ */
+export async function ownedFiles(contentFolder: string, items: readonly ContentRecord[]): Promise<DeletionCandidate[]> {
+  const realFolder = await realpath(contentFolder).catch(() => undefined);
+  if (!realFolder) return [];
+  const seen = new Set<string>();
+  const owned: DeletionCandidate[] = [];
+  for (const item of items) {
+    if (!isWithin(contentFolder, item.filePath)) continue;
+    const info = await lstat(item.filePath).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const realParent = await realpath(path.dirname(item.filePath)).catch(() => undefined);
+    if (!realParent || !isWithin(realFolder, realParent)) continue;
+    const identity = `${info.dev}:${info.ino}`;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    owned.push({ id: item.id, type: item.type, filePath: item.filePath, createdAt: Date.parse(item.createdAt), modifiedAt: info.mtimeMs, sizeBytes: allocatedBytes(info) });
+  }
+  return owned;
+}
+
+const totalBytes = (files: readonly DeletionCandidate[]) => files.reduce((sum, file) => sum + file.sizeBytes, 0);
 
 export interface DriveSpace {
   usedBytes: number;
@@ -137,11 +147,6 @@ export async function driveSpace(folder: string): Promise<DriveSpace | undefined
 /** Bytes as GB (GiB, as the limit) with two decimals. */
 export const toGb = (bytes: number) => Math.round((bytes / GIB) * 100) / 100;
 
-export const isInside = (folder: string, file: string) => {
-  const relative = path.relative(path.resolve(folder), path.resolve(file));
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-};
-
 @injectable()
 export class StorageMonitor {
   private readonly logger: Logger;
@@ -153,8 +158,10 @@ export class StorageMonitor {
   private queued: Promise<void> | undefined;
   private stoppingRecording = false;
   private stopped = false;
-  /** So that "over the limit, nothing may be deleted" is logged once, not every minute. */
-  private reportedStuckOver = false;
+  /** What was reported last ("deleting cannot help", "declined", each with its folder and limit), so it is reported once. */
+  private reportedFor: string | undefined;
+  /** The question "may old recordings be deleted?" waiting for an answer, and the folder and limit it is about. */
+  private asking: { key: string; warningId: string } | undefined;
 
   constructor(
     private readonly settings: SettingsStore,
@@ -162,6 +169,8 @@ export class StorageMonitor {
     private readonly library: ContentLibrary,
     private readonly recorder: RecorderService,
     private readonly notifier: Notifier,
+    private readonly warnings: StorageWarnings,
+    private readonly consent: StorageLimitConsent,
     @inject(STORAGE_MONITOR_OPTIONS) private readonly options: StorageMonitorOptions,
     logger: Logger,
   ) {
@@ -176,6 +185,7 @@ export class StorageMonitor {
   /** Measures once (enforcing the limit), then follows content, settings and recordings until `stop()`. */
   async start(): Promise<void> {
     this.stopped = false;
+    await this.consent.load();
     let content = this.state.current.content;
     this.unsubscribe.push(this.state.onChange((state: Readonly<State>) => {
       if (state.content === content) return;
@@ -235,9 +245,9 @@ export class StorageMonitor {
     return this.running;
   }
 
-  /** Size of the content folder in bytes, for callers that must compare with the limit first (imports). */
-  measureContentFolder(): Promise<number> {
-    return folderSizeBytes(this.settings.current.contentFolder);
+  /** Bytes the library's items take in the content folder, as the limit counts them (imports compare with it first). */
+  async measureContentFolder(): Promise<number> {
+    return totalBytes(await ownedFiles(this.settings.current.contentFolder, this.library.list()));
   }
 
   /** Stops the running recording when the drive it is written to is almost full. */
@@ -266,8 +276,10 @@ export class StorageMonitor {
 
   private async pass(): Promise<void> {
     try {
-      let size = await this.measureContentFolder();
-      if (size > this.limitBytes) size -= await this.enforceLimit(size);
+      const owned = await ownedFiles(this.settings.current.contentFolder, this.library.list());
+      let size = totalBytes(owned);
+      if (size > this.limitBytes) size -= await this.enforceLimit(owned, size);
+      else this.withdrawQuestion();
       await this.publish(size);
       await this.checkFreeSpace();
     } catch (error) {
@@ -287,29 +299,44 @@ export class StorageMonitor {
     this.state.update(figures);
   }
 
-  /** Deletes the oldest Sessions and Replay Buffers of the content folder until it is under the limit; resolves to the bytes freed. */
-  private async enforceLimit(sizeBytes: number): Promise<number> {
+  /**
+   * Deletes the oldest Sessions and Replay Buffers of the content folder until it is under the limit;
+   * resolves to the bytes freed. Deletes nothing when that cannot reach the limit, and nothing before
+   * the user allowed it for this folder and limit.
+   */
+  private async enforceLimit(owned: readonly DeletionCandidate[], sizeBytes: number): Promise<number> {
     const contentFolder = this.settings.current.contentFolder;
+    const limitGb = this.settings.current.storageLimit;
+    const key = JSON.stringify([contentFolder, limitGb]);
     const excess = sizeBytes - this.limitBytes;
-    const candidates: DeletionCandidate[] = [];
-    for (const item of this.library.list()) {
-      if (!AUTO_DELETED_TYPES.includes(item.type) || !isInside(contentFolder, item.filePath)) continue;
-      const info = await stat(item.filePath).catch(() => undefined);
-      if (!info?.isFile()) continue;
-      candidates.push({ id: item.id, type: item.type, filePath: item.filePath, createdAt: Date.parse(item.createdAt), modifiedAt: info.mtimeMs, sizeBytes: info.size });
-    }
     const active = this.recorder.current?.contentFilePath;
-    const chosen = chooseDeletions(candidates, excess, { now: Date.now(), minAgeMs: this.options.minAgeMs, protectedPaths: active ? [active] : [] });
-    const chosenBytes = chosen.reduce((sum, item) => sum + item.sizeBytes, 0);
+    const chosen = chooseDeletions(owned, excess, { now: Date.now(), minAgeMs: this.options.minAgeMs, protectedPaths: active ? [active] : [] });
+    const chosenBytes = totalBytes(chosen);
     if (chosenBytes < excess) {
-      if (!this.reportedStuckOver) {
-        this.logger.warn('content folder is over the storage limit and not enough may be deleted (only Sessions and Replay Buffers older than the minimum age)', {
-          folder: contentFolder, sizeGb: toGb(sizeBytes), limitGb: this.settings.current.storageLimit, deletableGb: toGb(chosenBytes),
+      this.withdrawQuestion();
+      this.reportOnce(`cannot reach ${key}`, () => {
+        this.logger.warn('over the storage limit, and deleting every old session and replay buffer would not bring the library under it: nothing deleted', {
+          folder: contentFolder, sizeGb: toGb(sizeBytes), limitGb, deletableGb: toGb(chosenBytes),
         });
-      }
-      this.reportedStuckOver = true;
-    } else {
-      this.reportedStuckOver = false;
+        this.notifier.showModal({
+          title: 'Over your storage limit',
+          description: `Keyframe's videos in ${contentFolder} take ${toGb(sizeBytes)} GB, more than your storage limit of ${limitGb} GB. `
+            + `Deleting every session and replay buffer older than an hour would free only ${toGb(chosenBytes)} GB, so nothing was deleted. `
+            + 'Raise the storage limit, or delete or move some clips and highlights yourself.',
+          type: 'warning',
+        });
+      });
+      return 0;
+    }
+    const answer = this.consent.answerFor(contentFolder, limitGb);
+    if (answer !== undefined) this.withdrawQuestion(); // one about another folder or limit
+    if (answer === 'declined') {
+      this.reportOnce(`declined ${key}`, () => this.logger.info('over the storage limit; automatic deletion declined for this folder and limit: nothing deleted', { folder: contentFolder, limitGb }));
+      return 0;
+    }
+    if (answer !== 'allowed') {
+      this.askToDelete(key, contentFolder, limitGb, sizeBytes, chosen);
+      return 0;
     }
     let freed = 0;
     for (const item of chosen) {
@@ -322,18 +349,49 @@ export class StorageMonitor {
         this.logger.error('storage limit: could not delete', { id: item.id, file: item.filePath, error });
       }
     }
-    if (chosen.length > 0) {
-      this.logger.info('storage limit enforced', { folder: contentFolder, limitGb: this.settings.current.storageLimit, beforeGb: toGb(sizeBytes), freedGb: toGb(freed), deleted: chosen.length });
-    }
+    this.logger.info('storage limit enforced', { folder: contentFolder, limitGb, beforeGb: toGb(sizeBytes), freedGb: toGb(freed), deleted: chosen.length });
     return freed;
+  }
+
+  /** Runs `report` once per kind, folder and limit, not at every check. */
+  private reportOnce(subject: string, report: () => void): void {
+    if (this.reportedFor === subject) return;
+    this.reportedFor = subject;
+    report();
+  }
+
+  /** A question that no longer applies (under the limit again, another folder or limit) is not shown to a frontend that connects later. */
+  private withdrawQuestion(): void {
+    if (!this.asking) return;
+    this.warnings.withdraw(this.asking.warningId);
+    this.asking = undefined;
+  }
+
+  /** One `StorageWarning` per folder and limit: the answer is saved, so it is not asked at the next check. */
+  private askToDelete(key: string, contentFolder: string, limitGb: number, sizeBytes: number, chosen: readonly DeletionCandidate[]): void {
+    if (this.asking?.key === key && this.warnings.isPending(this.asking.warningId)) return;
+    this.withdrawQuestion();
+    const answer = async (allowed: boolean) => {
+      this.asking = undefined;
+      await this.consent.save(contentFolder, limitGb, allowed ? 'allowed' : 'declined');
+      if (allowed) await this.refresh();
+    };
+    const warningId = this.warnings.warn({
+      title: 'Delete old recordings to stay under your storage limit?',
+      description: `Keyframe's videos in ${contentFolder} take ${toGb(sizeBytes)} GB, more than your storage limit of ${limitGb} GB. `
+        + `Keyframe can delete the ${chosen.length} oldest sessions and replay buffers (${toGb(totalBytes(chosen))} GB) now, and from then on the oldest ones `
+        + 'whenever the library is over the limit (only ones older than an hour; clips, highlights and files Keyframe did not record are kept). '
+        + 'If you keep everything, nothing is deleted and you are not asked again until you change the folder or the limit.',
+      confirmText: 'Delete Old Recordings',
+      cancelText: 'Keep Everything',
+      action: 'storageLimit',
+      onConfirm: () => answer(true),
+      onCancel: () => answer(false),
+    });
+    this.asking = { key, warningId };
   }
 }
 
 const watchedSettings = (settings: Readonly<Settings>) => JSON.stringify([settings.contentFolder, settings.cacheFolder, settings.storageLimit]);
-
-const comparablePath = (file: string) => {
-  const resolved = path.resolve(file).replaceAll('\\', '/');
-  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
-};
 
 const formatBytes = (bytes: number) => (bytes >= GIB ? `${(bytes / GIB).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(0)} MB`);

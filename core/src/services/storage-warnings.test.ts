@@ -9,7 +9,7 @@ describe('StorageWarnings', () => {
   let events: RecordedEvents;
   let warnings: StorageWarnings;
   let calls: string[];
-  const request = (action: StorageWarningRequest['action'] = 'contentFolder'): StorageWarningRequest => ({
+  const request = (action: StorageWarningRequest['action'] = 'storageLimit'): StorageWarningRequest => ({
     title: 'Over the limit', description: 'The folder holds 1.5 GB', confirmText: 'Use Folder', action,
     onConfirm: () => { calls.push('confirm'); },
     onCancel: () => { calls.push('cancel'); },
@@ -28,7 +28,7 @@ describe('StorageWarnings', () => {
       method: 'StorageWarning',
       content: {
         warningId, title: 'Over the limit', description: 'The folder holds 1.5 GB', confirmText: 'Use Folder', cancelText: 'Cancel',
-        action: 'contentFolder', actionData: { warningId },
+        action: 'storageLimit', actionData: { warningId },
       },
     }]);
     expect(warnings.pendingCount).to.equal(1);
@@ -46,7 +46,7 @@ describe('StorageWarnings', () => {
 
   it('drops the held action when cancelled, running only the cancel step', async () => {
     const warningId = warnings.warn(request());
-    await warnings.answer({ warningId, confirmed: false, action: 'contentFolder' });
+    await warnings.answer({ warningId, confirmed: false, action: 'storageLimit' });
     expect(calls).to.deep.equal(['cancel']);
     expect(warnings.pendingCount).to.equal(0);
   });
@@ -55,18 +55,35 @@ describe('StorageWarnings', () => {
     const first = warnings.warn(request());
     const second = warnings.warn(request('import'));
     expect(first).to.not.equal(second);
-    expect((await commandRejection(warnings.answer({ warningId: 'no-such-warning', confirmed: true, action: 'contentFolder' }))).code).to.equal('NotFound');
-    const wrong = await commandRejection(warnings.answer({ warningId: second, confirmed: true, action: 'contentFolder' }));
+    expect((await commandRejection(warnings.answer({ warningId: 'no-such-warning', confirmed: true, action: 'storageLimit' }))).code).to.equal('NotFound');
+    const wrong = await commandRejection(warnings.answer({ warningId: second, confirmed: true, action: 'storageLimit' }));
     expect(wrong.code).to.equal('InvalidParameters');
     expect(warnings.pendingCount).to.equal(2);
     await warnings.answer({ warningId: second, confirmed: true, action: 'import' });
-    await warnings.answer({ warningId: first, confirmed: false, action: 'contentFolder' });
+    await warnings.answer({ warningId: first, confirmed: false, action: 'storageLimit' });
     expect(calls).to.deep.equal(['confirm', 'cancel']);
   });
 
   it('passes on a refusal of the confirmed action', async () => {
     const warningId = warnings.warn({ ...request(), onConfirm: () => { throw new CommandError('NotAllowed', 'recording'); } });
-    expect((await commandRejection(warnings.answer({ warningId, confirmed: true, action: 'contentFolder' }))).code).to.equal('NotAllowed');
+    expect((await commandRejection(warnings.answer({ warningId, confirmed: true, action: 'storageLimit' }))).code).to.equal('NotAllowed');
     expect(warnings.pendingCount).to.equal(0);
+  });
+
+  it('sends unanswered warnings again to a new frontend, under their own ids; a withdrawn one is gone', async () => {
+    events.isConnected = false;
+    const first = warnings.warn(request());
+    const second = warnings.warn(request('import'));
+    events.isConnected = true;
+    events.sent.length = 0;
+    warnings.offerPending();
+    expect(events.of('StorageWarning').map((warning) => warning.warningId)).to.deep.equal([first, second]);
+    warnings.withdraw(first);
+    expect(warnings.isPending(first)).to.equal(false);
+    expect((await commandRejection(warnings.answer({ warningId: first, confirmed: true, action: 'storageLimit' }))).code).to.equal('NotFound');
+    expect(calls).to.deep.equal([]);
+    events.sent.length = 0;
+    warnings.offerPending();
+    expect(events.of('StorageWarning').map((warning) => warning.warningId)).to.deep.equal([second]);
   });
 });

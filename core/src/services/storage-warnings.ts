@@ -7,8 +7,8 @@ import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
 
-/** The actions a warning can hold (protocol-gaps §6.5). */
-export type StorageWarningAction = 'contentFolder' | 'import';
+/** The actions a warning can hold: an import over the limit, and whether the storage limit may delete old recordings. */
+export type StorageWarningAction = 'import' | 'storageLimit';
 
 export interface StorageWarningRequest {
   title: string;
@@ -22,7 +22,7 @@ export interface StorageWarningRequest {
   onCancel?: () => void | Promise<void>;
 }
 
-type HeldWarning = Pick<StorageWarningRequest, 'action' | 'onConfirm' | 'onCancel'>;
+type HeldWarning = Pick<StorageWarningRequest, 'action' | 'onConfirm' | 'onCancel'> & { event: EventContent<'StorageWarning'> };
 
 const MAX_HELD = 50;
 
@@ -49,7 +49,6 @@ export class StorageWarnings {
       this.held.delete(oldest);
       this.logger.warn('storage warning dropped unanswered: too many pending', { warningId: oldest });
     }
-    this.held.set(warningId, { action: request.action, onConfirm: request.onConfirm, ...(request.onCancel ? { onCancel: request.onCancel } : {}) });
     const warning: EventContent<'StorageWarning'> = {
       warningId,
       title: request.title,
@@ -59,9 +58,29 @@ export class StorageWarnings {
       action: request.action,
       actionData: { warningId },
     };
+    this.held.set(warningId, { action: request.action, onConfirm: request.onConfirm, ...(request.onCancel ? { onCancel: request.onCancel } : {}), event: warning });
     this.logger.info('storage warning sent', { warningId, action: request.action, title: request.title });
     this.events.send('StorageWarning', warning);
     return warningId;
+  }
+
+  /** Whether `warningId` still waits for an answer. */
+  isPending(warningId: string): boolean {
+    return this.held.has(warningId);
+  }
+
+  /** Drops a warning that no longer applies, without running either step; an answer to it is then `NotFound`. */
+  withdraw(warningId: string): void {
+    if (this.held.delete(warningId)) this.logger.info('storage warning withdrawn', { warningId });
+  }
+
+  /**
+   * Sends every unanswered warning again, under its own `warningId`. Called after the answer to
+   * `NewConnection`: a warning raised while no frontend was connected, or shown on a page since reloaded, is not lost.
+   */
+  offerPending(): void {
+    if (!this.events.isConnected) return;
+    for (const { event } of this.held.values()) this.events.send('StorageWarning', event);
   }
 
   /** The answer to `StorageWarningConfirm`: runs or drops the held action. Throws `CommandError`. */

@@ -23,6 +23,9 @@ import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../transport/event-sink.js';
 
+export { allocatedFile } from './allocated-file.js';
+export { makeReadOnly, undoReadOnly } from './read-only-folder.js';
+
 /** Keeps every event (a copy, as it was when sent); `isConnected` and `bufferedAmount` are for tests to set. */
 export class RecordedEvents implements EventSink {
   readonly sent: { method: EventName; content: unknown }[] = [];

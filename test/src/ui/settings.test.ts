@@ -4,11 +4,12 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { openUi } from '../kit/browser.js';
+import { writeLibrarySession } from '../kit/library-session.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
 
@@ -206,38 +207,21 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
     }
   });
 
-  it('asks before switching to a video folder already over the storage limit: cancel keeps, confirm switches', async () => {
-    await startConfigured(under, { ...quickRecording(under), storageLimit: 1 });
-    const crowded = path.join(under.content.path, 'crowded');
-    await mkdir(crowded);
-    // 2 GiB as the library counts it (logical size), without writing 2 GiB.
-    await writeFile(path.join(crowded, 'old-session.mp4'), '');
-    await truncate(path.join(crowded, 'old-session.mp4'), 2 * 1024 ** 3);
+  it('asks before the storage limit first deletes old recordings; keeping everything deletes nothing', async () => {
+    const sessions = await Promise.all([5, 4].map((hoursOld) =>
+      writeLibrarySession(under.data.path, path.join(under.content.path, 'Full Sessions', 'Arena', `${hoursOld}h.mp4`), hoursOld, 1.2 * 1024 ** 3)));
+    await startConfigured(under, { ...quickRecording(under), storageLimit: 2 });
     const ui = await openUi(under.process);
     try {
       const { page } = ui;
       await page.goto(new URL('#/settings/storage', under.process.url).href);
-      const folder = page.getByTestId('content-folder');
-      await folder.waitFor({ timeout: SLOW_UI_MS });
-      const changeFolder = async () => {
-        await page.getByRole('button', { name: 'Change…' }).first().click();
-        await page.getByLabel('Video folder').fill(crowded);
-        await page.getByRole('button', { name: 'Save' }).click();
-        const warning = page.getByTestId('storage-warning');
-        await warning.waitFor({ timeout: SLOW_UI_MS });
-        return warning;
-      };
-
-      let warning = await changeFolder();
+      const warning = page.getByTestId('storage-warning');
+      await warning.waitFor({ timeout: SLOW_UI_MS });
+      expect(await warning.textContent()).to.contain('Delete old recordings to stay under your storage limit?').and.to.contain(under.content.path);
       await ui.screenshot('settings-storage-warning');
       await page.getByTestId('storage-warning-cancel').click();
       await warning.waitFor({ state: 'detached' });
-      expect(await folder.textContent()).to.equal(under.content.path);
-
-      warning = await changeFolder();
-      await page.getByTestId('storage-warning-confirm').click();
-      await warning.waitFor({ state: 'detached' });
-      await page.getByTestId('content-folder').filter({ hasText: crowded }).waitFor({ timeout: SLOW_UI_MS });
+      for (const session of sessions) expect(existsSync(session.file)).to.equal(true);
       expect(await page.locator('.toast').count(), 'commands the service refused').to.equal(0);
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
