@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../commands/command-error.js';
@@ -116,6 +116,22 @@ describe('LibraryLocations', () => {
     expect(state.current.cacheFolder).to.equal(target.replaceAll('\\', '/'));
     expect(events.of('Settings').at(-1)!.cacheFolder).to.equal(target);
     expect((await commandRejection(locations().setCacheLocation(path.join(target, 'metadata', 'inside')))).code).to.equal('InvalidParameters');
+  });
+
+  it('moves the cache into a folder that already holds cache files without replacing any of them', async () => {
+    const oldCache = store.current.cacheFolder;
+    const target = path.join(folder, 'Shared Cache');
+    for (const [cache, text] of [[oldCache, 'ours'], [target, 'theirs']] as const) {
+      await mkdir(path.join(cache, 'thumbnails', 'Clips'), { recursive: true });
+      await writeFile(path.join(cache, 'thumbnails', 'Clips', 'same.jpeg'), text);
+    }
+    await writeFile(path.join(oldCache, 'thumbnails', 'Clips', 'only-ours.jpeg'), 'ours');
+
+    await locations().setCacheLocation(target);
+    expect(await readFile(path.join(target, 'thumbnails', 'Clips', 'same.jpeg'), 'utf8')).to.equal('theirs');
+    expect(await readFile(path.join(target, 'thumbnails', 'Clips', 'only-ours.jpeg'), 'utf8')).to.equal('ours');
+    expect(await readFile(path.join(oldCache, 'thumbnails', 'Clips', 'same.jpeg'), 'utf8')).to.equal('ours');
+    expect(existsSync(path.join(oldCache, 'thumbnails', 'Clips', 'only-ours.jpeg'))).to.equal(false);
   });
 
   it('refuses while recording', async () => {

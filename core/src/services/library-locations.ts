@@ -1,6 +1,7 @@
 // Where the library lives: SetVideoLocation (the content folder) and
 // SetCacheLocation (sidecars, thumbnails and waveforms move along, then the library re-loads).
-import { cp, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../commands/command-error.js';
@@ -68,7 +69,8 @@ export class LibraryLocations {
       for (const name of MOVED_CACHE_FOLDERS) {
         const source = path.join(current, name);
         if (!(await exists(source))) continue;
-        await moveFolder(source, path.join(folder, name));
+        const left = await moveFolder(source, path.join(folder, name));
+        if (left.length > 0) this.logger.warn('cache files kept in the old cache folder: the new one already holds files of those names', { folder: name, files: left });
         moved.push(name);
       }
       await this.settings.update({ cacheFolder: folder });
@@ -120,16 +122,44 @@ export class LibraryLocations {
   }
 }
 
-/** A rename where possible; a copy and delete across drives or onto a folder that exists (files there are replaced). */
-async function moveFolder(source: string, target: string): Promise<void> {
+/**
+ * A rename where possible; else each file copied and its original removed, across drives or into a folder that
+ * exists. A file already at the target is never replaced: that one stays where it was, and is logged by the caller.
+ * Resolves to the files left behind.
+ */
+async function moveFolder(source: string, target: string): Promise<string[]> {
   try {
     await rename(source, target);
-    return;
+    return [];
   } catch (error) {
     if (!['EXDEV', 'ENOTEMPTY', 'EEXIST', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
-  await cp(source, target, { recursive: true, force: true, errorOnExist: false });
-  await rm(source, { recursive: true, force: true });
+  const left: string[] = [];
+  const entries = await readdir(source, { recursive: true, withFileTypes: true });
+  for (const entry of entries.filter((candidate) => candidate.isFile())) {
+    const from = path.join(entry.parentPath, entry.name);
+    const to = path.join(target, path.relative(source, from));
+    await mkdir(path.dirname(to), { recursive: true });
+    try {
+      await copyFile(from, to, constants.COPYFILE_EXCL);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      left.push(from);
+      continue;
+    }
+    await rm(from);
+  }
+  await removeEmptyFolders(source);
+  return left;
+}
+
+/** Removes `folder` and the folders below it that hold nothing, deepest first; keeps any that still hold a file. */
+async function removeEmptyFolders(folder: string): Promise<void> {
+  const folders = (await readdir(folder, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort((a, b) => b.length - a.length);
+  for (const candidate of [...folders, folder]) await rmdir(candidate).catch(() => undefined);
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
