@@ -12,6 +12,8 @@ import { OriginPolicy } from './origin-policy.js';
 
 /** Frames between 1 MiB and this size are refused politely; larger ones close the socket (1009). */
 const MAX_FRAME_BYTES = 4 * MAX_COMMAND_BYTES;
+/** Bounds the refusal counts a page could grow by inventing origins. */
+const MAX_ORIGINS_REMEMBERED = 100;
 
 @injectable()
 export class HttpServer {
@@ -19,6 +21,8 @@ export class HttpServer {
   private readonly sockets: WebSocketServer;
   private readonly logger: Logger;
   private boundPort = 0;
+  /** Refused upgrades per origin: the first is a warning (a UI someone forgot to allow), the rest debug (a page may retry forever). */
+  private readonly refusedUpgrades = new Map<string, number>();
 
   constructor(
     private readonly options: ServiceOptions,
@@ -69,11 +73,20 @@ export class HttpServer {
       // Until ws takes the socket over, nothing else listens for its errors: a reset would be an uncaught exception.
       socket.on('error', () => socket.destroy());
       const [status, text] = refusal ?? (pathname === undefined ? [400, 'Bad Request'] : [404, 'Not Found']);
-      this.logger.warn('WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname ?? request.url });
+      this.logRefusedUpgrade(request, status, pathname);
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     this.sockets.handleUpgrade(request, socket, head, (client) => this.accept(client));
+  }
+
+  private logRefusedUpgrade(request: IncomingMessage, status: number, pathname: string | undefined): void {
+    const origin = request.headers.origin ?? '';
+    const count = (this.refusedUpgrades.get(origin) ?? 0) + 1;
+    if (count === 1 && this.refusedUpgrades.size >= MAX_ORIGINS_REMEMBERED) this.refusedUpgrades.clear();
+    this.refusedUpgrades.set(origin, count);
+    const log = count === 1 ? this.logger.warn : this.logger.debug;
+    log.call(this.logger, 'WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname ?? request.url, count });
   }
 
   private accept(client: WebSocket): void {
