@@ -95,8 +95,8 @@ export class ImportService {
       const warningId = this.warnings.warn({
         title: 'Storage limit reached',
         description: `Importing ${files.length === 1 ? 'this video' : `these ${files.length} videos`} (${toGb(incoming)} GB) takes your content `
-          + `folder to ${toGb(used + incoming)} GB, above your storage limit of ${toGb(limit)} GB. Keyframe then deletes the oldest `
-          + 'Full Sessions and Replay Buffers to get back under the limit.',
+          + `folder to ${toGb(used + incoming)} GB, above your storage limit of ${toGb(limit)} GB. To get back under it, Keyframe deletes `
+          + 'the oldest Full Sessions and Replay Buffers once you have allowed it to (it asks first).',
         confirmText: 'Import anyway',
         action: 'import',
         onConfirm: async () => {
