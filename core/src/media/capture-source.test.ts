@@ -152,11 +152,11 @@ describe('capture sources', () => {
     });
 
     it('the test pattern keeps to the clock when the encode is too slow for it: frames are missed, time is not', async () => {
-      // One thread of x264's slowest search on 720p60 encodes a few frames a second: far behind real time.
-      const inputs = new SyntheticCaptureSource().inputs({ width: 1280, height: 720, frameRate: 60 });
+      // One thread of x264's slowest preset on 1080p60 encodes a few frames a second on any machine: far behind real time.
+      const inputs = new SyntheticCaptureSource().inputs({ width: 1920, height: 1080, frameRate: 60 });
       const encode = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
-        args: ['-vsync', 'vfr', ...inputs.args, '-map', inputs.video, '-vf', inputs.videoFilter!, '-r', '60', '-c:v', 'libx264', '-preset', 'medium', '-tune', 'zerolatency', '-threads', '1', '-f', 'null', '-'],
+        args: ['-vsync', 'vfr', ...inputs.args, '-map', inputs.video, '-vf', inputs.videoFilter!, '-r', '60', '-c:v', 'libx264', '-preset', 'placebo', '-tune', 'zerolatency', '-threads', '1', '-f', 'null', '-'],
       });
       try {
         const reports: { at: number; frame: number; seconds: number }[] = [];
