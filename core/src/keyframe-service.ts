@@ -65,7 +65,7 @@ import { DataFolderLock } from './support/data-folder-lock.js';
 import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from './support/logger.js';
 import { ConnectionHub } from './transport/connection-hub.js';
 import { Dispatcher } from './transport/dispatcher.js';
-import { EVENT_SINK } from './transport/event-sink.js';
+import { EVENT_SINK } from './protocol/event-sink.js';
 import { HttpRoutes } from './transport/http-routes.js';
 import { HttpServer } from './transport/http-server.js';
 import { LegacyListener } from './transport/legacy-listener.js';

@@ -11,7 +11,7 @@ import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
 import { Updater } from '../updates/updater.js';
 import { UploadService } from '../uploads/upload-service.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

@@ -4,7 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import { DESKTOP_WINDOW, type DesktopWindow } from '../platform/desktop-window.js';
 import { WebBrowser } from '../platform/web-browser.js';
 import { Logger } from '../support/logger.js';
-import { CommandError } from './command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 const WEB_PROTOCOLS = new Set(['http:', 'https:']);

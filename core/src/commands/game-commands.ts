@@ -7,8 +7,8 @@ import { PickerUnavailableError, type PickOptions } from '../platform/native-pic
 import { GameCatalog } from '../services/game-catalog.js';
 import { Notifier } from '../services/notifier.js';
 import { toWirePath } from '../services/settings-service.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
-import { CommandError } from './command-error.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { CommandError } from '../protocol/refusal.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 /** Shows a file picker; resolves to the chosen paths, [] on cancel; throws `PickerUnavailableError`. */

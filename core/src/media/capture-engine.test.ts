@@ -16,7 +16,7 @@ import { Notifier } from '../services/notifier.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK } from '../transport/event-sink.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import {
   CaptureEngine, CaptureEngineConfig, CaptureEngineUnavailableError, downloadCaptureEngine, listedProfiles, parseEncoders, parseFilters,
   parseHwaccels, parseInputDevices, parseVersion,

@@ -18,7 +18,7 @@ import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
 import { downloadToFile, sameDigest } from '../support/download.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { findOnPath, locateTool, type LocatedTool, type ToolSource } from './ffmpeg-locator.js';
 import { ENCODER_PROFILES, encoderArgs, toCodec, type EncoderProfile, type VideoEncoderSettings } from './video-encoder.js';
 

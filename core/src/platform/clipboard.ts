@@ -2,7 +2,7 @@
 // wl-copy or xclip with `text/uri-list`, PowerShell `Set-Clipboard -LiteralPath`, AppleScript on macOS.
 import { pathToFileURL } from 'node:url';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { DESKTOP_TOOLS, type DesktopTools } from './desktop-tools.js';
 
 @injectable()

@@ -2,7 +2,7 @@
 // (Explorer `/select,`, Finder `open -R`), the folder itself with xdg-open elsewhere.
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { DESKTOP_TOOLS, type DesktopTools } from './desktop-tools.js';
 
 @injectable()

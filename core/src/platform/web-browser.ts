@@ -1,7 +1,7 @@
 // Opens a web page in the user's default browser: xdg-open, macOS `open`, or the Windows URL
 // handler (rundll32, which unlike `cmd /c start` needs no quoting of & in the URL).
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { DESKTOP_TOOLS, type DesktopTools } from './desktop-tools.js';
 
 @injectable()

@@ -11,7 +11,7 @@ import { Notifier } from '../services/notifier.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../transport/event-sink.js';
+import type { EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from './game-integration.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';

@@ -4,7 +4,7 @@
 // back-off, health published in `State.integrations`. Third-party packages run only once the user
 // approved their exact contents.
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../feeds/feed-observer.js';
 import { formatLocalDateTime, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../services/game-detector.js';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import type { GameSetting } from '../protocol/index.js';
 import type { RunningProcess } from '../platform/process-list.js';
 import { ServiceOptions } from '../service-options.js';

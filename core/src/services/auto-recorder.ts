@@ -2,7 +2,7 @@
 // recording of it starts; when that game exits, the recording stops. Recordings it did not start
 // (manual ones) are never stopped by detection.
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { Logger } from '../support/logger.js';
 import { findGameSetting } from './game-catalog.js';
 import { GameDetector, type RunningGame } from './game-detector.js';

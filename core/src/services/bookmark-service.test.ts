@@ -7,7 +7,7 @@ import { finishedRecordings } from '../plugins/host-environment.js';
 import { parseDuration, type Bookmark, type EventContent, type EventName } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../transport/event-sink.js';
+import type { EventSink } from '../protocol/event-sink.js';
 import { BookmarkService } from './bookmark-service.js';
 import { ContentLibrary } from './content-library.js';
 import { SettingsStore } from './settings-store.js';

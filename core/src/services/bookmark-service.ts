@@ -5,7 +5,7 @@ import { inject, injectable } from 'tsyringe';
 import type { BookmarkRequest } from '../plugins/game-integration.js';
 import { formatDuration, type Bookmark } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 
 /** The active recording, as bookmarks need it. */
 export interface ActiveRecordingBookmarks {

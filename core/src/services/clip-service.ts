@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import {
   allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
   type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
@@ -16,7 +16,7 @@ import { percentOf, produceInto } from '../media/job-output.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';

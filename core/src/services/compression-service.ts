@@ -8,7 +8,7 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { fileInput } from '../media/file-input.js';
 import { percentOf, produceInto, type JobOutput } from '../media/job-output.js';
@@ -18,7 +18,7 @@ import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../media/vid
 import { moveFile } from '../media/move-file.js';
 import type { Codec, EventContent, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentItemQueue } from './content-item-queue.js';

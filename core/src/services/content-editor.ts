@@ -2,7 +2,7 @@
 // Items and paths are resolved through `ContentLocator`, so nothing outside the content folder is touched.
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { moveFile } from '../media/move-file.js';
 import {
   formatDuration, parseDuration, type Bookmark, type BookmarkType, type ContentItemReference, type ContentType,

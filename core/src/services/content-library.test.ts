@@ -8,7 +8,7 @@ import type { EventContent, EventName } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../transport/event-sink.js';
+import type { EventSink } from '../protocol/event-sink.js';
 import { ContentLibrary, formatFileSize, sanitizeFolderName, type ContentRecord } from './content-library.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';

@@ -5,7 +5,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import type { ContentType } from '../protocol/index.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { SettingsStore } from './settings-store.js';

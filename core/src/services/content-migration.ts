@@ -10,7 +10,7 @@ import { inject, injectable } from 'tsyringe';
 import { moveFile } from '../media/move-file.js';
 import type { EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { RecorderService } from './recorder-service.js';
 

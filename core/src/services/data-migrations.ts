@@ -10,7 +10,7 @@ import { inject, injectable } from 'tsyringe';
 import { ServiceOptions } from '../service-options.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { SettingsStore } from './settings-store.js';
 
 export interface MigrationContext {

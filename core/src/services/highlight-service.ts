@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { fileInput } from '../media/file-input.js';
 import {
@@ -21,7 +21,7 @@ import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { audioTrackNameArgs } from '../media/session-encoding.js';
 import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';

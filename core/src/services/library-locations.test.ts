@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { PickerUnavailableError } from '../platform/native-picker.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';

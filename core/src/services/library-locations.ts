@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { PickerUnavailableError } from '../platform/native-picker.js';
 import { Logger } from '../support/logger.js';
 import { isWithin, samePath } from '../support/paths.js';

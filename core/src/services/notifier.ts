@@ -2,7 +2,7 @@
 // settings file found at start-up) waits for the next `NewConnection` instead of being lost.
 import { inject, injectable } from 'tsyringe';
 import type { EventContent } from '../protocol/index.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { Logger } from '../support/logger.js';
 
 export type Modal = EventContent<'ShowModal'>;

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';

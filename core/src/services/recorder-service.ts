@@ -5,7 +5,7 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { CaptureSources, type CaptureFormat, type CaptureRequest } from '../media/capture-source.js';
 import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
 import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
@@ -22,7 +22,7 @@ import {
 } from '../protocol/index.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { artworkOf, ContentArtwork, type ArtworkSources } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { effectiveRecordingSettings, type EffectiveRecordingSettings } from './effective-settings.js';

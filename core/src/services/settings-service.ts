@@ -3,11 +3,11 @@
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import Value from 'typebox/value';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { Settings, describeProblems, type PresetName, type SettingsChanges } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { Notifier } from './notifier.js';
 import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';

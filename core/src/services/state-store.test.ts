@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { EventContent, EventName } from '../protocol/index.js';
-import type { EventSink } from '../transport/event-sink.js';
+import type { EventSink } from '../protocol/event-sink.js';
 import { STATE_BURST_MS, StateStore } from './state-store.js';
 
 class CountingSink implements EventSink {

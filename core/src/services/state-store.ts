@@ -2,7 +2,7 @@
 // produces one `State` event, and a lone change goes out at once (bookmark latency matters).
 import { inject, injectable } from 'tsyringe';
 import type { State } from '../protocol/index.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 
 export const STATE_BURST_MS = 50;
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { Logger } from '../support/logger.js';
 import { StorageWarnings, type StorageWarningRequest } from './storage-warnings.js';
 import { RecordedEvents, commandRejection } from '../testing/fixtures.js';

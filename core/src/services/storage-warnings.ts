@@ -2,10 +2,10 @@
 // `warningId` until `StorageWarningConfirm` runs it (confirmed) or drops it (cancelled).
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../transport/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 
 /** The actions a warning can hold: an import over the limit, and whether the storage limit may delete old recordings. */
 export type StorageWarningAction = 'import' | 'storageLimit';

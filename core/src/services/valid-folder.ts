@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { isWithin, samePath } from '../support/paths.js';
 
 /** An absolute path without `..` segments, normalised. Throws `CommandError`. */

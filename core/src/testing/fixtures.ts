@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { CaptureEngine, CaptureEngineConfig } from '../media/capture-engine.js';
 import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
@@ -21,7 +21,7 @@ import { Notifier } from '../services/notifier.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../transport/event-sink.js';
+import type { EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
 export { makeReadOnly, undoReadOnly } from './read-only-folder.js';

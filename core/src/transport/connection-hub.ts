@@ -5,7 +5,7 @@ import { injectable } from 'tsyringe';
 import { WebSocket } from 'ws';
 import type { EventContent, EventName } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from './event-sink.js';
+import type { EventSink } from '../protocol/event-sink.js';
 
 export const CLOSE_REPLACED = { code: 4000, reason: 'Replaced by a newer connection' } as const;
 export const CLOSE_SHUTDOWN = { code: 1001, reason: 'Keyframe is shutting down' } as const;

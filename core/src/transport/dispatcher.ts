@@ -3,12 +3,12 @@
 // connection stays open and nothing a frontend sends can bring the process down. What is logged of
 // a frame is redacted and bounded; frames of credential commands are never logged at all.
 import { inject, injectAll, injectable } from 'tsyringe';
-import { CommandError } from '../commands/command-error.js';
+import { CommandError } from '../protocol/refusal.js';
 import { COMMAND_GROUP, type CommandGroup, type CommandHandler } from '../commands/command-handlers.js';
 import { Commands, describeProblems, isCommandName, type CommandName, type RejectionCode } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { redactedExcerpt } from '../support/redact.js';
-import { EVENT_SINK, type EventSink } from './event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { nestsDeeperThan } from './json-nesting.js';
 
 export const MAX_COMMAND_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 // Where events for the frontend go; the connection hub implements it, tests may record it.
-import type { EventContent, EventName } from '../protocol/index.js';
+import type { EventContent, EventName } from './index.js';
 
 export interface EventSink {
   send<E extends EventName>(method: E, content: EventContent<E>): void;
