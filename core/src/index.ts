@@ -4,12 +4,12 @@ export type {
   GameIntegration, DetectedGame, BookmarkRequest, RecordingInfo, RecorderView, PluginLogger, HealthReporter,
   Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService,
   IntegrationSettings as IntegrationSettingsService,
-} from './plugins/game-integration.js';
-export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './plugins/tokens.js';
+} from './sdk/game-integration.js';
+export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
 export type {
   Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput, HttpPushInput, HttpPushOptions, HttpPushRefusal, PollInput, PollOptions,
   ScreenTextInput, ScreenTextOptions, TailInput, TailOptions, WatchFolderOptions,
-} from './feeds/types.js';
+} from './sdk/feed-types.js';
 export type { BookmarkType } from './protocol/index.js';
 export {
   GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,

@@ -6,7 +6,7 @@ import { dataFolderPushToken, LiveFeeds } from './feeds/live/index.js';
 import { readTape } from './feeds/tape/tape-format.js';
 import { playTape } from './feeds/tape/tape-player.js';
 import { TapeWriter } from './feeds/tape/tape-writer.js';
-import type { DetectedGame, PluginLogger, RecorderView } from './plugins/game-integration.js';
+import type { DetectedGame, PluginLogger, RecorderView } from './sdk/game-integration.js';
 import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
 import { approvalsFile, PluginApprovals } from './plugins/plugin-approvals.js';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BookmarkRequest } from '../plugins/game-integration.js';
+import type { BookmarkRequest } from '../sdk/game-integration.js';
 import type { Keybinding, RecordingMode } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../services/notifier.js';

@@ -2,7 +2,7 @@
 // variable, which is how tests point integrations at temp folders.
 import os from 'node:os';
 import path from 'node:path';
-import type { GamePaths } from '../plugins/game-integration.js';
+import type { GamePaths } from '../sdk/game-integration.js';
 import { defaultSteamRoots, steamLibrariesOf } from './steam-libraries.js';
 
 export class SystemGamePaths implements GamePaths {

@@ -8,7 +8,7 @@ import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../services/bookmark-service.js';
 import { ContentLibrary } from '../services/content-library.js';
 import { RecorderService } from '../services/recorder-service.js';
-import type { RecorderView } from './game-integration.js';
+import type { RecorderView } from '../sdk/game-integration.js';
 import type { IntegrationHostEnvironment } from './integration-host.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';

@@ -5,7 +5,7 @@
 // approved their exact contents.
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import type { ClosableFeeds, FeedObserver } from '../feeds/feed-observer.js';
+import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
 import { formatLocalDateTime, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../services/game-detector.js';
 import { Notifier } from '../services/notifier.js';
@@ -15,7 +15,7 @@ import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
 import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
-} from './game-integration.js';
+} from '../sdk/game-integration.js';
 import { withDeadline } from './hook-deadline.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';

@@ -1,8 +1,8 @@
 // The shared half of an integration the game pushes JSON to (a Game State Integration): listening on
 // its loopback port with an error that says what to do, refusing pushes without the config's token,
 // and reading each push without logging its body.
-import type { Feeds, HttpPushInput } from '../feeds/types.js';
-import type { PluginLogger } from './game-integration.js';
+import type { Feeds, HttpPushInput } from '../sdk/feed-types.js';
+import type { PluginLogger } from '../sdk/game-integration.js';
 
 export interface JsonPushFeedOptions {
   /** The feed's id, unique within the integration (it names the feed in tapes). */

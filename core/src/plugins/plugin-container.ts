@@ -1,12 +1,12 @@
 // One DI container per integration, holding the services the SDK promises and nothing else.
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import type { Feeds as FeedsService } from '../feeds/types.js';
+import type { Feeds as FeedsService } from '../sdk/feed-types.js';
 import type {
   Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService, HealthReporter,
   IntegrationSettings as IntegrationSettingsService, PluginLogger, RecorderView,
-} from './game-integration.js';
+} from '../sdk/game-integration.js';
 import type { IntegrationClass } from './plugin-loader.js';
-import { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './tokens.js';
+import { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from '../sdk/tokens.js';
 
 export interface PluginServices {
   bookmarks: BookmarksService;

@@ -1,6 +1,6 @@
 // Imports an integration package's entry and checks that its default export can be constructed.
 import { pathToFileURL } from 'node:url';
-import type { GameIntegration } from './game-integration.js';
+import type { GameIntegration } from '../sdk/game-integration.js';
 
 export type IntegrationClass = new (...args: never[]) => GameIntegration;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { HealthReporter } from './game-integration.js';
+import type { HealthReporter } from '../sdk/game-integration.js';
 import { SilenceWarning } from './silence-warning.js';
 
 class RecordedHealth implements HealthReporter {

@@ -1,6 +1,6 @@
 // Health for an integration that hears nothing: a warning reported when the input it waits for (a push,
 // a poll answer, a log file opening, a replay) has not come within a time limit.
-import type { HealthReporter } from './game-integration.js';
+import type { HealthReporter } from '../sdk/game-integration.js';
 
 export interface SilenceWarningStart {
   /** What health says when nothing came, in words the user can act on. */

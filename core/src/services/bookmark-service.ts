@@ -2,7 +2,7 @@
 // written into the content's metadata at stop), or on the finished recording that covered a past time.
 import { randomInt } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import type { BookmarkRequest } from '../plugins/game-integration.js';
+import type { BookmarkRequest } from '../sdk/game-integration.js';
 import { formatDuration, type Bookmark } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';

@@ -16,7 +16,7 @@ import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize, t
 import { chooseVideoCodec } from '../media/video-encoder.js';
 import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '../media/replay-buffer.js';
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
-import type { RecorderView } from '../plugins/game-integration.js';
+import type { RecorderView } from '../sdk/game-integration.js';
 import {
   formatDuration, formatLocalDateTime, parseDuration, type Bookmark, type Recording, type RecordingMode,
 } from '../protocol/index.js';

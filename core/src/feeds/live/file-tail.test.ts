@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, rename, rm, truncate, unlink, writeFile } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { TailInput, TailOptions } from '../types.js';
+import type { TailInput, TailOptions } from '../../sdk/feed-types.js';
 import { FileTail } from './file-tail.js';
 import { MemoryLogger } from './memory-logger.js';
 import { waitFor } from './wait-for.js';

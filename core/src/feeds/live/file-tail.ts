@@ -3,7 +3,7 @@
 import type { Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
-import type { TailInput, TailOptions } from '../types.js';
+import type { TailInput, TailOptions } from '../../sdk/feed-types.js';
 import { CoalescedTask } from './coalesced-task.js';
 import { LineSplitter } from './line-splitter.js';
 import type { LiveSource, SourceContext } from './types.js';

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FolderInput, WatchFolderOptions } from '../types.js';
+import type { FolderInput, WatchFolderOptions } from '../../sdk/feed-types.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { MemoryLogger } from './memory-logger.js';
 import { waitFor } from './wait-for.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { FolderInput, WatchFolderOptions } from '../types.js';
+import type { FolderInput, WatchFolderOptions } from '../../sdk/feed-types.js';
 import { CoalescedTask } from './coalesced-task.js';
 import type { LiveSource, SourceContext } from './types.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import type { HttpPushInput, HttpPushOptions, HttpPushRefusal } from '../types.js';
+import type { HttpPushInput, HttpPushOptions, HttpPushRefusal } from '../../sdk/feed-types.js';
 import { freePort } from './free-port.js';
 import { HttpPushListener } from './http-push-listener.js';
 import { MemoryLogger } from './memory-logger.js';

@@ -1,6 +1,6 @@
 // The live `httpPush` source: an HTTP listener on 127.0.0.1 that games post their state to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { HttpPushInput, HttpPushOptions, HttpPushRefusal } from '../types.js';
+import type { HttpPushInput, HttpPushOptions, HttpPushRefusal } from '../../sdk/feed-types.js';
 import { isLoopbackHostHeader } from './loopback.js';
 import { pushTokenOf, tokensMatch } from './push-token-check.js';
 import type { LiveSource, SourceContext } from './types.js';

@@ -1,6 +1,6 @@
 // Hands a feed's inputs to its handler in order, one call at a time, with a bounded backlog so a
 // game flooding us (or a slow handler) cannot grow memory without limit.
-import type { PluginLogger } from '../../plugins/game-integration.js';
+import type { PluginLogger } from '../../sdk/game-integration.js';
 
 export type InputHandler<T> = (input: T) => void | Promise<void>;
 

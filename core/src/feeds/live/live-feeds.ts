@@ -1,13 +1,13 @@
 // Opens an integration's feeds on the live game: each source's inputs go through an InputQueue to
 // the integration's handler, and past the tape recorder on the way.
-import type { ScreenFrame } from '../../ocr/rgb-image.js';
+import type { ScreenFrame } from '../../sdk/rgb-image.js';
 import { checkScreenTextOptions } from '../../ocr/screen-text-reader.js';
-import type { PluginLogger } from '../../plugins/game-integration.js';
-import type { ClosableFeeds, FeedObserver } from '../feed-observer.js';
+import type { PluginLogger } from '../../sdk/game-integration.js';
+import type { ClosableFeeds, FeedObserver } from '../../sdk/feed-observer.js';
 import type {
   FeedInputs, FeedKind, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions, ScreenTextInput, ScreenTextOptions,
   TailInput, TailOptions, WatchFolderOptions,
-} from '../types.js';
+} from '../../sdk/feed-types.js';
 import { FileTail } from './file-tail.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { HttpPushListener } from './http-push-listener.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { PollInput } from '../types.js';
+import type { PollInput } from '../../sdk/feed-types.js';
 import { freePort } from './free-port.js';
 import { LocalPoller } from './local-poller.js';
 import { MemoryLogger } from './memory-logger.js';

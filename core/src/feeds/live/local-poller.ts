@@ -1,7 +1,7 @@
 // The live `poll` source: asks a game's local HTTP(S) endpoint for its state at a steady pace.
 import { setTimeout as delay } from 'node:timers/promises';
 import got, { type CancelableRequest, type Response } from 'got';
-import type { PollInput, PollOptions } from '../types.js';
+import type { PollInput, PollOptions } from '../../sdk/feed-types.js';
 import { LOOPBACK_HOSTNAMES } from './loopback.js';
 import type { LiveSource, SourceContext } from './types.js';
 

@@ -1,5 +1,5 @@
 // Test support: a PluginLogger that keeps what it was told, to assert on warnings and errors.
-import type { PluginLogger } from '../../plugins/game-integration.js';
+import type { PluginLogger } from '../../sdk/game-integration.js';
 
 export interface LoggedEntry {
   level: 'debug' | 'info' | 'warn' | 'error';

@@ -1,7 +1,7 @@
 // Shapes shared by the live feed sources and the LiveFeeds that wires them to input queues.
-import type { PluginLogger } from '../../plugins/game-integration.js';
-import type { ScreenFrame } from '../../ocr/rgb-image.js';
-import type { Feed } from '../types.js';
+import type { PluginLogger } from '../../sdk/game-integration.js';
+import type { ScreenFrame } from '../../sdk/rgb-image.js';
+import type { Feed } from '../../sdk/feed-types.js';
 
 /** A feed opened on the live game. */
 export interface LiveFeed<T> extends Feed<T> {

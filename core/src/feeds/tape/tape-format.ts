@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import { describeProblems } from '../../protocol/index.js';
-import type { FeedInputs, FeedKind } from '../types.js';
+import type { FeedInputs, FeedKind } from '../../sdk/feed-types.js';
 
 export const TAPE_VERSION = 1;
 

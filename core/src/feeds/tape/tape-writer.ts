@@ -2,8 +2,8 @@
 import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodePng } from '../../ocr/png.js';
-import type { FeedInputs, FeedKind } from '../types.js';
-import type { ObservedInput } from '../feed-observer.js';
+import type { FeedInputs, FeedKind } from '../../sdk/feed-types.js';
+import type { ObservedInput } from '../../sdk/feed-observer.js';
 import { feedEntryLine, tapeFilesFolder, TAPE_VERSION, type TapeHeader, type TapeInputs } from './tape-format.js';
 
 export class TapeWriter {

@@ -1,6 +1,6 @@
 // Internal: how the host watches what a plugin's feeds deliver (health, tape recording).
-import type { ScreenFrame } from '../ocr/rgb-image.js';
-import type { FeedInputs, FeedKind, Feeds } from './types.js';
+import type { ScreenFrame } from './rgb-image.js';
+import type { FeedInputs, FeedKind, Feeds } from './feed-types.js';
 
 export interface ObservedInput<K extends FeedKind = FeedKind> {
   feed: string;

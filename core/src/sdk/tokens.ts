@@ -1,7 +1,7 @@
 // The DI tokens an integration's constructor can ask for, e.g. `@inject(Bookmarks) bookmarks: Bookmarks`.
 // Each integration gets its own child container, so these resolve to its own instances.
 import type { InjectionToken } from 'tsyringe';
-import type { Feeds as FeedsService } from '../feeds/types.js';
+import type { Feeds as FeedsService } from './feed-types.js';
 import type {
   Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService, HealthReporter,
   IntegrationSettings as IntegrationSettingsService, PluginLogger, RecorderView,
