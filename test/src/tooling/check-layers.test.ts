@@ -52,6 +52,14 @@ describe('check-layers (npm run lint, npm test)', function () {
     });
   }
 
+  /** Checks the tree and expects a failure whose output names every one of `messages`. */
+  async function expectRefused(files: Record<string, string>, ...messages: string[]): Promise<void> {
+    await tree(files);
+    const result = await check();
+    expect(result.code, result.output).to.equal(1);
+    for (const message of messages) expect(result.output).to.contain(message);
+  }
+
   it('passes a tree whose imports all point down, and counts its folders and arrows', async () => {
     await tree({
       'main.ts': "import { service } from './services/service.js';\nservice();\n",
@@ -65,56 +73,56 @@ describe('check-layers (npm run lint, npm test)', function () {
   });
 
   it('refuses an upward import, naming the file, the import and the rule', async () => {
-    await tree({
-      'media/encoder.ts': "import { settings } from '../services/settings.js';\nexport const encoder = settings;\n",
-      'services/settings.ts': 'export const settings = {};\n',
-    });
-    const result = await check();
-    expect(result.code, result.output).to.equal(1);
-    expect(result.output).to.contain("core/src/media/encoder.ts imports '../services/settings.js' (services/settings.ts)");
-    expect(result.output).to.contain('upward import: media/ (media) must not import services/ (features, a higher layer)');
+    await expectRefused(
+      {
+        'media/encoder.ts': "import { settings } from '../services/settings.js';\nexport const encoder = settings;\n",
+        'services/settings.ts': 'export const settings = {};\n',
+      },
+      "core/src/media/encoder.ts imports '../services/settings.js' (services/settings.ts)",
+      'upward import: media/ (media) must not import services/ (features, a higher layer)',
+    );
   });
 
   it('sees type-only imports, re-exports and dynamic imports with a literal', async () => {
-    await tree({
-      'protocol/a.ts': "import type { T } from '../transport/t.js';\nexport type A = T;\n",
-      'protocol/b.ts': "export { t } from '../transport/t.js';\n",
-      'protocol/c.ts': "export const load = () => import('../transport/t.js');\n",
-      'transport/t.ts': 'export type T = number;\nexport const t = 1;\n',
-    });
-    const result = await check();
-    expect(result.code, result.output).to.equal(1);
-    for (const file of ['a', 'b', 'c']) expect(result.output).to.contain(`core/src/protocol/${file}.ts imports '../transport/t.js'`);
+    await expectRefused(
+      {
+        'protocol/a.ts': "import type { T } from '../transport/t.js';\nexport type A = T;\n",
+        'protocol/b.ts': "export { t } from '../transport/t.js';\n",
+        'protocol/c.ts': "export const load = () => import('../transport/t.js');\n",
+        'transport/t.ts': 'export type T = number;\nexport const t = 1;\n',
+      },
+      ...['a', 'b', 'c'].map((file) => `core/src/protocol/${file}.ts imports '../transport/t.js'`),
+    );
   });
 
   it('keeps the sdk a leaf over protocol, even for downward imports', async () => {
-    await tree({
-      'sdk/contract.ts': "import { log } from '../support/logger.js';\nexport const contract = log;\n",
-      'support/logger.ts': 'export const log = () => undefined;\n',
-    });
-    const result = await check();
-    expect(result.code, result.output).to.equal(1);
-    expect(result.output).to.contain('sdk/ may import only protocol/');
+    await expectRefused(
+      {
+        'sdk/contract.ts': "import { log } from '../support/logger.js';\nexport const contract = log;\n",
+        'support/logger.ts': 'export const log = () => undefined;\n',
+      },
+      'sdk/ may import only protocol/',
+    );
   });
 
   it('refuses an arrow between two features that the peers list does not name', async () => {
-    await tree({
-      'ocr/frames.ts': "import { tape } from '../feeds/tape.js';\nexport const frames = tape;\n",
-      'feeds/tape.ts': 'export const tape = 1;\n',
-    });
-    const result = await check();
-    expect(result.code, result.output).to.equal(1);
-    expect(result.output).to.contain('ocr/ and feeds/ are both in layer "features"; this arrow is not listed in its peers');
+    await expectRefused(
+      {
+        'ocr/frames.ts': "import { tape } from '../feeds/tape.js';\nexport const frames = tape;\n",
+        'feeds/tape.ts': 'export const tape = 1;\n',
+      },
+      'ocr/ and feeds/ are both in layer "features"; this arrow is not listed in its peers',
+    );
   });
 
   it('refuses a folder that is in no layer', async () => {
-    await tree({
-      'gadgets/gadget.ts': "import { wire } from '../protocol/wire.js';\nexport const gadget = wire;\n",
-      'protocol/wire.ts': 'export const wire = 1;\n',
-    });
-    const result = await check();
-    expect(result.code, result.output).to.equal(1);
-    expect(result.output).to.contain('gadgets/ is in no layer of scripts/layers.json');
+    await expectRefused(
+      {
+        'gadgets/gadget.ts': "import { wire } from '../protocol/wire.js';\nexport const gadget = wire;\n",
+        'protocol/wire.ts': 'export const wire = 1;\n',
+      },
+      'gadgets/ is in no layer of scripts/layers.json',
+    );
   });
 
   it('lets a listed exception through, and fails once the exception is no longer needed', async () => {
