@@ -94,6 +94,16 @@ describe('ContentLibrary', () => {
     expect(library.list()).to.have.length(1);
   });
 
+  it('keeps two videos whose names differ only in case as two items where the file system tells them apart', async function () {
+    if (process.platform === 'win32' || process.platform === 'darwin') this.skip(); // one file there, not two
+    const upper = await video('Full Sessions/Arena/Match.mp4');
+    const lower = await video('Full Sessions/Arena/match.mp4');
+    const first = await library.add(session(upper, '2026-11-22T10:00:00Z', 10));
+    const second = await library.add(session(lower, '2026-11-22T11:00:00Z', 10));
+    expect(second.id).to.not.equal(first.id);
+    expect(library.list().map((item) => path.basename(item.filePath)).sort()).to.deep.equal(['Match.mp4', 'match.mp4']);
+  });
+
   it('updates an item atomically and keeps the change across a reload', async () => {
     const item = await library.add(session(await video('Full Sessions/Arena/a.mp4'), '2026-11-22T10:00:00Z', 10));
     const bookmark = { id: 7, type: 'Kill' as const, subtype: null, time: '00:00:03', aiRating: null };

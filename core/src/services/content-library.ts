@@ -12,6 +12,7 @@ import {
 } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
+import { samePath } from '../support/paths.js';
 import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
@@ -312,4 +313,3 @@ async function fileSize(file: string): Promise<number | undefined> {
   }
 }
 
-const samePath = (a: string, b: string) => toWirePath(a).toLowerCase() === toWirePath(b).toLowerCase();

@@ -14,6 +14,7 @@ import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
 import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
+import { pathKey } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
@@ -64,7 +65,7 @@ export interface OrphanScan {
  * then `*.mp4` anywhere under the content folder's type folders that no listed path names.
  */
 export async function findOrphanVideos(scan: OrphanScan): Promise<OrphanVideo[]> {
-  const listed = new Set([...scan.listedPaths].map(comparablePath));
+  const listed = new Set([...scan.listedPaths].map(pathKey));
   const gamesByFolder = new Map<string, string>();
   for (const game of scan.knownGames) {
     if (!gamesByFolder.has(sanitizeFolderName(game).toLowerCase())) gamesByFolder.set(sanitizeFolderName(game).toLowerCase(), game);
@@ -72,7 +73,7 @@ export async function findOrphanVideos(scan: OrphanScan): Promise<OrphanVideo[]>
   const found: OrphanVideo[] = [];
   const seen = new Set<string>();
   const take = async (filePath: string, type: ContentType, detectedGame: string | undefined, inCache: boolean) => {
-    const key = comparablePath(filePath);
+    const key = pathKey(filePath);
     if (listed.has(key) || seen.has(key)) return;
     const info = await stat(filePath).catch(() => undefined);
     if (!info?.isFile()) return;
@@ -407,8 +408,3 @@ function stampTime(fileName: string): Date | undefined {
   const date = new Date(year, month - 1, day, hours, minutes, seconds);
   return Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 ? undefined : date;
 }
-
-const comparablePath = (file: string) => {
-  const resolved = path.resolve(file).replaceAll('\\', '/');
-  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
-};
