@@ -9,7 +9,7 @@ import { ServiceOptions } from '../service-options.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
-import { ContentLibrary, formatFileSize, sanitizeFolderName, type ContentRecord } from './content-library.js';
+import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
@@ -50,14 +50,6 @@ describe('ContentLibrary', () => {
   afterEach(async () => {
     state.dispose();
     await rm(folder, { recursive: true, force: true });
-  });
-
-  it('formats sizes as the reference does: MB below 1000 MiB, GB from there', () => {
-    expect(formatFileSize(0)).to.equal('0.00 MB');
-    expect(formatFileSize(123.45 * 1024 * 1024)).to.equal('123.45 MB');
-    expect(formatFileSize(999.994 * 1024 * 1024)).to.equal('999.99 MB');
-    expect(formatFileSize(1000 * 1024 * 1024)).to.equal('0.98 GB');
-    expect(formatFileSize(1.23 * 1024 ** 3)).to.equal('1.23 GB');
   });
 
   it('makes game names safe folder names', () => {

@@ -18,7 +18,7 @@ import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import type { RecorderView } from '../sdk/game-integration.js';
 import {
-  formatDuration, formatLocalDateTime, parseDuration, type Bookmark, type Recording, type RecordingMode,
+  formatDuration, formatLocalDateTime, parseDuration, toWirePath, type Bookmark, type Recording, type RecordingMode,
 } from '../protocol/index.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';
 import { Logger } from '../support/logger.js';
@@ -27,7 +27,6 @@ import { artworkOf, ContentArtwork, type ArtworkSources } from './content-artwor
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { effectiveRecordingSettings, type EffectiveRecordingSettings } from './effective-settings.js';
 import { Notifier } from './notifier.js';
-import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 

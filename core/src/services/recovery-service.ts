@@ -11,7 +11,7 @@ import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
+import { formatRecoverySize, toWirePath, TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
 import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
 import { pathKey } from '../support/paths.js';
@@ -20,7 +20,6 @@ import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
 import { GameCatalog } from './game-catalog.js';
 import { Notifier } from './notifier.js';
-import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StorageMonitor } from './storage-monitor.js';
 
@@ -108,12 +107,6 @@ export function toRecoverableFile(candidate: RecoveryCandidate): RecoverableFile
     fileSize: formatRecoverySize(candidate.sizeBytes),
     detectedGame: candidate.detectedGame ?? null,
   };
-}
-
-/** `12.34 MB`, or `1.23 GB` from 1024 MiB upward (the prompt's own rule, unlike content sizes). */
-export function formatRecoverySize(bytes: number): string {
-  const mebibytes = bytes / (1024 * 1024);
-  return mebibytes >= 1024 ? `${(mebibytes / 1024).toFixed(2)} GB` : `${mebibytes.toFixed(2)} MB`;
 }
 
 @injectable()
