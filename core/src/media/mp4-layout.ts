@@ -12,8 +12,17 @@ export interface Mp4Layout {
   complete: boolean;
 }
 
+interface BoxHeader {
+  type: string;
+  /** Bytes of the whole box, header included. */
+  size: number;
+  headerSize: number;
+}
+
+// A bound on a file of tiny boxes, so that reading the layout stays quick on garbage.
 const MAX_BOXES = 100_000;
 
+/** Reads only box headers (never the media data), so it is quick on a file of any size. */
 export async function readMp4Layout(file: string): Promise<Mp4Layout> {
   const handle = await open(file, 'r');
   try {
@@ -53,7 +62,8 @@ export function needsRemux(layout: Mp4Layout): boolean {
   return !layout.complete || layout.fragmented || moov < 0 || (mdat >= 0 && mdat < moov);
 }
 
-async function readBoxHeader(handle: FileHandle, offset: number, end: number): Promise<{ type: string; size: number; headerSize: number } | undefined> {
+/** The header of the box at `offset`, or undefined when there is none that fits before `end`. */
+async function readBoxHeader(handle: FileHandle, offset: number, end: number): Promise<BoxHeader | undefined> {
   if (end - offset < 8) return undefined;
   const header = Buffer.alloc(16);
   const { bytesRead } = await handle.read(header, 0, 16, offset);
