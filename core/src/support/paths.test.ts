@@ -33,7 +33,7 @@ describe('path rules', () => {
 
       it('puts a file inside its folder whatever the case', () => {
         expect(rules.isWithin(root.toUpperCase(), `${root}/game/clip.mp4`)).to.equal(true);
-        expect(rules.isStrictlyInside(root.toLowerCase(), `${root}/clip.mp4`)).to.equal(true);
+        expect(rules.isWithin(root.toLowerCase(), `${root}/clip.mp4`)).to.equal(true);
       });
     });
   }
@@ -44,11 +44,8 @@ describe('path rules', () => {
     expect(windows.isWithin('C:\\Videos', 'D:\\Videos\\clip.mp4')).to.equal(false);
   });
 
-  it('counts the folder itself as within it but not strictly inside it', () => {
-    const linux = pathRules('linux');
-    expect(linux.isWithin('/videos', '/videos/')).to.equal(true);
-    expect(linux.isStrictlyInside('/videos', '/videos/')).to.equal(false);
-    expect(linux.isStrictlyInside('/videos', '/videos/clip.mp4')).to.equal(true);
+  it('counts the folder itself as within it', () => {
+    expect(pathRules('linux').isWithin('/videos', '/videos/')).to.equal(true);
   });
 
   it('keeps siblings and paths that climb out of the folder outside it', () => {

@@ -8,10 +8,8 @@ export interface PathRules {
   pathKey(file: string): string;
   /** The same place on disk by name (symbolic links are not followed). */
   samePath(a: string, b: string): boolean;
-  /** `file` is `folder` itself or lies below it. */
+  /** `file` is `folder` itself or lies below it (callers that must tell the two apart add `samePath`). */
   isWithin(folder: string, file: string): boolean;
-  /** `file` lies below `folder`, not `folder` itself. */
-  isStrictlyInside(folder: string, file: string): boolean;
 }
 
 /** The rules of `platform`; the core uses those of the platform it runs on (the exports below). */
@@ -22,18 +20,15 @@ export function pathRules(platform: NodeJS.Platform): PathRules {
     const normal = paths.resolve(file).replaceAll('\\', '/');
     return foldsCase ? normal.toLowerCase() : normal;
   };
-  // Below `folder` as the relative path from it: '' is the folder itself, '..' leads out.
-  const relativeFrom = (folder: string, file: string) => path.posix.relative(pathKey(folder), pathKey(file));
-  const leadsOut = (relative: string) => relative === '..' || relative.startsWith('../') || path.posix.isAbsolute(relative);
   return {
     pathKey,
     samePath: (a, b) => pathKey(a) === pathKey(b),
-    isWithin: (folder, file) => !leadsOut(relativeFrom(folder, file)),
-    isStrictlyInside: (folder, file) => {
-      const relative = relativeFrom(folder, file);
-      return relative !== '' && !leadsOut(relative);
+    isWithin: (folder, file) => {
+      // '' is the folder itself; '..' or another drive leads out
+      const relative = path.posix.relative(pathKey(folder), pathKey(file));
+      return relative !== '..' && !relative.startsWith('../') && !path.posix.isAbsolute(relative);
     },
   };
 }
 
-export const { pathKey, samePath, isWithin, isStrictlyInside } = pathRules(process.platform);
+export const { pathKey, samePath, isWithin } = pathRules(process.platform);
