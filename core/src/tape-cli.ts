@@ -17,7 +17,7 @@ import { SystemGamePaths } from './platform/game-paths.js';
 import { listProcesses } from './platform/process-list.js';
 import { matchGames } from './services/game-detector.js';
 import { ServiceOptions } from './service-options.js';
-import { toWirePath } from './services/settings-service.js';
+import { toWirePath } from './protocol/wire-format.js';
 
 export const TAPE_USAGE = `Usage:
   keyframe tape record <integration key> [--out <file.tape.jsonl>] [--data-dir <folder>]

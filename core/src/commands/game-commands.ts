@@ -6,8 +6,8 @@ import { inject, injectable } from 'tsyringe';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
 import { GameCatalog } from '../services/game-catalog.js';
 import { Notifier } from '../services/notifier.js';
-import { toWirePath } from '../services/settings-service.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { toWirePath } from '../protocol/wire-format.js';
 import { CommandError } from '../protocol/refusal.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 

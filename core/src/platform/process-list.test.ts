@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { listProcesses, parsePs, parseTasklist, psArguments, tasklistArguments } from './process-list.js';
+import { executableName, listProcesses, parsePs, parseTasklist, psArguments, tasklistArguments } from './process-list.js';
 
 const NOBODY = 65534;
 
@@ -75,5 +75,12 @@ describe('process list', () => {
       expect(listed).to.include(ours);
       expect(listed).to.not.include(theirs);
     });
+  });
+
+  it('names the executable of a Windows or POSIX path by its last part', () => {
+    expect(executableName('C:\\Games\\Arena\\arena.exe')).to.equal('arena.exe');
+    expect(executableName('/opt/games/arena/arena')).to.equal('arena');
+    expect(executableName('arena.exe')).to.equal('arena.exe');
+    expect(executableName('/opt/games/')).to.equal('/opt/games/');
   });
 });

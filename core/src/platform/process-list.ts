@@ -86,5 +86,5 @@ async function listFromPs(uid: number): Promise<RunningProcess[]> {
   return parsePs(stdout);
 }
 
-/** The file name of an executable path of any platform. */
-export const executableName = (executable: string) => executable.split(/[\\/]/).pop() ?? executable;
+/** The file name of an executable path of any platform (the whole path when it ends in a separator). */
+export const executableName = (executable: string) => executable.split(/[\\/]/).pop() || executable;

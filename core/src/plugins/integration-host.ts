@@ -6,10 +6,9 @@
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
-import { formatLocalDateTime, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
+import { formatLocalDateTime, toWirePath, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../services/game-detector.js';
 import { Notifier } from '../services/notifier.js';
-import { toWirePath } from '../services/settings-service.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatDuration, formatLocalDateTime, parseDuration } from './wire-format.js';
+import { formatContentSize, formatDuration, formatLocalDateTime, formatRecoverySize, parseDuration, toWirePath } from './wire-format.js';
 
 describe('wire formats', () => {
   it('formats durations as hh:mm:ss with seven fraction digits when needed', () => {
@@ -18,5 +18,26 @@ describe('wire formats', () => {
 
   it('writes local date-times with their offset', () => {
     expect(formatLocalDateTime(new Date(2026, 7, 1, 12, 0, 0, 123))).to.match(/^2026-08-01T12:00:00\.123[+-]\d{2}:\d{2}$/);
+  });
+
+  it('writes a library item\'s size in MB below 1000 MiB and in GB from there, as the reference does', () => {
+    expect(formatContentSize(0)).to.equal('0.00 MB');
+    expect(formatContentSize(123.45 * 1024 * 1024)).to.equal('123.45 MB');
+    expect(formatContentSize(999.994 * 1024 * 1024)).to.equal('999.99 MB');
+    expect(formatContentSize(1000 * 1024 * 1024)).to.equal('0.98 GB');
+    expect(formatContentSize(1.23 * 1024 ** 3)).to.equal('1.23 GB');
+  });
+
+  it('writes a recoverable file\'s size in MB up to 1024 MiB and in GB from there, unlike library items', () => {
+    expect(formatRecoverySize(0)).to.equal('0.00 MB');
+    expect(formatRecoverySize(1000 * 1024 * 1024)).to.equal('1000.00 MB');
+    expect(formatRecoverySize(1023.994 * 1024 * 1024)).to.equal('1023.99 MB');
+    expect(formatRecoverySize(1024 * 1024 * 1024)).to.equal('1.00 GB');
+    expect(formatRecoverySize(1.23 * 1024 ** 3)).to.equal('1.23 GB');
+  });
+
+  it('writes paths with forward slashes on every platform', () => {
+    expect(toWirePath('C:\\Videos\\Clips\\a.mp4')).to.equal('C:/Videos/Clips/a.mp4');
+    expect(toWirePath('/home/me/Videos/a.mp4')).to.equal('/home/me/Videos/a.mp4');
   });
 });

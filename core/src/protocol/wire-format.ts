@@ -1,4 +1,5 @@
-// Value formats on the wire (protocol-gaps.md §1): durations as `hh:mm:ss.fffffff`, local ISO date-times.
+// Value formats on the wire (protocol-gaps.md §1): durations as `hh:mm:ss.fffffff`, local ISO date-times,
+// file sizes as the reference shows them, paths with forward slashes.
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
@@ -28,3 +29,20 @@ export function formatLocalDateTime(date: Date): string {
   const offset = `${sign}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${offset}`;
 }
+
+/** A path as frontends see it: forward slashes on every platform. */
+export const toWirePath = (filePath: string) => filePath.replaceAll('\\', '/');
+
+const MIB = 1024 * 1024;
+
+// Binary units written MB and GB, as the reference shows them; only the step up to GB differs by field.
+const formatSize = (bytes: number, gigabyteFromMib: number) => {
+  const mebibytes = bytes / MIB;
+  return mebibytes >= gigabyteFromMib ? `${(mebibytes / 1024).toFixed(2)} GB` : `${mebibytes.toFixed(2)} MB`;
+};
+
+/** `fileSize` of a library item (protocol-gaps §7.3): `123.45 MB` below 1000 MiB, `1.23 GB` from there. */
+export const formatContentSize = (bytes: number) => formatSize(bytes, 1000);
+
+/** `fileSize` of a `RecoveryPrompt` file (protocol-gaps §6.3): `12.34 MB`, or `1.23 GB` from 1024 MiB upward. */
+export const formatRecoverySize = (bytes: number) => formatSize(bytes, 1024);

@@ -5,6 +5,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { CaptureEngine } from '../media/capture-engine.js';
+import { readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { parseDuration, type EventContent, type Segment } from '../protocol/index.js';
 import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
@@ -12,7 +13,6 @@ import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { SettingsStore } from './settings-store.js';
-import { readMp4Layout } from './recovery-service.js';
 
 const run = promisify(execFile);
 const FRAME = 1 / 30;

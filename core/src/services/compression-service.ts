@@ -18,6 +18,7 @@ import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../media/vid
 import { moveFile } from '../media/move-file.js';
 import type { Codec, EventContent, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import { pathKey, samePath } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
@@ -114,7 +115,7 @@ export class CompressionService {
 
   /** Whether a compression of that file (absolute path) runs. */
   isCompressing(file: string): boolean {
-    return this.running.has(comparable(file));
+    return this.running.has(pathKey(file));
   }
 
   /**
@@ -125,13 +126,13 @@ export class CompressionService {
     const item = await this.locator.byFilePath(filePath);
     const source = await this.locator.insideContent(item.filePath);
     const recording = this.recorder.current?.contentFilePath;
-    if (recording !== undefined && comparable(recording) === comparable(source)) {
+    if (recording !== undefined && samePath(recording, source)) {
       throw new CommandError('NotAllowed', `${item.filePath} is being recorded: stop the recording before compressing it.`);
     }
     if (this.isCompressing(source)) throw new CommandError('NotAllowed', `${item.filePath} is already being compressed.`);
     if (!this.engine.available) throw new CommandError('Unavailable', 'Compression needs the capture engine (ffmpeg), which is not ready yet.');
     const tools = this.engine.tools();
-    const key = comparable(source);
+    const key = pathKey(source);
     this.running.add(key);
     try {
       return await this.jobs.track(this.run(item, source, tools));
@@ -245,8 +246,3 @@ export class CompressionService {
     }
   }
 }
-
-const comparable = (file: string) => {
-  const resolved = path.resolve(file);
-  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
-};

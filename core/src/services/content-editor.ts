@@ -8,6 +8,7 @@ import {
   formatDuration, parseDuration, type Bookmark, type BookmarkType, type ContentItemReference, type ContentType,
 } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import { samePath } from '../support/paths.js';
 import { BookmarkService } from './bookmark-service.js';
 import { ContentItemQueue } from './content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
@@ -194,6 +195,3 @@ function startTimeName(item: ContentRecord): string {
 function sortByTime(bookmarks: Bookmark[]): Bookmark[] {
   return bookmarks.sort((a, b) => (parseDuration(a.time) ?? 0) - (parseDuration(b.time) ?? 0));
 }
-
-const fold = (file: string) => (process.platform === 'win32' || process.platform === 'darwin' ? file.toLowerCase() : file);
-const samePath = (a: string, b: string) => fold(path.resolve(a)) === fold(path.resolve(b));

@@ -9,7 +9,7 @@ import { ServiceOptions } from '../service-options.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
-import { ContentLibrary, formatFileSize, sanitizeFolderName, type ContentRecord } from './content-library.js';
+import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
@@ -52,14 +52,6 @@ describe('ContentLibrary', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('formats sizes as the reference does: MB below 1000 MiB, GB from there', () => {
-    expect(formatFileSize(0)).to.equal('0.00 MB');
-    expect(formatFileSize(123.45 * 1024 * 1024)).to.equal('123.45 MB');
-    expect(formatFileSize(999.994 * 1024 * 1024)).to.equal('999.99 MB');
-    expect(formatFileSize(1000 * 1024 * 1024)).to.equal('0.98 GB');
-    expect(formatFileSize(1.23 * 1024 ** 3)).to.equal('1.23 GB');
-  });
-
   it('makes game names safe folder names', () => {
     expect(sanitizeFolderName('Half-Life: Alyx')).to.equal('Half-Life_ Alyx');
     expect(sanitizeFolderName('a<>b')).to.equal('a_b');
@@ -92,6 +84,16 @@ describe('ContentLibrary', () => {
     const again = await library.add(session(file, '2026-11-22T10:00:00Z', 11));
     expect(again.id).to.equal(first.id);
     expect(library.list()).to.have.length(1);
+  });
+
+  it('keeps two videos whose names differ only in case as two items where the file system tells them apart', async function () {
+    if (process.platform === 'win32' || process.platform === 'darwin') this.skip(); // one file there, not two
+    const upper = await video('Full Sessions/Arena/Match.mp4');
+    const lower = await video('Full Sessions/Arena/match.mp4');
+    const first = await library.add(session(upper, '2026-11-22T10:00:00Z', 10));
+    const second = await library.add(session(lower, '2026-11-22T11:00:00Z', 10));
+    expect(second.id).to.not.equal(first.id);
+    expect(library.list().map((item) => path.basename(item.filePath)).sort()).to.deep.equal(['Match.mp4', 'match.mp4']);
   });
 
   it('updates an item atomically and keeps the change across a reload', async () => {

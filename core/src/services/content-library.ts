@@ -8,11 +8,11 @@ import Type, { type Static } from 'typebox';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { waveformPath } from '../media/waveform.js';
 import {
-  ContentItem, describeProblems, formatDuration, formatLocalDateTime, TYPE_FOLDERS, type Bookmark, type ContentType,
+  ContentItem, describeProblems, formatContentSize, formatDuration, formatLocalDateTime, toWirePath, TYPE_FOLDERS, type Bookmark, type ContentType,
 } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
-import { toWirePath } from './settings-service.js';
+import { samePath } from '../support/paths.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
@@ -270,14 +270,8 @@ export class ContentLibrary {
   }
 }
 
-/** `123.45 MB` below 1000 MiB, `1.23 GB` from there (binary units, as the reference shows them). */
-export function formatFileSize(bytes: number): string {
-  const mebibytes = bytes / (1024 * 1024);
-  return mebibytes >= 1000 ? `${(mebibytes / 1024).toFixed(2)} GB` : `${mebibytes.toFixed(2)} MB`;
-}
-
 export function sizeFields(bytes: number): { fileSize: string; fileSizeKb: number } {
-  return { fileSize: formatFileSize(bytes), fileSizeKb: Math.floor(bytes / 1024) };
+  return { fileSize: formatContentSize(bytes), fileSizeKb: Math.floor(bytes / 1024) };
 }
 
 /**
@@ -312,4 +306,3 @@ async function fileSize(file: string): Promise<number | undefined> {
   }
 }
 
-const samePath = (a: string, b: string) => toWirePath(a).toLowerCase() === toWirePath(b).toLowerCase();

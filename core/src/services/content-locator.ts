@@ -7,6 +7,7 @@ import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { ContentType } from '../protocol/index.js';
+import { isWithin, samePath } from '../support/paths.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { SettingsStore } from './settings-store.js';
 
@@ -59,14 +60,3 @@ export class ContentLocator {
     return real;
   }
 }
-
-/** `child` is `parent` or below it (case-insensitive on Windows and macOS, whose file systems usually are). */
-export function isWithin(parent: string, child: string): boolean {
-  const relative = path.relative(fold(parent), fold(child));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-const fold = (file: string) => (process.platform === 'win32' || process.platform === 'darwin' ? file.toLowerCase() : file);
-
-/** The same file, written with either separator. */
-const samePath = (a: string, b: string) => fold(path.resolve(a)) === fold(path.resolve(b));

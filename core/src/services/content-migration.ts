@@ -10,6 +10,7 @@ import { inject, injectable } from 'tsyringe';
 import { moveFile } from '../media/move-file.js';
 import type { EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import { samePath } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { RecorderService } from './recorder-service.js';
@@ -39,8 +40,8 @@ export class ContentMigration {
   misplaced(): ContentRecord[] {
     const recording = this.recorder.current?.contentFilePath;
     return this.library.list().filter((item) => {
-      if (recording !== undefined && same(recording, item.filePath)) return false;
-      return !same(path.dirname(this.canonicalPath(item)), path.dirname(item.filePath));
+      if (recording !== undefined && samePath(recording, item.filePath)) return false;
+      return !samePath(path.dirname(this.canonicalPath(item)), path.dirname(item.filePath));
     });
   }
 
@@ -106,9 +107,3 @@ export class ContentMigration {
     this.logger.info('content moved', { id: item.id, from: source, to: destination });
   }
 }
-
-const fold = (file: string) => {
-  const resolved = path.resolve(file);
-  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
-};
-const same = (a: string, b: string) => fold(a) === fold(b);

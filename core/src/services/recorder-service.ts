@@ -18,16 +18,16 @@ import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import type { RecorderView } from '../sdk/game-integration.js';
 import {
-  formatDuration, formatLocalDateTime, parseDuration, type Bookmark, type Recording, type RecordingMode,
+  formatDuration, formatLocalDateTime, parseDuration, toWirePath, type Bookmark, type Recording, type RecordingMode,
 } from '../protocol/index.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';
+import { executableName } from '../platform/process-list.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { artworkOf, ContentArtwork, type ArtworkSources } from './content-artwork.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { effectiveRecordingSettings, type EffectiveRecordingSettings } from './effective-settings.js';
 import { Notifier } from './notifier.js';
-import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 
@@ -374,7 +374,7 @@ export class RecorderService implements RecorderView {
         endTime: null,
         filePath: contentFilePath ? toWirePath(contentFilePath) : null,
         game: session.game,
-        fileName: session.request.exePath ? fileNameOf(session.request.exePath) : 'Unknown',
+        fileName: session.request.exePath ? executableName(session.request.exePath) : 'Unknown',
         pid: session.request.pid ?? null,
         isUsingGameHook: false,
         exePath: session.request.exePath ? toWirePath(session.request.exePath) : null,
@@ -659,6 +659,3 @@ export function fileStamp(date: Date): string {
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}_${pad(date.getHours())}-${pad(date.getMinutes())}-${pad(date.getSeconds())}`;
 }
-
-/** The last part of a Windows or POSIX path. */
-const fileNameOf = (exePath: string) => exePath.split(/[\\/]/).pop() || exePath;

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CaptureEngine } from '../media/capture-engine.js';
 import { commandRejection, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { parseDuration } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
@@ -16,19 +17,10 @@ import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary } from './content-library.js';
 import { GameCatalog } from './game-catalog.js';
 import { Notifier } from './notifier.js';
-import {
-  findOrphanVideos, formatRecoverySize, needsRemux, readMp4Layout, RecoveryService, toRecoverableFile,
-} from './recovery-service.js';
+import { findOrphanVideos, RecoveryService, toRecoverableFile } from './recovery-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from './state-store.js';
 import type { StorageMonitor } from './storage-monitor.js';
-
-const box = (type: string, body: Buffer = Buffer.alloc(0)) => {
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(8 + body.length, 0);
-  header.write(type, 4, 'latin1');
-  return Buffer.concat([header, body]);
-};
 
 describe('recovery', function () {
   this.timeout(30000);
@@ -104,31 +96,6 @@ describe('recovery', function () {
     });
     expect(toRecoverableFile({ recoveryId: 'r', filePath: '/v/b.mp4', type: 'Buffer', detectedGame: undefined, inCache: true, sizeBytes: 0 }))
       .to.deep.include({ typeLabel: 'Replay Buffer', detectedGame: null, fileSize: '0.00 MB' });
-    expect(formatRecoverySize(1023.994 * 1024 * 1024)).to.equal('1023.99 MB');
-    expect(formatRecoverySize(1024 * 1024 * 1024)).to.equal('1.00 GB');
-    expect(formatRecoverySize(1.23 * 1024 ** 3)).to.equal('1.23 GB');
-  });
-
-  it('tells fragmented, moov-last and truncated MP4s from regular ones', async () => {
-    const write = async (name: string, data: Buffer) => {
-      const target = path.join(folder, name);
-      await writeFile(target, data);
-      return readMp4Layout(target);
-    };
-    const regular = await write('regular.mp4', Buffer.concat([box('ftyp', Buffer.alloc(8)), box('moov', box('trak')), box('mdat', Buffer.alloc(100))]));
-    expect(regular).to.deep.equal({ boxes: ['ftyp', 'moov', 'mdat'], fragmented: false, complete: true });
-    expect(needsRemux(regular)).to.equal(false);
-    const fragmented = await write('fragmented.mp4', Buffer.concat([box('ftyp'), box('moov', Buffer.concat([box('trak'), box('mvex')])), box('moof'), box('mdat', Buffer.alloc(10))]));
-    expect(fragmented.fragmented).to.equal(true);
-    expect(needsRemux(fragmented)).to.equal(true);
-    const emptyFragmented = await write('empty-fragmented.mp4', Buffer.concat([box('ftyp'), box('moov', box('mvex'))]));
-    expect(needsRemux(emptyFragmented)).to.equal(true);
-    const moovLast = await write('moov-last.mp4', Buffer.concat([box('ftyp'), box('mdat', Buffer.alloc(10)), box('moov')]));
-    expect(needsRemux(moovLast)).to.equal(true);
-    const truncated = await write('truncated.mp4', Buffer.concat([box('ftyp'), box('moov'), box('mdat', Buffer.alloc(100))]).subarray(0, 60));
-    expect(truncated.complete).to.equal(false);
-    expect(needsRemux(truncated)).to.equal(true);
-    expect(needsRemux(await write('garbage.mp4', Buffer.from('not a video at all')))).to.equal(true);
   });
 
   describe('RecoveryService', () => {

@@ -1,7 +1,7 @@
 // Crash recovery: videos no sidecar lists (a recording interrupted in `<cache>/recordings`, a file
 // left in a type folder) are offered in `RecoveryPrompt`; `RecoveryConfirm` recovers, deletes or skips each.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
@@ -10,16 +10,17 @@ import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
+import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
+import { formatRecoverySize, toWirePath, TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
 import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
+import { pathKey } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from './content-artwork.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
 import { GameCatalog } from './game-catalog.js';
 import { Notifier } from './notifier.js';
-import { toWirePath } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StorageMonitor } from './storage-monitor.js';
 
@@ -64,7 +65,7 @@ export interface OrphanScan {
  * then `*.mp4` anywhere under the content folder's type folders that no listed path names.
  */
 export async function findOrphanVideos(scan: OrphanScan): Promise<OrphanVideo[]> {
-  const listed = new Set([...scan.listedPaths].map(comparablePath));
+  const listed = new Set([...scan.listedPaths].map(pathKey));
   const gamesByFolder = new Map<string, string>();
   for (const game of scan.knownGames) {
     if (!gamesByFolder.has(sanitizeFolderName(game).toLowerCase())) gamesByFolder.set(sanitizeFolderName(game).toLowerCase(), game);
@@ -72,7 +73,7 @@ export async function findOrphanVideos(scan: OrphanScan): Promise<OrphanVideo[]>
   const found: OrphanVideo[] = [];
   const seen = new Set<string>();
   const take = async (filePath: string, type: ContentType, detectedGame: string | undefined, inCache: boolean) => {
-    const key = comparablePath(filePath);
+    const key = pathKey(filePath);
     if (listed.has(key) || seen.has(key)) return;
     const info = await stat(filePath).catch(() => undefined);
     if (!info?.isFile()) return;
@@ -107,12 +108,6 @@ export function toRecoverableFile(candidate: RecoveryCandidate): RecoverableFile
     fileSize: formatRecoverySize(candidate.sizeBytes),
     detectedGame: candidate.detectedGame ?? null,
   };
-}
-
-/** `12.34 MB`, or `1.23 GB` from 1024 MiB upward (the prompt's own rule, unlike content sizes). */
-export function formatRecoverySize(bytes: number): string {
-  const mebibytes = bytes / (1024 * 1024);
-  return mebibytes >= 1024 ? `${(mebibytes / 1024).toFixed(2)} GB` : `${mebibytes.toFixed(2)} MB`;
 }
 
 @injectable()
@@ -306,76 +301,6 @@ export class RecoveryService {
   }
 }
 
-/** The top-level boxes of an MP4, enough to tell fragmented, moov-last and truncated files. */
-export interface Mp4Layout {
-  /** Top-level box types in file order. */
-  boxes: string[];
-  /** `moov` holds `mvex`, or the file has `moof` boxes. */
-  fragmented: boolean;
-  /** Every box ends within the file. */
-  complete: boolean;
-}
-
-const MAX_BOXES = 100_000;
-
-export async function readMp4Layout(file: string): Promise<Mp4Layout> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const boxes: string[] = [];
-    let complete = true;
-    let fragmented = false;
-    for (let offset = 0; offset < size && boxes.length < MAX_BOXES;) {
-      const box = await readBoxHeader(handle, offset, size);
-      if (!box) {
-        complete = false;
-        break;
-      }
-      boxes.push(box.type);
-      if (box.type === 'moof') fragmented = true;
-      if (box.type === 'moov') {
-        for (let child = offset + box.headerSize; child < offset + box.size;) {
-          const inner = await readBoxHeader(handle, child, offset + box.size);
-          if (!inner) break;
-          if (inner.type === 'mvex') fragmented = true;
-          child += inner.size;
-        }
-      }
-      if (offset + box.size > size) complete = false;
-      offset += box.size;
-    }
-    return { boxes, fragmented, complete };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** A file any player opens at once: complete, not fragmented, `moov` before `mdat`. */
-export function needsRemux(layout: Mp4Layout): boolean {
-  const moov = layout.boxes.indexOf('moov');
-  const mdat = layout.boxes.indexOf('mdat');
-  return !layout.complete || layout.fragmented || moov < 0 || (mdat >= 0 && mdat < moov);
-}
-
-async function readBoxHeader(handle: FileHandle, offset: number, end: number): Promise<{ type: string; size: number; headerSize: number } | undefined> {
-  if (end - offset < 8) return undefined;
-  const header = Buffer.alloc(16);
-  const { bytesRead } = await handle.read(header, 0, 16, offset);
-  if (bytesRead < 8) return undefined;
-  const type = header.toString('latin1', 4, 8);
-  if (!/^[\x20-\x7e]{4}$/.test(type)) return undefined;
-  let size = header.readUInt32BE(0);
-  let headerSize = 8;
-  if (size === 1) {
-    if (bytesRead < 16) return undefined;
-    size = Number(header.readBigUInt64BE(8));
-    headerSize = 16;
-  } else if (size === 0) {
-    size = end - offset; // the box runs to the end of the file
-  }
-  return size < headerSize ? undefined : { type, size, headerSize };
-}
-
 async function listFolder(folder: string): Promise<string[]> {
   return readdir(folder).catch(() => []);
 }
@@ -407,8 +332,3 @@ function stampTime(fileName: string): Date | undefined {
   const date = new Date(year, month - 1, day, hours, minutes, seconds);
   return Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 ? undefined : date;
 }
-
-const comparablePath = (file: string) => {
-  const resolved = path.resolve(file).replaceAll('\\', '/');
-  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
-};

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import Value from 'typebox/value';
 import { CommandError } from '../protocol/refusal.js';
-import { Settings, describeProblems, type PresetName, type SettingsChanges } from '../protocol/index.js';
+import { Settings, describeProblems, toWirePath, type PresetName, type SettingsChanges } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
@@ -136,8 +136,6 @@ export class SettingsService {
 }
 
 /** Forward slashes, as every path on the wire (protocol-gaps.md §1). */
-export const toWirePath = (filePath: string) => filePath.replaceAll('\\', '/');
-
 /** Plain objects merge key by key (so `{gameIntegrations: {x: {enabled: false}}}` works); anything else replaces. */
 export function mergeSettings(current: Settings, changes: Record<string, unknown>): Settings {
   return mergeValue(current, changes) as Settings;

@@ -13,7 +13,7 @@ import { CaptureEngine } from '../media/capture-engine.js';
 import { DecoderPool, DecoderPoolFull } from '../media/decoder-pool.js';
 import { FrameCache } from '../media/frame-cache.js';
 import { ContentArtwork } from '../services/content-artwork.js';
-import { isWithin } from '../services/content-locator.js';
+import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { Logger } from '../support/logger.js';
 import { crossSiteRefusal } from './cross-site-refusal.js';
