@@ -21,7 +21,7 @@ import {
   CaptureEngine, CaptureEngineConfig, CaptureEngineUnavailableError, downloadCaptureEngine, listedProfiles, parseEncoders, parseFilters,
   parseHwaccels, parseInputDevices, parseVersion,
 } from './capture-engine.js';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 
 /** Delegates to `inner`, lets `answer` replace a reply, and keeps every call with its reply. */

@@ -19,7 +19,7 @@ import { StateStore } from '../services/state-store.js';
 import { downloadToFile, sameDigest } from '../support/download.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { findOnPath, locateTool, type LocatedTool, type ToolSource } from './ffmpeg-locator.js';
+import { findOnPath, locateTool, type LocatedTool, type ToolSource } from './ffmpeg-toolbox.js';
 import { ENCODER_PROFILES, encoderArgs, toCodec, type EncoderProfile, type VideoEncoderSettings } from './video-encoder.js';
 
 export type EngineSource = ToolSource | 'downloaded';

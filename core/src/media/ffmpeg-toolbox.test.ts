@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Environment } from '../platform/data-folders.js';
-import { FfmpegNotFoundError, findOnPath, locateFfmpegTools, locateTool } from './ffmpeg-locator.js';
+import { FfmpegNotFoundError, findOnPath, locateFfmpegTools, locateTool } from './ffmpeg-toolbox.js';
 
 describe('ffmpeg locator', () => {
   let folder: string;
