@@ -4,10 +4,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { probeMedia } from '../media/probe.js';
 import { parseDuration, type EventContent, type Segment } from '../protocol/index.js';
-import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
@@ -231,13 +231,7 @@ describe('ClipService', function () {
   });
 
   it('without ffmpeg, refuses the clip with a reason that names the clip and says how to fix it', async () => {
-    // Nothing in FFMPEG_PATH, no package, nothing on PATH, no download configured.
-    const none = new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
-      environment: { platform: process.platform, home: folder, variables: { PATH: '' } },
-      loadPackage: (specifier: string) => { throw new Error(`Cannot find module '${specifier}'`); },
-    }), world.logger);
-    await none.load({ downloadFolder: path.join(folder, 'no-download') });
-    const refusing = new ClipService(settings, library, new ContentLocator(settings, library), none, world.artwork, events, world.logger);
+    const refusing = new ClipService(settings, library, new ContentLocator(settings, library), await toolboxWithoutFfmpeg(folder), world.artwork, events, world.logger);
     const sent = events.sent.length;
     const refusal = await commandRejection(refusing.create([segment(first, 0, 1)]), 'Unavailable');
     expect(refusal.message).to.match(/^Making the clip needs ffmpeg, which is not available: .*found none/).and.match(/install ffmpeg/);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
 import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
 import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
@@ -191,6 +191,17 @@ describe('RecorderService', function () {
     await service.start();
     await service.shutdown();
     expect(library.list()).to.have.length(1);
+  });
+
+  it('without ffmpeg, refuses in the name of the recording, says how to fix it, and keeps nothing', async () => {
+    const logger = new Logger([]);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), await toolboxWithoutFfmpeg(folder), new FixedSources(),
+      new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+    const refusal = await commandRejection(service.start(), 'Unavailable');
+    expect(refusal.message).to.match(/^Recording needs ffmpeg, which is not available: .*install ffmpeg/);
+    expect(events.of('ShowModal').at(-1)).to.deep.include({ title: 'Recording failed', type: 'error' });
+    expect(state.current.preRecording).to.equal(null);
+    expect(state.current.recording).to.equal(null);
   });
 });
 

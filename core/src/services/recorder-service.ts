@@ -157,7 +157,6 @@ export class RecorderService implements RecorderView {
     if (this.session || recording || preRecording) {
       throw new CommandError('NotAllowed', 'A recording is already in progress: stop it before starting a new one.');
     }
-    const tools = this.toolbox.requireFfmpeg('Recording');
     const game = request.game?.trim() || MANUAL_RECORDING_GAME;
     const session: Session = {
       game, request, ...this.planFor(request, game),
@@ -167,7 +166,7 @@ export class RecorderService implements RecorderView {
     this.state.update({
       preRecording: { game: session.game, status: 'Waiting to start', coverImageId: null, pid: request.pid ?? null, exe: request.exePath ?? null },
     });
-    session.started = this.launch(session, tools);
+    session.started = this.launch(session);
     await session.started;
   }
 
@@ -299,8 +298,9 @@ export class RecorderService implements RecorderView {
     }
   }
 
-  private async launch(session: Session, tools: FfmpegTools): Promise<void> {
+  private async launch(session: Session): Promise<void> {
     try {
+      const tools = this.toolbox.requireFfmpeg('Recording');
       const { settings } = session;
       const { mode } = session.plan;
       const format = captureFormat(settings.resolution, settings.frameRate, this.state.current.maxDisplayHeight);
@@ -400,7 +400,7 @@ export class RecorderService implements RecorderView {
       if (this.session === session) this.session = undefined;
       this.state.update({ preRecording: null });
       this.notifier.showModal({ title: 'Recording failed', description: `The recording could not start: ${message}`, type: 'error' });
-      throw new CommandError('Failed', `The recording could not start: ${message}`);
+      throw error instanceof CommandError ? error : new CommandError('Failed', `The recording could not start: ${message}`);
     }
   }
 

@@ -91,6 +91,16 @@ export async function startedToolbox(dataFolder: string, logger = new Logger([])
   return toolbox;
 }
 
+/** A toolbox loaded on a machine with no ffmpeg at all (nothing in FFMPEG_PATH, no package, nothing on PATH, no download). */
+export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([])): Promise<FfmpegToolbox> {
+  const toolbox = new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
+    environment: { platform: process.platform, home: folder, variables: { PATH: '' } },
+    loadPackage: (specifier: string) => { throw new Error(`Cannot find module '${specifier}'`); },
+  }), logger);
+  await toolbox.load({ downloadFolder: path.join(folder, 'no-download') });
+  return toolbox;
+}
+
 /** The capabilities service started as the service starts it: ffmpeg loaded, devices and codecs in State. */
 export async function startedCapabilities({ state, settings, events, options, logger = new Logger([]) }: CapabilitiesParts): Promise<MachineCapabilities> {
   const capabilities = new MachineCapabilities(headlessToolbox(options.dataFolder, logger), state, new Notifier(events, logger), events, settings,
