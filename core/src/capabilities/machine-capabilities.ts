@@ -2,13 +2,13 @@
 // encoders the ffmpeg build offers here. Detected once at start-up (the ffmpeg toolbox is loaded
 // then, with a dialog when there is none) and again after a device change.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inject, injectable } from 'tsyringe';
 import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import type { CaptureCapabilities, CaptureCapabilitiesProvider } from '../media/capture-source.js';
 import { detectAudioDevices, NO_AUDIO_DEVICES, toWireAudioDevice, type AudioDevices } from '../platform/audio-devices.js';
 import { detectDisplays, maxDisplayHeight, toWireDisplay, type DetectedDisplay } from '../platform/displays.js';
 import { detectGpu, type GpuInfo } from '../platform/gpu.js';
-import { pathToFileURL } from 'node:url';
 import type { State } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
