@@ -10,7 +10,7 @@ import {
   SettingsStore, StateStore, type ClipSource,
 } from '@keyframe/core/host';
 import type { Codec } from '@keyframe/core/protocol';
-import { generateVideo, RecordedEvents, startedCaptureEngine } from '@keyframe/core/testing';
+import { generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
 import { createTempFolder } from '@keyframe/test';
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -52,18 +52,18 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   const state = new StateStore(events);
   const library = new ContentLibrary(settings, state, logger);
   await library.load();
-  const engine = await startedCaptureEngine({ state, settings, events, options });
-  const { ffmpeg, ffprobe } = engine.tools();
+  const toolbox = await startedToolbox(options.dataFolder, logger);
+  const { ffmpeg, ffprobe } = toolbox.requireFfmpeg('The clip bench');
   const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');
   await mkdir(folder, { recursive: true });
   const source = path.join(folder, 'long.mp4');
   await generateVideo(ffmpeg.path, source, { seconds: sourceSeconds, width: 1920, height: 1080, frameRate: 10, tones: [440, 660] });
   const item = await library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: sourceSeconds });
   const jobs = new MediaJobs();
-  const clips = new ClipService(settings, library, new ContentLocator(settings, library), engine, new ContentArtwork(settings, library, jobs, logger), events, logger);
+  const clips = new ClipService(settings, library, new ContentLocator(settings, library), toolbox, new ContentArtwork(settings, library, jobs, logger), events, logger);
   let id = 1;
   return {
-    settings, ffmpeg: ffmpeg.path, ffprobe: ffprobe.path, codecs: engine.codecs, source, middle: sourceSeconds / 2, bare: path.join(temp.path, 'bare.mp4'),
+    settings, ffmpeg: ffmpeg.path, ffprobe: ffprobe.path, codecs: toolbox.codecs, source, middle: sourceSeconds / 2, bare: path.join(temp.path, 'bare.mp4'),
     async clip(start, mutedAudioTracks = []) {
       await clips.create([{
         id: id++, startTime: start, endTime: start + CLIP_SECONDS, fileName: item.fileName, filePath: item.filePath, type: 'Session', game: 'Bench', mutedAudioTracks,

@@ -5,7 +5,7 @@
 //   its resident memory against an empty Node process's in the same window;
 // - saving a 30 s replay once its segments are closed (join, probe, artwork, item), against a bare
 //   ffmpeg concat of the same segments into the same kind of file.
-import { locateFfmpegTools } from '@keyframe/core/host';
+import { startedToolbox } from '@keyframe/core/testing';
 import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/test';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -39,7 +39,7 @@ async function saveLogs(dataFolder: string): Promise<SaveLog[]> {
 
 export async function benchRecorder(): Promise<Figure[]> {
   const temp = await createTempFolder('keyframe-bench-');
-  const { ffmpeg } = locateFfmpegTools();
+  const { ffmpeg } = (await startedToolbox(temp.path)).requireFfmpeg('The recorder bench');
   const dataFolder = path.join(temp.path, 'data');
   const service = await ServiceProcess.start({ dataFolder, legacyPort: 'off', env: { KEYFRAME_CAPTURE: 'synthetic' } });
   const client = await ProtocolClient.connect(service.url);

@@ -4,7 +4,8 @@ import 'reflect-metadata';
 export { KeyframeService, type StartOptions } from './keyframe-service.js';
 export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-options.js';
 export { StateStore } from './services/state-store.js';
-export { locateFfmpegTools, type FfmpegTools } from './media/ffmpeg-locator.js';
+// The ffmpeg the service runs (`requireFfmpeg`), for the bench's bare-ffmpeg baselines.
+export { FfmpegToolbox, type FfmpegTools } from './media/ffmpeg-toolbox.js';
 // In-process clip jobs for the bench.
 export { ClipService } from './services/clip-service.js';
 export { ContentArtwork } from './services/content-artwork.js';

@@ -16,8 +16,9 @@ import { HighlightCommands } from './commands/highlight-commands.js';
 import { MigrationCommands } from './commands/migration-commands.js';
 import { SettingsCommands } from './commands/settings-commands.js';
 import { StorageCommands } from './commands/storage-commands.js';
-import { CaptureEngine } from './media/capture-engine.js';
-import { CaptureSources } from './media/capture-source.js';
+import { MachineCapabilities } from './capabilities/machine-capabilities.js';
+import { CAPTURE_CAPABILITIES, CaptureSources } from './media/capture-source.js';
+import { FfmpegToolbox } from './media/ffmpeg-toolbox.js';
 import { removeUnfinishedOutputs } from './media/job-output.js';
 import { DESKTOP_TOOLS, systemDesktopTools } from './platform/desktop-tools.js';
 import { pickFiles, pickFolder } from './platform/native-picker.js';
@@ -77,7 +78,7 @@ const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
   CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, ClipService,
-  CaptureEngine,
+  FfmpegToolbox, MachineCapabilities,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,
   StorageWarnings, StorageMonitor, RecoveryService, LibraryLocations,
@@ -120,6 +121,7 @@ export class KeyframeService {
     container.registerInstance(Logger, logger);
     for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
     container.register(EVENT_SINK, { useToken: ConnectionHub });
+    container.register(CAPTURE_CAPABILITIES, { useToken: MachineCapabilities });
     container.register(PROCESS_LISTER, { useValue: systemProcessLister() });
     // Asked as each recording starts; resolved then, as the host itself needs the recorder.
     container.register(SCREEN_TEXT_WANTED, { useValue: () => container.resolve(IntegrationHost).readsScreenText });
@@ -223,7 +225,7 @@ export class KeyframeService {
     await this.lock.setPort(this.port);
     await this.container.resolve(LegacyListener).listen();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
-    await this.container.resolve(CaptureEngine).start();
+    await this.container.resolve(MachineCapabilities).start();
     await this.container.resolve(IntegrationHost).start();
     this.container.resolve(AutoRecorder).start();
     this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)

@@ -10,7 +10,7 @@ import type { DetectedDisplay } from '../platform/displays.js';
 import {
   audioTrackPlan, chooseAudioDevices, chooseCaptureSource, ScreenCaptureSource, SyntheticCaptureSource, x11Screen, type CaptureCapabilities,
 } from './capture-source.js';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
 

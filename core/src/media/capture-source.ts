@@ -1,14 +1,13 @@
 // Where the picture and sound of a recording come from, as ffmpeg inputs: the screen (x11grab,
 // gdigrab, avfoundation) with the chosen audio devices, or `synthetic` (test pattern + tone),
 // which runs anywhere, so the service records headless and in CI.
-import { injectable } from 'tsyringe';
+import { inject, injectable, type InjectionToken } from 'tsyringe';
 import type { AudioBackend, AudioDevices, DetectedAudioDevice } from '../platform/audio-devices.js';
 import { NO_AUDIO_DEVICES } from '../platform/audio-devices.js';
 import { currentEnvironment, type Environment } from '../platform/data-folders.js';
 import { findDisplay, type DetectedDisplay } from '../platform/displays.js';
 import type { DeviceSetting, Display } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { CaptureEngine } from './capture-engine.js';
 import { fileInput } from './file-input.js';
 
 export interface CaptureFormat {
@@ -279,6 +278,13 @@ export interface CaptureCapabilities {
   audio: AudioDevices;
 }
 
+/** Who knows the capabilities: the machine's capabilities service, registered under `CAPTURE_CAPABILITIES`. */
+export interface CaptureCapabilitiesProvider {
+  /** Undefined while the ffmpeg build is not probed (or there is none). */
+  captureCapabilities(): CaptureCapabilities | undefined;
+}
+export const CAPTURE_CAPABILITIES: InjectionToken<CaptureCapabilitiesProvider> = Symbol('CaptureCapabilitiesProvider');
+
 export interface CaptureChoice {
   source: CaptureSource;
   /** Set when screen capture was not possible and synthetic was taken instead. */
@@ -335,18 +341,14 @@ export class CaptureSources {
   private readonly logger: Logger;
   private readonly reported = new Set<string>();
 
-  /** Without an engine (tests), the screen is never chosen unless KEYFRAME_CAPTURE forces it. */
-  constructor(logger: Logger, private readonly engine?: CaptureEngine) {
+  /** Without capabilities (tests), the screen is never chosen unless KEYFRAME_CAPTURE forces it. */
+  constructor(logger: Logger, @inject(CAPTURE_CAPABILITIES) private readonly machine?: CaptureCapabilitiesProvider) {
     this.logger = logger.child('capture');
   }
 
   /** The source for the next recording. */
   select(environment: Environment = currentEnvironment()): CaptureSource {
-    const probe = this.engine?.probe;
-    const capabilities = probe && this.engine
-      ? { inputFormats: probe.inputFormats, displays: this.engine.system.displays, audio: this.engine.system.audio }
-      : undefined;
-    const choice = chooseCaptureSource(environment, capabilities, this.logger);
+    const choice = chooseCaptureSource(environment, this.machine?.captureCapabilities(), this.logger);
     // Said once per service run: the same reason at every recording is noise.
     if (choice.fallbackReason && this.once(choice.fallbackReason)) {
       this.logger.warn('recording a test pattern instead of the screen', { reason: choice.fallbackReason });

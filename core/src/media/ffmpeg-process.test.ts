@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SyntheticCaptureSource } from './capture-source.js';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess, parseProgressBlock, type FfmpegProgress } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
 import { recordingEncodingArgs } from './session-encoding.js';

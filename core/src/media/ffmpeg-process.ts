@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { currentEnvironment } from '../platform/data-folders.js';
 import type { Logger } from '../support/logger.js';
-import { findOnPath } from './ffmpeg-locator.js';
+import { findOnPath } from './ffmpeg-toolbox.js';
 
 export interface FfmpegProgress {
   /** Frames that went into the encoder so far. */

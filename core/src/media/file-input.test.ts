@@ -8,7 +8,7 @@ import { compressionArgs } from '../services/compression-service.js';
 import { highlightArgs } from '../services/highlight-service.js';
 import { generateVideo } from '../testing/fixtures.js';
 import { copyArgs, encodeArgs, headArgs, joinArgs, type ClipPiece, type ClipQuality } from './clip-encoding.js';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { fileInput } from './file-input.js';
 import { runFfmpegFrame } from './frame-grab.js';
 import { measureLoudness } from './loudness.js';

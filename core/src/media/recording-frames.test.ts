@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { JpegFrameSplitter, jpegSize, RecordingFrames, type RecordingFrame } from './recording-frames.js';
 import { framesOutputArgs } from './session-encoding.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
 import { concatSegments, quoteConcatPath, ReplayBuffer, segmentsToPrune, type SegmentFile } from './replay-buffer.js';

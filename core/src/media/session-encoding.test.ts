@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
 import { RecordingFrames } from './recording-frames.js';

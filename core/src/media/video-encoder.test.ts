@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Codec } from '../protocol/index.js';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { probeMedia } from './probe.js';
 import { chooseVideoCodec, encoderArgs, encoderProfile, ENCODER_PROFILES, toCodec, videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
 

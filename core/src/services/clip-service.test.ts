@@ -4,11 +4,11 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { CaptureEngine } from '../media/capture-engine.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { parseDuration, type EventContent, type Segment } from '../protocol/index.js';
-import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
@@ -30,12 +30,12 @@ describe('ClipService', function () {
   let events: RecordedEvents;
   let settings: SettingsStore;
   let library: ContentLibrary;
-  let engine: CaptureEngine;
+  let toolbox: FfmpegToolbox;
   let clips: ClipService;
   let first: ContentRecord;
   let second: ContentRecord;
 
-  const ffmpeg = () => engine.tools().ffmpeg.path;
+  const ffmpeg = () => toolbox.requireFfmpeg('The test').ffmpeg.path;
 
   /** `max_volume` and `mean_volume` (dB) of one audio track. */
   async function loudness(file: string, track: number): Promise<{ max: number; mean: number }> {
@@ -80,7 +80,7 @@ describe('ClipService', function () {
   before(async () => {
     // The `low` clip preset at 30 fps: the sources' rate, so the fast path applies; every track kept.
     world = await createMediaWorld('keyframe-clips-', { clipFps: 30, clipPreset: 'ultrafast', clipQualityCpu: 28, clipAudioQuality: '96k', clipKeepSeparateAudioTracks: true });
-    ({ folder, events, settings, library, engine } = world);
+    ({ folder, events, settings, library, toolbox } = world);
     const games = path.join(settings.current.contentFolder, 'Full Sessions', 'Arena');
     await mkdir(games, { recursive: true });
     const tones = [440, 660, 880];
@@ -92,7 +92,7 @@ describe('ClipService', function () {
     first = await library.add({ type: 'Session', filePath: path.join(games, 'first.mp4'), game: 'Arena', durationSeconds: 8, bookmarks: [bookmark(1, '00:00:02.5'), bookmark(2, '00:00:07')] });
     second = await library.add({ type: 'Session', filePath: path.join(games, 'second.mp4'), game: 'Arena', durationSeconds: 6, bookmarks: [bookmark(3, '00:00:01')] });
     const locator = new ContentLocator(settings, library);
-    clips = new ClipService(settings, library, locator, engine, world.artwork, events, world.logger);
+    clips = new ClipService(settings, library, locator, toolbox, world.artwork, events, world.logger);
   });
   after(async () => {
     await clips.shutdown();
@@ -105,7 +105,7 @@ describe('ClipService', function () {
     expect(item).to.deep.include({ type: 'Clip', game: 'Arena', title: 'Ace', audioTrackNames: ['Track 1', 'Track 2', 'Track 3'] });
     expect(item!.filePath).to.match(/\/Videos\/Clips\/Arena\/\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d( \(\d+\))?\.mp4$/);
     expect(item!.bookmarks.map((bookmark) => [bookmark.id, parseDuration(bookmark.time)])).to.deep.equal([[1, 0.5]]);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     expect(probed.durationSeconds).to.be.closeTo(3, 1);
     expect(probed.streams.filter((stream) => stream.type === 'audio')).to.have.length(3);
     // Web-ready: its index comes before the media, in the room reserved for it.
@@ -118,7 +118,7 @@ describe('ClipService', function () {
   it('smart-cuts a segment starting between keyframes: the head re-encoded, the rest copied, joined and playable', async () => {
     const { progress, item } = await makeClip([segment(first, 1.5, 4.5)]);
     expectMonotonicToHundred(progress);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     const video = probed.streams.find((stream) => stream.type === 'video')!;
     // Fast path: within one keyframe interval (it measures about two frames long, from the seam).
     expect(video.durationSeconds).to.be.closeTo(3, 1);
@@ -135,7 +135,7 @@ describe('ClipService', function () {
     const { progress, item } = await makeClip(segments);
     expectMonotonicToHundred(progress);
     expect(progress[0]!.segments).to.deep.equal(segments);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     const video = probed.streams.find((stream) => stream.type === 'video')!;
     expect(video.durationSeconds).to.be.closeTo(5.5, FRAME + 0.001);
     expect(probed.durationSeconds).to.be.closeTo(5.5, 2 * FRAME);
@@ -152,7 +152,7 @@ describe('ClipService', function () {
     settings.replace({ ...settings.current, clipKeepSeparateAudioTracks: false });
     try {
       const copied = (await makeClip([segment(first, 2, 5)])).item!;
-      const copiedTracks = (await probeMedia(engine.tools().ffprobe.path, copied.filePath)).streams.filter((stream) => stream.type === 'audio');
+      const copiedTracks = (await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, copied.filePath)).streams.filter((stream) => stream.type === 'audio');
       expect(copiedTracks.map((track) => track.title)).to.deep.equal(['Track 1']);
       expect(copied.audioTrackNames).to.equal(null);
       const [whole, copiedWhole] = [await loudness(first.filePath, 0), await loudness(copied.filePath, 0)];
@@ -160,7 +160,7 @@ describe('ClipService', function () {
 
       // Track 1 muted: the mix is track 2 alone (the sources' tracks are tones of one loudness).
       const mixed = (await makeClip([segment(first, 1.2, 3.2, { mutedAudioTracks: [1] })])).item!;
-      expect((await probeMedia(engine.tools().ffprobe.path, mixed.filePath)).streams.filter((stream) => stream.type === 'audio')).to.have.length(1);
+      expect((await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, mixed.filePath)).streams.filter((stream) => stream.type === 'audio')).to.have.length(1);
       const [part, mixedTrack] = [await loudness(first.filePath, 2), await loudness(mixed.filePath, 0)];
       expect(mixedTrack.mean - part.mean).to.be.closeTo(0, 1);
 
@@ -227,6 +227,14 @@ describe('ClipService', function () {
     for (const filePath of [outside, `${settings.current.contentFolder}/../outside.mp4`, '/etc/passwd', 'relative/first.mp4']) {
       await commandRejection(clips.create([segment(first, 0, 1, { filePath })]), 'NotAllowed');
     }
+    expect(events.sent.length).to.equal(sent);
+  });
+
+  it('without ffmpeg, refuses the clip with a reason that names the clip and says how to fix it', async () => {
+    const refusing = new ClipService(settings, library, new ContentLocator(settings, library), await toolboxWithoutFfmpeg(folder), world.artwork, events, world.logger);
+    const sent = events.sent.length;
+    const refusal = await commandRejection(refusing.create([segment(first, 0, 1)]), 'Unavailable');
+    expect(refusal.message).to.match(/^Making the clip needs ffmpeg, which is not available: .*found none/).and.match(/install ffmpeg/);
     expect(events.sent.length).to.equal(sent);
   });
 });

@@ -10,7 +10,7 @@ import {
   allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
   type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
 } from '../media/clip-encoding.js';
-import { CaptureEngine, CaptureEngineUnavailableError, type EngineTools } from '../media/capture-engine.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { percentOf, produceInto } from '../media/job-output.js';
 import { probeMedia } from '../media/probe.js';
@@ -80,7 +80,7 @@ export class ClipService {
     private readonly settings: SettingsStore,
     private readonly library: ContentLibrary,
     private readonly locator: ContentLocator,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly artwork: ContentArtwork,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
@@ -121,13 +121,8 @@ export class ClipService {
     await Promise.all([...this.jobs.keys()].map((id) => this.cancel(id).catch(() => undefined)));
   }
 
-  private tools(): EngineTools {
-    try {
-      return this.engine.tools();
-    } catch (error) {
-      if (error instanceof CaptureEngineUnavailableError) throw new CommandError('Unavailable', error.message);
-      throw error;
-    }
+  private tools(): FfmpegTools {
+    return this.toolbox.requireFfmpeg('Making the clip');
   }
 
   /** `filePath` when it names a library video inside the content folder, else `fileName` + `type`. */
@@ -213,7 +208,7 @@ export class ClipService {
    * at once, beside the probe that tells whether it may be: kept when it starts on a keyframe, the
    * commonest clip, else stopped and the clip made by a smart cut or a re-encode.
    */
-  private async make(job: ClipJob, temp: string, work: string, tools: EngineTools): Promise<{ pieces: PlacedPiece[]; method: string }> {
+  private async make(job: ClipJob, temp: string, work: string, tools: FfmpegTools): Promise<{ pieces: PlacedPiece[]; method: string }> {
     const early = this.startEarlyCopy(job, temp, tools);
     try {
       const pieces = await this.pieces(job, tools);
@@ -241,7 +236,7 @@ export class ClipService {
   }
 
   /** The direct copy of a lone segment that changes no audio, started before its source is probed. */
-  private startEarlyCopy(job: ClipJob, temp: string, tools: EngineTools): EarlyCopy | undefined {
+  private startEarlyCopy(job: ClipJob, temp: string, tools: FfmpegTools): EarlyCopy | undefined {
     const [only, ...others] = job.segments;
     const { segment, item } = only!;
     const asksAudioChange = (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
@@ -262,7 +257,7 @@ export class ClipService {
   }
 
   /** Each segment's source probed (with the keyframes around its start) and its times checked against it. */
-  private async pieces(job: ClipJob, tools: EngineTools): Promise<PlacedPiece[]> {
+  private async pieces(job: ClipJob, tools: FfmpegTools): Promise<PlacedPiece[]> {
     const probes = job.segments.map(({ segment, item }) => (item && segment.endTime > segment.startTime
       ? probeMedia(tools.ffprobe.path, item.filePath, { keyframesIn: keyframeWindow(segment.startTime, segment.endTime) })
       : undefined));
@@ -311,7 +306,7 @@ export class ClipService {
   }
 
   /** How to cut the piece; its keyframes are read further when the probed window holds none after its start. */
-  private async plan(piece: PlacedPiece, tools: EngineTools): Promise<CutPlan> {
+  private async plan(piece: PlacedPiece, tools: FfmpegTools): Promise<CutPlan> {
     const frameSeconds = 1 / (piece.source.frameRate || 30);
     const plan = planCut(piece.startSeconds, piece.endSeconds, piece.keyframes.times, frameSeconds);
     if (plan.kind !== 'encode' || piece.keyframes.untilSeconds >= piece.endSeconds) return plan;
@@ -319,10 +314,10 @@ export class ClipService {
   }
 
   /** The fast path: each piece copied from a keyframe (its head re-encoded when it starts between), then joined. */
-  private async cutAndJoin(job: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string, tools: EngineTools): Promise<string> {
+  private async cutAndJoin(job: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string, tools: FfmpegTools): Promise<string> {
     await mkdir(work, { recursive: true });
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
-    const encoder = chooseClipEncoder({ clipEncoder: 'cpu', clipCodec: this.settings.current.clipCodec }, this.engine.codecs);
+    const encoder = chooseClipEncoder({ clipEncoder: 'cpu', clipCodec: this.settings.current.clipCodec }, this.toolbox.codecs);
     const quality: ClipQuality = this.settings.current;
     const keepSeparateTracks = this.keepsSeparateTracks();
     const parts: string[] = [];
@@ -351,17 +346,17 @@ export class ClipService {
   }
 
   /** The re-encode: every piece in one ffmpeg run, in the clip preset. */
-  private async encode(job: ClipJob, pieces: PlacedPiece[], temp: string, tools: EngineTools): Promise<string> {
+  private async encode(job: ClipJob, pieces: PlacedPiece[], temp: string, tools: FfmpegTools): Promise<string> {
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
     const quality: ClipQuality = this.settings.current;
-    const encoder = chooseClipEncoder(quality, this.engine.codecs);
+    const encoder = chooseClipEncoder(quality, this.toolbox.codecs);
     const args = encodeArgs(pieces, { quality, encoder, target: temp, format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks() });
     await this.runFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, total)), tools);
     return `encode:${encoder.id}`;
   }
 
   /** Keyframe times of the piece's whole span (the probe's window ended before one came after its start). */
-  private async keyframes(tools: EngineTools, piece: ClipPiece): Promise<number[]> {
+  private async keyframes(tools: FfmpegTools, piece: ClipPiece): Promise<number[]> {
     const probed = await probeMedia(tools.ffprobe.path, piece.source.path, { keyframesIn: { fromSeconds: Math.max(0, piece.startSeconds - 0.5), toSeconds: piece.endSeconds } });
     return probed.keyframes ?? [];
   }
@@ -370,12 +365,12 @@ export class ClipService {
     return this.settings.current.clipKeepSeparateAudioTracks;
   }
 
-  private runFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: EngineTools): Promise<void> {
+  private runFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: FfmpegTools): Promise<void> {
     return this.startFfmpeg(job, args, outputs, onPosition, tools).finished;
   }
 
   /** Starts ffmpeg as part of the job (`CancelClip` kills it); `finished` rejects when it failed or the job was cancelled. */
-  private startFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: EngineTools): { process?: FfmpegProcess; finished: Promise<void> } {
+  private startFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: FfmpegTools): { process?: FfmpegProcess; finished: Promise<void> } {
     if (job.cancelled) return { finished: Promise.reject(new ClipCancelled()) };
     const process = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args, outputs, logger: this.logger });
     job.processes.add(process);

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CaptureEngine } from '../media/capture-engine.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { CaptureSources } from '../media/capture-source.js';
 import { moveFile } from '../media/move-file.js';
 import { probeMedia } from '../media/probe.js';
@@ -56,20 +56,20 @@ describe('CompressionService', function () {
   let settings: SettingsStore;
   let state: StateStore;
   let library: ContentLibrary;
-  let engine: CaptureEngine;
+  let toolbox: FfmpegToolbox;
   let recorder: RecorderService;
   let service: CompressionService;
 
   const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) => {
     const logger = new Logger([]);
     const jobs = new MediaJobs();
-    return new CompressionService(settings, library, new ContentLocator(settings, library), engine, recorderService,
+    return new CompressionService(settings, library, new ContentLocator(settings, library), toolbox, recorderService,
       new ContentArtwork(settings, library, jobs, logger), jobs, items, events, logger);
   };
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {
     const file = library.contentPath('Session', 'Arena', `${name}.mp4`);
-    await encodeTestVideo(engine.tools().ffmpeg.path, file, SECONDS, video);
+    await encodeTestVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, file, SECONDS, video);
     return library.add({
       type: 'Session', filePath: file, game: 'Arena', durationSeconds: SECONDS, title: 'Ace round', audioTrackNames: ['Full Mix', 'Microphone'],
       bookmarks: [{ id: 7, type: 'Kill', subtype: null, time: '00:00:01', aiRating: null }],
@@ -82,9 +82,9 @@ describe('CompressionService', function () {
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-compression-', { clipEncoder: 'cpu', clipQualityCpu: 28 });
-    ({ folder, events, settings, state, library, engine } = world);
+    ({ folder, events, settings, state, library, toolbox } = world);
     content = settings.current.contentFolder;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), engine, new CaptureSources(world.logger),
+    recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), toolbox, new CaptureSources(world.logger),
       world.artwork, world.logger, events, () => false);
     service = build();
   });
@@ -123,13 +123,13 @@ describe('CompressionService', function () {
     expect(library.list().map((entry) => entry.id)).to.have.members([item.id, compressed.id]);
     expect((await stat(compressed.filePath)).size).to.equal(outcome.sizeBytes);
 
-    const probed = await probeMedia(engine.tools().ffprobe.path, compressed.filePath);
-    const before = await probeMedia(engine.tools().ffprobe.path, source);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, compressed.filePath);
+    const before = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, source);
     expect(probed.durationSeconds).to.be.closeTo(before.durationSeconds!, 0.1);
     const audio = probed.streams.filter((stream) => stream.type === 'audio');
     expect(audio.map((stream) => stream.title)).to.deep.equal(['Full Mix', 'Microphone']);
     expect(audio.map((stream) => stream.codec)).to.deep.equal(['aac', 'aac']);
-    const expectedCodec = engine.codecs.some((codec) => codec.internalEncoderId === 'libx265') ? 'hevc' : 'h264';
+    const expectedCodec = toolbox.codecs.some((codec) => codec.internalEncoderId === 'libx265') ? 'hevc' : 'h264';
     expect(probed.streams.find((stream) => stream.type === 'video')?.codec).to.equal(expectedCodec);
 
     const reports = progress(item.filePath);

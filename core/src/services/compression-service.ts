@@ -9,7 +9,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { fileInput } from '../media/file-input.js';
 import { percentOf, produceInto, type JobOutput } from '../media/job-output.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
@@ -102,7 +102,7 @@ export class CompressionService {
     private readonly settings: SettingsStore,
     private readonly library: ContentLibrary,
     private readonly locator: ContentLocator,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly recorder: RecorderService,
     private readonly artwork: ContentArtwork,
     private readonly jobs: MediaJobs,
@@ -130,8 +130,7 @@ export class CompressionService {
       throw new CommandError('NotAllowed', `${item.filePath} is being recorded: stop the recording before compressing it.`);
     }
     if (this.isCompressing(source)) throw new CommandError('NotAllowed', `${item.filePath} is already being compressed.`);
-    if (!this.engine.available) throw new CommandError('Unavailable', 'Compression needs the capture engine (ffmpeg), which is not ready yet.');
-    const tools = this.engine.tools();
+    const tools = this.toolbox.requireFfmpeg('Compressing the video');
     const key = pathKey(source);
     this.running.add(key);
     try {
@@ -141,7 +140,7 @@ export class CompressionService {
     }
   }
 
-  private async run(item: ContentRecord, source: string, tools: EngineTools): Promise<CompressionOutcome> {
+  private async run(item: ContentRecord, source: string, tools: FfmpegTools): Promise<CompressionOutcome> {
     const report = (content: Omit<EventContent<'CompressionProgress'>, 'filePath'>) =>
       this.events.send('CompressionProgress', { filePath: item.filePath, ...content });
     report({ progress: 0, status: 'compressing' });
@@ -151,7 +150,7 @@ export class CompressionService {
       const probed = await probeMedia(tools.ffprobe.path, source);
       const video = probed.streams.find((stream) => stream.type === 'video');
       if (!video) throw new Error(`${path.basename(source)} has no video stream`);
-      const encoder = compressionEncoder(this.settings.current, this.engine.codecs, video.frameRate ?? 0);
+      const encoder = compressionEncoder(this.settings.current, this.toolbox.codecs, video.frameRate ?? 0);
       const removeOriginal = this.settings.current.removeOriginalAfterCompression;
       const parsed = path.parse(source);
       const planned = path.join(parsed.dir, `${parsed.name}${removeOriginal ? '' : '-compressed'}.mp4`);
@@ -187,7 +186,7 @@ export class CompressionService {
     }
   }
 
-  private async encode(args: string[], tools: EngineTools, temp: string, durationSeconds: number, progress: (percent: number) => void): Promise<void> {
+  private async encode(args: string[], tools: FfmpegTools, temp: string, durationSeconds: number, progress: (percent: number) => void): Promise<void> {
     const ffmpeg = this.jobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
     let last = 0;
     ffmpeg.onProgress((report) => {
@@ -223,7 +222,7 @@ export class CompressionService {
   }
 
   /** The compressed file is a new item of the same kind, with the original's game, title and bookmarks. */
-  private async keepBoth(item: ContentRecord, target: string, tools: EngineTools): Promise<ContentRecord> {
+  private async keepBoth(item: ContentRecord, target: string, tools: FfmpegTools): Promise<ContentRecord> {
     try {
       const probed = await probeMedia(tools.ffprobe.path, target);
       return await this.artwork.addWithArtwork({

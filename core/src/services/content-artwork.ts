@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import type { EngineTools } from '../media/capture-engine.js';
+import type { FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import type { ProbeResult } from '../media/probe.js';
 import { createThumbnail, thumbnailPath } from '../media/thumbnail.js';
 import { computeWaveform, waveformPath, writeWaveform, type WaveformPeaksFile } from '../media/waveform.js';
@@ -52,7 +52,7 @@ export class ContentArtwork {
   }
 
   /** Adds the item at once, then makes its artwork; until that is placed, `whenMade` of its files waits. */
-  async addThenMake(content: NewContent, sources: ArtworkSources, tools: EngineTools): Promise<ContentRecord> {
+  async addThenMake(content: NewContent, sources: ArtworkSources, tools: FfmpegTools): Promise<ContentRecord> {
     const item = await this.library.add(content);
     const { cacheFolder } = this.settings.current;
     const typeFolder = TYPE_FOLDERS[content.type];
@@ -73,12 +73,12 @@ export class ContentArtwork {
   }
 
   /** `probed` is the video as ffprobe read it (duration, audio streams). */
-  async addWithArtwork(content: NewContent, probed: ProbeResult, tools: EngineTools): Promise<ContentRecord> {
+  async addWithArtwork(content: NewContent, probed: ProbeResult, tools: FfmpegTools): Promise<ContentRecord> {
     return this.add(content, await this.prepare(artworkOf(content.filePath, probed), tools));
   }
 
   /** Makes thumbnail and waveform; either may be missing (logged). The thumbnail waits under a temporary name for `add`. */
-  async prepare(sources: ArtworkSources, tools: EngineTools): Promise<Artwork> {
+  async prepare(sources: ArtworkSources, tools: FfmpegTools): Promise<Artwork> {
     const began = Date.now();
     const pending = thumbnailPath(this.settings.current.cacheFolder, 'pending', randomUUID());
     const { picture, sound } = sources;

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { CaptureEngine } from '../media/capture-engine.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, type Bookmark } from '../protocol/index.js';
 import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
@@ -28,7 +28,7 @@ describe('HighlightService', function () {
   let settings: SettingsStore;
   let state: StateStore;
   let library: ContentLibrary;
-  let engine: CaptureEngine;
+  let toolbox: FfmpegToolbox;
   let recorder: RecorderService;
   let highlights: HighlightService;
 
@@ -36,10 +36,10 @@ describe('HighlightService', function () {
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
-    ({ events, settings, state, library, engine } = world);
+    ({ events, settings, state, library, toolbox } = world);
     const { artwork, logger } = world;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), engine, new FixedSources(), artwork, logger, events, () => false);
-    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, engine, artwork, new MediaJobs(), recorder, events, logger);
+    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), artwork, logger, events, () => false);
+    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, toolbox, artwork, new MediaJobs(), recorder, events, logger);
   });
   afterEach(async () => {
     await highlights.idle();
@@ -51,7 +51,7 @@ describe('HighlightService', function () {
     const filePath = library.contentPath('Session', 'Arena', `${name}.mp4`);
     await mkdir(path.dirname(filePath), { recursive: true });
     if (make) await make(filePath);
-    else await generateVideo(engine.tools().ffmpeg.path, filePath, { seconds, width: 320, height: 180, tones: [440, 660] });
+    else await generateVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, filePath, { seconds, width: 320, height: 180, tones: [440, 660] });
     return library.add({ type: 'Session', filePath, game: 'Arena', durationSeconds: seconds, bookmarks, audioTrackNames: ['Track 1', 'Track 2'] });
   };
   const highlightFiles = async () => readdir(path.join(settings.current.contentFolder, 'Highlights', 'Arena')).catch(() => []);
@@ -68,7 +68,7 @@ describe('HighlightService', function () {
     const item = outcome.item;
     expect(item).to.deep.include({ type: 'Highlight', game: 'Arena', audioTrackNames: ['Track 1', 'Track 2'] });
     expect(item.filePath).to.match(/\/Videos\/Highlights\/Arena\/[^/]+\.mp4$/);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item.filePath);
     expect(probed.durationSeconds).to.be.closeTo(17, 0.1);
     expect(probed.streams.filter((stream) => stream.type === 'audio').map((stream) => stream.title)).to.deep.equal(['Track 1', 'Track 2']);
     expect(item.bookmarks.map((mark) => [mark.id, mark.time])).to.deep.equal([
@@ -91,7 +91,7 @@ describe('HighlightService', function () {
 
   it('uses the loudest seconds of a session without bookmarks', async () => {
     settings.replace({ ...settings.current, highlightPaddingBefore: 2, highlightPaddingAfter: 2 });
-    await session('loud-moments', 20, [bookmark(9, 'Manual', 3)], async (target) => run(engine.tools().ffmpeg.path, [
+    await session('loud-moments', 20, [bookmark(9, 'Manual', 3)], async (target) => run(toolbox.requireFfmpeg('The test').ffmpeg.path, [
       '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=20',
       '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=20',
       '-map', '0:v', '-map', '1:a', '-af', "volume=volume='if(between(t,5,6)+between(t,14,15),1,0.02)':eval=frame",
@@ -107,7 +107,7 @@ describe('HighlightService', function () {
     expect(second!.start).to.be.at.most(14);
     expect(second!.end).to.be.at.least(15);
     expect(first!.end).to.be.below(14);
-    const probed = await probeMedia(engine.tools().ffprobe.path, outcome.item.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, outcome.item.filePath);
     const planned = outcome.windows.reduce((sum, window) => sum + window.end - window.start, 0);
     expect(probed.durationSeconds).to.be.closeTo(planned, 0.1);
     expect(events.of('AiProgress').at(-1)).to.deep.include({ progress: 100, status: 'done' });

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { fileInput } from '../media/file-input.js';
 import {
   bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
@@ -87,7 +87,7 @@ export class HighlightService {
     private readonly settings: SettingsStore,
     private readonly locator: ContentLocator,
     private readonly library: ContentLibrary,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly artwork: ContentArtwork,
     private readonly mediaJobs: MediaJobs,
     recorder: RecorderService,
@@ -105,8 +105,7 @@ export class HighlightService {
 
   async create(item: ContentRecord): Promise<HighlightOutcome> {
     if (this.running.has(item.id)) throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
-    if (!this.engine.available) throw new CommandError('Unavailable', 'Highlights need the capture engine (ffmpeg), which is not ready yet.');
-    const tools = this.engine.tools();
+    const tools = this.toolbox.requireFfmpeg('Making the highlight');
     this.running.add(item.id);
     const job = this.mediaJobs.track(this.run(item, tools)).finally(() => this.running.delete(item.id));
     this.jobs.add(job);
@@ -126,7 +125,7 @@ export class HighlightService {
     this.create(item).catch((error: unknown) => this.logger.warn('automatic highlight not started', { id: item.id, error }));
   }
 
-  private async run(item: ContentRecord, tools: EngineTools): Promise<HighlightOutcome> {
+  private async run(item: ContentRecord, tools: FfmpegTools): Promise<HighlightOutcome> {
     const id = randomUUID();
     const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) => this.events.send('AiProgress', { id, ...content, content: stateItem(item) });
     const began = Date.now();
@@ -186,7 +185,7 @@ export class HighlightService {
   }
 
   /** Windows from the positive bookmarks, else from the loudest moments. */
-  private async choose(item: ContentRecord, tools: EngineTools, durationSeconds: number): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
+  private async choose(item: ContentRecord, tools: FfmpegTools, durationSeconds: number): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
     const marked = bookmarkMoments(item.bookmarks.flatMap((bookmark) => {
       const seconds = parseDuration(bookmark.time);
       return seconds === undefined ? [] : [{ type: bookmark.type, seconds }];
@@ -199,7 +198,7 @@ export class HighlightService {
     return { windows: planHighlight(peaks, { durationSeconds }), source: 'audio' };
   }
 
-  private async encode(args: string[], tools: EngineTools, temp: string, progress: (doneSeconds: number) => void): Promise<void> {
+  private async encode(args: string[], tools: FfmpegTools, temp: string, progress: (doneSeconds: number) => void): Promise<void> {
     const ffmpeg = this.mediaJobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
     let last = -1;
     ffmpeg.onProgress((report) => {

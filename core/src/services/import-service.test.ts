@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CaptureEngine } from '../media/capture-engine.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { CaptureSources } from '../media/capture-source.js';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
@@ -37,7 +37,7 @@ describe('ImportService', function () {
   let settings: SettingsStore;
   let state: StateStore;
   let library: ContentLibrary;
-  let engine: CaptureEngine;
+  let toolbox: FfmpegToolbox;
   let warnings: StorageWarnings;
   let picked: PickOptions[];
 
@@ -45,13 +45,13 @@ describe('ImportService', function () {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
     const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
-    const recorder = new RecorderService(settings, state, library, notifier, engine, new CaptureSources(logger), artwork, logger, events, () => false);
+    const recorder = new RecorderService(settings, state, library, notifier, toolbox, new CaptureSources(logger), artwork, logger, events, () => false);
     const monitor = new StorageMonitor(settings, state, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
     };
-    return new ImportService(library, artwork, new MediaJobs(), engine, monitor, warnings, notifier, recordingPicker, events, logger);
+    return new ImportService(library, artwork, new MediaJobs(), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
   };
 
   /** Two videos (the second with two named tracks) and a text file named .mp4, with known modification times. */
@@ -59,8 +59,8 @@ describe('ImportService', function () {
     const first = path.join(sources, 'match one.mp4');
     const second = path.join(sources, 'match two.mp4');
     const broken = path.join(sources, 'notes.mp4');
-    await generateVideo(engine.tools().ffmpeg.path, first, { seconds: 2, width: 320, height: 180 });
-    await generateVideo(engine.tools().ffmpeg.path, second, { seconds: 3, width: 320, height: 180, tones: [440, 660] });
+    await generateVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, first, { seconds: 2, width: 320, height: 180 });
+    await generateVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, second, { seconds: 3, width: 320, height: 180, tones: [440, 660] });
     await writeFile(broken, 'these are my notes, not a video\n');
     await utimes(first, new Date('2026-03-01T10:00:00Z'), new Date('2026-03-01T10:00:00Z'));
     await utimes(second, new Date('2026-03-02T12:30:00Z'), new Date('2026-03-02T12:30:00Z'));
@@ -69,7 +69,7 @@ describe('ImportService', function () {
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-import-');
-    ({ folder, events, settings, state, library, engine } = world);
+    ({ folder, events, settings, state, library, toolbox } = world);
     content = settings.current.contentFolder;
     sources = path.join(folder, 'Downloads');
     await mkdir(sources, { recursive: true });
@@ -136,7 +136,7 @@ describe('ImportService', function () {
 
   it('imports into Replay Buffers, and a second file of the same name gets a free name', async () => {
     const file = path.join(sources, 'clip.mp4');
-    await generateVideo(engine.tools().ffmpeg.path, file, { seconds: 1, width: 320, height: 180 });
+    await generateVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, file, { seconds: 1, width: 320, height: 180 });
     const service = build();
     await service.importFiles({ sectionId: 'replayBuffer', FilePaths: [file] });
     await service.importFiles({ sectionId: 'replayBuffer', FilePaths: [file] });
@@ -178,7 +178,7 @@ describe('ImportService', function () {
 
   it('uses the multi-file picker without FilePaths; a cancel does nothing; no picker is a modal and Unavailable', async () => {
     const file = path.join(sources, 'picked.mp4');
-    await generateVideo(engine.tools().ffmpeg.path, file, { seconds: 1, width: 320, height: 180 });
+    await generateVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, file, { seconds: 1, width: 320, height: 180 });
     const started = await build(async () => [file]).importFiles({ sectionId: 'sessions' });
     expect(started.status).to.equal('imported');
     expect(picked[0]).to.deep.include({ multiple: true });

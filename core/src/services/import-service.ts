@@ -13,7 +13,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { percentOf, produceInto } from '../media/job-output.js';
 import { probeMedia } from '../media/probe.js';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
@@ -58,7 +58,7 @@ export class ImportService {
     private readonly library: ContentLibrary,
     private readonly artwork: ContentArtwork,
     private readonly jobs: MediaJobs,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly storage: StorageMonitor,
     private readonly warnings: StorageWarnings,
     private readonly notifier: Notifier,
@@ -84,8 +84,7 @@ export class ImportService {
     if (files.length === 0) return { status: 'cancelled' };
     const relative = files.find((file) => !path.isAbsolute(file));
     if (relative !== undefined) throw new CommandError('InvalidParameters', `FilePaths must be absolute paths, not ${relative}.`);
-    if (!this.engine.available) throw new CommandError('Unavailable', 'Importing needs the capture engine (ffmpeg), which is not ready yet.');
-    const tools = this.engine.tools();
+    const tools = this.toolbox.requireFfmpeg('Importing videos');
 
     const incoming = (await Promise.all(files.map((file) => stat(file).then((info) => (info.isFile() ? info.size : 0), () => 0))))
       .reduce((sum, size) => sum + size, 0);
@@ -125,7 +124,7 @@ export class ImportService {
   }
 
   /** Imports the files one after another; a failure of one is reported and the next goes on. */
-  private async run(type: ContentType, files: readonly string[], tools: EngineTools): Promise<ImportSummary> {
+  private async run(type: ContentType, files: readonly string[], tools: FfmpegTools): Promise<ImportSummary> {
     const id = randomInt(1, 2 ** 31 - 1);
     const totalFiles = files.length;
     const summary: ImportSummary = { id, imported: [], failed: [] };
@@ -159,7 +158,7 @@ export class ImportService {
   }
 
   /** Reports the copy as 0–90 % and the thumbnail and waveform, which read the whole sound, as 90. */
-  private async importOne(file: string, type: ContentType, tools: EngineTools, progress: (percent: number, message: string) => void): Promise<ContentRecord> {
+  private async importOne(file: string, type: ContentType, tools: FfmpegTools, progress: (percent: number, message: string) => void): Promise<ContentRecord> {
     const info = await stat(file).catch(() => undefined);
     if (!info) throw new Error('there is no file at that path');
     if (!info.isFile()) throw new Error('it is not a file');

@@ -5,8 +5,8 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
 import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
-import type { CaptureEngine } from '../media/capture-engine.js';
-import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
+import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
@@ -38,14 +38,14 @@ describe('RecorderService', function () {
   let settings: SettingsStore;
   let state: StateStore;
   let library: ContentLibrary;
-  let engine: CaptureEngine;
+  let toolbox: FfmpegToolbox;
   let sources: FixedSources;
   let services: RecorderService[];
 
   const recorder = (source: CaptureSource = new SyntheticCaptureSource()) => {
     const logger = new Logger([]);
     sources = new FixedSources(source);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), engine, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
     services.push(service);
     return service;
   };
@@ -54,7 +54,7 @@ describe('RecorderService', function () {
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 28 });
-    ({ folder, events, settings, state, library, engine } = world);
+    ({ folder, events, settings, state, library, toolbox } = world);
     services = [];
   });
   afterEach(async () => {
@@ -104,7 +104,7 @@ describe('RecorderService', function () {
     expect(parseDuration(item!.duration)).to.be.within(1.5, 3);
     expect(Date.parse(item!.recordedFrom!)).to.equal(started!.startedAt.getTime());
     expect(state.current.content.map((content) => content.id)).to.deep.equal([item!.id]);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}:${stream.width ?? ''}`)).to.deep.equal(['video:h264:1280', 'audio:aac:']);
     expect(await readdir(path.join(folder, 'cache', 'recordings'))).to.deep.equal([]);
     await commandRejection(service.stop(), 'NotAllowed');
@@ -124,7 +124,7 @@ describe('RecorderService', function () {
     await wait(1500);
     const item = (await service.stop())!;
     expect(item.audioTrackNames).to.deep.equal(['Full Mix', 'Test Tone']);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item.filePath);
     expect(probed.streams.map((stream) => `${stream.type}:${stream.title ?? ''}`)).to.deep.equal(['video:', 'audio:Full Mix', 'audio:Test Tone']);
     // The override's 24 a second at most: frames an encode misses under load lower the average, never raise it.
     expect(probed.streams[0]!.frameRate).to.be.within(18, 24.01);
@@ -172,7 +172,7 @@ describe('RecorderService', function () {
     const item = await stopped;
     expect(item, 'the part recorded before the removal is kept').to.not.equal(undefined);
     expect(parseDuration(item!.duration)).to.be.within(2, 6);
-    const probed = await probeMedia(engine.tools().ffprobe.path, item!.filePath);
+    const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     expect(probed.streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio']);
     const modal = events.of('ShowModal').at(-1)!;
     expect(modal).to.deep.include({ title: 'Recording stopped: folder removed', type: 'error' });
@@ -191,6 +191,17 @@ describe('RecorderService', function () {
     await service.start();
     await service.shutdown();
     expect(library.list()).to.have.length(1);
+  });
+
+  it('without ffmpeg, refuses in the name of the recording, says how to fix it, and keeps nothing', async () => {
+    const logger = new Logger([]);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), await toolboxWithoutFfmpeg(folder), new FixedSources(),
+      new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+    const refusal = await commandRejection(service.start(), 'Unavailable');
+    expect(refusal.message).to.match(/^Recording needs ffmpeg, which is not available: .*install ffmpeg/);
+    expect(events.of('ShowModal').at(-1)).to.deep.include({ title: 'Recording failed', type: 'error' });
+    expect(state.current.preRecording).to.equal(null);
+    expect(state.current.recording).to.equal(null);
   });
 });
 
@@ -211,7 +222,7 @@ describe('RecorderService: replay buffer and preview', function () {
     world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
     ({ folder, events, settings, state, library } = world);
     screenTextWanted = false;
-    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.engine, new FixedSources(), world.artwork, world.logger, events, () => screenTextWanted);
+    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.toolbox, new FixedSources(), world.artwork, world.logger, events, () => screenTextWanted);
   });
   afterEach(async () => {
     await service.shutdown();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import { CaptureSources, type CaptureFormat, type CaptureRequest } from '../media/capture-source.js';
-import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
 import { freePath, moveFile, reserveFreePath } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
@@ -77,7 +77,7 @@ interface Session {
   /** Settles when the recording runs (or failed to start). */
   started?: Promise<void>;
   process?: FfmpegProcess;
-  tools?: EngineTools;
+  tools?: FfmpegTools;
   /** Titles of the audio tracks, track 0 the full mix. */
   audioTrackNames?: string[];
   /** The session file being written (Session and Hybrid). */
@@ -116,7 +116,7 @@ export class RecorderService implements RecorderView {
     private readonly state: StateStore,
     private readonly library: ContentLibrary,
     private readonly notifier: Notifier,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly captures: CaptureSources,
     private readonly artwork: ContentArtwork,
     logger: Logger,
@@ -300,7 +300,7 @@ export class RecorderService implements RecorderView {
 
   private async launch(session: Session): Promise<void> {
     try {
-      const tools = this.engine.tools();
+      const tools = this.toolbox.requireFfmpeg('Recording');
       const { settings } = session;
       const { mode } = session.plan;
       const format = captureFormat(settings.resolution, settings.frameRate, this.state.current.maxDisplayHeight);
@@ -334,7 +334,7 @@ export class RecorderService implements RecorderView {
         args: recordingEncodingArgs({
           inputs,
           video: { ...settings, ...format },
-          codecs: this.engine.codecs,
+          codecs: this.toolbox.codecs,
           outputs: {
             ...(session.cacheFile ? { sessionPath: session.cacheFile } : {}),
             ...(session.buffer ? { buffer: { pattern: session.buffer.pattern, segmentSeconds: session.buffer.limits.segmentSeconds } } : {}),
@@ -355,7 +355,7 @@ export class RecorderService implements RecorderView {
       void process.exited.then(() => session.buffer?.markEnded());
       session.buffer?.startPruning();
       this.logger.info('recording starting', {
-        game: session.game, mode, source: source.name, ...format, codec: chooseVideoCodec(settings, this.engine.codecs).codec.internalEncoderId,
+        game: session.game, mode, source: source.name, ...format, codec: chooseVideoCodec(settings, this.toolbox.codecs).codec.internalEncoderId,
         rateControl: settings.rateControl, audioTracks: session.audioTrackNames, pid: process.pid,
         ...(session.cacheFile ? { file: session.cacheFile } : {}),
         ...(session.buffer ? { buffer: session.buffer.folder, bufferSeconds: session.plan.bufferSeconds, bufferMaxMegabytes: session.plan.bufferMaxMegabytes } : {}),
@@ -400,7 +400,7 @@ export class RecorderService implements RecorderView {
       if (this.session === session) this.session = undefined;
       this.state.update({ preRecording: null });
       this.notifier.showModal({ title: 'Recording failed', description: `The recording could not start: ${message}`, type: 'error' });
-      throw new CommandError('Failed', `The recording could not start: ${message}`);
+      throw error instanceof CommandError ? error : new CommandError('Failed', `The recording could not start: ${message}`);
     }
   }
 

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { CaptureEngine } from '../media/capture-engine.js';
-import { commandRejection, RecordedEvents, startedCaptureEngine } from '../testing/fixtures.js';
+import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
+import { commandRejection, RecordedEvents, startedToolbox } from '../testing/fixtures.js';
 import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { parseDuration } from '../protocol/index.js';
@@ -99,25 +99,25 @@ describe('recovery', function () {
   });
 
   describe('RecoveryService', () => {
-    let engine: CaptureEngine;
+    let toolbox: FfmpegToolbox;
     let refreshes: number;
 
     const service = () => {
       const logger = new Logger([]);
       const monitor = { refreshSoon: () => { refreshes++; } } as unknown as StorageMonitor;
-      return new RecoveryService(settings, library, new GameCatalog(settings, logger), engine, new ContentArtwork(settings, library, new MediaJobs(), logger), new Notifier(events, logger), monitor, events, logger);
+      return new RecoveryService(settings, library, new GameCatalog(settings, logger), toolbox, new ContentArtwork(settings, library, new MediaJobs(), logger), new Notifier(events, logger), monitor, events, logger);
     };
     /** A fragmented MP4 as an interrupted recording leaves it. */
     const fragmentedRecording = async (target: string, seconds = 2) => {
       await mkdir(path.dirname(target), { recursive: true });
-      await new Promise<void>((resolve, reject) => execFile(engine.tools().ffmpeg.path, [
+      await new Promise<void>((resolve, reject) => execFile(toolbox.requireFfmpeg('The test').ffmpeg.path, [
         '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
         '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-y', target,
       ], (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve())));
       return target;
     };
     beforeEach(async () => {
-      engine = await startedCaptureEngine({ state, settings, events, options: new ServiceOptions(folder, 0, undefined, [], videos) });
+      toolbox = await startedToolbox(folder);
       refreshes = 0;
     });
 
@@ -146,7 +146,7 @@ describe('recovery', function () {
       const layout = await readMp4Layout(item!.filePath);
       expect(layout.fragmented).to.equal(false);
       expect(needsRemux(layout)).to.equal(false);
-      expect((await probeMedia(engine.tools().ffprobe.path, item!.filePath)).streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio']);
+      expect((await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath)).streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio']);
       expect(await readdir(path.join(cache, 'thumbnails', 'Full Sessions'))).to.deep.equal([`${item!.id}.jpeg`]);
       expect(await readdir(path.join(cache, 'waveforms', 'Full Sessions'))).to.deep.equal([`${item!.id}.peaks.json`]);
       expect(await readdir(path.join(videos, 'Full Sessions', 'My_ Game'))).to.deep.equal(['2026-11-22_10-00-00.mp4']);

@@ -5,7 +5,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import { CaptureEngine, type EngineTools } from '../media/capture-engine.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
@@ -121,7 +121,7 @@ export class RecoveryService {
     private readonly settings: SettingsStore,
     private readonly library: ContentLibrary,
     private readonly games: GameCatalog,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly artwork: ContentArtwork,
     private readonly notifier: Notifier,
     private readonly monitor: StorageMonitor,
@@ -222,12 +222,7 @@ export class RecoveryService {
   }
 
   private async recover(candidate: RecoveryCandidate, gameOverride: string | undefined): Promise<ContentRecord> {
-    let tools: EngineTools;
-    try {
-      tools = this.engine.tools();
-    } catch (error) {
-      throw new Error(`${candidate.filePath} cannot be recovered without ffmpeg: ${(error as Error).message}`);
-    }
+    const tools = this.toolbox.requireFfmpeg(`Recovering ${candidate.filePath}`);
     const source = candidate.filePath;
     const info = await stat(source).catch(() => undefined);
     if (!info?.isFile()) throw new CommandError('NotFound', `${source} is gone: there is nothing to recover.`);
@@ -286,7 +281,7 @@ export class RecoveryService {
   }
 
   /** `-c copy -movflags +faststart`: turns a fragmented or moov-last MP4 into a regular one. False if ffmpeg could not. */
-  private async remux(tools: EngineTools, input: string, output: string): Promise<boolean> {
+  private async remux(tools: FfmpegTools, input: string, output: string): Promise<boolean> {
     const run = FfmpegProcess.start({
       ffmpegPath: tools.ffmpeg.path,
       args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],

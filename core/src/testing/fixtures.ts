@@ -1,6 +1,6 @@
 // Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
-// `CommandError` refusal, the capture engine as the service has it (found and probed, with no
-// display so that the machine's own screen and devices stay out of the results), x264 video
+// `CommandError` refusal, ffmpeg and the machine's capabilities as the service has them (found and
+// probed, with no display so that the machine's own screen and devices stay out of the results), x264 video
 // settings at a constant quality, the media parts of the service wired in a temporary folder, and
 // generated test videos with several audio tracks.
 import { expect } from 'chai';
@@ -9,8 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
-import { CaptureEngine, CaptureEngineConfig } from '../media/capture-engine.js';
+import { MachineCapabilities, MachineCapabilitiesConfig } from '../capabilities/machine-capabilities.js';
 import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
+import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
@@ -68,7 +69,7 @@ export class FixedSources extends CaptureSources {
   }
 }
 
-export interface EngineParts {
+export interface CapabilitiesParts {
   state: StateStore;
   settings: SettingsStore;
   events: EventSink;
@@ -76,13 +77,36 @@ export interface EngineParts {
   logger?: Logger;
 }
 
-export async function startedCaptureEngine({ state, settings, events, options, logger = new Logger([]) }: EngineParts): Promise<CaptureEngine> {
-  const config = Object.assign(new CaptureEngineConfig(), {
-    environment: { platform: process.platform, home: options.dataFolder, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
-  });
-  const engine = new CaptureEngine(state, new Notifier(events, logger), events, settings, options, config, logger);
-  await engine.start();
-  return engine;
+/** A toolbox that sees this process's environment without a display. */
+function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
+  return new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
+    environment: { platform: process.platform, home, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
+  }), logger);
+}
+
+/** ffmpeg found and probed (a download would go below `dataFolder`); for work that needs only binaries. */
+export async function startedToolbox(dataFolder: string, logger = new Logger([])): Promise<FfmpegToolbox> {
+  const toolbox = headlessToolbox(dataFolder, logger);
+  await toolbox.load({ downloadFolder: path.join(dataFolder, 'capture-engine') });
+  return toolbox;
+}
+
+/** A toolbox loaded on a machine with no ffmpeg at all (nothing in FFMPEG_PATH, no package, nothing on PATH, no download). */
+export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([])): Promise<FfmpegToolbox> {
+  const toolbox = new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
+    environment: { platform: process.platform, home: folder, variables: { PATH: '' } },
+    loadPackage: (specifier: string) => { throw new Error(`Cannot find module '${specifier}'`); },
+  }), logger);
+  await toolbox.load({ downloadFolder: path.join(folder, 'no-download') });
+  return toolbox;
+}
+
+/** The capabilities service started as the service starts it: ffmpeg loaded, devices and codecs in State. */
+export async function startedCapabilities({ state, settings, events, options, logger = new Logger([]) }: CapabilitiesParts): Promise<MachineCapabilities> {
+  const capabilities = new MachineCapabilities(headlessToolbox(options.dataFolder, logger), state, new Notifier(events, logger), events, settings,
+    options, new MachineCapabilitiesConfig(), logger);
+  await capabilities.start();
+  return capabilities;
 }
 
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
@@ -92,8 +116,8 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 
 /**
  * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
- * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, a started capture
- * engine, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
+ * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, the started
+ * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
  */
 export interface MediaWorld {
   folder: string;
@@ -103,7 +127,7 @@ export interface MediaWorld {
   settings: SettingsStore;
   state: StateStore;
   library: ContentLibrary;
-  engine: CaptureEngine;
+  toolbox: FfmpegToolbox;
   jobs: MediaJobs;
   artwork: ContentArtwork;
   dispose(): Promise<void>;
@@ -120,10 +144,10 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   const state = new StateStore(events);
   const library = new ContentLibrary(settings, state, logger);
   await library.load();
-  const engine = await startedCaptureEngine({ state, settings, events, options, logger });
+  const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
   const jobs = new MediaJobs();
   return {
-    folder, events, logger, options, settings, state, library, engine, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
+    folder, events, logger, options, settings, state, library, toolbox, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
     async dispose() {
       await jobs.shutdown();
       state.dispose();

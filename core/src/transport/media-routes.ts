@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { runFfmpegFrame } from '../media/frame-grab.js';
-import { CaptureEngine } from '../media/capture-engine.js';
+import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { DecoderPool, DecoderPoolFull } from '../media/decoder-pool.js';
 import { FrameCache } from '../media/frame-cache.js';
 import { ContentArtwork } from '../services/content-artwork.js';
@@ -64,7 +64,7 @@ export class MediaRoutes {
   constructor(
     private readonly routes: HttpRoutes,
     private readonly settings: SettingsStore,
-    private readonly engine: CaptureEngine,
+    private readonly toolbox: FfmpegToolbox,
     private readonly artwork: ContentArtwork,
     private readonly origins: OriginPolicy,
     logger: Logger,
@@ -133,7 +133,7 @@ export class MediaRoutes {
     if (!video) return void plain(response, 404, 'File not found.');
     let ffmpeg: string;
     try {
-      ffmpeg = this.engine.tools().ffmpeg.path;
+      ffmpeg = this.toolbox.requireFfmpeg('Showing a frame of the video').ffmpeg.path;
     } catch (error) {
       return void plain(response, 500, `No frame: ${(error as Error).message}`);
     }

@@ -18,10 +18,10 @@ import { StateStore } from '../services/state-store.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
 import {
-  CaptureEngine, CaptureEngineConfig, CaptureEngineUnavailableError, downloadCaptureEngine, listedProfiles, parseEncoders, parseFilters,
-  parseHwaccels, parseInputDevices, parseVersion,
-} from './capture-engine.js';
-import { locateFfmpegTools } from './ffmpeg-locator.js';
+  downloadFfmpegBuild, FfmpegToolboxConfig, listedProfiles, locateFfmpegTools, parseEncoders, parseFilters, parseHwaccels, parseInputDevices, parseVersion,
+} from '../media/ffmpeg-toolbox.js';
+import { CommandError } from '../protocol/refusal.js';
+import { MachineCapabilities, MachineCapabilitiesConfig } from './machine-capabilities.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 
 /** Delegates to `inner`, lets `answer` replace a reply, and keeps every call with its reply. */
@@ -61,7 +61,7 @@ const DEVICES = `Devices:
   E xv              XV (XVideo) output device
 `;
 
-describe('CaptureEngine', function () {
+describe('MachineCapabilities', function () {
   this.timeout(30000);
   const real = locateFfmpegTools();
   let folder: string;
@@ -69,7 +69,7 @@ describe('CaptureEngine', function () {
   let server: Server | undefined;
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-engine-'));
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-capabilities-'));
     events = new RecordedEvents();
   });
   afterEach(async () => {
@@ -78,7 +78,8 @@ describe('CaptureEngine', function () {
     await rm(folder, { recursive: true, force: true });
   });
 
-  const engineWith = (config: Partial<CaptureEngineConfig>) => {
+  type Config = Partial<FfmpegToolboxConfig & MachineCapabilitiesConfig>;
+  const machineWith = ({ sysfsRoot, ...toolbox }: Config) => {
     const container = rootContainer.createChildContainer();
     container.registerInstance(ServiceOptions, new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')));
     container.registerInstance(Logger, new Logger([]));
@@ -86,8 +87,9 @@ describe('CaptureEngine', function () {
     container.registerSingleton(StateStore, StateStore);
     container.registerSingleton(Notifier, Notifier);
     container.registerSingleton(SettingsStore, SettingsStore);
-    container.registerInstance(CaptureEngineConfig, Object.assign(new CaptureEngineConfig(), config));
-    return { engine: container.resolve(CaptureEngine), state: container.resolve(StateStore) };
+    container.registerInstance(FfmpegToolboxConfig, Object.assign(new FfmpegToolboxConfig(), toolbox));
+    container.registerInstance(MachineCapabilitiesConfig, Object.assign(new MachineCapabilitiesConfig(), sysfsRoot === undefined ? {} : { sysfsRoot }));
+    return { machine: container.resolve(MachineCapabilities), state: container.resolve(StateStore) };
   };
   /** No DISPLAY, no pactl answers: the machine's own devices do not leak into the assertions. */
   const headless = { platform: process.platform, home: os.homedir(), variables: { PATH: process.env.PATH } };
@@ -112,17 +114,17 @@ describe('CaptureEngine', function () {
     await mkdir(path.join(sysfs, 'class', 'drm', 'card0', 'device'), { recursive: true });
     await writeFile(path.join(sysfs, 'class', 'drm', 'card0', 'device', 'vendor'), '0x8086\n');
     const spy = spyRunner(systemCommandRunner());
-    const { engine, state } = engineWith({ environment: headless, run: spy.run, sysfsRoot: sysfs });
+    const { machine, state } = machineWith({ environment: headless, run: spy.run, sysfsRoot: sysfs });
     const started = Date.now();
-    await Promise.all([engine.start(), engine.start()]);
-    await engine.start();
+    await Promise.all([machine.start(), machine.start()]);
+    await machine.start();
     const tookMs = Date.now() - started;
     expect(spy.calls.filter((call) => call.line.endsWith(' -hide_banner -encoders'))).to.have.length(1);
 
-    const tools = engine.tools();
+    const tools = machine.toolbox.requireFfmpeg('Recording');
     expect(tools.ffmpeg).to.deep.include({ path: real.ffmpeg.path, source: real.ffmpeg.source });
     expect(tools.ffprobe.path).to.equal(real.ffprobe.path);
-    expect(engine.hasInput('lavfi')).to.equal(true);
+    expect(machine.toolbox.hasInput('lavfi')).to.equal(true);
     const current = state.current;
     expect(current.hasLoadedCaptureEngine).to.equal(true);
     expect(current.codecs).to.deep.include({ friendlyName: 'H.264 (x264, CPU)', internalEncoderId: 'libx264', isHardwareEncoder: false });
@@ -140,7 +142,7 @@ describe('CaptureEngine', function () {
     });
     expect(current).to.deep.include({ displays: [], maxDisplayHeight: 1080, gpuVendor: 'Intel', gpuComputeCapability: 0 });
     console.log(`      ${tools.ffmpeg.version}: codecs ${current.codecs.map((codec) => codec.internalEncoderId).join(', ')}; `
-      + `inputs ${[...engine.probe!.inputFormats].join(', ')}; hwaccels ${engine.probe!.hwaccels.join(', ') || 'none'}; `
+      + `inputs ${[...machine.toolbox.probe!.inputFormats].join(', ')}; hwaccels ${machine.toolbox.probe!.hwaccels.join(', ') || 'none'}; `
       + `test encodes ${testEncodes.map((call) => `${/-c:v (\S+)/.exec(call.line)![1]}=${call.result?.code}`).join(', ') || 'none'}; ${tookMs} ms`);
   });
 
@@ -151,8 +153,8 @@ describe('CaptureEngine', function () {
       if (line.includes('-c:v h264_vaapi ')) return { stdout: '', stderr: '[AVHWDeviceContext @ 0x5] No VA display found for device /dev/dri/renderD128.', code: 1 };
       return 'pass';
     });
-    const { engine, state } = engineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
-    await engine.start();
+    const { machine, state } = machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
+    await machine.start();
     expect(state.current.codecs).to.deep.equal([
       { friendlyName: 'H.264 (NVIDIA NVENC)', internalEncoderId: 'h264_nvenc', isHardwareEncoder: true },
       { friendlyName: 'H.264 (x264, CPU)', internalEncoderId: 'libx264', isHardwareEncoder: false },
@@ -165,7 +167,7 @@ describe('CaptureEngine', function () {
 
   /** Only @ffprobe-installer loads; no FFMPEG_PATH, nothing on PATH: there is no ffmpeg. */
   const requireHere = createRequire(import.meta.url);
-  const withoutFfmpeg = (variables: NodeJS.ProcessEnv = {}): Partial<CaptureEngineConfig> => ({
+  const withoutFfmpeg = (variables: NodeJS.ProcessEnv = {}): Config => ({
     environment: { platform: process.platform, home: os.homedir(), variables: { PATH: '', ...variables } },
     loadPackage: (specifier) => {
       if (specifier.startsWith('@ffprobe-installer/')) return requireHere(specifier) as unknown;
@@ -175,15 +177,15 @@ describe('CaptureEngine', function () {
   });
 
   it('without any ffmpeg: tells the user how to fix it and still marks the engine loaded', async () => {
-    const { engine, state } = engineWith(withoutFfmpeg());
-    await engine.start();
+    const { machine, state } = machineWith(withoutFfmpeg());
+    await machine.start();
     const [modal] = events.of('ShowModal');
     expect(modal).to.deep.include({ title: 'Recording is not available', subtitle: 'Capture engine not found', type: 'error' });
     expect(modal!.description).to.match(/install ffmpeg/).and.match(/npm install/).and.match(/FFMPEG_PATH/);
     expect(state.current.hasLoadedCaptureEngine).to.equal(true);
     expect(state.current.codecs).to.deep.equal([]);
-    expect(engine.available).to.equal(false);
-    expect(() => engine.tools()).to.throw(CaptureEngineUnavailableError, /install ffmpeg/);
+    expect(machine.toolbox.available).to.equal(false);
+    expect(() => machine.toolbox.requireFfmpeg('Recording')).to.throw(CommandError, /^Recording needs ffmpeg, which is not available: .*install ffmpeg/);
   });
 
   /** A stand-in for an ffmpeg build: a shell script that runs the real one, padded to 256 KB. */
@@ -212,11 +214,11 @@ describe('CaptureEngine', function () {
     if (process.platform === 'win32') this.skip();
     const body = standIn();
     const { url, hits } = await serve(body);
-    const { engine, state } = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }));
-    await engine.start();
+    const { machine, state } = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }));
+    await machine.start();
     expect(events.of('ShowModal')).to.deep.equal([]);
     const downloaded = path.join(folder, 'capture-engine', 'ffmpeg');
-    expect(engine.tools().ffmpeg).to.deep.include({ path: downloaded, source: 'downloaded' });
+    expect(machine.toolbox.requireFfmpeg('Recording').ffmpeg).to.deep.include({ path: downloaded, source: 'downloaded' });
     expect(() => accessSync(downloaded, constants.X_OK)).to.not.throw();
     expect(await readdir(path.join(folder, 'capture-engine'))).to.deep.equal(['ffmpeg']);
     expect(state.current.availableCaptureEngineVersions.map((version) => version.url)).to.deep.equal([pathToFileURL(downloaded).href]);
@@ -233,9 +235,9 @@ describe('CaptureEngine', function () {
 
     // The next start finds the downloaded engine and does not fetch it again.
     events = new RecordedEvents();
-    const again = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body) }));
-    await again.engine.start();
-    expect(again.engine.tools().ffmpeg.source).to.equal('downloaded');
+    const again = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body) }));
+    await again.machine.start();
+    expect(again.machine.toolbox.requireFfmpeg('Recording').ffmpeg.source).to.equal('downloaded');
     expect(hits).to.have.length(1);
     expect(events.of('CaptureEngineDownloadProgress')).to.deep.equal([]);
   });
@@ -243,28 +245,28 @@ describe('CaptureEngine', function () {
   it('refuses a download whose SHA-256 does not match and keeps no file', async () => {
     const body = standIn();
     const { url } = await serve(body);
-    const { engine, state } = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }));
-    await engine.start();
+    const { machine, state } = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }));
+    await machine.start();
     const [modal] = events.of('ShowModal');
     expect(modal).to.deep.include({ subtitle: 'Capture engine download failed', type: 'error' });
     expect(modal!.description).to.include(`has SHA-256 ${sha256(body)}`).and.include('deleted and not run');
     expect(await readdir(path.join(folder, 'capture-engine'))).to.deep.equal([]);
-    expect(engine.available).to.equal(false);
+    expect(machine.toolbox.available).to.equal(false);
     expect(state.current.hasLoadedCaptureEngine).to.equal(true);
   });
 
   it('does not download without a checksum to verify', async () => {
     const { url, hits } = await serve(standIn());
-    const { engine } = engineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url }));
-    await engine.start();
+    const { machine } = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url }));
+    await machine.start();
     expect(events.of('ShowModal')[0]!.description).to.match(/KEYFRAME_CAPTURE_ENGINE_SHA256 is not/);
     expect(hits).to.deep.equal([]);
     expect(existsSync(path.join(folder, 'capture-engine'))).to.equal(false);
   });
 
   it('a failed download leaves nothing behind', async () => {
-    const target = path.join(folder, 'engine');
-    const error = await downloadCaptureEngine({ url: 'http://127.0.0.1:9/ffmpeg', sha256: '00', folder: target, fileName: 'ffmpeg' }).then(() => undefined, (failure: Error) => failure);
+    const target = path.join(folder, 'machine');
+    const error = await downloadFfmpegBuild({ url: 'http://127.0.0.1:9/ffmpeg', sha256: '00', folder: target, fileName: 'ffmpeg' }).then(() => undefined, (failure: Error) => failure);
     expect(error?.message).to.match(/^Downloading the capture engine from http:\/\/127\.0\.0\.1:9\/ffmpeg failed: /);
     expect(await readdir(target)).to.deep.equal([]);
   });

@@ -4,9 +4,11 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Environment } from '../platform/data-folders.js';
-import { FfmpegNotFoundError, findOnPath, locateFfmpegTools, locateTool } from './ffmpeg-locator.js';
+import { CommandError } from '../protocol/refusal.js';
+import { Logger } from '../support/logger.js';
+import { allCandidates, ffmpegCandidates, FfmpegNotFoundError, FfmpegToolbox, FfmpegToolboxConfig, findOnPath, locateFfmpegTools, locateTool } from './ffmpeg-toolbox.js';
 
-describe('ffmpeg locator', () => {
+describe('ffmpeg toolbox', () => {
   let folder: string;
   const environment = (variables: NodeJS.ProcessEnv): Environment => ({ platform: 'linux', home: folder, variables });
   const executable = async (name: string, mode = 0o755) => {
@@ -69,6 +71,31 @@ describe('ffmpeg locator', () => {
     expect(message).to.include('/nowhere/ffprobe (file does not exist)');
     expect(message).to.include('@ffprobe-installer/ffprobe not usable');
     expect(message).to.include('no ffprobe in PATH');
+  });
+
+  it('lists one candidate per kind of source, in order, and what was tried in vain', async () => {
+    const fromVariable = await executable('custom/ffmpeg');
+    const bundled = await executable('static/ffmpeg');
+    const onPath = await executable('bin/ffmpeg');
+    const loadPackage = (specifier: string): unknown => (specifier === 'ffmpeg-static' ? bundled : { path: path.join(folder, 'installer/ffmpeg') });
+    const { found, tried } = allCandidates('ffmpeg', { environment: environment({ FFMPEG_PATH: fromVariable, PATH: path.join(folder, 'bin') }), loadPackage });
+    expect(found).to.deep.equal([
+      { path: fromVariable, source: 'environment' }, { path: bundled, source: 'ffmpeg-static' }, { path: onPath, source: 'path' },
+    ]);
+    expect(tried).to.deep.equal([]);
+  });
+
+  it('adds a downloaded build to the candidates, once per real file', async () => {
+    const downloaded = await executable('download/ffmpeg');
+    const options = { environment: environment({ FFMPEG_PATH: downloaded, PATH: '' }), loadPackage: noPackages };
+    expect(ffmpegCandidates(options, path.join(folder, 'download'))).to.deep.equal([{ path: downloaded, source: 'environment' }]);
+    const alone = { environment: environment({ PATH: '' }), loadPackage: noPackages };
+    expect(ffmpegCandidates(alone, path.join(folder, 'download'))).to.deep.equal([{ path: downloaded, source: 'downloaded' }]);
+  });
+
+  it('refuses in the name of the operation while ffmpeg is not loaded yet', () => {
+    const toolbox = new FfmpegToolbox(new FfmpegToolboxConfig(), new Logger([]));
+    expect(() => toolbox.requireFfmpeg('Compressing the video')).to.throw(CommandError, /^Compressing the video needs ffmpeg, which is still being set up/);
   });
 
   it('finds executables on PATH with PATHEXT on Windows', async () => {

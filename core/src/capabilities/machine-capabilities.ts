@@ -1,0 +1,141 @@
+// What this machine can record with, in State: its displays, audio devices and GPU, and the video
+// encoders the ffmpeg build offers here. Detected once at start-up (the ffmpeg toolbox is loaded
+// then, with a dialog when there is none) and again after a device change.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inject, injectable } from 'tsyringe';
+import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
+import type { CaptureCapabilities, CaptureCapabilitiesProvider } from '../media/capture-source.js';
+import { detectAudioDevices, NO_AUDIO_DEVICES, toWireAudioDevice, type AudioDevices } from '../platform/audio-devices.js';
+import { detectDisplays, maxDisplayHeight, toWireDisplay, type DetectedDisplay } from '../platform/displays.js';
+import { detectGpu, type GpuInfo } from '../platform/gpu.js';
+import type { State } from '../protocol/index.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { ServiceOptions } from '../service-options.js';
+import { Notifier } from '../services/notifier.js';
+import { SettingsStore } from '../services/settings-store.js';
+import { StateStore } from '../services/state-store.js';
+import { Logger } from '../support/logger.js';
+
+/** Everything State tells about this machine's capture hardware. */
+export interface SystemDevices {
+  displays: DetectedDisplay[];
+  audio: AudioDevices;
+  gpu: GpuInfo;
+}
+
+/** Where GPU detection looks; tests register their own instance. */
+export class MachineCapabilitiesConfig {
+  /** Root of sysfs for GPU detection on Linux. */
+  sysfsRoot?: string;
+}
+
+/** A downloaded ffmpeg is kept here, in the data folder (the name is what older versions used). */
+const DOWNLOAD_FOLDER = 'capture-engine';
+
+@injectable()
+export class MachineCapabilities implements CaptureCapabilitiesProvider {
+  private starting: Promise<void> | undefined;
+  private devices: SystemDevices = { displays: [], audio: NO_AUDIO_DEVICES, gpu: { vendor: 'Unknown', computeCapability: 0 } };
+  private readonly logger: Logger;
+
+  constructor(
+    readonly toolbox: FfmpegToolbox,
+    private readonly state: StateStore,
+    private readonly notifier: Notifier,
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    private readonly settings: SettingsStore,
+    private readonly options: ServiceOptions,
+    private readonly config: MachineCapabilitiesConfig,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('capabilities');
+  }
+
+  /**
+   * Loads the ffmpeg toolbox and detects displays, audio devices and the GPU, once; later calls
+   * return the same promise. Never rejects: a missing ffmpeg is a dialog for the user, and State's
+   * `hasLoadedCaptureEngine` becomes true either way.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.load();
+    return this.starting;
+  }
+
+  get system(): Readonly<SystemDevices> {
+    return this.devices;
+  }
+
+  /** What capture source selection needs; undefined until the ffmpeg build was probed. */
+  captureCapabilities(): CaptureCapabilities | undefined {
+    const probe = this.toolbox.probe;
+    return probe ? { inputFormats: probe.inputFormats, displays: this.devices.displays, audio: this.devices.audio } : undefined;
+  }
+
+  /** Detects displays and audio devices again (after a device change) and updates State. */
+  async refreshDevices(): Promise<void> {
+    const [displays, audio] = await Promise.all([
+      this.tolerant('displays', detectDisplays(this.toolbox.run, this.toolbox.environment), this.devices.displays),
+      this.tolerant('audio devices', this.detectAudio(), this.devices.audio),
+    ]);
+    this.devices = { ...this.devices, displays, audio };
+    this.publishDevices();
+  }
+
+  private async load(): Promise<void> {
+    const startedAt = Date.now();
+    const { run, environment } = this.toolbox;
+    const displaysAndGpu = Promise.all([
+      this.tolerant('displays', detectDisplays(run, environment), []),
+      this.tolerant('GPU', detectGpu(run, environment, this.config.sysfsRoot === undefined ? {} : { sysfsRoot: this.config.sysfsRoot }),
+        { vendor: 'Unknown' as const, computeCapability: 0 }),
+    ]);
+    await this.toolbox.load({
+      downloadFolder: path.join(this.options.dataFolder, DOWNLOAD_FOLDER),
+      preferredVersion: this.settings.current.selectedCaptureEngineVersion,
+      onDownloadProgress: (progress) => this.events.send('CaptureEngineDownloadProgress', { progress, status: 'downloading' }),
+    });
+    const failure = this.toolbox.failure;
+    if (failure) this.notifier.showModal({ title: 'Recording is not available', subtitle: failure.subtitle, description: failure.message, type: 'error' });
+    const [displays, gpu] = await displaysAndGpu;
+    const audio = await this.tolerant('audio devices', this.detectAudio(), NO_AUDIO_DEVICES);
+    this.devices = { displays, audio, gpu };
+    this.logger.info('capture devices', {
+      displays: displays.map((display) => `${display.deviceName} ${display.width}x${display.height}+${display.x}+${display.y}`),
+      inputs: audio.inputs.map((device) => device.id), outputs: audio.outputs.map((device) => device.id),
+      gpu: gpu.vendor, computeCapability: gpu.computeCapability, tookMs: Date.now() - startedAt,
+    });
+    this.publishDevices({
+      codecs: [...this.toolbox.codecs],
+      availableCaptureEngineVersions: this.toolbox.builds.map((build) => ({
+        version: build.version, isBeta: false, supportsFrom: null, supportsTo: null, url: pathToFileURL(build.path).href,
+      })),
+      gpuVendor: gpu.vendor,
+      gpuComputeCapability: gpu.computeCapability,
+      hasLoadedCaptureEngine: true,
+    });
+  }
+
+  private detectAudio(): Promise<AudioDevices> {
+    const ffmpeg = this.toolbox.available ? this.toolbox.requireFfmpeg('Listing audio devices').ffmpeg.path : undefined;
+    return detectAudioDevices(this.toolbox.run, this.toolbox.environment, ffmpeg);
+  }
+
+  /** Detection is best effort: a failure leaves that part empty instead of stopping start-up. */
+  private tolerant<T>(what: string, detection: Promise<T>, fallback: T): Promise<T> {
+    return detection.catch((error: unknown) => {
+      this.logger.warn(`${what} could not be detected`, { error: (error as Error).message });
+      return fallback;
+    });
+  }
+
+  private publishDevices(extra: Partial<State> = {}): void {
+    this.state.update({
+      displays: this.devices.displays.map(toWireDisplay),
+      maxDisplayHeight: maxDisplayHeight(this.devices.displays),
+      inputDevices: this.devices.audio.inputs.map(toWireAudioDevice),
+      outputDevices: this.devices.audio.outputs.map(toWireAudioDevice),
+      ...extra,
+    });
+  }
+}
