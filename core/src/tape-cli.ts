@@ -15,7 +15,7 @@ import { shareHostModules } from './plugins/shared-modules.js';
 import { loadIntegrationClass } from './plugins/plugin-loader.js';
 import { SystemGamePaths } from './platform/game-paths.js';
 import { listProcesses } from './platform/process-list.js';
-import { matchGames } from './services/game-detector.js';
+import { matchGames } from './games/game-detector.js';
 import { ServiceOptions } from './service-options.js';
 import { toWirePath } from './protocol/wire-format.js';
 

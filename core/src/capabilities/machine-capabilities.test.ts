@@ -12,9 +12,9 @@ import { pathToFileURL } from 'node:url';
 import { container as rootContainer } from 'tsyringe';
 import { systemCommandRunner, type CommandResult, type CommandRunner } from '../platform/system-commands.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../services/notifier.js';
-import { SettingsStore } from '../services/settings-store.js';
-import { StateStore } from '../services/state-store.js';
+import { Notifier } from '../state/notifier.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
 import {

@@ -12,9 +12,9 @@ import { detectGpu, type GpuInfo } from '../platform/gpu.js';
 import type { State } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../services/notifier.js';
-import { SettingsStore } from '../services/settings-store.js';
-import { StateStore } from '../services/state-store.js';
+import { Notifier } from '../state/notifier.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 
 /** Everything State tells about this machine's capture hardware. */

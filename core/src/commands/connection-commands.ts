@@ -1,12 +1,12 @@
 // NewConnection: everything a frontend needs to draw itself, in SPEC's order.
 import { inject, injectable } from 'tsyringe';
-import { GameCatalog } from '../services/game-catalog.js';
-import { Notifier } from '../services/notifier.js';
-import { RecoveryService } from '../services/recovery-service.js';
-import { SettingsService } from '../services/settings-service.js';
-import { StateStore } from '../services/state-store.js';
-import { StorageWarnings } from '../services/storage-warnings.js';
-import { UpdateStatus } from '../services/update-status.js';
+import { GameCatalog } from '../games/game-catalog.js';
+import { Notifier } from '../state/notifier.js';
+import { RecoveryService } from '../recording/recovery-service.js';
+import { SettingsService } from '../settings/settings-service.js';
+import { StateStore } from '../state/state-store.js';
+import { StorageWarnings } from '../storage/storage-warnings.js';
+import { UpdateStatus } from '../updates/update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
 import { Updater } from '../updates/updater.js';

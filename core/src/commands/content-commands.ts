@@ -4,10 +4,10 @@ import { injectable } from 'tsyringe';
 import { Clipboard } from '../platform/clipboard.js';
 import { FileManager } from '../platform/file-manager.js';
 import { ServiceOptions } from '../service-options.js';
-import { ContentEditor } from '../services/content-editor.js';
-import { ContentLibrary } from '../services/content-library.js';
-import { ContentLocator } from '../services/content-locator.js';
-import { SettingsStore } from '../services/settings-store.js';
+import { ContentEditor } from '../library/content-editor.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { ContentLocator } from '../library/content-locator.js';
+import { SettingsStore } from '../settings/settings-store.js';
 import { Logger } from '../support/logger.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 

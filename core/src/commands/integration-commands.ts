@@ -2,7 +2,7 @@
 // The frontend sends them only from an explicit click beside the package's name, version, path and hash.
 import { injectable } from 'tsyringe';
 import { IntegrationHost } from '../plugins/integration-host.js';
-import { SettingsService } from '../services/settings-service.js';
+import { SettingsService } from '../settings/settings-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

@@ -1,6 +1,6 @@
 // MigrateContent: moves library items into the canonical folder layout; progress via ContentMigrationProgress.
 import { injectable } from 'tsyringe';
-import { ContentMigration } from '../services/content-migration.js';
+import { ContentMigration } from '../library/content-migration.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

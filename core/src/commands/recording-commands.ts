@@ -1,7 +1,7 @@
 // StartRecording, StopRecording, and the keybind actions of a running recording: SaveReplayBuffer
 // and TogglePreview (extensions, so that a frontend or a desktop bridge can send them).
 import { injectable } from 'tsyringe';
-import { RecorderService } from '../services/recorder-service.js';
+import { RecorderService } from '../recording/recorder-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

@@ -1,6 +1,6 @@
 // RecoveryConfirm: the answer for one file of a RecoveryPrompt.
 import { injectable } from 'tsyringe';
-import { RecoveryService } from '../services/recovery-service.js';
+import { RecoveryService } from '../recording/recovery-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

@@ -1,6 +1,6 @@
 // UpdateSettings and the preset commands.
 import { injectable } from 'tsyringe';
-import { SettingsService } from '../services/settings-service.js';
+import { SettingsService } from '../settings/settings-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

@@ -1,7 +1,7 @@
 // SetVideoLocation, SetCacheLocation and the answer to a StorageWarning.
 import { injectable } from 'tsyringe';
-import { LibraryLocations } from '../services/library-locations.js';
-import { StorageWarnings } from '../services/storage-warnings.js';
+import { LibraryLocations } from '../library/library-locations.js';
+import { StorageWarnings } from '../storage/storage-warnings.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

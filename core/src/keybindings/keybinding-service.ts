@@ -3,11 +3,11 @@
 // UpdateSettings applies at once. Without a usable keyboard hook the feature is off and says why.
 import { inject, injectable } from 'tsyringe';
 import type { Keybinding } from '../protocol/index.js';
-import type { BookmarkService } from '../services/bookmark-service.js';
-import { Notifier } from '../services/notifier.js';
-import type { RecorderService } from '../services/recorder-service.js';
-import { SettingsStore } from '../services/settings-store.js';
-import { StateStore } from '../services/state-store.js';
+import type { BookmarkService } from '../recording/bookmark-service.js';
+import { Notifier } from '../state/notifier.js';
+import type { RecorderService } from '../recording/recorder-service.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import { chordMatches, chordOf, describeKeys, type KeyChord, type KeyPress } from './key-chords.js';
 import { KEY_HOOK_LOADER, type KeyHook, type KeyHookLoader } from './key-hook.js';

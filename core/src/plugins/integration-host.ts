@@ -7,10 +7,10 @@ import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
 import { formatLocalDateTime, toWirePath, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
-import { GameDetector, type RunningGame } from '../services/game-detector.js';
-import { Notifier } from '../services/notifier.js';
-import { SettingsStore } from '../services/settings-store.js';
-import { StateStore } from '../services/state-store.js';
+import { GameDetector, type RunningGame } from '../games/game-detector.js';
+import { Notifier } from '../state/notifier.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,

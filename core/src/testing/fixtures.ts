@@ -15,12 +15,12 @@ import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { ContentArtwork } from '../services/content-artwork.js';
-import { MediaJobs } from '../services/media-jobs.js';
-import { ContentLibrary } from '../services/content-library.js';
-import { Notifier } from '../services/notifier.js';
-import { SettingsStore } from '../services/settings-store.js';
-import { StateStore } from '../services/state-store.js';
+import { ContentArtwork } from '../library/content-artwork.js';
+import { MediaJobs } from '../jobs/media-jobs.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { Notifier } from '../state/notifier.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 

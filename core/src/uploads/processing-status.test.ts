@@ -8,7 +8,7 @@ import { AccountService } from '../account/account-service.js';
 import { DEFAULT_PLATFORM_ENDPOINTS } from '../account/platform-endpoints.js';
 import { TokenStore } from '../account/token-store.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../services/notifier.js';
+import { Notifier } from '../state/notifier.js';
 import { Logger } from '../support/logger.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { lastPathSegment, processingStatusUrl, waitUntilProcessed } from './processing-status.js';

@@ -8,10 +8,10 @@ import { AccountService, type SignOutReason } from '../account/account-service.j
 import { CommandError } from '../protocol/refusal.js';
 import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { ContentLibrary } from '../services/content-library.js';
-import { ContentLocator } from '../services/content-locator.js';
-import { Notifier } from '../services/notifier.js';
-import { SettingsStore } from '../services/settings-store.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { ContentLocator } from '../library/content-locator.js';
+import { Notifier } from '../state/notifier.js';
+import { SettingsStore } from '../settings/settings-store.js';
 import { WebBrowser } from '../platform/web-browser.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';

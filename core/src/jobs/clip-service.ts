@@ -1,0 +1,418 @@
+// Clip jobs (`CreateClip`, `CancelClip`): segments of library videos joined into a Clip item, by
+// stream copy where the cut points allow it, else re-encoded in the clip quality preset. Jobs run one
+// at a time; each reports `ClipProgress` and writes its file under a temporary name.
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { CommandError } from '../protocol/refusal.js';
+import {
+  allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
+  type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
+} from '../media/clip-encoding.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
+import { FfmpegProcess } from '../media/ffmpeg-process.js';
+import { percentOf, produceInto } from '../media/job-output.js';
+import { probeMedia } from '../media/probe.js';
+import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../protocol/index.js';
+import { Logger } from '../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
+import { ContentLocator } from '../library/content-locator.js';
+import { fileStamp } from '../recording/recorder-service.js';
+import { SettingsStore } from '../settings/settings-store.js';
+
+type OutputMode = NonNullable<CommandParameters<'CreateClip'>['OutputMode']>;
+
+/** A segment and the library item it cuts, or why it cannot be cut. */
+interface ResolvedSegment {
+  segment: Segment;
+  item?: ContentRecord;
+  problem?: string;
+}
+
+interface ClipJob {
+  id: number;
+  segments: ResolvedSegment[];
+  cancelled: boolean;
+  started: boolean;
+  /** Its running ffmpeg: one, or two while an early copy and its probe overlap with a cut. */
+  processes: Set<FfmpegProcess>;
+  lastProgress: number;
+  done: Promise<void>;
+}
+
+/** A job ended by `CancelClip`. */
+class ClipCancelled extends Error {}
+
+/** How a piece is placed in the clip: its source and offset, for bookmarks, and its keyframes as probed. */
+interface PlacedPiece extends ClipPiece {
+  item: ContentRecord;
+  offsetSeconds: number;
+  /** Keyframe times read up to `untilSeconds` (the probe reads a window, not the whole piece). */
+  keyframes: { times: number[]; untilSeconds: number };
+}
+
+/** A copy started before the probe said whether it can be kept. */
+interface EarlyCopy {
+  finished: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Ends past the video by less than this are taken as its end (players round). */
+const END_TOLERANCE_SECONDS = 0.5;
+/** How far past a segment's start its keyframes are read with the probe: several keyframe intervals of common encoders (1–2 s). */
+const KEYFRAME_WINDOW_SECONDS = 5;
+
+/** The span whose keyframes decide how a segment is cut: a start on one, or the next one after it. */
+function keyframeWindow(startSeconds: number, endSeconds: number): { fromSeconds: number; toSeconds: number } {
+  return { fromSeconds: Math.max(0, startSeconds - 0.5), toSeconds: Math.min(endSeconds, startSeconds + KEYFRAME_WINDOW_SECONDS) };
+}
+
+@injectable()
+export class ClipService {
+  private readonly jobs = new Map<number, ClipJob>();
+  private queue: Promise<void> = Promise.resolve();
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly library: ContentLibrary,
+    private readonly locator: ContentLocator,
+    private readonly toolbox: FfmpegToolbox,
+    private readonly artwork: ContentArtwork,
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('clips');
+  }
+
+  /**
+   * Queues the clip (or, `separate`, one clip per segment) and returns. Paths outside the content
+   * folder are refused before anything starts; other problems of a segment end its job with -1.
+   */
+  async create(segments: readonly Segment[], outputMode: OutputMode = 'combined'): Promise<void> {
+    this.tools();
+    const resolved = await Promise.all(segments.map((segment) => this.resolve(segment)));
+    const groups = outputMode === 'separate' ? resolved.map((entry) => [entry]) : [resolved];
+    for (const group of groups) {
+      const id = group[0]!.segment.id;
+      if (this.jobs.has(id)) throw new CommandError('NotAllowed', `A clip with the id ${id} is already being made.`);
+    }
+    for (const group of groups) this.enqueue(group);
+  }
+
+  /** Kills the job's ffmpeg, removes what it wrote, then `ClipProgress {id, 100, []}` (sent by the job). */
+  async cancel(id: number): Promise<void> {
+    const job = this.jobs.get(id) ?? [...this.jobs.values()].find((entry) => entry.segments.some(({ segment }) => segment.id === id));
+    if (!job) throw new CommandError('NotFound', `There is no clip being made with the id ${id}.`);
+    job.cancelled = true;
+    await Promise.all([...job.processes].map((process) => process.cancel()));
+    await job.done;
+  }
+
+  /** Waits for every queued job (tests, shutdown). */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.jobs.keys()].map((id) => this.cancel(id).catch(() => undefined)));
+  }
+
+  private tools(): FfmpegTools {
+    return this.toolbox.requireFfmpeg('Making the clip');
+  }
+
+  /** `filePath` when it names a library video inside the content folder, else `fileName` + `type`. */
+  private async resolve(segment: Segment): Promise<ResolvedSegment> {
+    try {
+      if (segment.filePath) {
+        try {
+          return { segment, item: await this.locator.byFilePath(segment.filePath, segment.type) };
+        } catch (error) {
+          // Traversal and malformed paths refuse the command; a path that is gone falls back to the name.
+          if (!(error instanceof CommandError) || error.code !== 'NotFound') throw error;
+        }
+      }
+      return { segment, item: this.locator.byFileName(segment.fileName, segment.type) };
+    } catch (error) {
+      if (error instanceof CommandError && error.code === 'NotFound') return { segment, problem: error.message };
+      throw error;
+    }
+  }
+
+  private enqueue(segments: ResolvedSegment[]): void {
+    const id = segments[0]!.segment.id;
+    let release!: () => void;
+    const job: ClipJob = { id, segments, cancelled: false, started: false, processes: new Set(), lastProgress: 0, done: new Promise((resolve) => { release = resolve; }) };
+    this.jobs.set(id, job);
+    this.progress(job, 0);
+    this.queue = this.queue.then(() => this.run(job)).catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error }))
+      .finally(() => {
+        this.jobs.delete(id);
+        release();
+      });
+  }
+
+  private async run(job: ClipJob): Promise<void> {
+    const began = Date.now();
+    const work = path.join(clipWorkFolder(this.settings.current.cacheFolder), randomUUID());
+    let target: string | undefined;
+    try {
+      if (job.cancelled) throw new ClipCancelled();
+      job.started = true;
+      const tools = this.tools();
+      const first = job.segments[0]!.segment;
+      target = this.library.contentPath('Clip', first.game, `${fileStamp(new Date())}.mp4`);
+      const output = await produceInto(target, async (temp) => {
+        const made = await this.make(job, temp, work, tools);
+        if (job.cancelled) throw new ClipCancelled();
+        return made;
+      });
+      const { pieces, method } = output.value;
+      target = output.filePath;
+      const durationSeconds = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
+      const tracks = outputTrackNames(pieces, this.keepsSeparateTracks());
+      // The clip is listed at once; its thumbnail and waveform follow (a request for them waits).
+      const item = await this.artwork.addThenMake({
+        type: 'Clip',
+        filePath: target,
+        game: first.game,
+        durationSeconds,
+        title: first.title ?? '',
+        bookmarks: clipBookmarks(pieces),
+        gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
+        audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
+      }, { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } }, tools);
+      this.progress(job, 100);
+      this.logger.info('clip created', { id: job.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
+    } catch (error) {
+      if (target) await removeEmptyFolders(path.dirname(target));
+      if (error instanceof ClipCancelled || job.cancelled) {
+        this.logger.info('clip cancelled', { id: job.id });
+        this.events.send('ClipProgress', { id: job.id, progress: 100, segments: [] });
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        this.logger.warn('clip not created', { id: job.id, error: message });
+        this.events.send('ClipProgress', { id: job.id, progress: -1, segments: job.segments.map(({ segment }) => segment), error: message });
+      }
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Writes the clip into `temp`. A single segment that asks for no audio change is copied into place
+   * at once, beside the probe that tells whether it may be: kept when it starts on a keyframe, the
+   * commonest clip, else stopped and the clip made by a smart cut or a re-encode.
+   */
+  private async make(job: ClipJob, temp: string, work: string, tools: FfmpegTools): Promise<{ pieces: PlacedPiece[]; method: string }> {
+    const early = this.startEarlyCopy(job, temp, tools);
+    try {
+      const pieces = await this.pieces(job, tools);
+      const quality: ClipQuality = this.settings.current;
+      const keepSeparate = this.keepsSeparateTracks();
+      if (!allowsCopy(quality, pieces, keepSeparate)) {
+        await early?.stop();
+        return { pieces, method: await this.encode(job, pieces, temp, tools) };
+      }
+      const plans = await Promise.all(pieces.map((piece) => this.plan(piece, tools)));
+      if (early && plans.length === 1 && plans[0]!.kind === 'copy') {
+        const copied = await early.finished.then(() => true, (error: unknown) => {
+          if (job.cancelled) throw new ClipCancelled();
+          this.logger.info('direct clip copy failed; cutting it the other way', { id: job.id, error: (error as Error).message });
+          return false;
+        });
+        if (copied) return { pieces, method: 'copy' };
+      }
+      await early?.stop();
+      return { pieces, method: await this.cutAndJoin(job, pieces, plans, temp, work, tools) };
+    } catch (error) {
+      await early?.stop();
+      throw error;
+    }
+  }
+
+  /** The direct copy of a lone segment that changes no audio, started before its source is probed. */
+  private startEarlyCopy(job: ClipJob, temp: string, tools: FfmpegTools): EarlyCopy | undefined {
+    const [only, ...others] = job.segments;
+    const { segment, item } = only!;
+    const asksAudioChange = (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
+    if (others.length > 0 || !item || asksAudioChange || !(segment.endTime > segment.startTime)) return undefined;
+    const args = copyArgs(item.filePath, segment.startTime, segment.endTime, temp, {
+      format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks(), audioTracks: item.audioTrackNames?.length ?? 1,
+    });
+    const { process, finished } = this.startFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, segment.endTime - segment.startTime)), tools);
+    // Settled here so that a copy stopped early never counts as an unhandled failure.
+    finished.catch(() => undefined);
+    return {
+      finished,
+      stop: async () => {
+        await process?.cancel();
+        await finished.catch(() => undefined);
+      },
+    };
+  }
+
+  /** Each segment's source probed (with the keyframes around its start) and its times checked against it. */
+  private async pieces(job: ClipJob, tools: FfmpegTools): Promise<PlacedPiece[]> {
+    const probes = job.segments.map(({ segment, item }) => (item && segment.endTime > segment.startTime
+      ? probeMedia(tools.ffprobe.path, item.filePath, { keyframesIn: keyframeWindow(segment.startTime, segment.endTime) })
+      : undefined));
+    // Every probe is awaited (settled) before any error is raised, so none is left running.
+    await Promise.allSettled(probes);
+    const pieces: PlacedPiece[] = [];
+    let offsetSeconds = 0;
+    for (const [index, { segment, item, problem }] of job.segments.entries()) {
+      const label = job.segments.length > 1 ? `Segment ${index + 1} (${segment.fileName})` : `The segment of ${segment.fileName}`;
+      if (!item) throw new Error(`${label}: ${problem ?? 'the video is not in the library.'}`);
+      if (!(segment.endTime > segment.startTime)) throw new Error(`${label}: its end (${segment.endTime} s) is not after its start (${segment.startTime} s).`);
+      const probed = await probes[index]!.catch((error: unknown) => {
+        throw new Error(`${label}: the video cannot be read (${(error as Error).message}).`);
+      });
+      const video = probed.streams.find((stream) => stream.type === 'video');
+      const duration = probed.durationSeconds ?? 0;
+      if (!video) throw new Error(`${label}: ${item.filePath} has no video.`);
+      if (segment.startTime >= duration || segment.endTime > duration + END_TOLERANCE_SECONDS) {
+        throw new Error(`${label}: ${segment.startTime}–${segment.endTime} s is outside the video, which is ${duration.toFixed(2)} s long.`);
+      }
+      const source: ClipSource = {
+        path: item.filePath,
+        durationSeconds: duration,
+        videoCodec: video.codec,
+        width: video.width ?? 1280,
+        height: video.height ?? 720,
+        frameRate: video.frameRate ?? 30,
+        audioTracks: probed.streams.filter((stream) => stream.type === 'audio').map((stream) => ({
+          codec: stream.codec,
+          ...(stream.sampleRate ? { sampleRate: stream.sampleRate } : {}),
+          ...(stream.channels ? { channels: stream.channels } : {}),
+          ...(stream.title ? { title: stream.title } : {}),
+        })),
+      };
+      const endSeconds = Math.min(segment.endTime, duration);
+      const volumes: Record<number, number> = {};
+      for (const [track, volume] of Object.entries(segment.audioTrackVolumes ?? {})) volumes[Number(track)] = volume;
+      const window = keyframeWindow(segment.startTime, segment.endTime);
+      pieces.push({
+        source, item, offsetSeconds, startSeconds: segment.startTime, endSeconds, mutedAudioTracks: segment.mutedAudioTracks ?? [], audioTrackVolumes: volumes,
+        keyframes: { times: probed.keyframes ?? [], untilSeconds: window.toSeconds },
+      });
+      offsetSeconds += endSeconds - segment.startTime;
+    }
+    return pieces;
+  }
+
+  /** How to cut the piece; its keyframes are read further when the probed window holds none after its start. */
+  private async plan(piece: PlacedPiece, tools: FfmpegTools): Promise<CutPlan> {
+    const frameSeconds = 1 / (piece.source.frameRate || 30);
+    const plan = planCut(piece.startSeconds, piece.endSeconds, piece.keyframes.times, frameSeconds);
+    if (plan.kind !== 'encode' || piece.keyframes.untilSeconds >= piece.endSeconds) return plan;
+    return planCut(piece.startSeconds, piece.endSeconds, await this.keyframes(tools, piece), frameSeconds);
+  }
+
+  /** The fast path: each piece copied from a keyframe (its head re-encoded when it starts between), then joined. */
+  private async cutAndJoin(job: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string, tools: FfmpegTools): Promise<string> {
+    await mkdir(work, { recursive: true });
+    const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
+    const encoder = chooseClipEncoder({ clipEncoder: 'cpu', clipCodec: this.settings.current.clipCodec }, this.toolbox.codecs);
+    const quality: ClipQuality = this.settings.current;
+    const keepSeparateTracks = this.keepsSeparateTracks();
+    const parts: string[] = [];
+    let done = 0;
+    const step = async (args: string[], output: string, seconds: number) => {
+      await this.runFfmpeg(job, args, [output], (at) => this.progress(job, percentOf(done + Math.min(at, seconds), 2 * total)), tools);
+      done += seconds;
+      parts.push(output);
+    };
+    for (const [index, piece] of pieces.entries()) {
+      const plan = plans[index]!;
+      const copy = (from: number, output: string) => step(copyArgs(piece.source.path, from, plan.toSeconds, output, { format: 'mpegts', keepSeparateTracks, audioTracks: piece.source.audioTracks.length }), output, plan.toSeconds - from);
+      if (plan.kind === 'copy') {
+        await copy(plan.fromSeconds, path.join(work, `${index}-copy.ts`));
+      } else {
+        const headEnd = plan.kind === 'smart' ? plan.keyframeSeconds : plan.toSeconds;
+        const head = path.join(work, `${index}-head.ts`);
+        await step(headArgs(piece, headEnd, { encoder, quality, target: head, keepSeparateTracks }), head, headEnd - plan.fromSeconds);
+        if (plan.kind === 'smart') await copy(plan.keyframeSeconds, path.join(work, `${index}-tail.ts`));
+      }
+    }
+    const list = path.join(work, 'parts.txt');
+    await writeFile(list, concatList(parts));
+    await this.runFfmpeg(job, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) => this.progress(job, percentOf(total + at, 2 * total)), tools);
+    return plans.map((plan) => plan.kind).join('+');
+  }
+
+  /** The re-encode: every piece in one ffmpeg run, in the clip preset. */
+  private async encode(job: ClipJob, pieces: PlacedPiece[], temp: string, tools: FfmpegTools): Promise<string> {
+    const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
+    const quality: ClipQuality = this.settings.current;
+    const encoder = chooseClipEncoder(quality, this.toolbox.codecs);
+    const args = encodeArgs(pieces, { quality, encoder, target: temp, format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks() });
+    await this.runFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, total)), tools);
+    return `encode:${encoder.id}`;
+  }
+
+  /** Keyframe times of the piece's whole span (the probe's window ended before one came after its start). */
+  private async keyframes(tools: FfmpegTools, piece: ClipPiece): Promise<number[]> {
+    const probed = await probeMedia(tools.ffprobe.path, piece.source.path, { keyframesIn: { fromSeconds: Math.max(0, piece.startSeconds - 0.5), toSeconds: piece.endSeconds } });
+    return probed.keyframes ?? [];
+  }
+
+  private keepsSeparateTracks(): boolean {
+    return this.settings.current.clipKeepSeparateAudioTracks;
+  }
+
+  private runFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: FfmpegTools): Promise<void> {
+    return this.startFfmpeg(job, args, outputs, onPosition, tools).finished;
+  }
+
+  /** Starts ffmpeg as part of the job (`CancelClip` kills it); `finished` rejects when it failed or the job was cancelled. */
+  private startFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: FfmpegTools): { process?: FfmpegProcess; finished: Promise<void> } {
+    if (job.cancelled) return { finished: Promise.reject(new ClipCancelled()) };
+    const process = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args, outputs, logger: this.logger });
+    job.processes.add(process);
+    process.onProgress((report) => {
+      if (report.outTimeSeconds !== undefined) onPosition(report.outTimeSeconds);
+    });
+    const finished = process.exited.then((exit) => {
+      job.processes.delete(process);
+      if (job.cancelled) throw new ClipCancelled();
+      if (!exit.succeeded) throw new Error(`ffmpeg could not make the clip: ${exit.errorText}`);
+    });
+    return { process, finished };
+  }
+
+  /** Sends `ClipProgress` when the percentage rose (0 and 100 always once). */
+  private progress(job: ClipJob, progress: number): void {
+    if (job.cancelled) return;
+    if (progress !== 0 && progress <= job.lastProgress) return;
+    job.lastProgress = progress;
+    this.events.send('ClipProgress', { id: job.id, progress, segments: job.segments.map(({ segment }) => segment) });
+  }
+}
+
+/** Where clip jobs keep the parts they join: one folder per job, removed when it ends. */
+export function clipWorkFolder(cacheFolder: string): string {
+  return path.join(cacheFolder, 'clip-work');
+}
+
+/** The sources' bookmarks inside the pieces, at their time in the clip; each bookmark once. */
+export function clipBookmarks(pieces: readonly (Pick<PlacedPiece, 'startSeconds' | 'endSeconds' | 'offsetSeconds'> & { item: Pick<ContentRecord, 'bookmarks'> })[]): Bookmark[] {
+  const seen = new Set<number>();
+  return pieces.flatMap((piece) => piece.item.bookmarks.flatMap((bookmark) => {
+    const time = parseDuration(bookmark.time);
+    if (time === undefined || time < piece.startSeconds || time > piece.endSeconds || seen.has(bookmark.id)) return [];
+    seen.add(bookmark.id);
+    return [{ ...bookmark, time: formatDuration(piece.offsetSeconds + time - piece.startSeconds) }];
+  }));
+}
+
+/** The game folder and the Clips folder a failed clip created, as far as nothing else is in them. */
+async function removeEmptyFolders(gameFolder: string): Promise<void> {
+  for (const folder of [gameFolder, path.dirname(gameFolder)]) {
+    if (!(await rmdir(folder).then(() => true, () => false))) return;
+  }
+}

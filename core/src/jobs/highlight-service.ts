@@ -1,0 +1,229 @@
+// CreateAiClip: a Highlight item made from a session's best moments. The moments are its positive
+// bookmarks (Kill, Assist, Goal, each with its own window); a session without them uses its loudest
+// half-seconds instead (padded by `highlightPaddingBefore`/`After`), so there is always something to
+// show when the session has sound. The chosen windows are cut and joined in one ffmpeg run
+// (trim/atrim + concat, re-encoded with x264 at the clip quality settings: exact at any cut point),
+// written under a temporary name and renamed into `<contentFolder>/Highlights/<game>/` when
+// complete; the bookmarks inside the windows come along, re-based onto the highlight's timeline.
+// With `autoGenerateHighlights` on, a session that stops with positive bookmarks gets one at once.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { inject, injectable } from 'tsyringe';
+import { CommandError } from '../protocol/refusal.js';
+import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
+import { fileInput } from '../media/file-input.js';
+import {
+  bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
+} from '../media/highlight-plan.js';
+import { percentOf, produceInto } from '../media/job-output.js';
+import { measureLoudness } from '../media/loudness.js';
+import { probeMedia, type ProbeResult } from '../media/probe.js';
+import { audioTrackNameArgs } from '../media/session-encoding.js';
+import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../protocol/index.js';
+import { Logger } from '../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { ContentArtwork } from '../library/content-artwork.js';
+import { MediaJobs } from './media-jobs.js';
+import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
+import { ContentLocator } from '../library/content-locator.js';
+import { fileStamp, RecorderService } from '../recording/recorder-service.js';
+import { SettingsStore } from '../settings/settings-store.js';
+
+export type HighlightOutcome =
+  | { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }
+  | { status: 'error'; message: string };
+
+export const NO_MOMENTS = 'No highlight moments found in this session';
+
+type ClipQuality = Pick<Settings, 'clipPreset' | 'clipQualityCpu' | 'clipFps' | 'clipAudioQuality'>;
+
+/** The ffmpeg arguments that cut `windows` out of `source` and join them, every audio track kept. */
+export function highlightArgs(source: string, target: string, windows: readonly PlannedWindow[], probed: ProbeResult, quality: ClipQuality): string[] {
+  const video = probed.streams.find((stream) => stream.type === 'video');
+  const audioTracks = probed.streams.filter((stream) => stream.type === 'audio');
+  const time = (seconds: number) => seconds.toFixed(3);
+  const parts: string[] = [];
+  const inputs: string[] = [];
+  windows.forEach((window, index) => {
+    parts.push(`[0:v:0]trim=start=${time(window.start)}:end=${time(window.end)},setpts=PTS-STARTPTS[v${index}]`);
+    inputs.push(`[v${index}]`);
+    audioTracks.forEach((_, track) => {
+      parts.push(`[0:a:${track}]atrim=start=${time(window.start)}:end=${time(window.end)},asetpts=PTS-STARTPTS[a${index}_${track}]`);
+      inputs.push(`[a${index}_${track}]`);
+    });
+  });
+  const sourceRate = video?.frameRate ?? 0;
+  const rate = quality.clipFps > 0 && (sourceRate === 0 || quality.clipFps < sourceRate) ? `,fps=${quality.clipFps}` : '';
+  const audioOut = audioTracks.map((_, track) => `[ao${track}]`).join('');
+  parts.push(`${inputs.join('')}concat=n=${windows.length}:v=1:a=${audioTracks.length}[vc]${audioOut}`, `[vc]format=yuv420p${rate}[vo]`);
+  const names = audioTracks.every((stream) => stream.title !== undefined) ? audioTracks.map((stream) => stream.title!) : [];
+  return [
+    ...fileInput(source),
+    '-filter_complex', parts.join(';'),
+    '-map', '[vo]', ...audioTracks.flatMap((_, track) => ['-map', `[ao${track}]`]),
+    '-c:v', 'libx264', '-preset', quality.clipPreset, '-crf', String(quality.clipQualityCpu),
+    ...(audioTracks.length > 0 ? ['-c:a', 'aac', '-b:a', quality.clipAudioQuality] : []),
+    ...audioTrackNameArgs(names),
+    '-movflags', '+faststart', '-f', 'mp4', '-y', target,
+  ];
+}
+
+/** The source's bookmarks that lie in the windows, on the highlight's timeline, by time. */
+export function rebaseBookmarks(bookmarks: readonly Bookmark[], windows: readonly PlannedWindow[]): Bookmark[] {
+  return bookmarks.flatMap((bookmark) => {
+    const seconds = parseDuration(bookmark.time);
+    const rebased = seconds === undefined ? undefined : rebaseTime(windows, seconds);
+    return rebased === undefined ? [] : [{ ...bookmark, time: formatDuration(rebased) }];
+  }).sort((a, b) => (parseDuration(a.time) ?? 0) - (parseDuration(b.time) ?? 0));
+}
+
+@injectable()
+export class HighlightService {
+  private readonly running = new Set<string>();
+  private readonly jobs = new Set<Promise<HighlightOutcome>>();
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly locator: ContentLocator,
+    private readonly library: ContentLibrary,
+    private readonly toolbox: FfmpegToolbox,
+    private readonly artwork: ContentArtwork,
+    private readonly mediaJobs: MediaJobs,
+    recorder: RecorderService,
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('highlights');
+    recorder.onStopped((_recording, item) => this.autoHighlight(item));
+  }
+
+  /** `CreateAiClip`: refuses an unknown name, a source already being processed, a missing engine; then runs the job. */
+  async createFor(fileName: string): Promise<HighlightOutcome> {
+    return this.create(this.locator.byAnyFileName(fileName));
+  }
+
+  async create(item: ContentRecord): Promise<HighlightOutcome> {
+    if (this.running.has(item.id)) throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
+    const tools = this.toolbox.requireFfmpeg('Making the highlight');
+    this.running.add(item.id);
+    const job = this.mediaJobs.track(this.run(item, tools)).finally(() => this.running.delete(item.id));
+    this.jobs.add(job);
+    void job.finally(() => this.jobs.delete(job));
+    return job;
+  }
+
+  /** Resolves when every job started so far has ended (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.jobs.size > 0) await Promise.allSettled([...this.jobs]);
+  }
+
+  private autoHighlight(item: ContentRecord | undefined): void {
+    if (!item || item.type !== 'Session' || !this.settings.current.autoGenerateHighlights) return;
+    if (!item.bookmarks.some(isPositiveBookmark)) return;
+    this.logger.info('automatic highlight', { id: item.id, file: item.filePath });
+    this.create(item).catch((error: unknown) => this.logger.warn('automatic highlight not started', { id: item.id, error }));
+  }
+
+  private async run(item: ContentRecord, tools: FfmpegTools): Promise<HighlightOutcome> {
+    const id = randomUUID();
+    const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) => this.events.send('AiProgress', { id, ...content, content: stateItem(item) });
+    const began = Date.now();
+    try {
+      const probed = await probeMedia(tools.ffprobe.path, item.filePath).catch((error: unknown) => {
+        throw new Error(`Source video not found: ${(error as Error).message}`);
+      });
+      const durationSeconds = probed.durationSeconds ?? parseDuration(item.duration) ?? 0;
+      const { windows, source } = await this.choose(item, tools, durationSeconds);
+      if (windows.length === 0) {
+        report({ progress: -1, status: 'error', message: NO_MOMENTS });
+        return { status: 'error', message: NO_MOMENTS };
+      }
+      const moments = windows.reduce((sum, window) => sum + window.moments.length, 0);
+      report({ progress: 0, status: 'processing', message: `Found ${moments} moments` });
+      report({ progress: 10, status: 'processing', message: 'Extracting clips...' });
+      const planned = this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`);
+      const total = plannedSeconds(windows);
+      let lastPercent = 10;
+      const { filePath: target } = await produceInto(planned, async (temp) => {
+        await this.encode(highlightArgs(item.filePath, temp, windows, probed, this.settings.current), tools, temp, (done) => {
+          const percent = 10 + Math.floor(percentOf(done, total) * 0.8);
+          if (percent <= lastPercent) return;
+          lastPercent = percent;
+          report({ progress: percent, status: 'processing', message: `Extracting clip ${clipAt(windows, done)} of ${windows.length}` });
+        });
+      });
+      let highlight: ContentRecord;
+      try {
+        report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
+        const output = await probeMedia(tools.ffprobe.path, target);
+        report({ progress: 95, status: 'processing', message: 'Creating thumbnail and waveform...' });
+        highlight = await this.artwork.addWithArtwork({
+          type: 'Highlight',
+          filePath: target,
+          game: item.game,
+          durationSeconds: output.durationSeconds ?? total,
+          title: item.title,
+          bookmarks: rebaseBookmarks(item.bookmarks, windows),
+          gameDatabaseId: item.gameDatabaseId,
+          audioTrackNames: item.audioTrackNames,
+          gameExePath: item.gameExePath ?? null,
+        }, output, tools);
+      } catch (error) {
+        await rm(target, { force: true }); // no video the library does not list
+        throw error;
+      }
+      this.logger.info('highlight made', { source: item.filePath, target, windows: windows.length, seconds: total, from: source, tookMs: Date.now() - began });
+      report({ progress: 100, status: 'done', message: 'Done' });
+      return { status: 'done', item: highlight, windows, source };
+    } catch (error) {
+      const message = `Error: ${error instanceof Error ? error.message : String(error)}`;
+      this.logger.warn('highlight failed', { source: item.filePath, error });
+      report({ progress: -1, status: 'error', message });
+      return { status: 'error', message };
+    }
+  }
+
+  /** Windows from the positive bookmarks, else from the loudest moments. */
+  private async choose(item: ContentRecord, tools: FfmpegTools, durationSeconds: number): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
+    const marked = bookmarkMoments(item.bookmarks.flatMap((bookmark) => {
+      const seconds = parseDuration(bookmark.time);
+      return seconds === undefined ? [] : [{ type: bookmark.type, seconds }];
+    }));
+    const fromBookmarks = planHighlight(marked, { durationSeconds });
+    if (fromBookmarks.length > 0) return { windows: fromBookmarks, source: 'bookmarks' };
+    const { highlightPaddingBefore: before, highlightPaddingAfter: after } = this.settings.current;
+    const samples = await measureLoudness(tools.ffmpeg.path, item.filePath, DEFAULT_PEAKS.sampleSeconds);
+    const peaks = loudestMoments(samples, { ...DEFAULT_PEAKS, window: { before, after } });
+    return { windows: planHighlight(peaks, { durationSeconds }), source: 'audio' };
+  }
+
+  private async encode(args: string[], tools: FfmpegTools, temp: string, progress: (doneSeconds: number) => void): Promise<void> {
+    const ffmpeg = this.mediaJobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
+    let last = -1;
+    ffmpeg.onProgress((report) => {
+      const done = report.outTimeSeconds ?? 0;
+      if (done > last) {
+        last = done;
+        progress(done);
+      }
+    });
+    const exit = await ffmpeg.exited;
+    if (!exit.succeeded) throw new Error(`Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`);
+  }
+}
+
+/** 1-based number of the window the highlight is in at `seconds`. */
+function clipAt(windows: readonly PlannedWindow[], seconds: number): number {
+  let offset = 0;
+  for (const [index, window] of windows.entries()) {
+    offset += window.end - window.start;
+    if (seconds < offset) return index + 1;
+  }
+  return windows.length;
+}
+
+function stateItem(record: ContentRecord): EventContent<'AiProgress'>['content'] {
+  const { recordedFrom: _from, recordedUntil: _until, gameExePath: _exe, ...item } = record;
+  return item;
+}

@@ -1,0 +1,148 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Bookmark } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { Logger } from '../support/logger.js';
+import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
+import { BookmarkService } from '../recording/bookmark-service.js';
+import { ContentEditor, fileNameFromTitle } from './content-editor.js';
+import { ContentLibrary } from './content-library.js';
+import { ContentLocator } from './content-locator.js';
+import { ContentItemQueue } from './content-item-queue.js';
+import type { RecorderService } from '../recording/recorder-service.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
+
+describe('ContentEditor', () => {
+  let folder: string;
+  let videos: string;
+  let settings: SettingsStore;
+  let state: StateStore;
+  let events: RecordedEvents;
+  let library: ContentLibrary;
+  let recording: { startedAt: Date; contentFilePath?: string } | undefined;
+  let editor: ContentEditor;
+
+  const video = async (relative: string, bytes = 2048) => {
+    const file = path.join(videos, relative);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, Buffer.alloc(bytes));
+    return file;
+  };
+  const clip = async (relative: string, seconds = 30) => library.add({ type: 'Clip', filePath: await video(relative), game: 'Arena', durationSeconds: seconds, createdAt: new Date('2026-11-22T10:00:30') });
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-editor-'));
+    videos = path.join(folder, 'Videos');
+    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), new Logger([]));
+    await settings.load();
+    events = new RecordedEvents();
+    state = new StateStore(events);
+    library = new ContentLibrary(settings, state, new Logger([]));
+    await library.load();
+    recording = undefined;
+    const recorder = { get current() { return recording; } } as unknown as RecorderService;
+    const active = {
+      get current() { return recording; },
+      addBookmark: (bookmark: Bookmark) => state.update((next) => { next.recording?.bookmarks.push(bookmark); }),
+    };
+    const bookmarks = new BookmarkService(active, { findCovering: () => undefined, addBookmark: async () => undefined }, events, new Logger([]));
+    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, state, new ContentItemQueue(), new Logger([]));
+  });
+  afterEach(async () => {
+    state.dispose();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('turns titles into file names', () => {
+    expect(fileNameFromTitle(' Ace: round 1/2? ')).to.equal('Ace round 12');
+    expect(fileNameFromTitle('../../etc/passwd')).to.equal('etcpasswd');
+    expect(fileNameFromTitle(' ... ')).to.equal(undefined);
+    expect(fileNameFromTitle('nul')).to.equal('nul_');
+  });
+
+  it('renames: moves the video to the title, adds (1) on a collision, keeps the id, blank title gives the start time', async () => {
+    const item = await clip('Clips/Arena/a.mp4');
+    await video('Clips/Arena/Ace round.mp4');
+    const renamed = await editor.rename('a', 'Clip', 'Ace round');
+    expect(renamed).to.deep.include({ id: item.id, title: 'Ace round', fileName: 'Ace round (1)' });
+    expect(renamed.filePath).to.equal(path.join(videos, 'Clips/Arena/Ace round (1).mp4').replaceAll('\\', '/'));
+    expect(existsSync(item.filePath)).to.equal(false);
+    const blank = await editor.rename('Ace round (1)', 'Clip', '  ');
+    expect(blank.fileName).to.equal('2026-11-22_10-00-00');
+    expect(blank.title).to.equal('  ');
+    const same = await editor.rename('2026-11-22_10-00-00', 'Clip', '2026-11-22_10-00-00');
+    expect(same.filePath).to.equal(blank.filePath);
+    await commandRejection(editor.rename('nothing', 'Clip', 'x'), 'NotFound');
+  });
+
+  it('deletes a batch only when every item resolves, and never the file being recorded', async () => {
+    const a = await clip('Clips/Arena/a.mp4');
+    const b = await clip('Clips/Arena/b.mp4');
+    await commandRejection(editor.deleteMany([{ FileName: 'a', ContentType: 'Clip' }, { FileName: 'zz', ContentType: 'Clip' }]), 'NotFound');
+    expect(existsSync(a.filePath)).to.equal(true);
+    recording = { startedAt: new Date(), contentFilePath: b.filePath };
+    await commandRejection(editor.delete('b', 'Clip'), 'NotAllowed');
+    recording = undefined;
+    await editor.deleteMany([{ FileName: 'a', ContentType: 'Clip' }, { FileName: 'b', ContentType: 'Clip' }, { FileName: 'a', ContentType: 'Clip' }]);
+    expect(library.list()).to.deep.equal([]);
+    expect(existsSync(path.join(videos, 'Clips', 'Arena'))).to.equal(false);
+  });
+
+  it('adds and deletes bookmarks on library items, sorted by time, refusing times past the end', async () => {
+    const item = await clip('Clips/Arena/a.mp4', 30);
+    await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 5, type: 'Kill', time: '00:00:20.500' });
+    await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 6, type: 'Manual', time: '00:00:03' });
+    expect(library.get(item.id)!.bookmarks.map((bookmark) => [bookmark.id, bookmark.time])).to.deep.equal([[6, '00:00:03'], [5, '00:00:20.5000000']]);
+    await commandRejection(editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 7, type: 'Kill', time: '00:05:00' }), 'InvalidParameters');
+    await commandRejection(editor.addBookmark({ filePath: item.filePath, contentType: 'Session', id: 7, type: 'Kill', time: '00:00:01' }), 'NotFound');
+    await editor.deleteBookmark(item.filePath, 'Clip', 5);
+    expect(library.get(item.id)!.bookmarks.map((bookmark) => bookmark.id)).to.deep.equal([6]);
+    await commandRejection(editor.deleteBookmark(item.filePath, 'Clip', 5), 'NotFound');
+    expect(events.of('BookmarkCreated')).to.have.length(0);
+  });
+
+  it('keeps every bookmark of many added to one item at once, and a rename and a delete of one item at once never both act', async () => {
+    const item = await clip('Clips/Arena/a.mp4', 30);
+    await Promise.all(Array.from({ length: 10 }, (_, index) => editor.addBookmark({
+      filePath: item.filePath, contentType: 'Clip', id: index + 1, type: 'Kill', time: `00:00:${String(index + 10)}`,
+    })));
+    expect(library.get(item.id)!.bookmarks.map((bookmark) => bookmark.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+
+    const [renamed, deleted] = await Promise.allSettled([editor.rename('a', 'Clip', 'Ace'), editor.delete('a', 'Clip')]);
+    expect(renamed.status).to.equal('fulfilled');
+    // The delete names the item by its old name, which the rename before it took away.
+    expect(deleted.status === 'rejected' && (deleted.reason as { code?: string }).code).to.equal('NotFound');
+    expect(library.get(item.id)).to.deep.include({ fileName: 'Ace' });
+    expect(await readdir(path.join(videos, 'Clips/Arena'))).to.deep.equal(['Ace.mp4']);
+  });
+
+  it('puts a bookmark on the running recording\'s session file into State with BookmarkCreated', async () => {
+    const contentFilePath = path.join(videos, 'Full Sessions', 'Manual Recording', 'now.mp4');
+    recording = { startedAt: new Date(), contentFilePath };
+    state.update({ recording: { startTime: '', endTime: null, filePath: contentFilePath, game: 'Manual Recording', fileName: 'Unknown', pid: null, isUsingGameHook: false, exePath: null, bookmarks: [], coverImageId: null, audioTrackNames: null, duration: null } });
+    await editor.addBookmark({ filePath: contentFilePath, contentType: 'Session', id: 9, type: 'Goal', time: '00:00:02' });
+    expect(state.current.recording!.bookmarks).to.deep.equal([{ id: 9, type: 'Goal', subtype: null, time: '00:00:02', aiRating: null }]);
+    expect(events.of('BookmarkCreated')).to.deep.equal([{}]);
+    await editor.deleteBookmark(contentFilePath, 'Session', 9);
+    expect(state.current.recording!.bookmarks).to.deep.equal([]);
+  });
+
+  it('refuses paths outside the content folder, also through a symbolic link, touching nothing', async () => {
+    const item = await clip('Clips/Arena/a.mp4');
+    const outside = path.join(folder, 'outside.mp4');
+    await writeFile(outside, 'secret');
+    const link = path.join(videos, 'Clips', 'Arena', 'link.mp4');
+    await symlink(outside, link);
+    for (const filePath of [outside, path.join(videos, '..', 'outside.mp4'), link, 'relative/a.mp4']) {
+      await commandRejection(editor.addBookmark({ filePath, contentType: 'Clip', id: 1, type: 'Kill', time: '00:00:01' }));
+      await commandRejection(editor.deleteBookmark(filePath, 'Clip', 1));
+    }
+    expect(library.get(item.id)!.bookmarks).to.deep.equal([]);
+    expect((await readdir(path.join(videos, 'Clips', 'Arena'))).sort()).to.deep.equal(['a.mp4', 'link.mp4']);
+  });
+});

@@ -1,0 +1,308 @@
+// The user's videos as the service knows them: one JSON sidecar per item in
+// `<cache>/metadata/<TypeFolder>/<id>.json`, written atomically, mirrored into `State.content`.
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { injectable } from 'tsyringe';
+import Type, { type Static } from 'typebox';
+import { thumbnailPath } from '../media/thumbnail.js';
+import { waveformPath } from '../media/waveform.js';
+import {
+  ContentItem, describeProblems, formatContentSize, formatDuration, formatLocalDateTime, toWirePath, TYPE_FOLDERS, type Bookmark, type ContentType,
+} from '../protocol/index.js';
+import { writeFileAtomic } from '../support/atomic-file.js';
+import { Logger } from '../support/logger.js';
+import { samePath } from '../support/paths.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
+
+/** The sidecar: the item as in State, plus what only the service needs. */
+export const ContentRecord = Type.Intersect([
+  ContentItem,
+  Type.Object({
+    /** Sessions: the instant the video's first frame shows, and its last (ISO, UTC). */
+    recordedFrom: Type.Optional(Type.String()),
+    recordedUntil: Type.Optional(Type.String()),
+    gameExePath: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
+]);
+export type ContentRecord = Static<typeof ContentRecord>;
+
+/** What a producer (recorder, clips, import) knows about a new video; the library does the rest. */
+export interface NewContent {
+  type: ContentType;
+  /** Absolute path of the video, already in its final place. */
+  filePath: string;
+  game: string;
+  durationSeconds: number;
+  title?: string;
+  bookmarks?: Bookmark[];
+  /** Default: now. */
+  createdAt?: Date;
+  gameDatabaseId?: number | null;
+  audioTrackNames?: string[] | null;
+  isImported?: boolean;
+  compressed?: boolean;
+  gameExePath?: string | null;
+  recordedFrom?: Date;
+  recordedUntil?: Date;
+}
+
+export type ContentChange = Partial<Omit<ContentRecord, 'id' | 'type'>>;
+
+const ID_PATTERN = /^[0-9a-f]{32}$/;
+export const newContentId = () => randomUUID().replaceAll('-', '');
+
+@injectable()
+export class ContentLibrary {
+  private readonly items = new Map<string, ContentRecord>();
+  /** One write at a time per item, each of its newest version. */
+  private readonly writes = new Map<string, Promise<void>>();
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly state: StateStore,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('content');
+  }
+
+  get metadataFolder(): string {
+    return path.join(this.settings.current.cacheFolder, 'metadata');
+  }
+
+  /** `<contentFolder>/<TypeFolder>/<game folder>/<fileName>`: where a new video of that kind goes. */
+  contentPath(type: ContentType, game: string, fileName: string): string {
+    return path.join(this.settings.current.contentFolder, TYPE_FOLDERS[type], sanitizeFolderName(game), fileName);
+  }
+
+  /**
+   * Reads every sidecar. Broken ones are logged and skipped; items whose video is gone are left
+   * on disk but not listed (the video may be on a drive that is not plugged in).
+   */
+  async load(): Promise<void> {
+    const loaded = new Map<string, ContentRecord>();
+    let missingVideos = 0;
+    for (const type of Object.keys(TYPE_FOLDERS) as ContentType[]) {
+      const folder = path.join(this.metadataFolder, TYPE_FOLDERS[type]);
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn('metadata folder unreadable', { folder, error });
+        continue;
+      }
+      for (const name of names) {
+        const file = path.join(folder, name);
+        if (/\.json\.tmp-/.test(name)) {
+          await rm(file, { force: true }); // a write that a crash interrupted; the sidecar itself is intact
+          continue;
+        }
+        if (name.startsWith('.') || !name.endsWith('.json')) continue;
+        const record = await this.readSidecar(file, type);
+        if (!record) continue;
+        const size = await fileSize(record.filePath);
+        if (size === undefined) {
+          missingVideos++;
+          continue;
+        }
+        if (record.fileSizeKb === 0 && size > 0) Object.assign(record, sizeFields(size));
+        loaded.set(record.id, record);
+      }
+    }
+    this.items.clear();
+    for (const [id, record] of loaded) this.items.set(id, record);
+    this.logger.info('content loaded', { items: loaded.size, missingVideos });
+    this.publish();
+  }
+
+  list(): readonly ContentRecord[] {
+    return sortNewestFirst([...this.items.values()]);
+  }
+
+  get(id: string): ContentRecord | undefined {
+    return this.items.get(id);
+  }
+
+  /** Adds an item and writes its sidecar; a video that is already listed keeps its id. */
+  async add(content: NewContent): Promise<ContentRecord> {
+    const size = await fileSize(content.filePath);
+    const existing = [...this.items.values()].find((item) => item.type === content.type && samePath(item.filePath, content.filePath));
+    const record: ContentRecord = {
+      id: existing?.id ?? newContentId(),
+      type: content.type,
+      title: content.title ?? '',
+      game: content.game,
+      bookmarks: content.bookmarks ?? [],
+      fileName: path.parse(content.filePath).name,
+      filePath: toWirePath(content.filePath),
+      ...(size === undefined ? { fileSize: 'Unknown', fileSizeKb: 0 } : sizeFields(size)),
+      duration: formatDuration(content.durationSeconds),
+      createdAt: formatLocalDateTime(content.createdAt ?? new Date()),
+      aiAnalysis: null,
+      uploadId: null,
+      gameDatabaseId: content.gameDatabaseId ?? null,
+      audioTrackNames: content.audioTrackNames ?? null,
+      isImported: content.isImported ?? false,
+      compressed: content.compressed ?? false,
+      gameExePath: content.gameExePath ?? null,
+    };
+    if (content.recordedFrom) record.recordedFrom = content.recordedFrom.toISOString();
+    if (content.recordedUntil) record.recordedUntil = content.recordedUntil.toISOString();
+    await this.commit(record, existing);
+    this.logger.info('content added', { id: record.id, type: record.type, file: record.filePath });
+    return record;
+  }
+
+  /** Changes an item (rewriting its sidecar); a new `filePath` also renames `fileName` and re-reads the size. */
+  async update(id: string, change: ContentChange): Promise<ContentRecord> {
+    const current = this.items.get(id);
+    if (!current) throw new Error(`No content with id ${id}`);
+    const next: ContentRecord = { ...current, ...change, id: current.id, type: current.type };
+    if (change.filePath !== undefined && change.filePath !== current.filePath) {
+      next.filePath = toWirePath(change.filePath);
+      if (change.fileName === undefined) next.fileName = path.parse(change.filePath).name;
+      const size = await fileSize(change.filePath);
+      if (size !== undefined) Object.assign(next, sizeFields(size));
+    }
+    await this.commit(next, current);
+    return next;
+  }
+
+  /**
+   * Deletes an item: its video, sidecar, thumbnail and waveform, and its game folder once empty.
+   * A video that is already gone is no error.
+   */
+  async remove(id: string): Promise<void> {
+    await this.removeMany([id]);
+  }
+
+  /** Deletes several items (as `remove`) and publishes the result once, so a batch gives one `State`. */
+  async removeMany(ids: readonly string[]): Promise<void> {
+    for (const id of ids) if (!this.items.has(id)) throw new Error(`No content with id ${id}`);
+    try {
+      for (const id of ids) await this.deleteFiles(id);
+    } finally {
+      this.publish();
+    }
+  }
+
+  private async deleteFiles(id: string): Promise<void> {
+    const record = this.items.get(id);
+    if (!record) return;
+    await rm(record.filePath, { force: true });
+    this.items.delete(id);
+    await this.writes.get(id)?.catch(() => undefined); // a sidecar write in flight must not bring it back
+    const cacheFolder = this.settings.current.cacheFolder;
+    await Promise.all([
+      this.sidecarPath(record),
+      thumbnailPath(cacheFolder, TYPE_FOLDERS[record.type], id),
+      waveformPath(cacheFolder, TYPE_FOLDERS[record.type], id),
+    ].map((file) => rm(file, { force: true }).catch((error: unknown) => this.logger.warn('could not delete a file of removed content', { file, error }))));
+    const gameFolder = path.dirname(record.filePath);
+    if ((Object.values(TYPE_FOLDERS) as string[]).includes(path.basename(path.dirname(gameFolder)))) await rmdir(gameFolder).catch(() => undefined);
+    this.logger.info('content removed', { id, type: record.type, file: record.filePath });
+  }
+
+  /** The session whose video covers `at`: recordedFrom ≤ at ≤ recordedUntil. */
+  findCovering(at: Date): ContentRecord | undefined {
+    const time = at.getTime();
+    return this.list().find((item) => item.type === 'Session' && item.recordedFrom !== undefined && item.recordedUntil !== undefined
+      && Date.parse(item.recordedFrom) <= time && time <= Date.parse(item.recordedUntil));
+  }
+
+  sidecarPath(record: Pick<ContentRecord, 'id' | 'type'>): string {
+    return path.join(this.metadataFolder, TYPE_FOLDERS[record.type], `${record.id}.json`);
+  }
+
+  /** The sidecar first, then memory and State; a failed write leaves both as they were. */
+  private async commit(record: ContentRecord, previous: ContentRecord | undefined): Promise<void> {
+    this.items.set(record.id, record);
+    try {
+      await this.write(record.id);
+    } catch (error) {
+      if (this.items.get(record.id) === record) {
+        if (previous) this.items.set(record.id, previous);
+        else this.items.delete(record.id);
+      }
+      throw error;
+    }
+    this.publish();
+  }
+
+  private publish(): void {
+    this.state.update({ content: this.list().map(toStateItem) });
+  }
+
+  private write(id: string): Promise<void> {
+    const previous = this.writes.get(id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(async () => {
+      const record = this.items.get(id);
+      if (record) await writeFileAtomic(this.sidecarPath(record), `${JSON.stringify(record, null, 2)}\n`);
+    });
+    this.writes.set(id, next);
+    void next.finally(() => {
+      if (this.writes.get(id) === next) this.writes.delete(id);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async readSidecar(file: string, type: ContentType): Promise<ContentRecord | undefined> {
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      this.logger.warn('content sidecar skipped: not readable JSON', { file, error: (error as Error).message });
+      return undefined;
+    }
+    const problems = describeProblems(ContentRecord, value);
+    if (problems.length > 0) {
+      this.logger.warn('content sidecar skipped: unexpected shape', { file, problems });
+      return undefined;
+    }
+    const record = value as ContentRecord;
+    if (record.type !== type || !ID_PATTERN.test(record.id) || path.basename(file, '.json') !== record.id) {
+      this.logger.warn('content sidecar skipped: id or type does not match its place', { file, id: record.id, type: record.type });
+      return undefined;
+    }
+    return record;
+  }
+}
+
+export function sizeFields(bytes: number): { fileSize: string; fileSizeKb: number } {
+  return { fileSize: formatContentSize(bytes), fileSizeKb: Math.floor(bytes / 1024) };
+}
+
+/**
+ * A game name as a folder name: characters no file system allows become `_`, spaces and dots
+ * are trimmed from the ends, `__` collapses to `_`, and an empty result is `Unknown`.
+ */
+export function sanitizeFolderName(name: string): string {
+  const cleaned = name
+    .replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .replace(/_{2,}/g, '_');
+  if (cleaned === '') return 'Unknown';
+  // Windows refuses device names as folder names.
+  return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(cleaned) ? `${cleaned}_` : cleaned;
+}
+
+function toStateItem(record: ContentRecord): ContentItem {
+  const { recordedFrom: _from, recordedUntil: _until, gameExePath: _exe, ...item } = record;
+  return item;
+}
+
+function sortNewestFirst(records: ContentRecord[]): ContentRecord[] {
+  return records.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
+
+async function fileSize(file: string): Promise<number | undefined> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+

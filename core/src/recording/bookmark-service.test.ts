@@ -1,0 +1,79 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { finishedRecordings } from '../plugins/host-environment.js';
+import { parseDuration, type Bookmark, type EventContent, type EventName } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { Logger } from '../support/logger.js';
+import type { EventSink } from '../protocol/event-sink.js';
+import { BookmarkService } from './bookmark-service.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
+
+class Events implements EventSink {
+  readonly isConnected = true;
+  readonly methods: EventName[] = [];
+  send<E extends EventName>(method: E, _content: EventContent<E>): void { this.methods.push(method); }
+}
+
+describe('BookmarkService', () => {
+  let folder: string;
+  let library: ContentLibrary;
+  let active: { current: { startedAt: Date } | undefined; bookmarks: Bookmark[]; addBookmark(bookmark: Bookmark): void };
+  let events: Events;
+  let service: BookmarkService;
+  let state: StateStore;
+  const at = (iso: string) => new Date(iso);
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-bookmarks-'));
+    const logger = new Logger([]);
+    const settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
+    await settings.load();
+    events = new Events();
+    state = new StateStore(events);
+    library = new ContentLibrary(settings, state, logger);
+    await library.load();
+    active = { current: undefined, bookmarks: [], addBookmark(bookmark) { this.bookmarks.push(bookmark); } };
+    service = new BookmarkService(active, finishedRecordings(library), events, logger);
+  });
+  afterEach(async () => {
+    state.dispose();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  async function finishedSession(from: string, until: string) {
+    const video = path.join(folder, 'videos', 'Full Sessions', 'Game', 'session.mp4');
+    await mkdir(path.dirname(video), { recursive: true });
+    await writeFile(video, 'video');
+    return library.add({ type: 'Session', filePath: video, game: 'Game', durationSeconds: 60, recordedFrom: at(from), recordedUntil: at(until) });
+  }
+
+  it('adds to the active recording with its offset from the start, and says so with BookmarkCreated', async () => {
+    active.current = { startedAt: at('2026-11-22T10:00:00Z') };
+    expect(await service.add({ type: 'Kill', at: at('2026-11-22T10:01:05.250Z') }, 'test')).to.equal(true);
+    expect(active.bookmarks).to.have.length(1);
+    expect(active.bookmarks[0]).to.deep.include({ type: 'Kill', subtype: null, time: '00:01:05.2500000', aiRating: null });
+    expect(active.bookmarks[0]!.id).to.be.within(1, 2 ** 31 - 1);
+    expect(events.methods).to.include('BookmarkCreated');
+  });
+
+  it('attaches a past time to the finished recording that covered it, in its metadata', async () => {
+    const session = await finishedSession('2026-11-22T09:00:00Z', '2026-11-22T09:01:00Z');
+    active.current = { startedAt: at('2026-11-22T10:00:00Z') };
+    expect(await service.add({ type: 'Death', at: at('2026-11-22T09:00:42.5Z') }, 'test')).to.equal(true);
+    expect(active.bookmarks).to.deep.equal([]);
+    const sidecar = JSON.parse(await readFile(library.sidecarPath(session), 'utf8')) as { bookmarks: Bookmark[] };
+    expect(sidecar.bookmarks.map((bookmark) => [bookmark.type, parseDuration(bookmark.time)])).to.deep.equal([['Death', 42.5]]);
+    expect(library.get(session.id)!.bookmarks).to.have.length(1);
+  });
+
+  it('drops a bookmark no recording covers', async () => {
+    await finishedSession('2026-11-22T09:00:00Z', '2026-11-22T09:01:00Z');
+    expect(await service.add({ type: 'Kill', at: at('2026-11-22T08:00:00Z') }, 'test')).to.equal(false);
+    expect(await service.add({ type: 'Kill' }, 'test')).to.equal(false);
+  });
+});

@@ -1,0 +1,126 @@
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { EventContent, Recording } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { Logger } from '../support/logger.js';
+import { Notifier } from '../state/notifier.js';
+import { SettingsService } from './settings-service.js';
+import { SettingsStore } from './settings-store.js';
+import { StateStore } from '../state/state-store.js';
+import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
+
+const recording: Recording = {
+  startTime: '2026-11-22T10:00:00.000+00:00', endTime: null, filePath: null, game: 'Manual Recording', fileName: 'Unknown',
+  pid: null, isUsingGameHook: false, exePath: null, bookmarks: [], coverImageId: null, audioTrackNames: null, duration: null,
+};
+
+describe('SettingsService', () => {
+  let folder: string;
+  let events: RecordedEvents;
+  let store: SettingsStore;
+  let state: StateStore;
+  let service: SettingsService;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-settings-'));
+    const logger = new Logger([]);
+    const options = new ServiceOptions(folder, 0, undefined, ['http://localhost:5173'], path.join(folder, 'Videos'));
+    events = new RecordedEvents();
+    store = new SettingsStore(options, logger);
+    await store.load();
+    state = new StateStore(events);
+    service = new SettingsService(store, state, new Notifier(events, logger), options, events, logger);
+  });
+  afterEach(async () => {
+    state.dispose();
+    await store.flush();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  for (const phase of ['recording', 'preRecording'] as const) {
+    it(`refuses to switch an integration while ${phase} is set, warns, and saves nothing`, async () => {
+      if (phase === 'recording') state.update({ recording });
+      else state.update({ preRecording: { game: 'Arena', status: 'Waiting to start', coverImageId: null, pid: 42, exe: null } });
+      const before = await readFile(path.join(folder, 'settings.json'), 'utf8');
+
+      const refusal = await commandRejection(service.update({ frameRate: 30, gameIntegrations: { tacticalShooter: { enabled: false } } }), 'NotAllowed');
+      expect(refusal.message).to.include('tacticalShooter');
+      expect(store.current.gameIntegrations.tacticalShooter!.enabled).to.equal(true);
+      expect(store.current.frameRate).to.equal(60);
+      const modal = events.sent.find((event) => event.method === 'ShowModal')?.content as EventContent<'ShowModal'>;
+      expect(modal).to.deep.include({ type: 'warning' });
+      expect(events.methods()).to.not.include('Settings');
+      await store.flush();
+      expect(await readFile(path.join(folder, 'settings.json'), 'utf8')).to.equal(before);
+    });
+  }
+
+  it('allows other changes during a recording, and an unchanged integrations object', async () => {
+    state.update({ recording });
+    const changed = await service.update({ frameRate: 30, gameIntegrations: { ...store.current.gameIntegrations } });
+    expect(changed).to.equal(true);
+    expect(store.current.frameRate).to.equal(30);
+  });
+
+  it('allows switching integrations when idle', async () => {
+    expect(await service.update({ gameIntegrations: { vehicleSoccer: { enabled: false } } })).to.equal(true);
+    expect(store.current.gameIntegrations.vehicleSoccer).to.deep.equal({ enabled: false });
+  });
+
+  it('refuses relative folders', async () => {
+    expect((await commandRejection(service.update({ contentFolder: 'videos' }), 'InvalidParameters')).message).to.match(/absolute/);
+  });
+
+  it('refuses a folder that is a system folder, a file or read-only, naming it and why; saves nothing', async () => {
+    const file = path.join(folder, 'a file.txt');
+    await writeFile(file, 'not a folder');
+    for (const [field, requested, why] of [
+      ['contentFolder', '/', 'root'], ['contentFolder', '/proc', 'system folder'], ['cacheFolder', '/dev/null', 'system folder'],
+      ['contentFolder', '/etc/keyframe', 'inside the system folder /etc'], ['contentFolder', file, 'a file, not a folder'],
+      ['cacheFolder', os.homedir(), 'whole home folder'],
+    ] as const) {
+      const refusal = await commandRejection(service.update({ [field]: requested, frameRate: 24 }), 'InvalidParameters');
+      expect(refusal.message, requested).to.include(field).and.include(requested).and.include(why);
+    }
+    expect(store.current.frameRate).to.equal(60);
+    expect(events.methods()).to.deep.equal([]);
+  });
+
+  it('creates a new folder that passes the checks, and takes it', async () => {
+    const videos = path.join(folder, 'New', 'Videos');
+    expect(await service.update({ contentFolder: videos })).to.equal(true);
+    expect((await stat(videos)).isDirectory()).to.equal(true);
+  });
+
+  it('refuses to change allowedOrigins, and takes the effective list echoed back', async () => {
+    const refusal = await commandRejection(service.update({ allowedOrigins: ['https://evil.example'] }), 'NotAllowed');
+    expect(refusal.message).to.include('--allowed-origin').and.include('KEYFRAME_ALLOWED_ORIGINS');
+    expect(store.current.allowedOrigins).to.deep.equal([]);
+    service.publish();
+    const shown = events.of('Settings')[0]!;
+    expect(shown.allowedOrigins).to.deep.equal(['http://localhost:5173']);
+    expect(await service.update({ ...shown, frameRate: 30 })).to.equal(true);
+    expect(store.current.frameRate).to.equal(30);
+  });
+
+  it('reports no change, and sends nothing, when values are the same', async () => {
+    expect(await service.update({ frameRate: store.current.frameRate })).to.equal(false);
+    expect(events.methods()).to.deep.equal([]);
+  });
+
+  it('drops unknown and legacy fields from a frontend', async () => {
+    expect(await service.update({ whitelist: [{ name: 'x', paths: [] }], somethingElse: 1 } as never)).to.equal(false);
+    expect(store.current).to.not.have.property('somethingElse');
+  });
+
+  it('records at 1440p with the high preset only where a display is that tall', () => {
+    service.applyVideoPreset('high');
+    expect(store.current.resolution).to.equal('1080p');
+    state.update({ maxDisplayHeight: 1600 });
+    service.applyVideoPreset('high');
+    expect(store.current.resolution).to.equal('1440p');
+  });
+});

@@ -1,0 +1,154 @@
+// The rules around settings changes: merge, validate, refuse integration toggles during a
+// recording, apply presets, and echo `Settings` to the frontend only when something changed.
+import path from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import Value from 'typebox/value';
+import { CommandError } from '../protocol/refusal.js';
+import { Settings, describeProblems, toWirePath, type PresetName, type SettingsChanges } from '../protocol/index.js';
+import { ServiceOptions } from '../service-options.js';
+import { Logger } from '../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { Notifier } from '../state/notifier.js';
+import { clipPresetChanges, videoPresetChanges } from './presets.js';
+import { SettingsStore } from './settings-store.js';
+import { StateStore } from '../state/state-store.js';
+import { usableFolder } from './valid-folder.js';
+
+/** Migration-only fields: a frontend echoing them back must not resurrect them. */
+const LEGACY_FIELDS = ['whitelist', 'blacklist'] as const;
+const FOLDER_FIELDS = ['contentFolder', 'cacheFolder'] as const;
+
+@injectable()
+export class SettingsService {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly state: StateStore,
+    private readonly notifier: Notifier,
+    private readonly options: ServiceOptions,
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('settings');
+  }
+
+  get current(): Readonly<Settings> {
+    return this.store.current;
+  }
+
+  /**
+   * Merges `changes` into the settings; resolves to whether anything changed. A new content or cache
+   * folder must pass `usableFolder` (the same check as SetVideoLocation / SetCacheLocation). Throws `CommandError`.
+   */
+  async update(changes: SettingsChanges): Promise<boolean> {
+    const incoming = this.knownFields(changes);
+    this.refuseAllowedOriginsChange(incoming);
+    this.validated(incoming);
+    for (const folder of FOLDER_FIELDS) {
+      const requested = incoming[folder];
+      if (typeof requested !== 'string' || requested === this.store.current[folder]) continue;
+      try {
+        await usableFolder(requested);
+      } catch (error) {
+        if (error instanceof CommandError) throw new CommandError(error.code, `Settings not saved: ${folder} ${JSON.stringify(requested)} refused. ${error.message}`);
+        throw error;
+      }
+    }
+    // Merged again after the folder checks, so that a change saved meanwhile is kept.
+    const next = this.validated(incoming);
+    if (Value.Equal(next, this.store.current)) return false;
+    this.commit(next);
+    return true;
+  }
+
+  /** The current settings with `incoming` merged in, checked. Throws `CommandError`. */
+  private validated(incoming: Record<string, unknown>): Settings {
+    const next = mergeSettings(this.store.current, incoming);
+    const problems = describeProblems(Settings, next);
+    if (problems.length > 0) throw new CommandError('InvalidParameters', `Settings not saved: ${problems.join('; ')}`);
+    for (const folder of FOLDER_FIELDS) {
+      if (!path.isAbsolute(next[folder])) throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
+    }
+    this.refuseIntegrationToggleWhileRecording(next);
+    return next;
+  }
+
+  /**
+   * Which web origins may connect is for the person starting Keyframe to say, not for a connected
+   * page: a page allowed in once must not be able to let itself (or another) in for good.
+   */
+  private refuseAllowedOriginsChange(incoming: Record<string, unknown>): void {
+    if (!('allowedOrigins' in incoming)) return;
+    if (!Value.Equal(incoming.allowedOrigins, this.effectiveAllowedOrigins)) {
+      this.logger.warn('UpdateSettings: allowedOrigins refused (read-only over the WebSocket)', { requested: incoming.allowedOrigins });
+      throw new CommandError('NotAllowed', 'Settings not saved: allowedOrigins cannot be changed over the WebSocket. '
+        + 'Start Keyframe with --allowed-origin <origin> (repeatable) or KEYFRAME_ALLOWED_ORIGINS=<origin,origin> to allow a web origin.');
+    }
+    delete incoming.allowedOrigins; // the list as sent in Settings, echoed back: nothing to change
+  }
+
+  /** The origins allowed besides the service's own, from the command line and environment. */
+  private get effectiveAllowedOrigins(): string[] {
+    return [...this.options.allowedOrigins];
+  }
+
+  /** Only fields this version knows are taken; legacy and unknown ones are logged and dropped. */
+  private knownFields(changes: SettingsChanges): Record<string, unknown> {
+    const known = Object.fromEntries(Object.entries(changes)
+      .filter(([field]) => Object.hasOwn(Settings.properties, field) && !(LEGACY_FIELDS as readonly string[]).includes(field)));
+    const ignored = Object.keys(changes).filter((field) => !Object.hasOwn(known, field));
+    if (ignored.length > 0) this.logger.info('UpdateSettings: ignored fields this version does not take', { fields: ignored });
+    return known;
+  }
+
+  applyVideoPreset(preset: PresetName): void {
+    this.commit(mergeSettings(this.store.current, videoPresetChanges(preset, this.state.current.maxDisplayHeight)));
+  }
+
+  applyClipPreset(preset: PresetName): void {
+    this.commit(mergeSettings(this.store.current, clipPresetChanges(preset)));
+  }
+
+  /** Sends `Settings`; `allowedOrigins` shows the effective, read-only list (a value in the file is not trusted). */
+  publish(): void {
+    this.events.send('Settings', { ...this.store.current, allowedOrigins: this.effectiveAllowedOrigins });
+  }
+
+  private commit(next: Settings): void {
+    this.store.replace(next);
+    if (this.state.current.cacheFolder !== toWirePath(next.cacheFolder)) this.state.update({ cacheFolder: toWirePath(next.cacheFolder) });
+    this.publish();
+  }
+
+  private refuseIntegrationToggleWhileRecording(next: Settings): void {
+    const { recording, preRecording } = this.state.current;
+    if (!recording && !preRecording) return;
+    const current = this.store.current.gameIntegrations;
+    const toggled = Object.keys(next.gameIntegrations)
+      .filter((key) => (current[key]?.enabled ?? true) !== next.gameIntegrations[key]?.enabled);
+    if (toggled.length === 0) return;
+    const message = `Game integrations cannot be switched on or off during a recording (${toggled.join(', ')}). Stop the recording first.`;
+    this.logger.warn('integration toggle refused during a recording', { integrations: toggled });
+    this.notifier.showModal({ title: 'Recording in progress', description: message, type: 'warning' });
+    throw new CommandError('NotAllowed', message);
+  }
+}
+
+/** Forward slashes, as every path on the wire (protocol-gaps.md §1). */
+/** Plain objects merge key by key (so `{gameIntegrations: {x: {enabled: false}}}` works); anything else replaces. */
+export function mergeSettings(current: Settings, changes: Record<string, unknown>): Settings {
+  return mergeValue(current, changes) as Settings;
+}
+
+function mergeValue(current: unknown, change: unknown): unknown {
+  if (!isPlainObject(current) || !isPlainObject(change)) return structuredClone(change);
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(change)) {
+    if (value !== undefined) merged[key] = mergeValue(current[key], value);
+  }
+  return merged;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
