@@ -1,6 +1,6 @@
 // Sign-in commands: `Login` stores the tokens, `Logout` forgets them (stopping uploads first).
 import { injectable } from 'tsyringe';
-import { AccountService } from '../account/account-service.js';
+import { AccountService } from '../accounts/account-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

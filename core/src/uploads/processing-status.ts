@@ -1,8 +1,8 @@
 // After the file is sent the platform post-processes it; `GET <processing URL>/<upload id>` answers
 // `{status: "processing" | "ready" | "failed", url?, message?}` until it is ready with the public URL.
 import { setTimeout as delay } from 'node:timers/promises';
-import { authorizedFetch } from '../account/authorized-fetch.js';
-import { SignedOut, type AccountService } from '../account/account-service.js';
+import { authorizedFetch } from '../accounts/authorized-fetch.js';
+import { SignedOut, type AccountService } from '../accounts/account-service.js';
 import type { Logger } from '../support/logger.js';
 
 const POLL_INTERVAL_MS = 1000;

@@ -4,7 +4,7 @@
 // fingerprint) so that a later run resumes instead of starting over.
 import { createReadStream, type ReadStream } from 'node:fs';
 import * as tus from 'tus-js-client';
-import { SignedOut, type AccountService } from '../account/account-service.js';
+import { SignedOut, type AccountService } from '../accounts/account-service.js';
 
 type UploadOptions = NonNullable<ConstructorParameters<typeof tus.Upload>[1]>;
 type UrlStorage = NonNullable<UploadOptions['urlStorage']>;

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { AccountService, type SignOutReason } from '../account/account-service.js';
+import { AccountService, type SignOutReason } from '../accounts/account-service.js';
 import { CommandError } from '../protocol/refusal.js';
 import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
