@@ -1,6 +1,6 @@
 // What a running service is configured with: folders and listening ports, from the CLI and environment.
 import path from 'node:path';
-import { DEFAULT_PLATFORM_ENDPOINTS, platformEndpointsFrom, type PlatformEndpoints } from './accounts/platform-endpoints.js';
+import { DEFAULT_PLATFORM_ENDPOINTS, platformEndpointsFrom, type PlatformEndpoints } from './platform-endpoints.js';
 import { defaultContentFolder as userContentFolder, defaultDataFolder } from './platform/data-folders.js';
 
 export const DEFAULT_PORT = 44030;

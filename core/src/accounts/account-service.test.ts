@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_PLATFORM_ENDPOINTS } from './platform-endpoints.js';
+import { DEFAULT_PLATFORM_ENDPOINTS } from '../platform-endpoints.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../state/notifier.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { AccountService } from '../accounts/account-service.js';
-import { DEFAULT_PLATFORM_ENDPOINTS } from '../accounts/platform-endpoints.js';
+import { DEFAULT_PLATFORM_ENDPOINTS } from '../platform-endpoints.js';
 import { TokenStore } from '../accounts/token-store.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../state/notifier.js';
