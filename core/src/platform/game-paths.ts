@@ -1,11 +1,11 @@
 // Where games keep their files on this machine. Each location can be overridden by an environment
-// variable, which is how tests point integrations at temp folders.
+// variable, which is how tests point integrations at temp folders. The shape is the SDK's `GamePaths`,
+// checked where the plugin host hands it out: an OS adapter does not import the plugin contract.
 import os from 'node:os';
 import path from 'node:path';
-import type { GamePaths } from '../sdk/game-integration.js';
 import { defaultSteamRoots, steamLibrariesOf } from './steam-libraries.js';
 
-export class SystemGamePaths implements GamePaths {
+export class SystemGamePaths {
   constructor(
     private readonly variables: NodeJS.ProcessEnv = process.env,
     private readonly platform: NodeJS.Platform = process.platform,
