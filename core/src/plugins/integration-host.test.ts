@@ -4,6 +4,7 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
+import type { Feed, PollInput } from '../sdk/feed-types.js';
 import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { GameDetector } from '../services/game-detector.js';
@@ -23,12 +24,16 @@ type Behaviour = Partial<Record<Hook, 'throw' | 'reject' | 'hang'>>;
 // Fixture packages live inside the repository so that `tsyringe` and `@keyframe/core` resolve.
 const FIXTURE_ROOT = fileURLToPath(new URL('../../.test-plugins/', import.meta.url));
 const calls: string[] = ((globalThis as { __hostTestCalls?: string[] }).__hostTestCalls ??= []);
+/** What a fixture's deactivate() does first (the test's chance to push a feed input then). */
+const hooks = ((globalThis as { __hostTestHooks?: { onDeactivate?: () => void } }).__hostTestHooks ??= {});
 
 interface FixtureOptions {
   key: string;
   behaviour?: Behaviour;
   manifest?: unknown;
   bundlesCore?: boolean;
+  /** activate() opens a poll feed "input" whose inputs it logs as calls. */
+  opensFeed?: boolean;
 }
 
 async function writeFixture(folder: string, name: string, options: FixtureOptions): Promise<void> {
@@ -45,6 +50,7 @@ import { inject, injectable } from 'tsyringe';
 import { Bookmarks, Feeds } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
 const behaviour = ${JSON.stringify(options.behaviour ?? {})};
+const opensFeed = ${JSON.stringify(options.opensFeed ?? false)};
 async function run(hook, detail) {
   calls.push('${options.key}:' + hook + (detail ? ':' + detail : ''));
   if (behaviour[hook] === 'throw') throw new Error(hook + ' exploded');
@@ -55,8 +61,11 @@ class Fixture {
   constructor(bookmarks, feeds) { this.bookmarks = bookmarks; this.feeds = feeds; }
   enable() { return run('enable'); }
   disable() { return run('disable'); }
-  activate(game) { return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' })); }
-  deactivate() { return run('deactivate'); }
+  activate(game) {
+    if (opensFeed) this.feeds.poll('input', {}).onInput((input) => { calls.push('${options.key}:input:' + input.error); });
+    return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' }));
+  }
+  deactivate() { globalThis.__hostTestHooks.onDeactivate?.(); return run('deactivate'); }
 }
 Reflect.defineMetadata('design:paramtypes', [Object, Object], Fixture);
 inject(Bookmarks)(Fixture, undefined, 0);
@@ -102,6 +111,8 @@ describe('IntegrationHost', function () {
   let host: IntegrationHost;
   let bookmarks: { key: string; request: BookmarkRequest }[];
   let closedFeeds: string[];
+  /** Hands an input to the fixture's open "input" feed, as a game would (nothing once the feed is closed). */
+  let pushInput: (input: string) => void;
 
   beforeEach(async () => {
     calls.length = 0;
@@ -112,6 +123,8 @@ describe('IntegrationHost', function () {
     recorder = new FakeRecorder();
     bookmarks = [];
     closedFeeds = [];
+    pushInput = () => { throw new Error('no feed open'); };
+    hooks.onDeactivate = undefined;
   });
   afterEach(async () => {
     await host?.stop();
@@ -132,12 +145,21 @@ describe('IntegrationHost', function () {
       approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
       bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return true; } }),
-      feedsFor: (key): ClosableFeeds => ({
-        httpPush: () => { throw new Error('unused'); }, poll: () => { throw new Error('unused'); },
+      feedsFor: (key): ClosableFeeds => {
+        let opened = false;
+        let closed = false;
+        return {
+        httpPush: () => { throw new Error('unused'); },
+        poll: (): Feed<PollInput> => ({
+          ready: Promise.resolve(),
+          onInput: (handler) => { opened = true; pushInput = (input) => { if (!closed) void handler({ error: input }); }; },
+          close: async () => { closed = true; },
+        }),
         tail: () => { throw new Error('unused'); }, watchFolder: () => { throw new Error('unused'); },
         screenText: () => { throw new Error('unused'); }, pushToken: () => Promise.reject(new Error('unused')),
-        closeAll: async () => { closedFeeds.push(key); },
-      }),
+        closeAll: async () => { closed = true; closedFeeds.push(key); if (opened) calls.push(`${key}:closeAll`); },
+        };
+      },
       gamePaths: { steamLibraries: async () => [], roamingAppData: () => folder, localAppData: () => folder, home: () => folder },
       hookDeadlineMs: deadlineMs,
       restartDelayMs: () => 20,
@@ -225,6 +247,23 @@ describe('IntegrationHost', function () {
     expect(calls.at(-1)).to.equal('lifeGame:deactivate');
     expect(closedFeeds).to.include('lifeGame');
     expect(health('lifeGame').status).to.equal('idle');
+  });
+
+  it('stops feed delivery before deactivate(): an input that comes while it runs never reaches the plugin', async () => {
+    await writeFixture(plugins, 'feeder', { key: 'feedGame', opensFeed: true });
+    await startHost();
+    await launchGame('feedGame');
+    recorder.start();
+    await waitUntil(() => calls.includes('feedGame:activate:Game feedGame'));
+    await host.settled();
+    pushInput('early');
+    await waitUntil(() => calls.includes('feedGame:input:early'));
+    hooks.onDeactivate = () => pushInput('late');
+    recorder.stop();
+    await host.settled();
+    await new Promise((resolve) => setImmediate(resolve));
+    const afterActivate = calls.slice(calls.indexOf('feedGame:input:early') + 1);
+    expect(afterActivate).to.deep.equal(['feedGame:closeAll', 'feedGame:deactivate']);
   });
 
   it('deactivates when the recording stops, and disables when switched off in the settings', async () => {

@@ -16,6 +16,7 @@ import { Logger } from '../support/logger.js';
 import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
 } from '../sdk/game-integration.js';
+import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
@@ -47,7 +48,7 @@ type Phase = 'disabled' | 'enabled' | 'active' | 'failed';
 
 interface Running {
   instance: GameIntegration;
-  feeds: ClosableFeeds;
+  feeds: GatedFeeds;
 }
 
 interface Integration {
@@ -228,6 +229,8 @@ export class IntegrationHost {
     if (integration.phase === 'failed') return this.publish();
 
     if (integration.phase === 'active' && !wantActive) await this.step(integration, 'deactivate', async (running) => {
+      // Feeds stop first: no input reaches the plugin once its deactivate() has begun.
+      await running.feeds.shut();
       await running.instance.deactivate();
     }, 'enabled');
     if (integration.phase === 'enabled' && !wantEnabled) {
@@ -239,7 +242,10 @@ export class IntegrationHost {
       await this.step(integration, 'enable', async (running) => { await running.instance.enable?.(); }, 'enabled');
     }
     if (integration.phase === 'enabled' && wantActive && game) {
-      await this.step(integration, 'activate', async (running) => { await running.instance.activate(game); }, 'active');
+      await this.step(integration, 'activate', async (running) => {
+        running.feeds.open();
+        await running.instance.activate(game);
+      }, 'active');
     }
     this.publish();
   }
@@ -251,7 +257,6 @@ export class IntegrationHost {
     const key = integration.plugin.manifest.integration.key;
     try {
       await withDeadline(`${key}.${hook}`, this.environment.hookDeadlineMs, () => run(running));
-      if (hook === 'deactivate') await running.feeds.closeAll();
       integration.phase = next;
       this.logger.info(`${hook}d integration`, { key });
     } catch (error) {
@@ -268,7 +273,7 @@ export class IntegrationHost {
       const integrationClass = await loadIntegrationClass(integration.plugin.entry);
       const logger = this.logger.child(`plugin:${key}`);
       const health = this.healthReporter(integration);
-      const feeds = this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health);
+      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health));
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
         recorder: this.environment.recorder,

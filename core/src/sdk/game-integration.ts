@@ -21,7 +21,11 @@ export interface GameIntegration {
   disable?(): Promise<void>;
   /** Enabled, one of its games is running and a recording is active: open feeds, start listening. */
   activate(game: DetectedGame): Promise<void>;
-  /** Any of those stopped being true, or the service is stopping. Feeds are closed by the host afterwards. */
+  /**
+   * Any of those stopped being true, or the service is stopping. Before calling it the host has stopped
+   * feed delivery and closed the feeds: no input reaches a handler once deactivate() has begun, and the
+   * handler calls under way then have finished. So a handler needs no "still active?" check.
+   */
   deactivate(): Promise<void>;
 }
 
