@@ -11,7 +11,7 @@ import { GameDetector } from '../services/game-detector.js';
 import { Notifier } from '../services/notifier.js';
 import { SettingsStore } from '../services/settings-store.js';
 import { StateStore } from '../services/state-store.js';
-import { Logger } from '../support/logger.js';
+import { Logger, type LogRecord } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from '../sdk/game-integration.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
@@ -110,6 +110,9 @@ describe('IntegrationHost', function () {
   let games: GameDetector;
   let host: IntegrationHost;
   let bookmarks: { key: string; request: BookmarkRequest }[];
+  /** What the host's bookmarks answer: false as when no recording covers the time. */
+  let covered: boolean;
+  let logged: LogRecord[];
   let closedFeeds: string[];
   /** Hands an input to the fixture's open "input" feed, as a game would (nothing once the feed is closed). */
   let pushInput: (input: string) => void;
@@ -122,6 +125,8 @@ describe('IntegrationHost', function () {
     processes = [];
     recorder = new FakeRecorder();
     bookmarks = [];
+    covered = true;
+    logged = [];
     closedFeeds = [];
     pushInput = () => { throw new Error('no feed open'); };
     hooks.onDeactivate = undefined;
@@ -135,7 +140,7 @@ describe('IntegrationHost', function () {
   });
 
   async function startHost(deadlineMs = 500, source: PluginSource = 'environment'): Promise<void> {
-    const logger = new Logger([]);
+    const logger = new Logger([{ write: (record) => logged.push(record), close: () => undefined }]);
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
     await settings.load();
     state = new StateStore(silentSink);
@@ -144,7 +149,7 @@ describe('IntegrationHost', function () {
       searchFolders: [{ path: plugins, source }],
       approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
-      bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return true; } }),
+      bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return covered; } }),
       feedsFor: (key): ClosableFeeds => {
         let opened = false;
         let closed = false;
@@ -264,6 +269,20 @@ describe('IntegrationHost', function () {
     await new Promise((resolve) => setImmediate(resolve));
     const afterActivate = calls.slice(calls.indexOf('feedGame:input:early') + 1);
     expect(afterActivate).to.deep.equal(['feedGame:closeAll', 'feedGame:deactivate']);
+  });
+
+  it('logs a bookmark no recording covers, naming the integration, so that plugins need not', async () => {
+    await writeFixture(plugins, 'late', { key: 'lateGame' });
+    covered = false;
+    await startHost();
+    await launchGame('lateGame');
+    recorder.start();
+    await waitUntil(() => bookmarks.length === 1);
+    await host.settled();
+    const lines = logged.filter((record) => record.message.includes('not bookmarked'));
+    expect(lines.map(({ level, message, fields }) => ({ level, message, fields }))).to.deep.equal([
+      { level: 'debug', message: 'Kill not bookmarked: no recording covers it', fields: { key: 'lateGame' } },
+    ]);
   });
 
   it('deactivates when the recording stops, and disables when switched off in the settings', async () => {

@@ -339,11 +339,14 @@ export class IntegrationHost {
     return running && { name: running.name, executablePath: running.executablePath, pid: running.pid };
   }
 
+  /** Counts every bookmark as an event, and logs the ones no recording covers (so plugins need not). */
   private countingBookmarks(integration: Integration, bookmarks: BookmarksService): BookmarksService {
+    const key = integration.plugin.manifest.integration.key;
     return {
       add: async (request) => {
         integration.lastEventAt = new Date();
         const added = await bookmarks.add(request);
+        if (!added) this.logger.debug(`${request.type} not bookmarked: no recording covers it`, { key });
         this.publish();
         return added;
       },

@@ -38,7 +38,7 @@ export interface BookmarkRequest {
 
 /** What an integration may do with bookmarks. */
 export interface Bookmarks {
-  /** Adds a bookmark; resolves to false when no recording covers the time (it is dropped and logged). */
+  /** Adds a bookmark; resolves to false when no recording covers the time (it is dropped, and the host logs that). */
   add(request: BookmarkRequest): Promise<boolean>;
 }
 
