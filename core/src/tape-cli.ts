@@ -93,7 +93,11 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
     },
     recorder, settings: { key, enabled: true }, feeds, clock: systemClock, logger,
     gamePaths: new SystemGamePaths(),
-    health: { degraded: (reason) => reason && console.log(`  degraded: ${reason}`), notify: (title, text) => console.log(`  ${title}: ${text}`) },
+    health: {
+      degraded: (reason) => reason && console.log(`  degraded: ${reason}`), notify: (title, text) => console.log(`  ${title}: ${text}`),
+      // The person recording watches the game: no silence warning.
+      expectData: () => undefined,
+    },
   });
   await instance.enable?.();
   await instance.activate(game);

@@ -10,7 +10,8 @@ export class GatedFeeds implements ClosableFeeds {
   #open = false;
   readonly #handling = new Set<Promise<void>>();
 
-  constructor(private readonly inner: ClosableFeeds) {}
+  /** `heard` is told of every input handed over (the silence watch). */
+  constructor(private readonly inner: ClosableFeeds, private readonly heard: () => void = () => undefined) {}
 
   httpPush(id: string, options: HttpPushOptions) { return this.gate(this.inner.httpPush(id, options)); }
   pushToken(): Promise<string> { return this.inner.pushToken(); }
@@ -46,6 +47,7 @@ export class GatedFeeds implements ClosableFeeds {
 
   private async deliver<T>(handler: (input: T) => void | Promise<void>, input: T): Promise<void> {
     if (!this.#open) return;
+    this.heard();
     const handling = (async () => handler(input))();
     const settled = handling.then(() => undefined, () => undefined);
     this.#handling.add(settled);

@@ -34,6 +34,8 @@ interface FixtureOptions {
   bundlesCore?: boolean;
   /** activate() opens a poll feed "input" whose inputs it logs as calls. */
   opensFeed?: boolean;
+  /** The constructor calls `health.expectData` with it. */
+  expectsData?: { within: number; message: string };
 }
 
 async function writeFixture(folder: string, name: string, options: FixtureOptions): Promise<void> {
@@ -47,10 +49,11 @@ async function writeFixture(folder: string, name: string, options: FixtureOption
   if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
   await writeFile(path.join(root, 'index.js'), `
 import { inject, injectable } from 'tsyringe';
-import { Bookmarks, Feeds } from '@keyframe/core';
+import { Bookmarks, Feeds, Health } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
 const behaviour = ${JSON.stringify(options.behaviour ?? {})};
 const opensFeed = ${JSON.stringify(options.opensFeed ?? false)};
+const expectsData = ${JSON.stringify(options.expectsData ?? null)};
 async function run(hook, detail) {
   calls.push('${options.key}:' + hook + (detail ? ':' + detail : ''));
   if (behaviour[hook] === 'throw') throw new Error(hook + ' exploded');
@@ -58,7 +61,10 @@ async function run(hook, detail) {
   if (behaviour[hook] === 'hang') return new Promise(() => {});
 }
 class Fixture {
-  constructor(bookmarks, feeds) { this.bookmarks = bookmarks; this.feeds = feeds; }
+  constructor(bookmarks, feeds, health) {
+    this.bookmarks = bookmarks; this.feeds = feeds;
+    if (expectsData) health.expectData(expectsData);
+  }
   enable() { return run('enable'); }
   disable() { return run('disable'); }
   activate(game) {
@@ -67,9 +73,10 @@ class Fixture {
   }
   deactivate() { globalThis.__hostTestHooks.onDeactivate?.(); return run('deactivate'); }
 }
-Reflect.defineMetadata('design:paramtypes', [Object, Object], Fixture);
+Reflect.defineMetadata('design:paramtypes', [Object, Object, Object], Fixture);
 inject(Bookmarks)(Fixture, undefined, 0);
 inject(Feeds)(Fixture, undefined, 1);
+inject(Health)(Fixture, undefined, 2);
 export default injectable()(Fixture) ?? Fixture;
 `);
 }
@@ -283,6 +290,24 @@ describe('IntegrationHost', function () {
     expect(lines.map(({ level, message, fields }) => ({ level, message, fields }))).to.deep.equal([
       { level: 'debug', message: 'Kill not bookmarked: no recording covers it', fields: { key: 'lateGame' } },
     ]);
+  });
+
+  it('says in health when the data a plugin expects does not come, until it comes, and not once inactive', async () => {
+    const message = 'No data from the game yet';
+    await writeFixture(plugins, 'quiet', { key: 'quietGame', opensFeed: true, expectsData: { within: 50, message } });
+    await startHost();
+    await launchGame('quietGame');
+    recorder.start();
+    await waitUntil(() => health('quietGame')?.message === message);
+    expect(health('quietGame').status).to.equal('degraded');
+    pushInput('hello');
+    await waitUntil(() => health('quietGame').status === 'active');
+    await waitUntil(() => health('quietGame').message === message, 1000);
+    recorder.stop();
+    await host.settled();
+    expect(health('quietGame').status).to.equal('idle');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(health('quietGame').status, 'an inactive plugin is expected to be silent').to.equal('idle');
   });
 
   it('deactivates when the recording stops, and disables when switched off in the settings', async () => {

@@ -18,6 +18,7 @@ import type {
 } from '../sdk/game-integration.js';
 import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
+import { SilenceWatch } from './silence-watch.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { instantiateIntegration, systemClock } from './plugin-container.js';
@@ -62,6 +63,8 @@ interface Integration {
   failures: number;
   restartTimer?: NodeJS.Timeout;
   lastEventAt?: Date;
+  /** Times the silence the integration declared with `health.expectData`. */
+  silence?: SilenceWatch;
   /** Hooks of one integration never overlap: every transition queues here. */
   queue: Promise<void>;
   notified: Set<string>;
@@ -231,6 +234,7 @@ export class IntegrationHost {
     if (integration.phase === 'active' && !wantActive) await this.step(integration, 'deactivate', async (running) => {
       // Feeds stop first: no input reaches the plugin once its deactivate() has begun.
       await running.feeds.shut();
+      integration.silence?.stop();
       await running.instance.deactivate();
     }, 'enabled');
     if (integration.phase === 'enabled' && !wantEnabled) {
@@ -244,6 +248,7 @@ export class IntegrationHost {
     if (integration.phase === 'enabled' && wantActive && game) {
       await this.step(integration, 'activate', async (running) => {
         running.feeds.open();
+        integration.silence?.start();
         await running.instance.activate(game);
       }, 'active');
     }
@@ -273,7 +278,8 @@ export class IntegrationHost {
       const integrationClass = await loadIntegrationClass(integration.plugin.entry);
       const logger = this.logger.child(`plugin:${key}`);
       const health = this.healthReporter(integration);
-      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health));
+      const silence = integration.silence;
+      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health), () => silence?.heard());
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
         recorder: this.environment.recorder,
@@ -329,6 +335,8 @@ export class IntegrationHost {
   private async discard(integration: Integration): Promise<void> {
     const running = integration.running;
     integration.running = undefined;
+    integration.silence?.stop();
+    integration.silence = undefined;
     integration.degradedReason = undefined;
     await running?.feeds.closeAll().catch((error: unknown) => this.logger.warn('closing feeds failed', { error }));
   }
@@ -353,15 +361,20 @@ export class IntegrationHost {
     };
   }
 
+  /** Also makes the integration's silence watch: a new one for each instance. */
   private healthReporter(integration: Integration): HealthReporter {
     const key = integration.plugin.manifest.integration.key;
+    const degraded = (reason: string | undefined) => {
+      if (integration.degradedReason === reason) return;
+      integration.degradedReason = reason;
+      this.logger.info(reason ? 'integration degraded' : 'integration recovered', { key, reason });
+      this.publish();
+    };
+    const silence = new SilenceWatch(degraded, (reason) => integration.degradedReason === reason);
+    integration.silence = silence;
     return {
-      degraded: (reason) => {
-        if (integration.degradedReason === reason) return;
-        integration.degradedReason = reason;
-        this.logger.info(reason ? 'integration degraded' : 'integration recovered', { key, reason });
-        this.publish();
-      },
+      degraded,
+      expectData: (expectation) => silence.expect(expectation),
       notify: (title, description) => {
         if (integration.notified.has(title)) return;
         integration.notified.add(title);

@@ -89,4 +89,18 @@ export interface HealthReporter {
   degraded(reason: string | undefined): void;
   /** Tells the user something they must act on (e.g. restart the game), once. */
   notify(title: string, description: string): void;
+  /**
+   * While active, the integration expects feed input at least every `within` ms: the host times it
+   * from activate and from each input, and when nothing came it sets health degraded with `message`
+   * (taken back by the next input, and at deactivate). Call it once (constructor, enable or activate);
+   * a later call replaces the expectation.
+   */
+  expectData(expectation: DataExpectation): void;
+}
+
+export interface DataExpectation {
+  /** Milliseconds of silence before health says so. */
+  within: number;
+  /** What health says then, in words the user can act on. */
+  message: string;
 }

@@ -3,7 +3,7 @@
 // hand inputs to the integration only when the test delivers them; nothing listens or reads files.
 import {
   Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
-  type BookmarkRequest, type BookmarksService, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
+  type BookmarkRequest, type BookmarksService, type DataExpectation, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
   type GamePathsService, type HealthReporter, type HttpPushOptions, type IntegrationSettingsService, type PluginLogger, type PollOptions,
   type RecorderView, type RecordingInfo, type ScreenTextOptions, type TailOptions, type WatchFolderOptions,
 } from '@keyframe/core';
@@ -94,8 +94,13 @@ export class RecordedHealth implements HealthReporter {
   /** Every `degraded` call, `undefined` for back to normal. */
   readonly degradations: (string | undefined)[] = [];
   readonly notifications: { title: string; description: string }[] = [];
+  /** What the integration said it expects (`expectData`), newest last. */
+  readonly expectations: DataExpectation[] = [];
   degraded(reason: string | undefined): void {
     this.degradations.push(reason);
+  }
+  expectData(expectation: DataExpectation): void {
+    this.expectations.push(expectation);
   }
   notify(title: string, description: string): void {
     this.notifications.push({ title, description });
