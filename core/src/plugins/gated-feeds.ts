@@ -1,24 +1,33 @@
 // The feeds an integration is given, with a gate the host shuts before deactivate(): once shut, no input
 // is handed over, and the handler calls already under way have finished. So a plugin never sees an input
-// after its deactivate() has begun, and needs no "am I still active?" guard of its own.
+// after its deactivate() has begun, and needs no "am I still active?" guard of its own. Only the feed
+// kinds its manifest declares open.
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type {
-  Feed, HttpPushOptions, PollOptions, ScreenTextOptions, TailOptions, WatchFolderOptions,
+  Feed, FeedKind, HttpPushOptions, PollOptions, ScreenTextOptions, TailOptions, WatchFolderOptions,
 } from '../sdk/feed-types.js';
+
+export interface GatedFeedsOptions {
+  /** The integration's key, for errors. */
+  key: string;
+  /** The feed kinds its manifest declares (`declaredFeedKinds`). */
+  declaredKinds: ReadonlySet<string>;
+  /** Told of every input handed over (the silence watch). */
+  heard: () => void;
+}
 
 export class GatedFeeds implements ClosableFeeds {
   #open = false;
   readonly #handling = new Set<Promise<void>>();
 
-  /** `heard` is told of every input handed over (the silence watch). */
-  constructor(private readonly inner: ClosableFeeds, private readonly heard: () => void = () => undefined) {}
+  constructor(private readonly inner: ClosableFeeds, private readonly options: GatedFeedsOptions) {}
 
-  httpPush(id: string, options: HttpPushOptions) { return this.gate(this.inner.httpPush(id, options)); }
+  httpPush(id: string, options: HttpPushOptions) { return this.gate('httpPush', id, () => this.inner.httpPush(id, options)); }
   pushToken(): Promise<string> { return this.inner.pushToken(); }
-  poll(id: string, options: PollOptions) { return this.gate(this.inner.poll(id, options)); }
-  tail(id: string, options: TailOptions) { return this.gate(this.inner.tail(id, options)); }
-  watchFolder(id: string, options: WatchFolderOptions) { return this.gate(this.inner.watchFolder(id, options)); }
-  screenText(id: string, options: ScreenTextOptions) { return this.gate(this.inner.screenText(id, options)); }
+  poll(id: string, options: PollOptions) { return this.gate('poll', id, () => this.inner.poll(id, options)); }
+  tail(id: string, options: TailOptions) { return this.gate('tail', id, () => this.inner.tail(id, options)); }
+  watchFolder(id: string, options: WatchFolderOptions) { return this.gate('watchFolder', id, () => this.inner.watchFolder(id, options)); }
+  screenText(id: string, options: ScreenTextOptions) { return this.gate('screenText', id, () => this.inner.screenText(id, options)); }
 
   /** Inputs are handed over from now on (at activate). */
   open(): void {
@@ -37,7 +46,12 @@ export class GatedFeeds implements ClosableFeeds {
     return this.inner.closeAll();
   }
 
-  private gate<T>(feed: Feed<T>): Feed<T> {
+  private gate<T>(kind: FeedKind, id: string, open: () => Feed<T>): Feed<T> {
+    const { key, declaredKinds } = this.options;
+    if (!declaredKinds.has(kind)) {
+      throw new Error(`${key} opened a ${kind} feed ("${id}") that its manifest does not declare: add "${kind}" to keyframe.integration.feeds in its package.json`);
+    }
+    const feed = open();
     return {
       ready: feed.ready,
       close: () => feed.close(),
@@ -47,7 +61,7 @@ export class GatedFeeds implements ClosableFeeds {
 
   private async deliver<T>(handler: (input: T) => void | Promise<void>, input: T): Promise<void> {
     if (!this.#open) return;
-    this.heard();
+    this.options.heard();
     const handling = (async () => handler(input))();
     const settled = handling.then(() => undefined, () => undefined);
     this.#handling.add(settled);

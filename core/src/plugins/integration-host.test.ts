@@ -43,13 +43,13 @@ async function writeFixture(folder: string, name: string, options: FixtureOption
   await mkdir(root, { recursive: true });
   const manifest = options.manifest ?? {
     apiVersion: 1,
-    integration: { key: options.key, displayName: `Fixture ${options.key}`, events: ['Kill'], games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }], feeds: [] },
+    integration: { key: options.key, displayName: `Fixture ${options.key}`, events: ['Kill'], games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }], feeds: options.opensFeed ? ['poll'] : [] },
   };
   await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }));
   if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
   await writeFile(path.join(root, 'index.js'), `
 import { inject, injectable } from 'tsyringe';
-import { Bookmarks, Feeds, Health } from '@keyframe/core';
+import { Bookmarks, Feeds, Health, IntegrationSettings } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
 const behaviour = ${JSON.stringify(options.behaviour ?? {})};
 const opensFeed = ${JSON.stringify(options.opensFeed ?? false)};
@@ -61,8 +61,9 @@ async function run(hook, detail) {
   if (behaviour[hook] === 'hang') return new Promise(() => {});
 }
 class Fixture {
-  constructor(bookmarks, feeds, health) {
+  constructor(bookmarks, feeds, health, settings) {
     this.bookmarks = bookmarks; this.feeds = feeds;
+    if (settings.port !== undefined) calls.push('${options.key}:port:' + settings.port);
     if (expectsData) health.expectData(expectsData);
   }
   enable() { return run('enable'); }
@@ -73,10 +74,11 @@ class Fixture {
   }
   deactivate() { globalThis.__hostTestHooks.onDeactivate?.(); return run('deactivate'); }
 }
-Reflect.defineMetadata('design:paramtypes', [Object, Object, Object], Fixture);
+Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], Fixture);
 inject(Bookmarks)(Fixture, undefined, 0);
 inject(Feeds)(Fixture, undefined, 1);
 inject(Health)(Fixture, undefined, 2);
+inject(IntegrationSettings)(Fixture, undefined, 3);
 export default injectable()(Fixture) ?? Fixture;
 `);
 }
@@ -308,6 +310,52 @@ describe('IntegrationHost', function () {
     expect(health('quietGame').status).to.equal('idle');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(health('quietGame').status, 'an inactive plugin is expected to be silent').to.equal('idle');
+  });
+
+  it('refuses a bookmark type the manifest does not declare: logged once, said in health, never added', async () => {
+    await writeFixture(plugins, 'sneaky', {
+      key: 'sneakyGame',
+      manifest: { apiVersion: 1, integration: { key: 'sneakyGame', displayName: 'Sneaky', events: ['Death'], games: [{ name: 'Game sneakyGame', executables: ['sneakyGame.exe'] }], feeds: [] } },
+    });
+    await startHost();
+    await launchGame('sneakyGame');
+    for (let round = 0; round < 2; round++) {
+      recorder.start();
+      await waitUntil(() => calls.filter((call) => call.startsWith('sneakyGame:activate')).length === round + 1);
+      await host.settled();
+      recorder.stop();
+      await host.settled();
+    }
+    expect(bookmarks).to.deep.equal([]);
+    const warnings = logged.filter((record) => record.level === 'warn' && record.message.startsWith('Kill not bookmarked'));
+    expect(warnings.map(({ message, fields }) => ({ message, fields }))).to.deep.equal([
+      { message: 'Kill not bookmarked: the manifest does not declare it in keyframe.integration.events', fields: { key: 'sneakyGame' } },
+    ]);
+    expect(health('sneakyGame')).to.deep.include({ status: 'degraded' });
+    expect(health('sneakyGame').message).to.match(/tried to add Kill bookmarks, which its manifest does not declare \(keyframe\.integration\.events/);
+  });
+
+  it('refuses to open a feed kind the manifest does not declare, naming the manifest field', async () => {
+    await writeFixture(plugins, 'undeclared', {
+      key: 'undeclaredGame', opensFeed: true,
+      manifest: { apiVersion: 1, integration: { key: 'undeclaredGame', displayName: 'Undeclared', events: ['Kill'], games: [{ name: 'Game undeclaredGame', executables: ['undeclaredGame.exe'] }], feeds: ['tail'] } },
+    });
+    await startHost();
+    await launchGame('undeclaredGame');
+    recorder.start();
+    await waitUntil(() => health('undeclaredGame')?.status === 'failed');
+    expect(health('undeclaredGame').message).to.equal('activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: '
+      + 'add "poll" to keyframe.integration.feeds in its package.json');
+  });
+
+  it('hands the plugin the port its manifest declares for its httpPush feed', async () => {
+    await writeFixture(plugins, 'pusher', {
+      key: 'portGame',
+      manifest: { apiVersion: 1, integration: { key: 'portGame', displayName: 'Port', events: ['Kill'], games: [{ name: 'Game portGame', executables: ['portGame.exe'] }], feeds: ['httpPush:1777'] } },
+    });
+    await writeFixture(plugins, 'portless', { key: 'portlessGame' });
+    await startHost();
+    expect(calls.filter((call) => call.includes(':port:'))).to.deep.equal(['portGame:port:1777']);
   });
 
   it('deactivates when the recording stops, and disables when switched off in the settings', async () => {

@@ -22,6 +22,7 @@ import { SilenceWatch } from './silence-watch.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { instantiateIntegration, systemClock } from './plugin-container.js';
+import { declaredFeedKinds, declaredPushPort } from './manifest.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
 import { loadIntegrationClass } from './plugin-loader.js';
@@ -59,6 +60,8 @@ interface Integration {
   phase: Phase;
   running?: Running;
   degradedReason?: string;
+  /** Bookmark types the plugin tried to add without declaring them in its manifest (refused). */
+  undeclaredEvents: Set<string>;
   failure?: string;
   failures: number;
   restartTimer?: NodeJS.Timeout;
@@ -114,7 +117,7 @@ export class IntegrationHost {
     this.refused = discovery.refused;
     for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
     for (const plugin of discovery.plugins) {
-      const integration: Integration = { plugin, approval: this.approvalOf(plugin), phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set() };
+      const integration: Integration = { plugin, approval: this.approvalOf(plugin), phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set(), undeclaredEvents: new Set() };
       this.integrations.set(plugin.manifest.integration.key, integration);
       if (integration.approval?.status === 'pending') this.logger.warn('integration waits for the user\'s approval', { ...integration.approval });
     }
@@ -279,11 +282,15 @@ export class IntegrationHost {
       const logger = this.logger.child(`plugin:${key}`);
       const health = this.healthReporter(integration);
       const silence = integration.silence;
-      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health), () => silence?.heard());
+      const { manifest } = integration.plugin;
+      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health), {
+        key, declaredKinds: declaredFeedKinds(manifest), heard: () => silence?.heard(),
+      });
+      const port = declaredPushPort(manifest);
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
         recorder: this.environment.recorder,
-        settings: { key, get enabled() { return settings.current.gameIntegrations[key]?.enabled ?? true; } },
+        settings: { key, ...(port === undefined ? {} : { port }), get enabled() { return settings.current.gameIntegrations[key]?.enabled ?? true; } },
         feeds,
         clock: systemClock,
         logger,
@@ -347,11 +354,22 @@ export class IntegrationHost {
     return running && { name: running.name, executablePath: running.executablePath, pid: running.pid };
   }
 
-  /** Counts every bookmark as an event, and logs the ones no recording covers (so plugins need not). */
+  /**
+   * Counts every bookmark as an event, and logs the ones no recording covers (so plugins need not).
+   * A type the manifest does not declare is refused, and said once in the log and in health.
+   */
   private countingBookmarks(integration: Integration, bookmarks: BookmarksService): BookmarksService {
-    const key = integration.plugin.manifest.integration.key;
+    const { key, events } = integration.plugin.manifest.integration;
     return {
       add: async (request) => {
+        if (!(events as readonly string[]).includes(request.type)) {
+          if (!integration.undeclaredEvents.has(request.type)) {
+            integration.undeclaredEvents.add(request.type);
+            this.logger.warn(`${request.type} not bookmarked: the manifest does not declare it in keyframe.integration.events`, { key });
+            this.publish();
+          }
+          return false;
+        }
         integration.lastEventAt = new Date();
         const added = await bookmarks.add(request);
         if (!added) this.logger.debug(`${request.type} not bookmarked: no recording covers it`, { key });
@@ -387,7 +405,8 @@ export class IntegrationHost {
     const lastEventAt = integration.lastEventAt ? formatLocalDateTime(integration.lastEventAt) : null;
     const name = integration.plugin.manifest.integration.displayName;
     if (integration.phase === 'failed') return { status: 'failed', message: integration.failure ?? 'failed', lastEventAt };
-    if (integration.degradedReason && integration.phase !== 'disabled') return { status: 'degraded', message: integration.degradedReason, lastEventAt };
+    const reason = integration.degradedReason ?? this.undeclaredEventsProblem(integration);
+    if (reason && integration.phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
     const messages: Record<Exclude<Phase, 'failed'>, string> = {
       disabled: this.isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
@@ -398,6 +417,13 @@ export class IntegrationHost {
     };
     const status = integration.phase === 'enabled' ? 'idle' : integration.phase;
     return { status, message: messages[integration.phase], lastEventAt };
+  }
+
+  private undeclaredEventsProblem(integration: Integration): string | undefined {
+    const types = [...integration.undeclaredEvents];
+    if (types.length === 0) return undefined;
+    return `${integration.plugin.manifest.integration.displayName} tried to add ${types.join(', ')} bookmarks, which its manifest does not declare `
+      + '(keyframe.integration.events in its package.json): they were not added.';
   }
 
   private publish(): void {

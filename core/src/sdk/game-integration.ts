@@ -62,6 +62,8 @@ export interface Clock {
 export interface IntegrationSettings {
   readonly key: string;
   readonly enabled: boolean;
+  /** The loopback port of the manifest's `httpPush:<port>` feed, when it declares one: the manifest says it once. */
+  readonly port?: number;
 }
 
 /** Where games keep their files on this machine; tests point these into temp folders. */

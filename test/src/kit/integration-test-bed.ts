@@ -203,9 +203,10 @@ export class IntegrationTestBed {
   readonly gamePaths: TestGamePaths;
   readonly settings: IntegrationSettingsService;
 
-  constructor(options: { key: string; root?: string }) {
+  /** `port`: what the host hands over from the manifest's `httpPush:<port>` feed. */
+  constructor(options: { key: string; root?: string; port?: number }) {
     this.gamePaths = new TestGamePaths(options.root);
-    this.settings = { key: options.key, enabled: true };
+    this.settings = { key: options.key, enabled: true, ...(options.port === undefined ? {} : { port: options.port }) };
   }
 
   /** The integration as the host builds it: from a child container holding these services under the SDK tokens. */
