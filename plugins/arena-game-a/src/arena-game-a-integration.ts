@@ -66,8 +66,7 @@ export class ArenaGameAIntegration implements GameIntegration {
       return;
     }
     for (const event of update.events) {
-      const added = await this.bookmarks.add({ type: event.type, at: new Date(at.getTime() - event.secondsBefore * 1000) });
-      if (!added) this.logger.debug(`${event.type} not bookmarked: no recording covers it`);
+      await this.bookmarks.add({ type: event.type, at: new Date(at.getTime() - event.secondsBefore * 1000) });
     }
   }
 

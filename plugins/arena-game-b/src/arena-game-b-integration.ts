@@ -100,8 +100,7 @@ export class ArenaGameBIntegration implements GameIntegration {
 
     for (const event of update.events) {
       for (let index = 0; index < event.count; index++) {
-        const added = await this.bookmarks.add({ type: event.type, at: receivedAt });
-        if (!added) this.logger.debug(`${event.type} not bookmarked: no recording covers it`);
+        await this.bookmarks.add({ type: event.type, at: receivedAt });
       }
     }
   }

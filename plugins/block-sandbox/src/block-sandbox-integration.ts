@@ -78,8 +78,7 @@ export class BlockSandboxIntegration implements GameIntegration {
       this.logger.info('Minecraft player found in the log', { player: meaning.name });
       this.health.degraded(undefined);
     } else if (meaning.kind === 'death') {
-      const added = await this.bookmarks.add({ type: 'Death' });
-      this.logger.debug(added ? 'Death bookmarked' : 'Death not bookmarked: no recording covers it', { message: meaning.template });
+      if (await this.bookmarks.add({ type: 'Death' })) this.logger.debug('Death bookmarked', { message: meaning.template });
     }
   }
 

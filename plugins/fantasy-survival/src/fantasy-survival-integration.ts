@@ -65,7 +65,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
       return;
     }
     if (!this.#tracker.read(input.line)) return;
-    const added = await this.bookmarks.add({ type: 'Death' });
-    if (!added) this.logger.debug('Death not bookmarked: no recording covers it');
+    await this.bookmarks.add({ type: 'Death' });
   }
 }

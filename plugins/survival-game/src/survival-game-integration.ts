@@ -69,8 +69,7 @@ export class SurvivalGameIntegration implements GameIntegration {
       return;
     }
     if (!isDeathLine(input.line)) return;
-    const added = await this.bookmarks.add({ type: 'Death' });
-    if (!added) this.logger.debug('Death not bookmarked: no recording covers it');
+    await this.bookmarks.add({ type: 'Death' });
   }
 
   /** The Steam libraries, or none when they cannot be listed: the executable's folder is the better guess anyway. */

@@ -131,8 +131,7 @@ export class VehicleCombatIntegration implements GameIntegration {
         const at = this.#battleClock.place(window, message.gameSeconds);
         const type = this.#nickname === undefined ? undefined : readHudMessage(message.text, this.#nickname);
         if (type === undefined) continue;
-        const added = await this.bookmarks.add({ type, at });
-        if (!added) this.logger.debug(`${type} not bookmarked: no recording covers it`);
+        await this.bookmarks.add({ type, at });
         if (!this.isCurrent(feed)) return;
       }
     }
