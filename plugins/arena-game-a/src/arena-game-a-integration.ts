@@ -30,7 +30,6 @@ export class ArenaGameAIntegration implements GameIntegration {
   ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation starts from scratch too
     this.#health = new FeedHealth(this.clock.now());
     // The game serves its API over HTTPS with its own self-signed certificate.
     const feed = this.feeds.poll(FEED_ID, { url: ALL_GAME_DATA_URL, intervalMs: POLL_INTERVAL_MS, acceptSelfSignedCertificate: true });

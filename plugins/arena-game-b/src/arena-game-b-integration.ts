@@ -47,7 +47,6 @@ export class ArenaGameBIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#receivedData = false;
     this.#active = true;
     const token = await this.feeds.pushToken();

@@ -44,7 +44,6 @@ export class BlockSandboxIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     if (game.name === BEDROCK_GAME_NAME) {
       this.health.degraded(BEDROCK_UNSUPPORTED_MESSAGE);
       return;

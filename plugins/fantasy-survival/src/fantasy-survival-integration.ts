@@ -32,7 +32,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#active = true;
 
     const logFile = clientLogPath(this.gamePaths.localAppData());

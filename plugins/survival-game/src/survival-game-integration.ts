@@ -35,7 +35,6 @@ export class SurvivalGameIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#active = true;
 
     const candidates = outputLogCandidates(game.executablePath, await this.steamLibraries());

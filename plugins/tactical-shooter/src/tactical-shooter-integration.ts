@@ -40,7 +40,6 @@ export class TacticalShooterIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#tracker.reset();
     this.#receivedData = false;
     this.#active = true;

@@ -57,7 +57,6 @@ export class VehicleCombatIntegration implements GameIntegration {
   ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#active = true;
     this.#logFolders = await logFolderCandidates(game.executablePath, this.paths);
     await this.lookUpNickname();
