@@ -65,8 +65,6 @@ export class BlockSandboxIntegration implements GameIntegration {
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     if ('reset' in input) {
       if (input.reset === 'opened') await this.onLogOpened(input.file);
       else this.logger.debug(`The log was ${input.reset}: reading it from its start`, { file: input.file });

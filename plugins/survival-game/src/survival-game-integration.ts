@@ -21,7 +21,6 @@ export class SurvivalGameIntegration implements GameIntegration {
   /** How long after activation a log file that still does not exist becomes a health warning. */
   protected readonly missingLogTimeoutMs: number = 30_000;
 
-  #active = false;
   readonly #missingLog: SilenceWarning;
 
   constructor(
@@ -35,7 +34,6 @@ export class SurvivalGameIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    this.#active = true;
 
     const candidates = outputLogCandidates(game.executablePath, await this.steamLibraries());
     if (candidates.length === 0) {
@@ -50,13 +48,10 @@ export class SurvivalGameIntegration implements GameIntegration {
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     this.#missingLog.stop();
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     if ('reset' in input) {
       if (input.reset === 'opened') {
         // The feed itself logs which file it follows.

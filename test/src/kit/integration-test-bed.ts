@@ -1,12 +1,15 @@
 // Unit tests of an integration class: every SDK service it can ask for, as a recording stand-in, and
 // the integration resolved the way the host does it (a child container with the SDK tokens). Feeds
 // hand inputs to the integration only when the test delivers them; nothing listens or reads files.
+// As under the host, inputs reach the integration only between the start of activate() and the start
+// of deactivate() (the host's GatedFeeds).
 import {
   Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
   type BookmarkRequest, type BookmarksService, type DataExpectation, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
   type GamePathsService, type HealthReporter, type HttpPushOptions, type IntegrationSettingsService, type PluginLogger, type PollOptions,
   type RecorderView, type RecordingInfo, type ScreenTextOptions, type TailOptions, type WatchFolderOptions,
 } from '@keyframe/core';
+import { GatedFeeds } from '@keyframe/core/tapes';
 import os from 'node:os';
 import path from 'node:path';
 import { container, type InjectionToken } from 'tsyringe';
@@ -65,6 +68,12 @@ export class ScriptedFeeds implements FeedsService {
   screenText(id: string, options: ScreenTextOptions): Feed<FeedInputs['screenText']> {
     return this.open('screenText', id, options);
   }
+
+  /**
+   * Called when the integration deactivates. The feeds stay open, so that a test can show that what it
+   * delivers afterwards is not handed over.
+   */
+  async closeAll(): Promise<void> {}
 
   /** The newest open feed of that kind (and id); throws when there is none. */
   latest<K extends FeedKind>(kind: K, id?: string): ScriptedFeed<FeedInputs[K]> {
@@ -212,7 +221,11 @@ export class IntegrationTestBed {
   /** The integration as the host builds it: from a child container holding these services under the SDK tokens. */
   resolve<T>(integration: InjectionToken<T>): T {
     const child = container.createChildContainer();
-    child.register(Feeds, { useValue: this.feeds });
+    // Every kind is allowed here: the test bed does not know the manifest.
+    const feeds = new GatedFeeds(this.feeds, {
+      key: this.settings.key, declaredKinds: new Set(['httpPush', 'poll', 'tail', 'watchFolder', 'screenText']), heard: () => undefined,
+    });
+    child.register(Feeds, { useValue: feeds });
     child.register(Bookmarks, { useValue: this.bookmarks });
     child.register(Health, { useValue: this.health });
     child.register(Logger, { useValue: this.logger });
@@ -220,6 +233,22 @@ export class IntegrationTestBed {
     child.register(Recorder, { useValue: this.recorder });
     child.register(GamePaths, { useValue: this.gamePaths });
     child.register(IntegrationSettings, { useValue: this.settings });
-    return child.resolve(integration);
+    return drivenLikeTheHost(child.resolve(integration), feeds);
   }
+}
+
+/** The instance, with activate and deactivate opening and shutting the feeds' gate as the host does. */
+function drivenLikeTheHost<T>(instance: T, feeds: GatedFeeds): T {
+  const integration = instance as unknown as { activate?: (...args: unknown[]) => Promise<void>; deactivate?: () => Promise<void> };
+  const { activate, deactivate } = integration;
+  if (!activate || !deactivate) return instance;
+  integration.activate = async (...args) => {
+    feeds.open();
+    await activate.apply(instance, args);
+  };
+  integration.deactivate = async () => {
+    await feeds.shut();
+    await deactivate.apply(instance);
+  };
+  return instance;
 }
