@@ -1,7 +1,7 @@
 // @keyframe/core: the SDK for game integrations. Everything a plugin may use is exported here;
 // anything else in this package is internal and may change.
 export type {
-  GameIntegration, DetectedGame, BookmarkRequest, RecordingInfo, RecorderView, PluginLogger, HealthReporter,
+  GameIntegration, DetectedGame, BookmarkRequest, RecordingInfo, RecorderView, PluginLogger, HealthReporter, DataExpectation,
   Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService,
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';

@@ -8,6 +8,7 @@ import { playTape } from './feeds/tape/tape-player.js';
 import { TapeWriter } from './feeds/tape/tape-writer.js';
 import type { DetectedGame, PluginLogger, RecorderView } from './sdk/game-integration.js';
 import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
+import { declaredPushPort } from './plugins/manifest.js';
 import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
 import { approvalsFile, PluginApprovals } from './plugins/plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugins/plugin-folders.js';
@@ -59,12 +60,14 @@ async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Pr
 async function playCommand(file: string, dataFolder: string): Promise<void> {
   const tape = await readTape(file);
   const plugin = await findPlugin(tape.header.integration, dataFolder);
+  const port = declaredPushPort(plugin.manifest);
   // The service's token: a replay naming the running game's executable leaves the game's config as it is.
   const playback = await playTape(file, {
     pushToken: dataFolderPushToken(dataFolder),
     integrationClass: await loadIntegrationClass(plugin.entry),
     key: tape.header.integration,
     defaultGame: { name: plugin.manifest.integration.games[0]!.name },
+    ...(port === undefined ? {} : { port }),
   });
   console.log(`${path.basename(file)}: ${tape.entries.length} entries, ${playback.bookmarks.length} bookmarks`);
   for (const bookmark of playback.bookmarks) {
@@ -77,6 +80,7 @@ async function playCommand(file: string, dataFolder: string): Promise<void> {
 async function recordCommand(key: string, out: string, dataFolder: string): Promise<void> {
   const plugin = await findPlugin(key, dataFolder);
   const game = await runningGameOf(plugin);
+  const port = declaredPushPort(plugin.manifest);
   // One t = 0 for the tape and for the bookmark times printed while recording.
   const startedAt = new Date();
   const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
@@ -91,9 +95,13 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
         return true;
       },
     },
-    recorder, settings: { key, enabled: true }, feeds, clock: systemClock, logger,
+    recorder, settings: { key, enabled: true, ...(port === undefined ? {} : { port }) }, feeds, clock: systemClock, logger,
     gamePaths: new SystemGamePaths(),
-    health: { degraded: (reason) => reason && console.log(`  degraded: ${reason}`), notify: (title, text) => console.log(`  ${title}: ${text}`) },
+    health: {
+      degraded: (reason) => reason && console.log(`  degraded: ${reason}`), notify: (title, text) => console.log(`  ${title}: ${text}`),
+      // The person recording watches the game: no silence warning.
+      expectData: () => undefined,
+    },
   });
   await instance.enable?.();
   await instance.activate(game);

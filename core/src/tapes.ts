@@ -5,6 +5,8 @@ export { TapeWriter } from './feeds/tape/tape-writer.js';
 export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './feeds/tape/tape-player.js';
 export { inspectPackage, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
 export { loadIntegrationClass, type IntegrationClass } from './plugins/plugin-loader.js';
+export { declaredPushPort } from './plugins/manifest.js';
+export { GatedFeeds, type GatedFeedsOptions } from './plugins/gated-feeds.js';
 export {
   writeScreenTextTape, writeTextFrames, writeTextVideo,
   type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,

@@ -4,13 +4,14 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
+import type { Feed, PollInput } from '../sdk/feed-types.js';
 import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { GameDetector } from '../games/game-detector.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
-import { Logger } from '../support/logger.js';
+import { Logger, type LogRecord } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from '../sdk/game-integration.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
@@ -23,12 +24,18 @@ type Behaviour = Partial<Record<Hook, 'throw' | 'reject' | 'hang'>>;
 // Fixture packages live inside the repository so that `tsyringe` and `@keyframe/core` resolve.
 const FIXTURE_ROOT = fileURLToPath(new URL('../../.test-plugins/', import.meta.url));
 const calls: string[] = ((globalThis as { __hostTestCalls?: string[] }).__hostTestCalls ??= []);
+/** What a fixture's deactivate() does first (the test's chance to push a feed input then). */
+const hooks = ((globalThis as { __hostTestHooks?: { onDeactivate?: () => void } }).__hostTestHooks ??= {});
 
 interface FixtureOptions {
   key: string;
   behaviour?: Behaviour;
   manifest?: unknown;
   bundlesCore?: boolean;
+  /** activate() opens a poll feed "input" whose inputs it logs as calls. */
+  opensFeed?: boolean;
+  /** The constructor calls `health.expectData` with it. */
+  expectsData?: { within: number; message: string };
 }
 
 async function writeFixture(folder: string, name: string, options: FixtureOptions): Promise<void> {
@@ -36,15 +43,17 @@ async function writeFixture(folder: string, name: string, options: FixtureOption
   await mkdir(root, { recursive: true });
   const manifest = options.manifest ?? {
     apiVersion: 1,
-    integration: { key: options.key, displayName: `Fixture ${options.key}`, events: ['Kill'], games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }], feeds: [] },
+    integration: { key: options.key, displayName: `Fixture ${options.key}`, events: ['Kill'], games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }], feeds: options.opensFeed ? ['poll'] : [] },
   };
   await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }));
   if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
   await writeFile(path.join(root, 'index.js'), `
 import { inject, injectable } from 'tsyringe';
-import { Bookmarks, Feeds } from '@keyframe/core';
+import { Bookmarks, Feeds, Health, IntegrationSettings } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
 const behaviour = ${JSON.stringify(options.behaviour ?? {})};
+const opensFeed = ${JSON.stringify(options.opensFeed ?? false)};
+const expectsData = ${JSON.stringify(options.expectsData ?? null)};
 async function run(hook, detail) {
   calls.push('${options.key}:' + hook + (detail ? ':' + detail : ''));
   if (behaviour[hook] === 'throw') throw new Error(hook + ' exploded');
@@ -52,15 +61,24 @@ async function run(hook, detail) {
   if (behaviour[hook] === 'hang') return new Promise(() => {});
 }
 class Fixture {
-  constructor(bookmarks, feeds) { this.bookmarks = bookmarks; this.feeds = feeds; }
+  constructor(bookmarks, feeds, health, settings) {
+    this.bookmarks = bookmarks; this.feeds = feeds;
+    if (settings.port !== undefined) calls.push('${options.key}:port:' + settings.port);
+    if (expectsData) health.expectData(expectsData);
+  }
   enable() { return run('enable'); }
   disable() { return run('disable'); }
-  activate(game) { return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' })); }
-  deactivate() { return run('deactivate'); }
+  activate(game) {
+    if (opensFeed) this.feeds.poll('input', {}).onInput((input) => { calls.push('${options.key}:input:' + input.error); });
+    return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' }));
+  }
+  deactivate() { globalThis.__hostTestHooks.onDeactivate?.(); return run('deactivate'); }
 }
-Reflect.defineMetadata('design:paramtypes', [Object, Object], Fixture);
+Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], Fixture);
 inject(Bookmarks)(Fixture, undefined, 0);
 inject(Feeds)(Fixture, undefined, 1);
+inject(Health)(Fixture, undefined, 2);
+inject(IntegrationSettings)(Fixture, undefined, 3);
 export default injectable()(Fixture) ?? Fixture;
 `);
 }
@@ -101,7 +119,12 @@ describe('IntegrationHost', function () {
   let games: GameDetector;
   let host: IntegrationHost;
   let bookmarks: { key: string; request: BookmarkRequest }[];
+  /** What the host's bookmarks answer: false as when no recording covers the time. */
+  let covered: boolean;
+  let logged: LogRecord[];
   let closedFeeds: string[];
+  /** Hands an input to the fixture's open "input" feed, as a game would (nothing once the feed is closed). */
+  let pushInput: (input: string) => void;
 
   beforeEach(async () => {
     calls.length = 0;
@@ -111,7 +134,11 @@ describe('IntegrationHost', function () {
     processes = [];
     recorder = new FakeRecorder();
     bookmarks = [];
+    covered = true;
+    logged = [];
     closedFeeds = [];
+    pushInput = () => { throw new Error('no feed open'); };
+    hooks.onDeactivate = undefined;
   });
   afterEach(async () => {
     await host?.stop();
@@ -122,7 +149,7 @@ describe('IntegrationHost', function () {
   });
 
   async function startHost(deadlineMs = 500, source: PluginSource = 'environment'): Promise<void> {
-    const logger = new Logger([]);
+    const logger = new Logger([{ write: (record) => logged.push(record), close: () => undefined }]);
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
     await settings.load();
     state = new StateStore(silentSink);
@@ -131,13 +158,22 @@ describe('IntegrationHost', function () {
       searchFolders: [{ path: plugins, source }],
       approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
-      bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return true; } }),
-      feedsFor: (key): ClosableFeeds => ({
-        httpPush: () => { throw new Error('unused'); }, poll: () => { throw new Error('unused'); },
+      bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return covered; } }),
+      feedsFor: (key): ClosableFeeds => {
+        let opened = false;
+        let closed = false;
+        return {
+        httpPush: () => { throw new Error('unused'); },
+        poll: (): Feed<PollInput> => ({
+          ready: Promise.resolve(),
+          onInput: (handler) => { opened = true; pushInput = (input) => { if (!closed) void handler({ error: input }); }; },
+          close: async () => { closed = true; },
+        }),
         tail: () => { throw new Error('unused'); }, watchFolder: () => { throw new Error('unused'); },
         screenText: () => { throw new Error('unused'); }, pushToken: () => Promise.reject(new Error('unused')),
-        closeAll: async () => { closedFeeds.push(key); },
-      }),
+        closeAll: async () => { closed = true; closedFeeds.push(key); if (opened) calls.push(`${key}:closeAll`); },
+        };
+      },
       gamePaths: { steamLibraries: async () => [], roamingAppData: () => folder, localAppData: () => folder, home: () => folder },
       hookDeadlineMs: deadlineMs,
       restartDelayMs: () => 20,
@@ -225,6 +261,101 @@ describe('IntegrationHost', function () {
     expect(calls.at(-1)).to.equal('lifeGame:deactivate');
     expect(closedFeeds).to.include('lifeGame');
     expect(health('lifeGame').status).to.equal('idle');
+  });
+
+  it('stops feed delivery before deactivate(): an input that comes while it runs never reaches the plugin', async () => {
+    await writeFixture(plugins, 'feeder', { key: 'feedGame', opensFeed: true });
+    await startHost();
+    await launchGame('feedGame');
+    recorder.start();
+    await waitUntil(() => calls.includes('feedGame:activate:Game feedGame'));
+    await host.settled();
+    pushInput('early');
+    await waitUntil(() => calls.includes('feedGame:input:early'));
+    hooks.onDeactivate = () => pushInput('late');
+    recorder.stop();
+    await host.settled();
+    await new Promise((resolve) => setImmediate(resolve));
+    const afterActivate = calls.slice(calls.indexOf('feedGame:input:early') + 1);
+    expect(afterActivate).to.deep.equal(['feedGame:closeAll', 'feedGame:deactivate']);
+  });
+
+  it('logs a bookmark no recording covers, naming the integration, so that plugins need not', async () => {
+    await writeFixture(plugins, 'late', { key: 'lateGame' });
+    covered = false;
+    await startHost();
+    await launchGame('lateGame');
+    recorder.start();
+    await waitUntil(() => bookmarks.length === 1);
+    await host.settled();
+    const lines = logged.filter((record) => record.message.includes('not bookmarked'));
+    expect(lines.map(({ level, message, fields }) => ({ level, message, fields }))).to.deep.equal([
+      { level: 'debug', message: 'Kill not bookmarked: no recording covers it', fields: { key: 'lateGame' } },
+    ]);
+  });
+
+  it('says in health when the data a plugin expects does not come, until it comes, and not once inactive', async () => {
+    const message = 'No data from the game yet';
+    await writeFixture(plugins, 'quiet', { key: 'quietGame', opensFeed: true, expectsData: { within: 50, message } });
+    await startHost();
+    await launchGame('quietGame');
+    recorder.start();
+    await waitUntil(() => health('quietGame')?.message === message);
+    expect(health('quietGame').status).to.equal('degraded');
+    pushInput('hello');
+    await waitUntil(() => health('quietGame').status === 'active');
+    await waitUntil(() => health('quietGame').message === message, 1000);
+    recorder.stop();
+    await host.settled();
+    expect(health('quietGame').status).to.equal('idle');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(health('quietGame').status, 'an inactive plugin is expected to be silent').to.equal('idle');
+  });
+
+  it('refuses a bookmark type the manifest does not declare: logged once, said in health, never added', async () => {
+    await writeFixture(plugins, 'sneaky', {
+      key: 'sneakyGame',
+      manifest: { apiVersion: 1, integration: { key: 'sneakyGame', displayName: 'Sneaky', events: ['Death'], games: [{ name: 'Game sneakyGame', executables: ['sneakyGame.exe'] }], feeds: [] } },
+    });
+    await startHost();
+    await launchGame('sneakyGame');
+    for (let round = 0; round < 2; round++) {
+      recorder.start();
+      await waitUntil(() => calls.filter((call) => call.startsWith('sneakyGame:activate')).length === round + 1);
+      await host.settled();
+      recorder.stop();
+      await host.settled();
+    }
+    expect(bookmarks).to.deep.equal([]);
+    const warnings = logged.filter((record) => record.level === 'warn' && record.message.startsWith('Kill not bookmarked'));
+    expect(warnings.map(({ message, fields }) => ({ message, fields }))).to.deep.equal([
+      { message: 'Kill not bookmarked: the manifest does not declare it in keyframe.integration.events', fields: { key: 'sneakyGame' } },
+    ]);
+    expect(health('sneakyGame')).to.deep.include({ status: 'degraded' });
+    expect(health('sneakyGame').message).to.match(/tried to add Kill bookmarks, which its manifest does not declare \(keyframe\.integration\.events/);
+  });
+
+  it('refuses to open a feed kind the manifest does not declare, naming the manifest field', async () => {
+    await writeFixture(plugins, 'undeclared', {
+      key: 'undeclaredGame', opensFeed: true,
+      manifest: { apiVersion: 1, integration: { key: 'undeclaredGame', displayName: 'Undeclared', events: ['Kill'], games: [{ name: 'Game undeclaredGame', executables: ['undeclaredGame.exe'] }], feeds: ['tail'] } },
+    });
+    await startHost();
+    await launchGame('undeclaredGame');
+    recorder.start();
+    await waitUntil(() => health('undeclaredGame')?.status === 'failed');
+    expect(health('undeclaredGame').message).to.equal('activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: '
+      + 'add "poll" to keyframe.integration.feeds in its package.json');
+  });
+
+  it('hands the plugin the port its manifest declares for its httpPush feed', async () => {
+    await writeFixture(plugins, 'pusher', {
+      key: 'portGame',
+      manifest: { apiVersion: 1, integration: { key: 'portGame', displayName: 'Port', events: ['Kill'], games: [{ name: 'Game portGame', executables: ['portGame.exe'] }], feeds: ['httpPush:1777'] } },
+    });
+    await writeFixture(plugins, 'portless', { key: 'portlessGame' });
+    await startHost();
+    expect(calls.filter((call) => call.includes(':port:'))).to.deep.equal(['portGame:port:1777']);
   });
 
   it('deactivates when the recording stops, and disables when switched off in the settings', async () => {

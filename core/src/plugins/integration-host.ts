@@ -15,10 +15,13 @@ import { Logger } from '../support/logger.js';
 import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
 } from '../sdk/game-integration.js';
+import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
+import { SilenceWatch } from './silence-watch.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { instantiateIntegration, systemClock } from './plugin-container.js';
+import { declaredFeedKinds, declaredPushPort } from './manifest.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
 import { loadIntegrationClass } from './plugin-loader.js';
@@ -46,7 +49,7 @@ type Phase = 'disabled' | 'enabled' | 'active' | 'failed';
 
 interface Running {
   instance: GameIntegration;
-  feeds: ClosableFeeds;
+  feeds: GatedFeeds;
 }
 
 interface Integration {
@@ -56,10 +59,14 @@ interface Integration {
   phase: Phase;
   running?: Running;
   degradedReason?: string;
+  /** Bookmark types the plugin tried to add without declaring them in its manifest (refused). */
+  undeclaredEvents: Set<string>;
   failure?: string;
   failures: number;
   restartTimer?: NodeJS.Timeout;
   lastEventAt?: Date;
+  /** Times the silence the integration declared with `health.expectData`. */
+  silence?: SilenceWatch;
   /** Hooks of one integration never overlap: every transition queues here. */
   queue: Promise<void>;
   notified: Set<string>;
@@ -109,7 +116,7 @@ export class IntegrationHost {
     this.refused = discovery.refused;
     for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
     for (const plugin of discovery.plugins) {
-      const integration: Integration = { plugin, approval: this.approvalOf(plugin), phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set() };
+      const integration: Integration = { plugin, approval: this.approvalOf(plugin), phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set(), undeclaredEvents: new Set() };
       this.integrations.set(plugin.manifest.integration.key, integration);
       if (integration.approval?.status === 'pending') this.logger.warn('integration waits for the user\'s approval', { ...integration.approval });
     }
@@ -227,6 +234,9 @@ export class IntegrationHost {
     if (integration.phase === 'failed') return this.publish();
 
     if (integration.phase === 'active' && !wantActive) await this.step(integration, 'deactivate', async (running) => {
+      // Feeds stop first: no input reaches the plugin once its deactivate() has begun.
+      await running.feeds.shut();
+      integration.silence?.stop();
       await running.instance.deactivate();
     }, 'enabled');
     if (integration.phase === 'enabled' && !wantEnabled) {
@@ -238,7 +248,11 @@ export class IntegrationHost {
       await this.step(integration, 'enable', async (running) => { await running.instance.enable?.(); }, 'enabled');
     }
     if (integration.phase === 'enabled' && wantActive && game) {
-      await this.step(integration, 'activate', async (running) => { await running.instance.activate(game); }, 'active');
+      await this.step(integration, 'activate', async (running) => {
+        running.feeds.open();
+        integration.silence?.start();
+        await running.instance.activate(game);
+      }, 'active');
     }
     this.publish();
   }
@@ -250,7 +264,6 @@ export class IntegrationHost {
     const key = integration.plugin.manifest.integration.key;
     try {
       await withDeadline(`${key}.${hook}`, this.environment.hookDeadlineMs, () => run(running));
-      if (hook === 'deactivate') await running.feeds.closeAll();
       integration.phase = next;
       this.logger.info(`${hook}d integration`, { key });
     } catch (error) {
@@ -267,11 +280,16 @@ export class IntegrationHost {
       const integrationClass = await loadIntegrationClass(integration.plugin.entry);
       const logger = this.logger.child(`plugin:${key}`);
       const health = this.healthReporter(integration);
-      const feeds = this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health);
+      const silence = integration.silence;
+      const { manifest } = integration.plugin;
+      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health), {
+        key, declaredKinds: declaredFeedKinds(manifest), heard: () => silence?.heard(),
+      });
+      const port = declaredPushPort(manifest);
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
         recorder: this.environment.recorder,
-        settings: { key, get enabled() { return settings.current.gameIntegrations[key]?.enabled ?? true; } },
+        settings: { key, ...(port === undefined ? {} : { port }), get enabled() { return settings.current.gameIntegrations[key]?.enabled ?? true; } },
         feeds,
         clock: systemClock,
         logger,
@@ -323,6 +341,8 @@ export class IntegrationHost {
   private async discard(integration: Integration): Promise<void> {
     const running = integration.running;
     integration.running = undefined;
+    integration.silence?.stop();
+    integration.silence = undefined;
     integration.degradedReason = undefined;
     await running?.feeds.closeAll().catch((error: unknown) => this.logger.warn('closing feeds failed', { error }));
   }
@@ -333,26 +353,45 @@ export class IntegrationHost {
     return running && { name: running.name, executablePath: running.executablePath, pid: running.pid };
   }
 
+  /**
+   * Counts every bookmark as an event, and logs the ones no recording covers (so plugins need not).
+   * A type the manifest does not declare is refused, and said once in the log and in health.
+   */
   private countingBookmarks(integration: Integration, bookmarks: BookmarksService): BookmarksService {
+    const { key, events } = integration.plugin.manifest.integration;
     return {
       add: async (request) => {
+        if (!(events as readonly string[]).includes(request.type)) {
+          if (!integration.undeclaredEvents.has(request.type)) {
+            integration.undeclaredEvents.add(request.type);
+            this.logger.warn(`${request.type} not bookmarked: the manifest does not declare it in keyframe.integration.events`, { key });
+            this.publish();
+          }
+          return false;
+        }
         integration.lastEventAt = new Date();
         const added = await bookmarks.add(request);
+        if (!added) this.logger.debug(`${request.type} not bookmarked: no recording covers it`, { key });
         this.publish();
         return added;
       },
     };
   }
 
+  /** Also makes the integration's silence watch: a new one for each instance. */
   private healthReporter(integration: Integration): HealthReporter {
     const key = integration.plugin.manifest.integration.key;
+    const degraded = (reason: string | undefined) => {
+      if (integration.degradedReason === reason) return;
+      integration.degradedReason = reason;
+      this.logger.info(reason ? 'integration degraded' : 'integration recovered', { key, reason });
+      this.publish();
+    };
+    const silence = new SilenceWatch(degraded, (reason) => integration.degradedReason === reason);
+    integration.silence = silence;
     return {
-      degraded: (reason) => {
-        if (integration.degradedReason === reason) return;
-        integration.degradedReason = reason;
-        this.logger.info(reason ? 'integration degraded' : 'integration recovered', { key, reason });
-        this.publish();
-      },
+      degraded,
+      expectData: (expectation) => silence.expect(expectation),
       notify: (title, description) => {
         if (integration.notified.has(title)) return;
         integration.notified.add(title);
@@ -365,7 +404,8 @@ export class IntegrationHost {
     const lastEventAt = integration.lastEventAt ? formatLocalDateTime(integration.lastEventAt) : null;
     const name = integration.plugin.manifest.integration.displayName;
     if (integration.phase === 'failed') return { status: 'failed', message: integration.failure ?? 'failed', lastEventAt };
-    if (integration.degradedReason && integration.phase !== 'disabled') return { status: 'degraded', message: integration.degradedReason, lastEventAt };
+    const reason = integration.degradedReason ?? this.undeclaredEventsProblem(integration);
+    if (reason && integration.phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
     const messages: Record<Exclude<Phase, 'failed'>, string> = {
       disabled: this.isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
@@ -376,6 +416,13 @@ export class IntegrationHost {
     };
     const status = integration.phase === 'enabled' ? 'idle' : integration.phase;
     return { status, message: messages[integration.phase], lastEventAt };
+  }
+
+  private undeclaredEventsProblem(integration: Integration): string | undefined {
+    const types = [...integration.undeclaredEvents];
+    if (types.length === 0) return undefined;
+    return `${integration.plugin.manifest.integration.displayName} tried to add ${types.join(', ')} bookmarks, which its manifest does not declare `
+      + '(keyframe.integration.events in its package.json): they were not added.';
   }
 
   private publish(): void {

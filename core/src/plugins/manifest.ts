@@ -36,3 +36,14 @@ export function checkManifest(block: unknown): ManifestCheck {
   }
   return { manifest };
 }
+
+/** The feed kinds the manifest declares: `httpPush:1340` declares `httpPush`. */
+export function declaredFeedKinds(manifest: IntegrationManifest): ReadonlySet<string> {
+  return new Set(manifest.integration.feeds.map((feed) => feed.split(':')[0]!));
+}
+
+/** The loopback port of the manifest's `httpPush:<port>` feed, when it declares one. */
+export function declaredPushPort(manifest: IntegrationManifest): number | undefined {
+  const port = manifest.integration.feeds.map((feed) => /^httpPush:(\d+)$/.exec(feed)?.[1]).find((found) => found !== undefined);
+  return port === undefined ? undefined : Number(port);
+}

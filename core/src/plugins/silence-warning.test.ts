@@ -2,12 +2,11 @@ import { expect } from 'chai';
 import type { HealthReporter } from '../sdk/game-integration.js';
 import { SilenceWarning } from './silence-warning.js';
 
-class RecordedHealth implements HealthReporter {
+class RecordedHealth implements Pick<HealthReporter, 'degraded'> {
   readonly degradations: (string | undefined)[] = [];
   degraded(reason: string | undefined): void {
     this.degradations.push(reason);
   }
-  notify(): void {}
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

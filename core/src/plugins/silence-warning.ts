@@ -20,7 +20,7 @@ export interface SilenceWarningStart {
 export class SilenceWarning {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly health: HealthReporter) {}
+  constructor(private readonly health: Pick<HealthReporter, 'degraded'>) {}
 
   start({ message, timeoutMs }: SilenceWarningStart): void {
     this.stop();

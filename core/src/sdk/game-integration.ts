@@ -21,7 +21,11 @@ export interface GameIntegration {
   disable?(): Promise<void>;
   /** Enabled, one of its games is running and a recording is active: open feeds, start listening. */
   activate(game: DetectedGame): Promise<void>;
-  /** Any of those stopped being true, or the service is stopping. Feeds are closed by the host afterwards. */
+  /**
+   * Any of those stopped being true, or the service is stopping. Before calling it the host has stopped
+   * feed delivery and closed the feeds: no input reaches a handler once deactivate() has begun, and the
+   * handler calls under way then have finished. So a handler needs no "still active?" check.
+   */
   deactivate(): Promise<void>;
 }
 
@@ -34,7 +38,7 @@ export interface BookmarkRequest {
 
 /** What an integration may do with bookmarks. */
 export interface Bookmarks {
-  /** Adds a bookmark; resolves to false when no recording covers the time (it is dropped and logged). */
+  /** Adds a bookmark; resolves to false when no recording covers the time (it is dropped, and the host logs that). */
   add(request: BookmarkRequest): Promise<boolean>;
 }
 
@@ -58,6 +62,8 @@ export interface Clock {
 export interface IntegrationSettings {
   readonly key: string;
   readonly enabled: boolean;
+  /** The loopback port of the manifest's `httpPush:<port>` feed, when it declares one: the manifest says it once. */
+  readonly port?: number;
 }
 
 /** Where games keep their files on this machine; tests point these into temp folders. */
@@ -85,4 +91,18 @@ export interface HealthReporter {
   degraded(reason: string | undefined): void;
   /** Tells the user something they must act on (e.g. restart the game), once. */
   notify(title: string, description: string): void;
+  /**
+   * While active, the integration expects feed input at least every `within` ms: the host times it
+   * from activate and from each input, and when nothing came it sets health degraded with `message`
+   * (taken back by the next input, and at deactivate). Call it once (constructor, enable or activate);
+   * a later call replaces the expectation.
+   */
+  expectData(expectation: DataExpectation): void;
+}
+
+export interface DataExpectation {
+  /** Milliseconds of silence before health says so. */
+  within: number;
+  /** What health says then, in words the user can act on. */
+  message: string;
 }

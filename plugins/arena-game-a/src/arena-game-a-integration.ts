@@ -30,7 +30,6 @@ export class ArenaGameAIntegration implements GameIntegration {
   ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation starts from scratch too
     this.#health = new FeedHealth(this.clock.now());
     // The game serves its API over HTTPS with its own self-signed certificate.
     const feed = this.feeds.poll(FEED_ID, { url: ALL_GAME_DATA_URL, intervalMs: POLL_INTERVAL_MS, acceptSelfSignedCertificate: true });
@@ -66,8 +65,7 @@ export class ArenaGameAIntegration implements GameIntegration {
       return;
     }
     for (const event of update.events) {
-      const added = await this.bookmarks.add({ type: event.type, at: new Date(at.getTime() - event.secondsBefore * 1000) });
-      if (!added) this.logger.debug(`${event.type} not bookmarked: no recording covers it`);
+      await this.bookmarks.add({ type: event.type, at: new Date(at.getTime() - event.secondsBefore * 1000) });
     }
   }
 

@@ -25,7 +25,6 @@ export class ArenaGameBIntegration implements GameIntegration {
   protected readonly noDataTimeoutMs: number = 30_000;
 
   readonly #tracker = new GsiMatchTracker();
-  #active = false;
   #receivedData = false;
   readonly #noData: SilenceWarning;
   /** A config that could not be written: stays in health until the game proves it sends anyway. */
@@ -47,9 +46,7 @@ export class ArenaGameBIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#receivedData = false;
-    this.#active = true;
     const token = await this.feeds.pushToken();
     // SPEC: the config is written the first time the game is detected; usually it is already there.
     await this.installConfigs(token, game.executablePath);
@@ -69,7 +66,6 @@ export class ArenaGameBIntegration implements GameIntegration {
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     this.#noData.stop();
     this.#tracker.reset();
     // The game is gone or the recording stopped: that is idle, not a problem to keep showing.
@@ -77,8 +73,6 @@ export class ArenaGameBIntegration implements GameIntegration {
   }
 
   private async onPush(input: HttpPushInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     const push = readJsonPush(input, this.logger);
     if (push === undefined) return;
     // Read first: every bookmark of a multi-kill push gets the same time, however long adding them takes.
@@ -100,8 +94,7 @@ export class ArenaGameBIntegration implements GameIntegration {
 
     for (const event of update.events) {
       for (let index = 0; index < event.count; index++) {
-        const added = await this.bookmarks.add({ type: event.type, at: receivedAt });
-        if (!added) this.logger.debug(`${event.type} not bookmarked: no recording covers it`);
+        await this.bookmarks.add({ type: event.type, at: receivedAt });
       }
     }
   }

@@ -55,7 +55,6 @@ export class BattleRoyaleIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate();
     this.#active = true;
     this.#replaysBefore ??= await replayFolderNames(this.demosFolder);
     const feed = this.feeds.watchFolder(REPLAYS_FEED, { folder: this.demosFolder, pattern: REPLAY_FILE_PATTERN, intervalMs: 2500 });

@@ -44,7 +44,6 @@ export class BlockSandboxIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     if (game.name === BEDROCK_GAME_NAME) {
       this.health.degraded(BEDROCK_UNSUPPORTED_MESSAGE);
       return;
@@ -66,8 +65,6 @@ export class BlockSandboxIntegration implements GameIntegration {
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     if ('reset' in input) {
       if (input.reset === 'opened') await this.onLogOpened(input.file);
       else this.logger.debug(`The log was ${input.reset}: reading it from its start`, { file: input.file });
@@ -78,8 +75,7 @@ export class BlockSandboxIntegration implements GameIntegration {
       this.logger.info('Minecraft player found in the log', { player: meaning.name });
       this.health.degraded(undefined);
     } else if (meaning.kind === 'death') {
-      const added = await this.bookmarks.add({ type: 'Death' });
-      this.logger.debug(added ? 'Death bookmarked' : 'Death not bookmarked: no recording covers it', { message: meaning.template });
+      if (await this.bookmarks.add({ type: 'Death' })) this.logger.debug('Death bookmarked', { message: meaning.template });
     }
   }
 

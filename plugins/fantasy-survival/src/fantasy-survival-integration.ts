@@ -18,7 +18,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
   protected readonly missingLogTimeoutMs: number = 30_000;
 
   readonly #tracker = new InputModeTracker();
-  #active = false;
   readonly #missingLog: SilenceWarning;
 
   constructor(
@@ -32,8 +31,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
-    this.#active = true;
 
     const logFile = clientLogPath(this.gamePaths.localAppData());
     const feed = this.feeds.tail('log', { paths: [logFile] });
@@ -44,14 +41,11 @@ export class FantasySurvivalIntegration implements GameIntegration {
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     this.#missingLog.stop();
     this.#tracker.reset(); // the next activation may be another game session
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     if ('reset' in input) {
       // A new or restarted log is a new game session: whatever mode the old one ended in is gone.
       this.#tracker.reset();
@@ -65,7 +59,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
       return;
     }
     if (!this.#tracker.read(input.line)) return;
-    const added = await this.bookmarks.add({ type: 'Death' });
-    if (!added) this.logger.debug('Death not bookmarked: no recording covers it');
+    await this.bookmarks.add({ type: 'Death' });
   }
 }

@@ -21,7 +21,6 @@ export class SurvivalGameIntegration implements GameIntegration {
   /** How long after activation a log file that still does not exist becomes a health warning. */
   protected readonly missingLogTimeoutMs: number = 30_000;
 
-  #active = false;
   readonly #missingLog: SilenceWarning;
 
   constructor(
@@ -35,8 +34,6 @@ export class SurvivalGameIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
-    this.#active = true;
 
     const candidates = outputLogCandidates(game.executablePath, await this.steamLibraries());
     if (candidates.length === 0) {
@@ -51,13 +48,10 @@ export class SurvivalGameIntegration implements GameIntegration {
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     this.#missingLog.stop();
   }
 
   private async onLogInput(input: TailInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     if ('reset' in input) {
       if (input.reset === 'opened') {
         // The feed itself logs which file it follows.
@@ -69,8 +63,7 @@ export class SurvivalGameIntegration implements GameIntegration {
       return;
     }
     if (!isDeathLine(input.line)) return;
-    const added = await this.bookmarks.add({ type: 'Death' });
-    if (!added) this.logger.debug('Death not bookmarked: no recording covers it');
+    await this.bookmarks.add({ type: 'Death' });
   }
 
   /** The Steam libraries, or none when they cannot be listed: the executable's folder is the better guess anyway. */

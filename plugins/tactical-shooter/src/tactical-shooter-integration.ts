@@ -17,7 +17,6 @@ export class TacticalShooterIntegration implements GameIntegration {
   protected readonly noDataTimeoutMs: number = 30_000;
 
   readonly #tracker = new GsiMatchTracker();
-  #active = false;
   #receivedData = false;
   readonly #noData: SilenceWarning;
   /** A config that could not be written or lacks the token: stays in health until the game proves it sends anyway. */
@@ -40,10 +39,8 @@ export class TacticalShooterIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#tracker.reset();
     this.#receivedData = false;
-    this.#active = true;
     const token = await this.feeds.pushToken();
     // SPEC: the config is written the first time the game is detected; usually it is already there.
     await this.installConfigs(token, game.executablePath);
@@ -64,7 +61,6 @@ export class TacticalShooterIntegration implements GameIntegration {
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     this.#noData.stop();
     this.#tracker.reset();
     // The game is gone or the recording stopped: refused pushes are no longer news.
@@ -73,8 +69,6 @@ export class TacticalShooterIntegration implements GameIntegration {
   }
 
   private async onPush(input: HttpPushInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (!this.#active) return;
     const push = readJsonPush(input, this.logger);
     if (push === undefined) return;
 
@@ -94,8 +88,7 @@ export class TacticalShooterIntegration implements GameIntegration {
 
     for (const event of update.events) {
       for (let index = 0; index < event.count; index++) {
-        const added = await this.bookmarks.add({ type: event.type });
-        if (!added) this.logger.debug(`${event.type} not bookmarked: no recording covers it`);
+        await this.bookmarks.add({ type: event.type });
       }
     }
   }

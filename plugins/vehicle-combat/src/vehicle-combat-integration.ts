@@ -57,7 +57,6 @@ export class VehicleCombatIntegration implements GameIntegration {
   ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-    await this.deactivate(); // a second activation without a deactivate must not leave a timer behind
     this.#active = true;
     this.#logFolders = await logFolderCandidates(game.executablePath, this.paths);
     await this.lookUpNickname();
@@ -131,8 +130,7 @@ export class VehicleCombatIntegration implements GameIntegration {
         const at = this.#battleClock.place(window, message.gameSeconds);
         const type = this.#nickname === undefined ? undefined : readHudMessage(message.text, this.#nickname);
         if (type === undefined) continue;
-        const added = await this.bookmarks.add({ type, at });
-        if (!added) this.logger.debug(`${type} not bookmarked: no recording covers it`);
+        await this.bookmarks.add({ type, at });
         if (!this.isCurrent(feed)) return;
       }
     }

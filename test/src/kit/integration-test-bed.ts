@@ -1,12 +1,15 @@
 // Unit tests of an integration class: every SDK service it can ask for, as a recording stand-in, and
 // the integration resolved the way the host does it (a child container with the SDK tokens). Feeds
 // hand inputs to the integration only when the test delivers them; nothing listens or reads files.
+// As under the host, inputs reach the integration only between the start of activate() and the start
+// of deactivate() (the host's GatedFeeds).
 import {
   Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
-  type BookmarkRequest, type BookmarksService, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
+  type BookmarkRequest, type BookmarksService, type DataExpectation, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
   type GamePathsService, type HealthReporter, type HttpPushOptions, type IntegrationSettingsService, type PluginLogger, type PollOptions,
   type RecorderView, type RecordingInfo, type ScreenTextOptions, type TailOptions, type WatchFolderOptions,
 } from '@keyframe/core';
+import { GatedFeeds } from '@keyframe/core/tapes';
 import os from 'node:os';
 import path from 'node:path';
 import { container, type InjectionToken } from 'tsyringe';
@@ -66,6 +69,12 @@ export class ScriptedFeeds implements FeedsService {
     return this.open('screenText', id, options);
   }
 
+  /**
+   * Called when the integration deactivates. The feeds stay open, so that a test can show that what it
+   * delivers afterwards is not handed over.
+   */
+  async closeAll(): Promise<void> {}
+
   /** The newest open feed of that kind (and id); throws when there is none. */
   latest<K extends FeedKind>(kind: K, id?: string): ScriptedFeed<FeedInputs[K]> {
     const feed = this.opened.findLast((entry) => entry.kind === kind && !entry.closed && (id === undefined || entry.id === id));
@@ -94,8 +103,13 @@ export class RecordedHealth implements HealthReporter {
   /** Every `degraded` call, `undefined` for back to normal. */
   readonly degradations: (string | undefined)[] = [];
   readonly notifications: { title: string; description: string }[] = [];
+  /** What the integration said it expects (`expectData`), newest last. */
+  readonly expectations: DataExpectation[] = [];
   degraded(reason: string | undefined): void {
     this.degradations.push(reason);
+  }
+  expectData(expectation: DataExpectation): void {
+    this.expectations.push(expectation);
   }
   notify(title: string, description: string): void {
     this.notifications.push({ title, description });
@@ -198,15 +212,20 @@ export class IntegrationTestBed {
   readonly gamePaths: TestGamePaths;
   readonly settings: IntegrationSettingsService;
 
-  constructor(options: { key: string; root?: string }) {
+  /** `port`: what the host hands over from the manifest's `httpPush:<port>` feed. */
+  constructor(options: { key: string; root?: string; port?: number }) {
     this.gamePaths = new TestGamePaths(options.root);
-    this.settings = { key: options.key, enabled: true };
+    this.settings = { key: options.key, enabled: true, ...(options.port === undefined ? {} : { port: options.port }) };
   }
 
   /** The integration as the host builds it: from a child container holding these services under the SDK tokens. */
   resolve<T>(integration: InjectionToken<T>): T {
     const child = container.createChildContainer();
-    child.register(Feeds, { useValue: this.feeds });
+    // Every kind is allowed here: the test bed does not know the manifest.
+    const feeds = new GatedFeeds(this.feeds, {
+      key: this.settings.key, declaredKinds: new Set(['httpPush', 'poll', 'tail', 'watchFolder', 'screenText']), heard: () => undefined,
+    });
+    child.register(Feeds, { useValue: feeds });
     child.register(Bookmarks, { useValue: this.bookmarks });
     child.register(Health, { useValue: this.health });
     child.register(Logger, { useValue: this.logger });
@@ -214,6 +233,22 @@ export class IntegrationTestBed {
     child.register(Recorder, { useValue: this.recorder });
     child.register(GamePaths, { useValue: this.gamePaths });
     child.register(IntegrationSettings, { useValue: this.settings });
-    return child.resolve(integration);
+    return drivenLikeTheHost(child.resolve(integration), feeds);
   }
+}
+
+/** The instance, with activate and deactivate opening and shutting the feeds' gate as the host does. */
+function drivenLikeTheHost<T>(instance: T, feeds: GatedFeeds): T {
+  const integration = instance as unknown as { activate?: (...args: unknown[]) => Promise<void>; deactivate?: () => Promise<void> };
+  const { activate, deactivate } = integration;
+  if (!activate || !deactivate) return instance;
+  integration.activate = async (...args) => {
+    feeds.open();
+    await activate.apply(instance, args);
+  };
+  integration.deactivate = async () => {
+    await feeds.shut();
+    await deactivate.apply(instance);
+  };
+  return instance;
 }

@@ -47,6 +47,8 @@ export interface PlayOptions {
    * it. Default: a fixed one (taped pushes are not checked again).
    */
   pushToken?: () => Promise<string>;
+  /** The port of the manifest's `httpPush:<port>` feed (`declaredPushPort`), handed to the integration as the host does. */
+  port?: number;
 }
 
 class VirtualClock {
@@ -186,11 +188,13 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
   const health: HealthReporter = {
     degraded: (reason) => { if (reason) playback.degradedReasons.push(reason); },
     notify: (title) => { playback.notifications.push(title); },
+    // A replay takes milliseconds of real time: no gap in it is a silence worth a warning.
+    expectData: () => undefined,
   };
   // Taped pushes passed the live feed's token check when they were recorded; none is checked again.
   const feeds = new TapeFeeds(new SharedTextRecognizer(), health, options.pushToken ?? (async () => 'TapeReplayPushToken'));
   const { instance } = instantiateIntegration(options.integrationClass, {
-    bookmarks, recorder, settings: { key: options.key, enabled: true }, feeds, clock, logger,
+    bookmarks, recorder, settings: { key: options.key, enabled: true, ...(options.port === undefined ? {} : { port: options.port }) }, feeds, clock, logger,
     gamePaths: options.gamePaths ?? noGamePaths, health,
   });
 
