@@ -100,6 +100,7 @@ export interface HealthReporter {
   expectData(expectation: DataExpectation): void;
 }
 
+/** What `HealthReporter.expectData` watches for: feed input at least every `within` ms while active. */
 export interface DataExpectation {
   /** Milliseconds of silence before health says so. */
   within: number;
