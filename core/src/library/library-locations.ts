@@ -6,6 +6,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import { PickerUnavailableError } from '../platform/native-picker.js';
+import { errorCode } from '../support/file-errors.js';
 import { Logger } from '../support/logger.js';
 import { isWithin, samePath } from '../support/paths.js';
 import { ContentLibrary } from './content-library.js';
@@ -132,7 +133,7 @@ async function moveFolder(source: string, target: string): Promise<string[]> {
     await rename(source, target);
     return [];
   } catch (error) {
-    if (!['EXDEV', 'ENOTEMPTY', 'EEXIST', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    if (!['EXDEV', 'ENOTEMPTY', 'EEXIST', 'EPERM'].includes(errorCode(error) ?? '')) throw error;
   }
   const left: string[] = [];
   const entries = await readdir(source, { recursive: true, withFileTypes: true });
@@ -143,7 +144,7 @@ async function moveFolder(source: string, target: string): Promise<string[]> {
     try {
       await copyFile(from, to, constants.COPYFILE_EXCL);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
       left.push(from);
       continue;
     }
