@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
+import { createFileComplete } from './atomic-file.js';
 import { errorCode, isNoHardLinks } from './file-errors.js';
 
 export const LOCK_FILE_NAME = 'keyframe.lock';
@@ -150,17 +151,11 @@ const serialize = (owner: LockOwner) => `${JSON.stringify(owner, null, 2)}\n`;
  * into place, which fails if a lock exists); false when there is one already.
  */
 async function createExclusive(file: string, owner: LockOwner): Promise<boolean> {
-  const draft = `${file}.${owner.instanceId}.new`;
-  await writeFile(draft, serialize(owner));
   try {
-    await link(draft, file);
-    return true;
+    return await createFileComplete(file, serialize(owner), 0o644);
   } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
     if (!isNoHardLinks(error)) throw error;
     return createWithoutLink(file, owner);
-  } finally {
-    await unlink(draft).catch(() => undefined);
   }
 }
 

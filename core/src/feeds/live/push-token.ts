@@ -1,8 +1,9 @@
 // The secret a game puts in every push (Valve GSI's `"auth" { "token" … }`): made once per data folder,
 // kept in it, and the same at every start, so the config file written into the game stays valid.
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createFileComplete } from '../../support/atomic-file.js';
 
 /** The token file's name in the data folder. */
 export const PUSH_TOKEN_FILE_NAME = 'game-push-token';
@@ -66,21 +67,6 @@ export class PushTokenStore {
    * nobody ever reads half a token.
    */
   private async create(token: string): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    try {
-      const handle = await open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${token}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await link(temporary, this.file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    await createFileComplete(this.file, `${token}\n`);
   }
 }
