@@ -26,9 +26,12 @@ import { integrationHostEnvironment, finishedRecordings } from './plugins/host-e
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from './plugins/integration-host.js';
 import { ServiceOptions } from './service-options.js';
 import { AutoRecorder } from './recording/auto-recorder.js';
-import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from './recording/bookmark-service.js';
+import { BookmarkService, FINISHED_RECORDINGS } from './recording/bookmark-service.js';
+import { FrameDemand } from './recording/frame-demand.js';
+import { ReplaySaver } from './recording/replay-saver.js';
+import { SessionSaver } from './recording/session-saver.js';
 import { CompressionService } from './jobs/compression-service.js';
-import { toWirePath, TYPE_FOLDERS } from './protocol/index.js';
+import { TYPE_FOLDERS } from './protocol/index.js';
 import { ContentItemQueue } from './library/content-item-queue.js';
 import { ContentLibrary } from './library/content-library.js';
 import { ContentMigration } from './library/content-migration.js';
@@ -42,10 +45,12 @@ import { Notifier } from './state/notifier.js';
 import { ClipService, clipWorkFolder } from './jobs/clip-service.js';
 import { ContentArtwork } from './library/content-artwork.js';
 import { MediaJobs } from './jobs/media-jobs.js';
-import { RecorderService, SCREEN_TEXT_WANTED } from './recording/recorder-service.js';
+import { RecorderService } from './recording/recorder-service.js';
 import { RecoveryService } from './recording/recovery-service.js';
-import { SettingsService } from './settings/settings-service.js';
+import { RECORDING_ACTIVITY, SettingsService } from './settings/settings-service.js';
 import { SettingsStore, type SettingsLoadReport } from './settings/settings-store.js';
+import { projectSettings } from './state/projections.js';
+import { projectRecorder } from './state/recording-state.js';
 import { StateStore } from './state/state-store.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './storage/storage-monitor.js';
 import { StorageWarnings } from './storage/storage-warnings.js';
@@ -77,7 +82,7 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, ClipService,
+  CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, FrameDemand, ReplaySaver, SessionSaver, ClipService,
   FfmpegToolbox, MachineCapabilities,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,
@@ -123,8 +128,6 @@ export class KeyframeService {
     container.register(EVENT_SINK, { useToken: ConnectionHub });
     container.register(CAPTURE_CAPABILITIES, { useToken: MachineCapabilities });
     container.register(PROCESS_LISTER, { useValue: systemProcessLister() });
-    // Asked as each recording starts; resolved then, as the host itself needs the recorder.
-    container.register(SCREEN_TEXT_WANTED, { useValue: () => container.resolve(IntegrationHost).readsScreenText });
     container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
     container.register(FOLDER_PICKER, { useValue: pickFolder });
     container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });
@@ -135,7 +138,7 @@ export class KeyframeService {
     container.register(HOTKEY_BOOKMARKS, { useToken: BookmarkService });
     container.register(MULTI_FILE_PICKER, { useValue: pickFiles });
     container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
-    container.register(ACTIVE_RECORDING, { useToken: RecorderService });
+    container.register(RECORDING_ACTIVITY, { useToken: RecorderService });
     container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
     container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
     for (const group of COMMAND_GROUPS) container.register<CommandGroup>(COMMAND_GROUP, { useToken: group });
@@ -209,6 +212,9 @@ export class KeyframeService {
     }
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
+    const state = this.container.resolve(StateStore);
+    projectSettings(settings, (change) => state.update(change), () => state.current);
+    projectRecorder(this.container.resolve(RecorderService).events, (change) => state.update(change));
     await this.container.resolve(DataMigrations).run();
     await this.removeUnfinishedOutputs();
     await this.container.resolve(ContentLibrary).load();
@@ -216,7 +222,6 @@ export class KeyframeService {
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(StorageMonitor).start();
-    this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     this.container.resolve(MediaRoutes).install();
     // Cached release notes and a pending update notice are in place before a frontend can ask.

@@ -66,6 +66,10 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     return this.devices;
   }
 
+  get maxDisplayHeight(): number {
+    return maxDisplayHeight(this.devices.displays);
+  }
+
   /** What capture source selection needs; undefined until the ffmpeg build was probed. */
   captureCapabilities(): CaptureCapabilities | undefined {
     const probe = this.toolbox.probe;

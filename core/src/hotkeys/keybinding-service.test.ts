@@ -8,7 +8,6 @@ import type { Keybinding, RecordingMode } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import type { KeyPress } from './key-chords.js';
@@ -48,6 +47,7 @@ class FakeHook implements KeyHook {
 class FakeRecorder implements HotkeyRecorder {
   readonly calls: string[] = [];
   current: HotkeyRecorder['current'];
+  isRecording = false;
 
   async start(): Promise<void> { this.calls.push('start'); }
   async stop(): Promise<undefined> { this.calls.push('stop'); return undefined; }
@@ -55,7 +55,7 @@ class FakeRecorder implements HotkeyRecorder {
   togglePreview(): boolean { this.calls.push('togglePreview'); return true; }
 
   recording(mode: RecordingMode): void {
-    this.current = { startedAt: new Date(), game: 'Game', recordingMode: mode };
+    this.current = { recordingMode: mode };
   }
 }
 
@@ -63,7 +63,6 @@ describe('KeybindingService', () => {
   let folder: string;
   let settings: SettingsStore;
   let events: RecordedEvents;
-  let state: StateStore;
   let recorder: FakeRecorder;
   let bookmarks: BookmarkRequest[];
   let hook: FakeHook;
@@ -74,7 +73,7 @@ describe('KeybindingService', () => {
   async function startService(load: KeyHookLoad = { hook }): Promise<void> {
     const logger = new Logger([]);
     const bookmarkSink: HotkeyBookmarks = { add: async (request) => { bookmarks.push(request); return true; } };
-    service = new KeybindingService(settings, state, new Notifier(events, logger), recorder, bookmarkSink, () => Promise.resolve(load), logger);
+    service = new KeybindingService(settings, new Notifier(events, logger), recorder, bookmarkSink, () => Promise.resolve(load), logger);
     await service.start();
   }
 
@@ -83,14 +82,12 @@ describe('KeybindingService', () => {
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), new Logger([]));
     await settings.load();
     events = new RecordedEvents();
-    state = new StateStore(events);
     recorder = new FakeRecorder();
     bookmarks = [];
     hook = new FakeHook();
   });
   afterEach(async () => {
     service.stop();
-    state.dispose();
     await settings.flush();
     await rm(folder, { recursive: true, force: true });
   });
@@ -99,12 +96,7 @@ describe('KeybindingService', () => {
     await startService();
     expect(hook.running).to.equal(true);
     recorder.recording('Hybrid');
-    state.update({
-      recording: {
-        startTime: new Date().toISOString(), endTime: null, filePath: null, game: 'Game', fileName: 'Unknown', pid: null,
-        isUsingGameHook: false, exePath: null, bookmarks: [], coverImageId: null, audioTrackNames: null, duration: null,
-      },
-    });
+    recorder.isRecording = true;
     hook.tap(F10);
     hook.tap(F11);
     hook.tap(F8);

@@ -2,18 +2,19 @@
 // the recorder (save replay, preview, start/stop) or adds a Manual bookmark. Rebinding through
 // UpdateSettings applies at once. Without a usable keyboard hook the feature is off and says why.
 import { inject, injectable } from 'tsyringe';
-import type { Keybinding } from '../protocol/index.js';
+import type { Keybinding, RecordingMode } from '../protocol/index.js';
 import type { BookmarkService } from '../recording/bookmark-service.js';
 import { Notifier } from '../state/notifier.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import { chordMatches, chordOf, describeKeys, type KeyChord, type KeyPress } from './key-chords.js';
 import { KEY_HOOK_LOADER, type KeyHook, type KeyHookLoader } from './key-hook.js';
 
 /** What hotkeys act on in the recorder. */
-export type HotkeyRecorder = Pick<RecorderService, 'current' | 'start' | 'stop' | 'saveReplayBuffer' | 'togglePreview'>;
+export type HotkeyRecorder = Pick<RecorderService, 'isRecording' | 'start' | 'stop' | 'saveReplayBuffer' | 'togglePreview'> & {
+  readonly current: { readonly recordingMode: RecordingMode } | undefined;
+};
 export const HOTKEY_RECORDER = Symbol('HotkeyRecorder');
 export type HotkeyBookmarks = Pick<BookmarkService, 'add'>;
 export const HOTKEY_BOOKMARKS = Symbol('HotkeyBookmarks');
@@ -37,7 +38,6 @@ export class KeybindingService {
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StateStore,
     private readonly notifier: Notifier,
     @inject(HOTKEY_RECORDER) private readonly recorder: HotkeyRecorder,
     @inject(HOTKEY_BOOKMARKS) private readonly bookmarks: HotkeyBookmarks,
@@ -156,8 +156,7 @@ export class KeybindingService {
         await this.bookmarks.add({ type: 'Manual' }, 'hotkey');
         return;
       case 'ToggleRecording': {
-        const { recording, preRecording } = this.state.current;
-        if (recording || preRecording) await this.recorder.stop();
+        if (this.recorder.isRecording) await this.recorder.stop();
         else await this.recorder.start();
         return;
       }

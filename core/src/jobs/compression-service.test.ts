@@ -4,19 +4,17 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { CaptureSources } from '../media/capture-source.js';
 import { moveFile } from '../media/move-file.js';
 import { probeMedia } from '../media/probe.js';
 import type { Codec } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, createRecorder, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentItemQueue } from '../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { ContentLocator } from '../library/content-locator.js';
-import { Notifier } from '../state/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
@@ -84,8 +82,7 @@ describe('CompressionService', function () {
     world = await createMediaWorld('keyframe-compression-', { clipEncoder: 'cpu', clipQualityCpu: 28 });
     ({ folder, events, settings, state, library, toolbox } = world);
     content = settings.current.contentFolder;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), toolbox, new CaptureSources(world.logger),
-      world.artwork, world.logger, events, () => false);
+    recorder = createRecorder(world);
     service = build();
   });
   afterEach(() => world.dispose());
@@ -222,7 +219,7 @@ describe('CompressionService', function () {
     await commandRejection(service.compress(item.filePath), 'NotAllowed');
     expect((await first).status).to.equal('done');
 
-    const recording = { current: { startedAt: new Date(), game: 'Arena', recordingMode: 'Session', contentFilePath: path.resolve(item.filePath) } };
+    const recording = { current: { isWriting: (file: string) => file === path.resolve(item.filePath) } };
     const whileRecording = build(recording as unknown as RecorderService);
     const rejection = await commandRejection(whileRecording.compress(item.filePath), 'NotAllowed');
     expect(rejection.message).to.match(/being recorded/);

@@ -18,7 +18,7 @@ import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../media/vid
 import { moveFile } from '../media/move-file.js';
 import type { Codec, EventContent, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { pathKey, samePath } from '../support/paths.js';
+import { pathKey } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
@@ -125,8 +125,7 @@ export class CompressionService {
   async compress(filePath: string): Promise<CompressionOutcome> {
     const item = await this.locator.byFilePath(filePath);
     const source = await this.locator.insideContent(item.filePath);
-    const recording = this.recorder.current?.contentFilePath;
-    if (recording !== undefined && samePath(recording, source)) {
+    if (this.recorder.current?.isWriting(source)) {
       throw new CommandError('NotAllowed', `${item.filePath} is being recorded: stop the recording before compressing it.`);
     }
     if (this.isCompressing(source)) throw new CommandError('NotAllowed', `${item.filePath} is already being compressed.`);

@@ -6,14 +6,12 @@ import path from 'node:path';
 import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, type Bookmark } from '../protocol/index.js';
-import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { ContentLocator } from '../library/content-locator.js';
 import { HighlightService } from './highlight-service.js';
-import { Notifier } from '../state/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
 import { MediaJobs } from './media-jobs.js';
 
 const bookmark = (id: number, type: Bookmark['type'], seconds: number): Bookmark => ({ id, type, subtype: null, time: formatDuration(seconds), aiRating: null });
@@ -26,7 +24,6 @@ describe('HighlightService', function () {
   this.timeout(60000);
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
   let library: ContentLibrary;
   let toolbox: FfmpegToolbox;
   let recorder: RecorderService;
@@ -36,9 +33,9 @@ describe('HighlightService', function () {
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
-    ({ events, settings, state, library, toolbox } = world);
+    ({ events, settings, library, toolbox } = world);
     const { artwork, logger } = world;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), artwork, logger, events, () => false);
+    recorder = createRecorder(world);
     highlights = new HighlightService(settings, new ContentLocator(settings, library), library, toolbox, artwork, new MediaJobs(), recorder, events, logger);
   });
   afterEach(async () => {
@@ -132,7 +129,7 @@ describe('HighlightService', function () {
     expect(settings.current.autoGenerateHighlights).to.equal(true);
     await recorder.start({ game: 'Arena' });
     await wait(2500);
-    expect(recorder.addBookmark(bookmark(77, 'Kill', 1))).to.equal(true);
+    expect(recorder.current!.addBookmark(bookmark(77, 'Kill', 1), 1)).to.equal(true);
     await wait(500);
     const session = await recorder.stop();
     expect(session).to.not.equal(undefined);
@@ -147,12 +144,12 @@ describe('HighlightService', function () {
     settings.replace({ ...settings.current, autoGenerateHighlights: false });
     await recorder.start({ game: 'Arena' });
     await wait(1500);
-    recorder.addBookmark(bookmark(78, 'Kill', 1));
+    recorder.current!.addBookmark(bookmark(78, 'Kill', 1), 1);
     await recorder.stop();
     settings.replace({ ...settings.current, autoGenerateHighlights: true });
     await recorder.start({ game: 'Arena' });
     await wait(1500);
-    recorder.addBookmark(bookmark(79, 'Death', 1));
+    recorder.current!.addBookmark(bookmark(79, 'Death', 1), 1);
     await recorder.stop();
     await highlights.idle();
     expect(library.list().filter((entry) => entry.type === 'Highlight')).to.deep.equal([]);

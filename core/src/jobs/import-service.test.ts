@@ -4,17 +4,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { CaptureSources } from '../media/capture-source.js';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
 import { Logger } from '../support/logger.js';
-import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import { allocatedFile, commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
 import { Notifier } from '../state/notifier.js';
-import { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../storage/storage-monitor.js';
@@ -45,7 +43,7 @@ describe('ImportService', function () {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
     const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
-    const recorder = new RecorderService(settings, state, library, notifier, toolbox, new CaptureSources(logger), artwork, logger, events, () => false);
+    const recorder = createRecorder(world);
     const monitor = new StorageMonitor(settings, state, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);

@@ -17,6 +17,25 @@ import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 
+/** The running recording as the editor and bookmarks see it: its session file and its bookmarks. */
+class FakeRecording {
+  readonly startedAt = new Date();
+  readonly bookmarks: Bookmark[] = [];
+  constructor(private readonly contentFilePath: string) {}
+  isWriting(file: string): boolean {
+    return file === this.contentFilePath;
+  }
+  addBookmark(bookmark: Bookmark): boolean {
+    this.bookmarks.push(bookmark);
+    return true;
+  }
+  removeBookmark(id: number): boolean {
+    const index = this.bookmarks.findIndex((bookmark) => bookmark.id === id);
+    if (index !== -1) this.bookmarks.splice(index, 1);
+    return index !== -1;
+  }
+}
+
 describe('ContentEditor', () => {
   let folder: string;
   let videos: string;
@@ -24,7 +43,7 @@ describe('ContentEditor', () => {
   let state: StateStore;
   let events: RecordedEvents;
   let library: ContentLibrary;
-  let recording: { startedAt: Date; contentFilePath?: string } | undefined;
+  let recording: FakeRecording | undefined;
   let editor: ContentEditor;
 
   const video = async (relative: string, bytes = 2048) => {
@@ -46,12 +65,8 @@ describe('ContentEditor', () => {
     await library.load();
     recording = undefined;
     const recorder = { get current() { return recording; } } as unknown as RecorderService;
-    const active = {
-      get current() { return recording; },
-      addBookmark: (bookmark: Bookmark) => state.update((next) => { next.recording?.bookmarks.push(bookmark); }),
-    };
-    const bookmarks = new BookmarkService(active, { findCovering: () => undefined, addBookmark: async () => undefined }, events, new Logger([]));
-    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, state, new ContentItemQueue(), new Logger([]));
+    const bookmarks = new BookmarkService(recorder, { findCovering: () => undefined, addBookmark: async () => undefined }, events, new Logger([]));
+    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, new ContentItemQueue(), new Logger([]));
   });
   afterEach(async () => {
     state.dispose();
@@ -85,7 +100,7 @@ describe('ContentEditor', () => {
     const b = await clip('Clips/Arena/b.mp4');
     await commandRejection(editor.deleteMany([{ FileName: 'a', ContentType: 'Clip' }, { FileName: 'zz', ContentType: 'Clip' }]), 'NotFound');
     expect(existsSync(a.filePath)).to.equal(true);
-    recording = { startedAt: new Date(), contentFilePath: b.filePath };
+    recording = new FakeRecording(b.filePath);
     await commandRejection(editor.delete('b', 'Clip'), 'NotAllowed');
     recording = undefined;
     await editor.deleteMany([{ FileName: 'a', ContentType: 'Clip' }, { FileName: 'b', ContentType: 'Clip' }, { FileName: 'a', ContentType: 'Clip' }]);
@@ -121,15 +136,16 @@ describe('ContentEditor', () => {
     expect(await readdir(path.join(videos, 'Clips/Arena'))).to.deep.equal(['Ace.mp4']);
   });
 
-  it('puts a bookmark on the running recording\'s session file into State with BookmarkCreated', async () => {
+  it('puts a bookmark on the running recording\'s session file with BookmarkCreated, and takes it off again', async () => {
     const contentFilePath = path.join(videos, 'Full Sessions', 'Manual Recording', 'now.mp4');
-    recording = { startedAt: new Date(), contentFilePath };
-    state.update({ recording: { startTime: '', endTime: null, filePath: contentFilePath, game: 'Manual Recording', fileName: 'Unknown', pid: null, isUsingGameHook: false, exePath: null, bookmarks: [], coverImageId: null, audioTrackNames: null, duration: null } });
+    const running = new FakeRecording(contentFilePath);
+    recording = running;
     await editor.addBookmark({ filePath: contentFilePath, contentType: 'Session', id: 9, type: 'Goal', time: '00:00:02' });
-    expect(state.current.recording!.bookmarks).to.deep.equal([{ id: 9, type: 'Goal', subtype: null, time: '00:00:02', aiRating: null }]);
+    expect(running.bookmarks).to.deep.equal([{ id: 9, type: 'Goal', subtype: null, time: '00:00:02', aiRating: null }]);
     expect(events.of('BookmarkCreated')).to.deep.equal([{}]);
     await editor.deleteBookmark(contentFilePath, 'Session', 9);
-    expect(state.current.recording!.bookmarks).to.deep.equal([]);
+    expect(running.bookmarks).to.deep.equal([]);
+    await commandRejection(editor.deleteBookmark(contentFilePath, 'Session', 9), 'NotFound');
   });
 
   it('refuses paths outside the content folder, also through a symbolic link, touching nothing', async () => {

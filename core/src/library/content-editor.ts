@@ -8,13 +8,11 @@ import {
   formatDuration, parseDuration, type Bookmark, type BookmarkType, type ContentItemReference, type ContentType,
 } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { samePath } from '../support/paths.js';
 import { BookmarkService } from '../recording/bookmark-service.js';
 import { ContentItemQueue } from './content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { RecorderService } from '../recording/recorder-service.js';
-import { StateStore } from '../state/state-store.js';
 
 export interface BookmarkAddition {
   filePath: string;
@@ -39,7 +37,6 @@ export class ContentEditor {
     private readonly locator: ContentLocator,
     private readonly recorder: RecorderService,
     private readonly bookmarks: BookmarkService,
-    private readonly state: StateStore,
     private readonly items: ContentItemQueue,
     logger: Logger,
   ) {
@@ -116,13 +113,9 @@ export class ContentEditor {
 
   /** Removes every bookmark with `id` from the running recording or the library item. */
   async deleteBookmark(filePath: string, type: ContentType, id: number): Promise<void> {
-    if (this.isRecordingFile(filePath, type) && this.state.current.recording) {
-      if (!this.state.current.recording.bookmarks.some((bookmark) => bookmark.id === id)) {
-        throw new CommandError('NotFound', `The recording has no bookmark with id ${id}.`);
-      }
-      this.state.update((state) => {
-        if (state.recording) state.recording.bookmarks = state.recording.bookmarks.filter((bookmark) => bookmark.id !== id);
-      });
+    const recording = this.recorder.current;
+    if (recording && this.isRecordingFile(filePath, type)) {
+      if (!recording.removeBookmark(id)) throw new CommandError('NotFound', `The recording has no bookmark with id ${id}.`);
       return;
     }
     await this.editItem(filePath, type, async (item) => {
@@ -161,16 +154,14 @@ export class ContentEditor {
   }
 
   private refuseActiveRecording(item: ContentRecord, verb: string): void {
-    const active = this.recorder.current?.contentFilePath;
-    if (active && samePath(active, item.filePath)) {
+    if (this.recorder.current?.isWriting(item.filePath)) {
       throw new CommandError('NotAllowed', `${item.fileName} is being recorded and cannot be ${verb}: stop the recording first.`);
     }
   }
 
   /** `filePath` names the session file of the running recording (not on disk until it stops). */
   private isRecordingFile(filePath: string, type: ContentType): boolean {
-    const active = this.recorder.current?.contentFilePath;
-    return type === 'Session' && active !== undefined && path.isAbsolute(filePath) && samePath(active, filePath);
+    return type === 'Session' && path.isAbsolute(filePath) && this.recorder.current?.isWriting(filePath) === true;
   }
 }
 

@@ -38,9 +38,8 @@ export class ContentMigration {
 
   /** The items whose video is not where `contentPath` would put it (the active recording's excepted). */
   misplaced(): ContentRecord[] {
-    const recording = this.recorder.current?.contentFilePath;
     return this.library.list().filter((item) => {
-      if (recording !== undefined && samePath(recording, item.filePath)) return false;
+      if (this.recorder.current?.isWriting(item.filePath)) return false;
       return !samePath(path.dirname(this.canonicalPath(item)), path.dirname(item.filePath));
     });
   }

@@ -14,6 +14,7 @@ import { validFolder } from '../settings/valid-folder.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { projectSettings } from '../state/projections.js';
 import { StateStore } from '../state/state-store.js';
 import { RecordedEvents, commandRejection } from '../testing/fixtures.js';
 
@@ -25,6 +26,8 @@ describe('LibraryLocations', () => {
   let library: ContentLibrary;
   let options: ServiceOptions;
   let picked: Awaited<ReturnType<FolderPicker>> | Error;
+  let recorder: { isRecording: boolean };
+  let stopProjection: () => void;
 
   const locations = () => {
     const logger = new Logger([]);
@@ -33,7 +36,8 @@ describe('LibraryLocations', () => {
       if (picked instanceof Error) throw picked;
       return picked;
     };
-    return new LibraryLocations(new SettingsService(store, state, notifier, options, events, logger), state, library, notifier, picker, logger);
+    const machine = { maxDisplayHeight: 1080, captureCapabilities: () => undefined };
+    return new LibraryLocations(new SettingsService(store, recorder, machine, notifier, options, events, logger), recorder, library, notifier, picker, logger);
   };
 
   beforeEach(async () => {
@@ -44,11 +48,14 @@ describe('LibraryLocations', () => {
     store = new SettingsStore(options, logger);
     await store.load();
     state = new StateStore(events);
+    recorder = { isRecording: false };
+    stopProjection = projectSettings(store, (change) => state.update(change), () => state.current);
     library = new ContentLibrary(store, state, logger);
     await library.load();
     picked = undefined;
   });
   afterEach(async () => {
+    stopProjection();
     state.dispose();
     await store.flush();
     await rm(folder, { recursive: true, force: true });
@@ -135,7 +142,7 @@ describe('LibraryLocations', () => {
   });
 
   it('refuses while recording', async () => {
-    state.update({ preRecording: { game: 'Arena', status: 'Waiting to start', coverImageId: null, pid: null, exe: null } });
+    recorder.isRecording = true;
     expect((await commandRejection(locations().setVideoLocation(path.join(folder, 'x')))).code).to.equal('NotAllowed');
     expect((await commandRejection(locations().setCacheLocation(path.join(folder, 'y')))).code).to.equal('NotAllowed');
     expect(existsSync(path.join(folder, 'x'))).to.equal(false);

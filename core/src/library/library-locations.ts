@@ -11,8 +11,7 @@ import { Logger } from '../support/logger.js';
 import { isWithin, samePath } from '../support/paths.js';
 import { ContentLibrary } from './content-library.js';
 import { Notifier } from '../state/notifier.js';
-import { SettingsService } from '../settings/settings-service.js';
-import { StateStore } from '../state/state-store.js';
+import { RECORDING_ACTIVITY, SettingsService, type RecordingActivity } from '../settings/settings-service.js';
 import { usableFolder, validFolder } from '../settings/valid-folder.js';
 
 /** Shows a folder picker; undefined when the user cancels. Throws `PickerUnavailableError`. */
@@ -28,7 +27,7 @@ export class LibraryLocations {
 
   constructor(
     private readonly settings: SettingsService,
-    private readonly state: StateStore,
+    @inject(RECORDING_ACTIVITY) private readonly recorder: RecordingActivity,
     private readonly library: ContentLibrary,
     private readonly notifier: Notifier,
     @inject(FOLDER_PICKER) private readonly pickFolder: FolderPicker,
@@ -115,8 +114,7 @@ export class LibraryLocations {
   }
 
   private refuseWhileRecording(what: string): void {
-    const { recording, preRecording } = this.state.current;
-    if (!recording && !preRecording) return;
+    if (!this.recorder.isRecording) return;
     const message = `${what} cannot be changed during a recording. Stop the recording first.`;
     this.notifier.showModal({ title: 'Recording in progress', description: message, type: 'warning' });
     throw new CommandError('NotAllowed', message);

@@ -282,6 +282,8 @@ export interface CaptureCapabilities {
 export interface CaptureCapabilitiesProvider {
   /** Undefined while the ffmpeg build is not probed (or there is none). */
   captureCapabilities(): CaptureCapabilities | undefined;
+  /** The height of the tallest display (1080 until displays are detected): recordings and presets are capped at it. */
+  readonly maxDisplayHeight: number;
 }
 export const CAPTURE_CAPABILITIES: InjectionToken<CaptureCapabilitiesProvider> = Symbol('CaptureCapabilitiesProvider');
 

@@ -7,6 +7,7 @@ import { SystemGamePaths } from '../platform/game-paths.js';
 import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../recording/bookmark-service.js';
 import { ContentLibrary } from '../library/content-library.js';
+import { FrameDemand } from '../recording/frame-demand.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import type { RecorderView } from '../sdk/game-integration.js';
 import type { IntegrationHostEnvironment } from './integration-host.js';
@@ -54,6 +55,7 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
     searchFolders: defaultPluginFolders(options.dataFolder, variables),
     approvals: new PluginApprovals(approvalsFile(options.dataFolder)),
     recorder: recorderView(recorder),
+    frameDemand: container.resolve(FrameDemand),
     bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
     feedsFor: (_key, logger, observe, health) => new LiveFeeds({
       logger, observe, pushToken,

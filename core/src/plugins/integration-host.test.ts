@@ -14,6 +14,7 @@ import { StateStore } from '../state/state-store.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from '../sdk/game-integration.js';
+import { FrameDemand } from '../recording/frame-demand.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';
 import type { PluginSource } from './plugin-folders.js';
@@ -118,6 +119,7 @@ describe('IntegrationHost', function () {
   let state: StateStore;
   let games: GameDetector;
   let host: IntegrationHost;
+  let frameDemand: FrameDemand;
   let bookmarks: { key: string; request: BookmarkRequest }[];
   /** What the host's bookmarks answer: false as when no recording covers the time. */
   let covered: boolean;
@@ -133,6 +135,7 @@ describe('IntegrationHost', function () {
     plugins = path.join(folder, 'plugins');
     processes = [];
     recorder = new FakeRecorder();
+    frameDemand = new FrameDemand();
     bookmarks = [];
     covered = true;
     logged = [];
@@ -158,6 +161,7 @@ describe('IntegrationHost', function () {
       searchFolders: [{ path: plugins, source }],
       approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
+      frameDemand,
       bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return covered; } }),
       feedsFor: (key): ClosableFeeds => {
         let opened = false;
@@ -380,12 +384,12 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'pusher', { key: 'pushGame' });
     await startHost();
     await launchGame('pushGame');
-    expect(host.readsScreenText, 'a game whose integration reads no text').to.equal(false);
+    expect(frameDemand.screenFramesWanted, 'a game whose integration reads no text').to.equal(false);
     await launchGame('textGame');
-    expect(host.readsScreenText).to.equal(true);
+    expect(frameDemand.screenFramesWanted).to.equal(true);
     settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, textGame: { enabled: false } } });
     await host.settled();
-    expect(host.readsScreenText, 'switched off').to.equal(false);
+    expect(frameDemand.screenFramesWanted, 'switched off').to.equal(false);
   });
 
   it('with activation "game" is active while its game runs, recording or not', async () => {

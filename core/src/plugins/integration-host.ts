@@ -17,6 +17,7 @@ import type {
 } from '../sdk/game-integration.js';
 import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
+import type { FrameDemand } from '../recording/frame-demand.js';
 import { SilenceWatch } from './silence-watch.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
@@ -34,6 +35,8 @@ export interface IntegrationHostEnvironment {
   /** The user's approvals of third-party packages. */
   approvals: PluginApprovals;
   recorder: RecorderView;
+  /** Where the host says that recordings should carry screen frames (an integration reading on-screen text has its game running). */
+  frameDemand: FrameDemand;
   /** Bookmarks on behalf of one integration. */
   bookmarksFor(key: string): BookmarksService;
   /** `health` is the integration's own: a feed that cannot read (screenText) says so there. */
@@ -99,13 +102,13 @@ export class IntegrationHost {
     return this.refused;
   }
 
-  /** Whether an integration that reads on-screen text is switched on and one of its games runs. */
-  get readsScreenText(): boolean {
-    return [...this.integrations.values()].some((integration) => {
+  /** An integration that reads on-screen text wants screen frames while it is switched on and one of its games runs. */
+  private declareFrameDemand(): void {
+    for (const [key, integration] of this.integrations) {
       const { feeds } = integration.plugin.manifest.integration;
-      return this.wantsEnabled(integration) && integration.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed))
-        && this.runningGameOf(integration) !== undefined;
-    });
+      const reads = this.wantsEnabled(integration) && integration.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed));
+      this.environment.frameDemand.want(key, reads ? this.runningGameOf(integration)?.name : undefined);
+    }
   }
 
   /** Discovers plugins, adds their settings keys, enables the enabled ones, and starts following changes. */
@@ -211,6 +214,7 @@ export class IntegrationHost {
   }
 
   private reconcileAll(): void {
+    this.declareFrameDemand();
     for (const integration of this.integrations.values()) {
       integration.queue = integration.queue.then(() => this.reconcile(integration));
     }
@@ -426,6 +430,7 @@ export class IntegrationHost {
   }
 
   private publish(): void {
+    this.declareFrameDemand();
     const integrations: Record<string, IntegrationHealth> = {};
     for (const [key, integration] of this.integrations) {
       const approval = integration.approval && { approval: integration.approval };

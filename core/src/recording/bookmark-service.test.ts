@@ -8,7 +8,7 @@ import { parseDuration, type Bookmark, type EventContent, type EventName } from 
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
-import { BookmarkService } from './bookmark-service.js';
+import { BookmarkService, type BookmarkableRecording } from './bookmark-service.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
@@ -22,11 +22,16 @@ class Events implements EventSink {
 describe('BookmarkService', () => {
   let folder: string;
   let library: ContentLibrary;
-  let active: { current: { startedAt: Date } | undefined; bookmarks: Bookmark[]; addBookmark(bookmark: Bookmark): void };
+  let active: { current: BookmarkableRecording | undefined; bookmarks: Bookmark[] };
   let events: Events;
   let service: BookmarkService;
   let state: StateStore;
   const at = (iso: string) => new Date(iso);
+  /** The running recording, keeping its bookmarks in `active.bookmarks`. */
+  const recordingFrom = (startedAt: Date): BookmarkableRecording => ({
+    startedAt,
+    addBookmark: (bookmark) => active.bookmarks.push(bookmark) > 0,
+  });
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-bookmarks-'));
@@ -37,7 +42,7 @@ describe('BookmarkService', () => {
     state = new StateStore(events);
     library = new ContentLibrary(settings, state, logger);
     await library.load();
-    active = { current: undefined, bookmarks: [], addBookmark(bookmark) { this.bookmarks.push(bookmark); } };
+    active = { current: undefined, bookmarks: [] };
     service = new BookmarkService(active, finishedRecordings(library), events, logger);
   });
   afterEach(async () => {
@@ -53,7 +58,7 @@ describe('BookmarkService', () => {
   }
 
   it('adds to the active recording with its offset from the start, and says so with BookmarkCreated', async () => {
-    active.current = { startedAt: at('2026-11-22T10:00:00Z') };
+    active.current = recordingFrom(at('2026-11-22T10:00:00Z'));
     expect(await service.add({ type: 'Kill', at: at('2026-11-22T10:01:05.250Z') }, 'test')).to.equal(true);
     expect(active.bookmarks).to.have.length(1);
     expect(active.bookmarks[0]).to.deep.include({ type: 'Kill', subtype: null, time: '00:01:05.2500000', aiRating: null });
@@ -63,7 +68,7 @@ describe('BookmarkService', () => {
 
   it('attaches a past time to the finished recording that covered it, in its metadata', async () => {
     const session = await finishedSession('2026-11-22T09:00:00Z', '2026-11-22T09:01:00Z');
-    active.current = { startedAt: at('2026-11-22T10:00:00Z') };
+    active.current = recordingFrom(at('2026-11-22T10:00:00Z'));
     expect(await service.add({ type: 'Death', at: at('2026-11-22T09:00:42.5Z') }, 'test')).to.equal(true);
     expect(active.bookmarks).to.deep.equal([]);
     const sidecar = JSON.parse(await readFile(library.sidecarPath(session), 'utf8')) as { bookmarks: Bookmark[] };

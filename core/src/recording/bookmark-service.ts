@@ -3,16 +3,17 @@
 import { randomInt } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
-import { formatDuration, type Bookmark } from '../protocol/index.js';
+import { formatDuration, parseDuration, type Bookmark } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { RecorderService } from './recorder-service.js';
 
-/** The active recording, as bookmarks need it. */
-export interface ActiveRecordingBookmarks {
-  readonly current: { startedAt: Date } | undefined;
-  addBookmark(bookmark: Bookmark): void;
+/** The running recording as bookmarks need it (`RecorderService.current`). */
+export interface BookmarkableRecording {
+  readonly startedAt: Date;
+  /** False when the recording is saved already. */
+  addBookmark(bookmark: Bookmark, seconds: number): boolean;
 }
-export const ACTIVE_RECORDING = Symbol('ActiveRecordingBookmarks');
 
 /** Finished recordings, as bookmarks need them. */
 export interface FinishedRecordingBookmarks {
@@ -29,7 +30,7 @@ export class BookmarkService {
   private readonly logger: Logger;
 
   constructor(
-    @inject(ACTIVE_RECORDING) private readonly active: ActiveRecordingBookmarks,
+    @inject(RecorderService) private readonly recorder: { readonly current: BookmarkableRecording | undefined },
     @inject(FINISHED_RECORDINGS) private readonly finished: FinishedRecordingBookmarks,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
@@ -40,16 +41,16 @@ export class BookmarkService {
   /** Adds the bookmark where its time belongs; false when no recording covers it. */
   async add(request: BookmarkRequest, source: string): Promise<boolean> {
     const at = request.at ?? new Date();
-    const recording = this.active.current;
-    if (recording && at >= recording.startedAt) {
-      this.active.addBookmark(this.bookmark(request, at, recording.startedAt));
+    const recording = this.recorder.current;
+    const seconds = recording ? (at.getTime() - recording.startedAt.getTime()) / 1000 : -1;
+    if (recording && seconds >= 0 && recording.addBookmark(this.bookmark(request, seconds), seconds)) {
       this.events.send('BookmarkCreated', {});
       this.logger.info('bookmark added to the recording', { source, type: request.type });
       return true;
     }
     const covering = this.finished.findCovering(at);
     if (covering) {
-      await this.finished.addBookmark(covering.id, this.bookmark(request, at, covering.startedAt));
+      await this.finished.addBookmark(covering.id, this.bookmark(request, (at.getTime() - covering.startedAt.getTime()) / 1000));
       this.logger.info('bookmark added to a finished recording', { source, type: request.type, content: covering.id });
       return true;
     }
@@ -62,19 +63,19 @@ export class BookmarkService {
    * announced with `BookmarkCreated`. False when nothing is recording.
    */
   addToRecording(bookmark: Bookmark, source: string): boolean {
-    if (!this.active.current) return false;
-    this.active.addBookmark(bookmark);
+    // The frontend's time is its offset on the recording's clock: read once here, kept verbatim for the library.
+    if (!this.recorder.current?.addBookmark(bookmark, parseDuration(bookmark.time) ?? 0)) return false;
     this.events.send('BookmarkCreated', {});
     this.logger.info('bookmark added to the recording', { source, type: bookmark.type });
     return true;
   }
 
-  private bookmark(request: BookmarkRequest, at: Date, startedAt: Date): Bookmark {
+  private bookmark(request: BookmarkRequest, seconds: number): Bookmark {
     return {
       id: newBookmarkId(),
       type: request.type,
       subtype: request.subtype ?? null,
-      time: formatDuration((at.getTime() - startedAt.getTime()) / 1000),
+      time: formatDuration(seconds),
       aiRating: null,
     };
   }

@@ -6,14 +6,12 @@ import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
 import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
 import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
+import { commandRejection, createMediaWorld, createRecorder, FixedSources, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
+import type { Bookmark } from '../protocol/index.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { FrameDemand } from './frame-demand.js';
 import { failureTitle, RecorderService, type CurrentRecording } from './recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
@@ -31,6 +29,10 @@ class EndingSource implements CaptureSource {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Adds a bookmark to the running recording, as BookmarkService does; false without one. */
+const addBookmark = (service: RecorderService, bookmark: Bookmark): boolean =>
+  service.current?.addBookmark(bookmark, parseDuration(bookmark.time)!) ?? false;
+
 describe('RecorderService', function () {
   this.timeout(30000);
   let folder: string;
@@ -43,9 +45,8 @@ describe('RecorderService', function () {
   let services: RecorderService[];
 
   const recorder = (source: CaptureSource = new SyntheticCaptureSource()) => {
-    const logger = new Logger([]);
     sources = new FixedSources(source);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+    const service = createRecorder(world, { sources });
     services.push(service);
     return service;
   };
@@ -89,7 +90,8 @@ describe('RecorderService', function () {
 
     await wait(1500);
     const bookmark = { id: 12, type: 'Kill' as const, subtype: 'Headshot', time: '00:00:01', aiRating: null };
-    expect(service.addBookmark(bookmark)).to.equal(true);
+    expect(addBookmark(service, bookmark)).to.equal(true);
+    const running = service.current!;
     await wait(500);
     const item = await service.stop();
     stopWatching();
@@ -108,7 +110,7 @@ describe('RecorderService', function () {
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}:${stream.width ?? ''}`)).to.deep.equal(['video:h264:1280', 'audio:aac:']);
     expect(await readdir(path.join(folder, 'cache', 'recordings'))).to.deep.equal([]);
     await commandRejection(service.stop(), 'NotAllowed');
-    expect(service.addBookmark(bookmark)).to.equal(false);
+    expect(running.addBookmark(bookmark, 1), 'a saved recording takes no more bookmarks').to.equal(false);
   });
 
   it('records separate audio tracks (track 0 the full mix) with the game\'s quality override', async () => {
@@ -140,7 +142,7 @@ describe('RecorderService', function () {
     expect(await readdir(path.join(folder, 'cache', 'recordings'))).to.deep.equal([]);
     await service.start({ game: 'Quiet Game' });
     await wait(1000);
-    service.addBookmark({ id: 1, type: 'Kill', subtype: null, time: '00:00:00.5', aiRating: null });
+    addBookmark(service, { id: 1, type: 'Kill', subtype: null, time: '00:00:00.5', aiRating: null });
     expect((await service.stop())?.bookmarks).to.have.length(1);
     await service.start({ game: 'Manual' });
     await wait(1000);
@@ -194,9 +196,7 @@ describe('RecorderService', function () {
   });
 
   it('without ffmpeg, refuses in the name of the recording, says how to fix it, and keeps nothing', async () => {
-    const logger = new Logger([]);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), await toolboxWithoutFfmpeg(folder), new FixedSources(),
-      new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+    const service = createRecorder(world, { toolbox: await toolboxWithoutFfmpeg(folder) });
     const refusal = await commandRejection(service.start(), 'Unavailable');
     expect(refusal.message).to.match(/^Recording needs ffmpeg, which is not available: .*install ffmpeg/);
     expect(events.of('ShowModal').at(-1)).to.deep.include({ title: 'Recording failed', type: 'error' });
@@ -215,14 +215,14 @@ describe('RecorderService: replay buffer and preview', function () {
   let service: RecorderService;
 
   let world: MediaWorld;
-  /** Whether an integration that reads on-screen text has its game running. */
-  let screenTextWanted: boolean;
+  /** Where an integration that reads on-screen text says its game runs. */
+  let frameDemand: FrameDemand;
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
     ({ folder, events, settings, state, library } = world);
-    screenTextWanted = false;
-    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.toolbox, new FixedSources(), world.artwork, world.logger, events, () => screenTextWanted);
+    frameDemand = new FrameDemand();
+    service = createRecorder(world, { frameDemand });
   });
   afterEach(async () => {
     await service.shutdown();
@@ -235,9 +235,9 @@ describe('RecorderService: replay buffer and preview', function () {
     const startedAt = service.current!.startedAt.getTime();
     expect(service.current).to.deep.include({ recordingMode: 'Hybrid' });
     const bookmark = (id: number, seconds: number) => ({ id, type: 'Kill' as const, subtype: null, time: formatDuration(seconds), aiRating: null });
-    service.addBookmark(bookmark(1, 0.5)); // before the saved span
+    addBookmark(service, bookmark(1, 0.5)); // before the saved span
     await wait(Math.max(0, startedAt + 4600 - Date.now()));
-    service.addBookmark(bookmark(2, 4.5)); // in the segment being written (4-6 s): the save waits for it
+    addBookmark(service, bookmark(2, 4.5)); // in the segment being written (4-6 s): the save waits for it
     const item = await service.saveReplayBuffer();
     expect(item).to.deep.include({ type: 'Buffer', game: 'Manual Recording' });
     expect(item.filePath).to.match(/\/Videos\/Replay Buffers\/Manual Recording\/[^/]+\.mp4$/);
@@ -258,7 +258,7 @@ describe('RecorderService: replay buffer and preview', function () {
 
   it('gives on-screen text recognition full-detail frames of the same encode, 5 a second, timed from the recording start', async () => {
     expect(service.screenFrames).to.equal(undefined);
-    screenTextWanted = true;
+    frameDemand.want('textGame', 'Game textGame');
     await service.start();
     await wait(1500);
     const frame = service.screenFrames!.latest()!;
@@ -312,7 +312,7 @@ describe('RecorderService: replay buffer and preview', function () {
     settings.replace({ ...settings.current, recordingMode: 'Buffer' });
     await service.start();
     expect(state.current.recording!.filePath).to.equal(null);
-    expect(service.current).to.not.have.property('contentFilePath');
+    expect(service.current!.contentFilePath).to.equal(undefined);
     await wait(500);
     expect(await service.stop()).to.equal(undefined);
     expect(library.list()).to.deep.equal([]);

@@ -3,25 +3,21 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { EventContent, Recording } from '../protocol/index.js';
+import type { EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsService } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
-import { StateStore } from '../state/state-store.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
 
-const recording: Recording = {
-  startTime: '2026-11-22T10:00:00.000+00:00', endTime: null, filePath: null, game: 'Manual Recording', fileName: 'Unknown',
-  pid: null, isUsingGameHook: false, exePath: null, bookmarks: [], coverImageId: null, audioTrackNames: null, duration: null,
-};
 
 describe('SettingsService', () => {
   let folder: string;
   let events: RecordedEvents;
   let store: SettingsStore;
-  let state: StateStore;
+  let recorder: { isRecording: boolean };
+  let machine: { maxDisplayHeight: number; captureCapabilities: () => undefined };
   let service: SettingsService;
 
   beforeEach(async () => {
@@ -31,19 +27,18 @@ describe('SettingsService', () => {
     events = new RecordedEvents();
     store = new SettingsStore(options, logger);
     await store.load();
-    state = new StateStore(events);
-    service = new SettingsService(store, state, new Notifier(events, logger), options, events, logger);
+    recorder = { isRecording: false };
+    machine = { maxDisplayHeight: 1080, captureCapabilities: () => undefined };
+    service = new SettingsService(store, recorder, machine, new Notifier(events, logger), options, events, logger);
   });
   afterEach(async () => {
-    state.dispose();
     await store.flush();
     await rm(folder, { recursive: true, force: true });
   });
 
-  for (const phase of ['recording', 'preRecording'] as const) {
-    it(`refuses to switch an integration while ${phase} is set, warns, and saves nothing`, async () => {
-      if (phase === 'recording') state.update({ recording });
-      else state.update({ preRecording: { game: 'Arena', status: 'Waiting to start', coverImageId: null, pid: 42, exe: null } });
+  {
+    it('refuses to switch an integration while a recording starts, runs or is saved, warns, and saves nothing', async () => {
+      recorder.isRecording = true;
       const before = await readFile(path.join(folder, 'settings.json'), 'utf8');
 
       const refusal = await commandRejection(service.update({ frameRate: 30, gameIntegrations: { tacticalShooter: { enabled: false } } }), 'NotAllowed');
@@ -59,7 +54,7 @@ describe('SettingsService', () => {
   }
 
   it('allows other changes during a recording, and an unchanged integrations object', async () => {
-    state.update({ recording });
+    recorder.isRecording = true;
     const changed = await service.update({ frameRate: 30, gameIntegrations: { ...store.current.gameIntegrations } });
     expect(changed).to.equal(true);
     expect(store.current.frameRate).to.equal(30);
@@ -119,7 +114,7 @@ describe('SettingsService', () => {
   it('records at 1440p with the high preset only where a display is that tall', () => {
     service.applyVideoPreset('high');
     expect(store.current.resolution).to.equal('1080p');
-    state.update({ maxDisplayHeight: 1600 });
+    machine.maxDisplayHeight = 1600;
     service.applyVideoPreset('high');
     expect(store.current.resolution).to.equal('1440p');
   });

@@ -1,18 +1,24 @@
 // The rules around settings changes: merge, validate, refuse integration toggles during a
 // recording, apply presets, and echo `Settings` to the frontend only when something changed.
 import path from 'node:path';
-import { inject, injectable } from 'tsyringe';
+import { inject, injectable, type InjectionToken } from 'tsyringe';
 import Value from 'typebox/value';
 import { CommandError } from '../protocol/refusal.js';
-import { Settings, describeProblems, toWirePath, type PresetName, type SettingsChanges } from '../protocol/index.js';
+import { Settings, describeProblems, type PresetName, type SettingsChanges } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { Notifier } from '../state/notifier.js';
 import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { CAPTURE_CAPABILITIES, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
 import { usableFolder } from './valid-folder.js';
+
+/** Whether a recording is starting, running or being saved: the recorder answers (settings sit below it). */
+export interface RecordingActivity {
+  readonly isRecording: boolean;
+}
+export const RECORDING_ACTIVITY: InjectionToken<RecordingActivity> = Symbol('RecordingActivity');
 
 /** Migration-only fields: a frontend echoing them back must not resurrect them. */
 const LEGACY_FIELDS = ['whitelist', 'blacklist'] as const;
@@ -24,7 +30,8 @@ export class SettingsService {
 
   constructor(
     private readonly store: SettingsStore,
-    private readonly state: StateStore,
+    @inject(RECORDING_ACTIVITY) private readonly recorder: RecordingActivity,
+    @inject(CAPTURE_CAPABILITIES) private readonly machine: CaptureCapabilitiesProvider,
     private readonly notifier: Notifier,
     private readonly options: ServiceOptions,
     @inject(EVENT_SINK) private readonly events: EventSink,
@@ -103,7 +110,7 @@ export class SettingsService {
   }
 
   applyVideoPreset(preset: PresetName): void {
-    this.commit(mergeSettings(this.store.current, videoPresetChanges(preset, this.state.current.maxDisplayHeight)));
+    this.commit(mergeSettings(this.store.current, videoPresetChanges(preset, this.machine.maxDisplayHeight)));
   }
 
   applyClipPreset(preset: PresetName): void {
@@ -117,13 +124,11 @@ export class SettingsService {
 
   private commit(next: Settings): void {
     this.store.replace(next);
-    if (this.state.current.cacheFolder !== toWirePath(next.cacheFolder)) this.state.update({ cacheFolder: toWirePath(next.cacheFolder) });
     this.publish();
   }
 
   private refuseIntegrationToggleWhileRecording(next: Settings): void {
-    const { recording, preRecording } = this.state.current;
-    if (!recording && !preRecording) return;
+    if (!this.recorder.isRecording) return;
     const current = this.store.current.gameIntegrations;
     const toggled = Object.keys(next.gameIntegrations)
       .filter((key) => (current[key]?.enabled ?? true) !== next.gameIntegrations[key]?.enabled);

@@ -68,7 +68,7 @@ describe('storage limit: what gets deleted', () => {
 
   it('keeps the active recording', () => {
     const items = [candidate('recording', 'Session', 9), candidate('other', 'Session', 8)];
-    expect(ids(chooseDeletions(items, 50 * GIB, { ...rules, protectedPaths: ['/videos/Session/recording.mp4'] }))).to.deep.equal(['other']);
+    expect(ids(chooseDeletions(items, 50 * GIB, { ...rules, isProtected: (file) => file === '/videos/Session/recording.mp4' }))).to.deep.equal(['other']);
   });
 
   it('reads KEYFRAME_MIN_FREE_BYTES, ignoring values that are not a number', () => {

@@ -10,7 +10,7 @@ import { Logger } from '../support/logger.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
-import { isWithin, samePath } from '../support/paths.js';
+import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { StorageLimitConsent } from './storage-limit-consent.js';
@@ -64,8 +64,8 @@ export interface DeletionCandidate {
 export interface DeletionRules {
   now: number;
   minAgeMs: number;
-  /** Files never to delete (the active recording). */
-  protectedPaths?: readonly string[];
+  /** Files never to delete (the one being recorded). */
+  isProtected?: (file: string) => boolean;
 }
 
 const AUTO_DELETED_TYPES: readonly ContentType[] = ['Session', 'Buffer'];
@@ -77,11 +77,10 @@ const AUTO_DELETED_TYPES: readonly ContentType[] = ['Session', 'Buffer'];
 export function chooseDeletions(candidates: readonly DeletionCandidate[], excessBytes: number, rules: DeletionRules): DeletionCandidate[] {
   if (excessBytes <= 0) return [];
   const cutoff = rules.now - rules.minAgeMs;
-  const protectedPaths = rules.protectedPaths ?? [];
   const eligible = candidates
     .filter((item) => AUTO_DELETED_TYPES.includes(item.type))
     .filter((item) => item.createdAt <= cutoff && item.modifiedAt <= cutoff)
-    .filter((item) => !protectedPaths.some((file) => samePath(file, item.filePath)))
+    .filter((item) => !rules.isProtected?.(item.filePath))
     .sort((a, b) => a.createdAt - b.createdAt || a.modifiedAt - b.modifiedAt);
   const chosen: DeletionCandidate[] = [];
   let freed = 0;
@@ -309,8 +308,8 @@ export class StorageMonitor {
     const limitGb = this.settings.current.storageLimit;
     const key = JSON.stringify([contentFolder, limitGb]);
     const excess = sizeBytes - this.limitBytes;
-    const active = this.recorder.current?.contentFilePath;
-    const chosen = chooseDeletions(owned, excess, { now: Date.now(), minAgeMs: this.options.minAgeMs, protectedPaths: active ? [active] : [] });
+    const isProtected = (file: string) => this.recorder.current?.isWriting(file) === true;
+    const chosen = chooseDeletions(owned, excess, { now: Date.now(), minAgeMs: this.options.minAgeMs, isProtected });
     const chosenBytes = totalBytes(chosen);
     if (chosenBytes < excess) {
       this.withdrawQuestion();

@@ -22,6 +22,11 @@ import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
+import { FrameDemand } from '../recording/frame-demand.js';
+import { RecorderService } from '../recording/recorder-service.js';
+import { ReplaySaver } from '../recording/replay-saver.js';
+import { SessionSaver } from '../recording/session-saver.js';
+import { projectRecorder } from '../state/recording-state.js';
 import type { EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
@@ -130,7 +135,25 @@ export interface MediaWorld {
   toolbox: FfmpegToolbox;
   jobs: MediaJobs;
   artwork: ContentArtwork;
+  /** The machine's capabilities, started (ffmpeg probed, devices detected). */
+  capabilities: MachineCapabilities;
   dispose(): Promise<void>;
+}
+
+export interface RecorderParts {
+  sources?: CaptureSources;
+  toolbox?: FfmpegToolbox;
+  frameDemand?: FrameDemand;
+}
+
+/** A recorder on the world's settings, library and capabilities, its events shown in the world's State. */
+export function createRecorder(world: MediaWorld, parts: RecorderParts = {}): RecorderService {
+  const { settings, library, artwork, events, logger, capabilities } = world;
+  const notifier = new Notifier(events, logger);
+  const recorder = new RecorderService(settings, library, notifier, parts.toolbox ?? world.toolbox, parts.sources ?? new FixedSources(), capabilities,
+    parts.frameDemand ?? new FrameDemand(), new ReplaySaver(library, artwork, notifier, events, logger), new SessionSaver(library, artwork, logger), logger, events);
+  projectRecorder(recorder.events, (change) => world.state.update(change));
+  return recorder;
 }
 
 export async function createMediaWorld(prefix: string, changes: Partial<Settings> = {}): Promise<MediaWorld> {
@@ -144,10 +167,11 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   const state = new StateStore(events);
   const library = new ContentLibrary(settings, state, logger);
   await library.load();
-  const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
+  const capabilities = await startedCapabilities({ state, settings, events, options, logger });
+  const { toolbox } = capabilities;
   const jobs = new MediaJobs();
   return {
-    folder, events, logger, options, settings, state, library, toolbox, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
+    folder, events, logger, options, settings, state, library, toolbox, jobs, capabilities, artwork: new ContentArtwork(settings, library, jobs, logger),
     async dispose() {
       await jobs.shutdown();
       state.dispose();

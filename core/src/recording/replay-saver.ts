@@ -1,0 +1,120 @@
+// Saves the replay buffer of a running recording as a Buffer item: the last `replayBufferDuration`
+// seconds, joined from the closed segments, with the bookmarks that fall in them re-timed.
+import { inject, injectable } from 'tsyringe';
+import { concatSegments, type BufferSpan, type ReplayBuffer } from '../media/replay-buffer.js';
+import { probeMedia } from '../media/probe.js';
+import { CommandError } from '../protocol/refusal.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { formatDuration } from '../protocol/index.js';
+import { artworkOf, ContentArtwork, type ArtworkSources } from '../library/content-artwork.js';
+import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
+import { Notifier } from '../state/notifier.js';
+import { Logger } from '../support/logger.js';
+import { fileStamp, type StartedRecording } from './recording.js';
+
+/** A save waits this long beyond one segment for the segment being written to close. */
+const FLUSH_GRACE_MS = 5_000;
+
+@injectable()
+export class ReplaySaver {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly library: ContentLibrary,
+    private readonly artwork: ContentArtwork,
+    private readonly notifier: Notifier,
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
+    this.logger = logger.child('recorder');
+  }
+
+  /**
+   * Saves the last `replayBufferDuration` seconds as a Buffer item and sends `ReplayBufferSaved`.
+   * The segment that holds the moment of the request is included once ffmpeg closes it (at most
+   * one segment, ~2 s, later), so that moment is in the file; the length is whole segments
+   * (rounded up), less when less is buffered. Saves run one at a time, each into its own file.
+   */
+  save(recording: StartedRecording, buffer: ReplayBuffer): Promise<ContentRecord> {
+    const requestedAt = new Date();
+    // The segment that holds this moment (not the one being written: the encoder's output lags the
+    // capture by its look-ahead). Queued synchronously, so a stop that follows waits for this save.
+    const until = Math.floor((requestedAt.getTime() - recording.startedAt.getTime()) / 1000 / buffer.limits.segmentSeconds);
+    this.logger.info('replay buffer save requested', { segment: until });
+    const save = recording.saves.then(() => this.saveNow(recording, buffer, until, requestedAt));
+    recording.saves = save.then(() => undefined, () => undefined);
+    return save;
+  }
+
+  private async saveNow(recording: StartedRecording, buffer: ReplayBuffer, until: number, requestedAt: Date): Promise<ContentRecord> {
+    const { tools, audioTrackNames } = recording.media;
+    const began = Date.now();
+    try {
+      const flushed = await buffer.waitUntilComplete(until, buffer.limits.segmentSeconds * 1000 + FLUSH_GRACE_MS);
+      if (!flushed) this.logger.warn('the replay segment being written did not close in time: saving the segments before it', { segment: until });
+      const waitedMs = Date.now() - began;
+      const span = await buffer.take(recording.plan.bufferSeconds, until);
+      if (!span) throw new Error('Nothing has been buffered yet: try again in a few seconds.');
+      let target = this.library.contentPath('Buffer', recording.game, `${fileStamp(requestedAt)}.mp4`);
+      // The artwork comes from the segments while they are joined: the save takes about as long as the join.
+      const sources = segmentArtwork(span);
+      const early = sources && this.artwork.prepare(sources, tools);
+      const joinBegan = Date.now();
+      try {
+        target = await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: [...audioTrackNames], logger: this.logger });
+      } catch (error) {
+        if (early) await this.artwork.discard(await early);
+        throw error;
+      } finally {
+        span.release();
+      }
+      const joinMs = Date.now() - joinBegan;
+      const probed = await probeMedia(tools.ffprobe.path, target);
+      const artwork = await (early ?? this.artwork.prepare(artworkOf(target, probed), tools));
+      const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
+      const spanEnd = span.startSeconds + durationSeconds;
+      const bookmarks = recording.bookmarks
+        .filter(({ seconds }) => seconds >= span.startSeconds && seconds <= spanEnd)
+        .map(({ bookmark, seconds }) => ({ ...bookmark, time: formatDuration(seconds - span.startSeconds) }));
+      const recordedFrom = new Date(recording.startedAt.getTime() + span.startSeconds * 1000);
+      const item = await this.artwork.add({
+        type: 'Buffer',
+        filePath: target,
+        game: recording.game,
+        durationSeconds,
+        bookmarks,
+        createdAt: requestedAt,
+        gameExePath: recording.exePath ?? null,
+        audioTrackNames: recording.contentTrackNames,
+        recordedFrom,
+        recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
+      }, artwork);
+      this.events.send('ReplayBufferSaved', {});
+      this.logger.info('replay buffer saved', {
+        id: item.id, file: target, segments: span.segments.length, from: span.startSeconds, duration: durationSeconds,
+        bookmarks: bookmarks.length, waitedForSegmentMs: waitedMs, joinMs, tookMs: Date.now() - began,
+      });
+      return item;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.error('replay buffer not saved', { error: message });
+      this.notifier.showModal({ title: 'Replay Save Failed', description: `The replay buffer could not be saved: ${message}`, type: 'error' });
+      throw new CommandError('Failed', `The replay buffer could not be saved: ${message}`);
+    }
+  }
+}
+
+/**
+ * A saved replay's artwork from its segments: the thumbnail from the middle one, the sound read
+ * through the `concat:` protocol (MPEG-TS joins byte by byte). Undefined when a path holds the
+ * protocol's separator: the artwork is then made from the saved file.
+ */
+function segmentArtwork(span: BufferSpan): ArtworkSources | undefined {
+  const files = span.segments.map((segment) => segment.file);
+  if (files.some((file) => file.includes('|'))) return undefined;
+  return {
+    // The middle segment starts on a keyframe: its first frame needs one picture decoded.
+    picture: { video: files[Math.floor(files.length / 2)]! },
+    sound: { video: `concat:${files.join('|')}`, audioStreams: 1, durationSeconds: span.durationSeconds },
+  };
+}
