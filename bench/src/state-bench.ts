@@ -4,7 +4,7 @@
 // - one item renamed (its sidecar written, the State rebuilt newest first and serialised) against
 //   serialising that State alone.
 import 'reflect-metadata';
-import { ContentLibrary, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
+import { ContentLibrary, ServiceLogger as Logger, ServiceOptions, SettingsStore, StatePublisher } from '@keyframe/core/host';
 import type { EventContent, EventName } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/test';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -33,7 +33,7 @@ export async function benchState(): Promise<Figure[]> {
     const settings = new SettingsStore(options, logger);
     await settings.load();
     const sink = new SerialisingSink();
-    const state = new StateStore(sink);
+    const state = new StatePublisher(sink);
     const library = new ContentLibrary(settings, state, logger);
     await library.load();
     const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');

@@ -51,7 +51,7 @@ import { RECORDING_ACTIVITY, SettingsService } from './settings/settings-service
 import { SettingsStore, type SettingsLoadReport } from './settings/settings-store.js';
 import { projectSettings } from './state/projections.js';
 import { projectRecorder } from './state/recording-state.js';
-import { StateStore } from './state/state-store.js';
+import { StatePublisher } from './state/state-publisher.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './storage/storage-monitor.js';
 import { StorageWarnings } from './storage/storage-warnings.js';
 import { UpdateStatus } from './updates/update-status.js';
@@ -80,7 +80,7 @@ import { OriginPolicy } from './transport/origin-policy.js';
 import { staticFiles } from './transport/static-files.js';
 
 const SERVICES: InjectionToken<object>[] = [
-  SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
+  SettingsStore, SettingsService, StatePublisher, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
   CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, FrameDemand, ReplaySaver, SessionSaver, ClipService,
   FfmpegToolbox, MachineCapabilities,
@@ -190,7 +190,7 @@ export class KeyframeService {
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
-    this.container.resolve(StateStore).dispose();
+    this.container.resolve(StatePublisher).dispose();
     await this.container.resolve(SettingsStore).flush();
     await this.lock.release();
     this.logger.info('stopped');
@@ -212,7 +212,7 @@ export class KeyframeService {
     }
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
-    const state = this.container.resolve(StateStore);
+    const state = this.container.resolve(StatePublisher);
     projectSettings(settings, (change) => state.update(change), () => state.current);
     projectRecorder(this.container.resolve(RecorderService).events, (change) => state.update(change));
     await this.container.resolve(DataMigrations).run();

@@ -14,7 +14,7 @@ import { systemCommandRunner, type CommandResult, type CommandRunner } from '../
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
 import {
@@ -84,12 +84,12 @@ describe('MachineCapabilities', function () {
     container.registerInstance(ServiceOptions, new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')));
     container.registerInstance(Logger, new Logger([]));
     container.register(EVENT_SINK, { useValue: events });
-    container.registerSingleton(StateStore, StateStore);
+    container.registerSingleton(StatePublisher, StatePublisher);
     container.registerSingleton(Notifier, Notifier);
     container.registerSingleton(SettingsStore, SettingsStore);
     container.registerInstance(FfmpegToolboxConfig, Object.assign(new FfmpegToolboxConfig(), toolbox));
     container.registerInstance(MachineCapabilitiesConfig, Object.assign(new MachineCapabilitiesConfig(), sysfsRoot === undefined ? {} : { sysfsRoot }));
-    return { machine: container.resolve(MachineCapabilities), state: container.resolve(StateStore) };
+    return { machine: container.resolve(MachineCapabilities), state: container.resolve(StatePublisher) };
   };
   /** No DISPLAY, no pactl answers: the machine's own devices do not leak into the assertions. */
   const headless = { platform: process.platform, home: os.homedir(), variables: { PATH: process.env.PATH } };

@@ -14,7 +14,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
 
 /** Everything State tells about this machine's capture hardware. */
@@ -41,7 +41,7 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
 
   constructor(
     readonly toolbox: FfmpegToolbox,
-    private readonly state: StateStore,
+    private readonly state: StatePublisher,
     private readonly notifier: Notifier,
     @inject(EVENT_SINK) private readonly events: EventSink,
     private readonly settings: SettingsStore,

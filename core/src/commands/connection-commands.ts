@@ -4,7 +4,7 @@ import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../state/notifier.js';
 import { RecoveryService } from '../recording/recovery-service.js';
 import { SettingsService } from '../settings/settings-service.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { StorageWarnings } from '../storage/storage-warnings.js';
 import { UpdateStatus } from '../updates/update-status.js';
 import { appVersion } from '../support/app-version.js';
@@ -20,7 +20,7 @@ export class ConnectionCommands implements CommandGroup {
 
   constructor(
     private readonly settings: SettingsService,
-    private readonly state: StateStore,
+    private readonly state: StatePublisher,
     private readonly games: GameCatalog,
     private readonly updates: UpdateStatus,
     private readonly notifier: Notifier,

@@ -17,7 +17,7 @@ import { ContentLibrary, type ContentRecord } from '../library/content-library.j
 import { ContentLocator } from '../library/content-locator.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 
 /** A 640x360 H.264 MP4 with two named audio tracks; `video` sets how the picture is encoded. */
 async function encodeTestVideo(ffmpegPath: string, target: string, seconds: number, video: readonly string[]): Promise<void> {
@@ -52,7 +52,7 @@ describe('CompressionService', function () {
   let content: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
   let toolbox: FfmpegToolbox;
   let recorder: RecorderService;

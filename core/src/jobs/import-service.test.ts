@@ -14,7 +14,7 @@ import { ContentLibrary } from '../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../storage/storage-monitor.js';
 import { StorageLimitConsent } from '../storage/storage-limit-consent.js';
 import { StorageWarnings } from '../storage/storage-warnings.js';
@@ -33,7 +33,7 @@ describe('ImportService', function () {
   let sources: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
   let toolbox: FfmpegToolbox;
   let warnings: StorageWarnings;

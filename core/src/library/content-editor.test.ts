@@ -15,7 +15,7 @@ import { ContentLocator } from './content-locator.js';
 import { ContentItemQueue } from './content-item-queue.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 
 /** The running recording as the editor and bookmarks see it: its session file and its bookmarks. */
 class FakeRecording {
@@ -40,7 +40,7 @@ describe('ContentEditor', () => {
   let folder: string;
   let videos: string;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let events: RecordedEvents;
   let library: ContentLibrary;
   let recording: FakeRecording | undefined;
@@ -60,7 +60,7 @@ describe('ContentEditor', () => {
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), new Logger([]));
     await settings.load();
     events = new RecordedEvents();
-    state = new StateStore(events);
+    state = new StatePublisher(events);
     library = new ContentLibrary(settings, state, new Logger([]));
     await library.load();
     recording = undefined;

@@ -11,7 +11,7 @@ import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 
 class SilentSink implements EventSink {
   readonly isConnected = false;
@@ -21,7 +21,7 @@ class SilentSink implements EventSink {
 describe('ContentLibrary', () => {
   let folder: string;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
 
   const video = async (relative: string, bytes = 2048) => {
@@ -44,7 +44,7 @@ describe('ContentLibrary', () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-content-'));
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')), new Logger([]));
     await settings.load();
-    state = new StateStore(new SilentSink());
+    state = new StatePublisher(new SilentSink());
     library = await freshLibrary();
   });
   afterEach(async () => {
@@ -132,7 +132,7 @@ describe('ContentLibrary', () => {
 
   it('removes a batch of items with their files and empty game folders, publishing State once', async () => {
     const events = new RecordedEvents();
-    const counted = new StateStore(events);
+    const counted = new StatePublisher(events);
     const batchLibrary = new ContentLibrary(settings, counted, new Logger([]));
     await batchLibrary.load();
     const first = await batchLibrary.add(session(await video('Full Sessions/Arena/1.mp4'), '2026-11-22T10:00:00Z', 60));

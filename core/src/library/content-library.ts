@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
 import { samePath } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 
 /** The sidecar: the item as in State, plus what only the service needs. */
 export const ContentRecord = Type.Intersect([
@@ -62,7 +62,7 @@ export class ContentLibrary {
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StateStore,
+    private readonly state: StatePublisher,
     logger: Logger,
   ) {
     this.logger = logger.child('content');

@@ -15,14 +15,14 @@ import { Notifier } from '../state/notifier.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { projectSettings } from '../state/projections.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { RecordedEvents, commandRejection } from '../testing/fixtures.js';
 
 describe('LibraryLocations', () => {
   let folder: string;
   let events: RecordedEvents;
   let store: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
   let options: ServiceOptions;
   let picked: Awaited<ReturnType<FolderPicker>> | Error;
@@ -47,7 +47,7 @@ describe('LibraryLocations', () => {
     options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
     store = new SettingsStore(options, logger);
     await store.load();
-    state = new StateStore(events);
+    state = new StatePublisher(events);
     recorder = { isRecording: false };
     stopProjection = projectSettings(store, (change) => state.update(change), () => state.current);
     library = new ContentLibrary(store, state, logger);

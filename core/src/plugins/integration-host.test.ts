@@ -10,7 +10,7 @@ import { ServiceOptions } from '../service-options.js';
 import { GameDetector } from '../games/game-detector.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest, RecorderView, RecordingInfo } from '../sdk/game-integration.js';
@@ -116,7 +116,7 @@ describe('IntegrationHost', function () {
   let processes: { pid: number; executable: string }[];
   let recorder: FakeRecorder;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let games: GameDetector;
   let host: IntegrationHost;
   let frameDemand: FrameDemand;
@@ -155,7 +155,7 @@ describe('IntegrationHost', function () {
     const logger = new Logger([{ write: (record) => logged.push(record), close: () => undefined }]);
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
     await settings.load();
-    state = new StateStore(silentSink);
+    state = new StatePublisher(silentSink);
     games = new GameDetector(async () => processes, logger);
     const environment: IntegrationHostEnvironment = {
       searchFolders: [{ path: plugins, source }],

@@ -10,7 +10,7 @@ import { formatLocalDateTime, toWirePath, type IntegrationApproval, type Integra
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
 import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
@@ -86,7 +86,7 @@ export class IntegrationHost {
   constructor(
     @inject(INTEGRATION_HOST_ENVIRONMENT) private readonly environment: IntegrationHostEnvironment,
     private readonly settings: SettingsStore,
-    private readonly state: StateStore,
+    private readonly state: StatePublisher,
     private readonly games: GameDetector,
     private readonly notifier: Notifier,
     logger: Logger,

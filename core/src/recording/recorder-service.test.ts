@@ -14,7 +14,7 @@ import { ContentLibrary, type ContentRecord } from '../library/content-library.j
 import { FrameDemand } from './frame-demand.js';
 import { failureTitle, RecorderService, type CurrentRecording } from './recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 
 /** A synthetic source that ends by itself, as if the capture device went away. */
 class EndingSource implements CaptureSource {
@@ -38,7 +38,7 @@ describe('RecorderService', function () {
   let folder: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
   let toolbox: FfmpegToolbox;
   let sources: FixedSources;
@@ -210,7 +210,7 @@ describe('RecorderService: replay buffer and preview', function () {
   let folder: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
   let service: RecorderService;
 

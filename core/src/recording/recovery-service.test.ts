@@ -19,7 +19,7 @@ import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../state/notifier.js';
 import { findOrphanVideos, RecoveryService, toRecoverableFile } from './recovery-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';
 
 describe('recovery', function () {
@@ -29,7 +29,7 @@ describe('recovery', function () {
   let cache: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
 
   const file = async (relative: string, bytes = 1024) => {
@@ -47,7 +47,7 @@ describe('recovery', function () {
     const logger = new Logger([]);
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), logger);
     await settings.load();
-    state = new StateStore(events);
+    state = new StatePublisher(events);
     library = new ContentLibrary(settings, state, logger);
     await library.load();
   });

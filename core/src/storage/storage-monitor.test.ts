@@ -10,7 +10,7 @@ import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import type { CurrentRecording, RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import {
   chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
 } from './storage-monitor.js';
@@ -86,7 +86,7 @@ describe('StorageMonitor', function () {
   let videos: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StateStore;
+  let state: StatePublisher;
   let library: ContentLibrary;
   let recorder: FakeRecorder;
   let serviceOptions: ServiceOptions;
@@ -121,7 +121,7 @@ describe('StorageMonitor', function () {
     warnings = new StorageWarnings(events, logger);
     await settings.load();
     settings.replace({ ...settings.current, storageLimit: 1 });
-    state = new StateStore(events);
+    state = new StatePublisher(events);
     library = new ContentLibrary(settings, state, logger);
     await library.load();
     recorder = new FakeRecorder();

@@ -12,7 +12,7 @@ import { Notifier } from '../state/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { StorageLimitConsent } from './storage-limit-consent.js';
 import { StorageWarnings } from './storage-warnings.js';
 
@@ -164,7 +164,7 @@ export class StorageMonitor {
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StateStore,
+    private readonly state: StatePublisher,
     private readonly library: ContentLibrary,
     private readonly recorder: RecorderService,
     private readonly notifier: Notifier,

@@ -20,7 +20,7 @@ import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
 import { FrameDemand } from '../recording/frame-demand.js';
 import { RecorderService } from '../recording/recorder-service.js';
@@ -75,7 +75,7 @@ export class FixedSources extends CaptureSources {
 }
 
 export interface CapabilitiesParts {
-  state: StateStore;
+  state: StatePublisher;
   settings: SettingsStore;
   events: EventSink;
   options: ServiceOptions;
@@ -130,7 +130,7 @@ export interface MediaWorld {
   logger: Logger;
   options: ServiceOptions;
   settings: SettingsStore;
-  state: StateStore;
+  state: StatePublisher;
   library: ContentLibrary;
   toolbox: FfmpegToolbox;
   jobs: MediaJobs;
@@ -164,7 +164,7 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   const settings = new SettingsStore(options, logger);
   await settings.load();
   settings.replace({ ...settings.current, ...changes });
-  const state = new StateStore(events);
+  const state = new StatePublisher(events);
   const library = new ContentLibrary(settings, state, logger);
   await library.load();
   const capabilities = await startedCapabilities({ state, settings, events, options, logger });

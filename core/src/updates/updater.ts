@@ -11,7 +11,7 @@ import type { EventContent, ReleaseNote } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
 import { UpdateStatus } from './update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
@@ -45,7 +45,7 @@ export class Updater {
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StateStore,
+    private readonly state: StatePublisher,
     private readonly status: UpdateStatus,
     private readonly notifier: Notifier,
     @inject(EVENT_SINK) private readonly events: EventSink,

@@ -32,7 +32,7 @@ export function initialState(cacheFolder: string): State {
 type StateListener = (state: Readonly<State>) => void;
 
 @injectable()
-export class StateStore {
+export class StatePublisher {
   private state: State = initialState('');
   private lastSentAt = 0;
   private cancelPending: (() => void) | undefined;

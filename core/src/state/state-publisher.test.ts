@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { EventContent, EventName } from '../protocol/index.js';
 import type { EventSink } from '../protocol/event-sink.js';
-import { STATE_BURST_MS, StateStore } from './state-store.js';
+import { STATE_BURST_MS, StatePublisher } from './state-publisher.js';
 
 class CountingSink implements EventSink {
   readonly isConnected = true;
@@ -14,10 +14,10 @@ class CountingSink implements EventSink {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('StateStore', () => {
+describe('StatePublisher', () => {
   it('sends a lone change at once and coalesces a burst into at most one State per 50 ms', async () => {
     const sink = new CountingSink();
-    const store = new StateStore(sink);
+    const store = new StatePublisher(sink);
     const start = Date.now();
     store.update({ currentFolderSizeGb: 1 });
     await wait(5);
