@@ -41,7 +41,7 @@ import { GameCatalog } from './games/game-catalog.js';
 import { ImportService, MULTI_FILE_PICKER } from './jobs/import-service.js';
 import { GameDetector, PROCESS_LISTER, systemProcessLister } from './games/game-detector.js';
 import { FOLDER_PICKER, LibraryLocations } from './library/library-locations.js';
-import { Notifier } from './state/notifier.js';
+import { Notifier } from './notices/notifier.js';
 import { ClipService, clipWorkFolder } from './jobs/clip-service.js';
 import { ContentArtwork } from './library/content-artwork.js';
 import { MediaJobs } from './jobs/media-jobs.js';

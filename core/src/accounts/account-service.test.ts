@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DEFAULT_PLATFORM_ENDPOINTS } from '../platform-endpoints.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { AccountService, SignedOut, type SignOutReason } from './account-service.js';
 import { TokenStore } from './token-store.js';

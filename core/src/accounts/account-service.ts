@@ -3,7 +3,7 @@
 // A refused renewal signs the user out and says so in a dialog. Tokens never reach a log or an event.
 import { injectable } from 'tsyringe';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { needsRenewal } from './access-token.js';
 import { RenewalRefused, renewTokens } from './token-endpoint.js';

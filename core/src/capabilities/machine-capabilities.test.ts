@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { container as rootContainer } from 'tsyringe';
 import { systemCommandRunner, type CommandResult, type CommandRunner } from '../platform/system-commands.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';

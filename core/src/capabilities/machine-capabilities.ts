@@ -12,7 +12,7 @@ import { detectGpu, type GpuInfo } from '../platform/gpu.js';
 import type { State } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';

@@ -1,7 +1,7 @@
 // NewConnection: everything a frontend needs to draw itself, in SPEC's order.
 import { inject, injectable } from 'tsyringe';
 import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { RecoveryService } from '../recording/recovery-service.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { StatePublisher } from '../state/state-publisher.js';

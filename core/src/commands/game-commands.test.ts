@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
 import { ServiceOptions } from '../service-options.js';
 import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { Logger } from '../support/logger.js';
 import { GameCommands, type ExecutablePicker } from './game-commands.js';

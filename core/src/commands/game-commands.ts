@@ -5,7 +5,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
 import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { toWirePath } from '../protocol/wire-format.js';
 import { CommandError } from '../protocol/refusal.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
 import type { Keybinding, RecordingMode } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { Logger } from '../support/logger.js';
 import { RecordedEvents } from '../testing/fixtures.js';

@@ -4,7 +4,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { Keybinding, RecordingMode } from '../protocol/index.js';
 import type { BookmarkService } from '../recording/bookmark-service.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { Logger } from '../support/logger.js';

@@ -12,7 +12,7 @@ import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../storage/storage-monitor.js';

@@ -23,7 +23,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { StorageMonitor, toGb } from '../storage/storage-monitor.js';
 import { StorageWarnings } from '../storage/storage-warnings.js';
 

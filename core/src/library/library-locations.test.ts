@@ -11,7 +11,7 @@ import { Logger } from '../support/logger.js';
 import { ContentLibrary } from './content-library.js';
 import { LibraryLocations, type FolderPicker } from './library-locations.js';
 import { validFolder } from '../settings/valid-folder.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { projectSettings } from '../state/projections.js';

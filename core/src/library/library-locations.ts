@@ -10,7 +10,7 @@ import { errorCode } from '../support/file-errors.js';
 import { Logger } from '../support/logger.js';
 import { isWithin, samePath } from '../support/paths.js';
 import { ContentLibrary } from './content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { RECORDING_ACTIVITY, SettingsService, type RecordingActivity } from '../settings/settings-service.js';
 import { usableFolder, validFolder } from '../settings/valid-folder.js';
 

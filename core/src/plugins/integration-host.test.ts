@@ -8,7 +8,7 @@ import type { Feed, PollInput } from '../sdk/feed-types.js';
 import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { GameDetector } from '../games/game-detector.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { Logger, type LogRecord } from '../support/logger.js';

@@ -8,7 +8,7 @@ import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
 import { formatLocalDateTime, toWirePath, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';

@@ -13,7 +13,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { effectiveRecordingSettings } from '../settings/effective-settings.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { FrameDemand } from './frame-demand.js';

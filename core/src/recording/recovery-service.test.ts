@@ -16,7 +16,7 @@ import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { findOrphanVideos, RecoveryService, toRecoverableFile } from './recovery-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';

@@ -20,7 +20,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from '../library/content-library.js';
 import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StorageMonitor } from '../storage/storage-monitor.js';
 

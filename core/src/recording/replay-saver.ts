@@ -8,7 +8,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { formatDuration } from '../protocol/index.js';
 import { artworkOf, ContentArtwork, type ArtworkSources } from '../library/content-artwork.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { fileStamp, type StartedRecording } from './recording.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsService } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';

@@ -8,7 +8,7 @@ import { Settings, describeProblems, type PresetName, type SettingsChanges } fro
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';
 import { CAPTURE_CAPABILITIES, type CaptureCapabilitiesProvider } from '../media/capture-source.js';

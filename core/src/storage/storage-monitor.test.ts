@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import type { CurrentRecording, RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';

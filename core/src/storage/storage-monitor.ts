@@ -8,7 +8,7 @@ import { inject, injectable } from 'tsyringe';
 import type { ContentType, Settings, State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';

@@ -18,7 +18,7 @@ import { ServiceOptions } from '../service-options.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';

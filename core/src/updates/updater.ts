@@ -9,7 +9,7 @@ import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { EventContent, ReleaseNote } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { UpdateStatus } from './update-status.js';

@@ -8,7 +8,7 @@ import { AccountService } from '../accounts/account-service.js';
 import { DEFAULT_PLATFORM_ENDPOINTS } from '../platform-endpoints.js';
 import { TokenStore } from '../accounts/token-store.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { lastPathSegment, processingStatusUrl, waitUntilProcessed } from './processing-status.js';

@@ -10,7 +10,7 @@ import type { CommandParameters, EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { ContentLocator } from '../library/content-locator.js';
-import { Notifier } from '../state/notifier.js';
+import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { WebBrowser } from '../platform/web-browser.js';
 import { Logger } from '../support/logger.js';
