@@ -50,7 +50,8 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   await settings.load();
   settings.replace({ ...settings.current, clipFps: 0, clipPreset: 'veryfast' });
   const state = new StatePublisher(events);
-  const library = new ContentLibrary(settings, state, logger);
+  const library = new ContentLibrary(settings, logger);
+  state.follow({ library });
   await library.load();
   const toolbox = await startedToolbox(options.dataFolder, logger);
   const { ffmpeg, ffprobe } = toolbox.requireFfmpeg('The clip bench');

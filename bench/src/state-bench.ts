@@ -34,7 +34,8 @@ export async function benchState(): Promise<Figure[]> {
     await settings.load();
     const sink = new SerialisingSink();
     const state = new StatePublisher(sink);
-    const library = new ContentLibrary(settings, state, logger);
+    const library = new ContentLibrary(settings, logger);
+    state.follow({ library });
     await library.load();
     const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');
     await mkdir(folder, { recursive: true });

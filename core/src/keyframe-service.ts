@@ -49,8 +49,6 @@ import { RecorderService } from './recording/recorder-service.js';
 import { RecoveryService } from './recording/recovery-service.js';
 import { RECORDING_ACTIVITY, SettingsService } from './settings/settings-service.js';
 import { SettingsStore, type SettingsLoadReport } from './settings/settings-store.js';
-import { projectSettings } from './state/projections.js';
-import { projectRecorder } from './state/recording-state.js';
 import { StatePublisher } from './state/state-publisher.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './storage/storage-monitor.js';
 import { StorageWarnings } from './storage/storage-warnings.js';
@@ -212,9 +210,16 @@ export class KeyframeService {
     }
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
+    // State shows the features from here on; they announce, the publisher writes.
     const state = this.container.resolve(StatePublisher);
-    projectSettings(settings, (change) => state.update(change), () => state.current);
-    projectRecorder(this.container.resolve(RecorderService).events, (change) => state.update(change));
+    state.follow({
+      settings,
+      recorder: this.container.resolve(RecorderService),
+      library: this.container.resolve(ContentLibrary),
+      capabilities: this.container.resolve(MachineCapabilities),
+      updater: this.container.resolve(Updater),
+      storage: this.container.resolve(StorageMonitor),
+    });
     await this.container.resolve(DataMigrations).run();
     await this.removeUnfinishedOutputs();
     await this.container.resolve(ContentLibrary).load();
@@ -231,7 +236,9 @@ export class KeyframeService {
     await this.container.resolve(LegacyListener).listen();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
     await this.container.resolve(MachineCapabilities).start();
-    await this.container.resolve(IntegrationHost).start();
+    const host = this.container.resolve(IntegrationHost);
+    state.follow({ integrations: host });
+    await host.start();
     this.container.resolve(AutoRecorder).start();
     this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)
     this.container.resolve(GameDetector).start();

@@ -89,7 +89,10 @@ describe('MachineCapabilities', function () {
     container.registerSingleton(SettingsStore, SettingsStore);
     container.registerInstance(FfmpegToolboxConfig, Object.assign(new FfmpegToolboxConfig(), toolbox));
     container.registerInstance(MachineCapabilitiesConfig, Object.assign(new MachineCapabilitiesConfig(), sysfsRoot === undefined ? {} : { sysfsRoot }));
-    return { machine: container.resolve(MachineCapabilities), state: container.resolve(StatePublisher) };
+    const machine = container.resolve(MachineCapabilities);
+    const state = container.resolve(StatePublisher);
+    state.follow({ capabilities: machine });
+    return { machine, state };
   };
   /** No DISPLAY, no pactl answers: the machine's own devices do not leak into the assertions. */
   const headless = { platform: process.platform, home: os.homedir(), variables: { PATH: process.env.PATH } };

@@ -1,21 +1,27 @@
-// What this machine can record with, in State: its displays, audio devices and GPU, and the video
-// encoders the ffmpeg build offers here. Detected once at start-up (the ffmpeg toolbox is loaded
+// What this machine can record with: its displays, audio devices and GPU, and the video encoders the
+// ffmpeg build offers here (State shows them). Detected once at start-up (the ffmpeg toolbox is loaded
 // then, with a dialog when there is none) and again after a device change.
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { inject, injectable } from 'tsyringe';
-import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
+import { FfmpegToolbox, type FfmpegBuild } from '../media/ffmpeg-toolbox.js';
 import type { CaptureCapabilities, CaptureCapabilitiesProvider } from '../media/capture-source.js';
-import { detectAudioDevices, NO_AUDIO_DEVICES, toWireAudioDevice, type AudioDevices } from '../platform/audio-devices.js';
-import { detectDisplays, maxDisplayHeight, toWireDisplay, type DetectedDisplay } from '../platform/displays.js';
+import { detectAudioDevices, NO_AUDIO_DEVICES, type AudioDevices } from '../platform/audio-devices.js';
+import { detectDisplays, maxDisplayHeight, type DetectedDisplay } from '../platform/displays.js';
 import { detectGpu, type GpuInfo } from '../platform/gpu.js';
-import type { State } from '../protocol/index.js';
+import type { Codec } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
+import { TypedEvents } from '../support/typed-events.js';
 import { Logger } from '../support/logger.js';
+
+export type MachineCapabilityEvents = {
+  /** Displays and audio devices detected again (after a device change). */
+  devicesDetected: SystemDevices;
+  /** Start-up is done: the ffmpeg toolbox is loaded (or found missing) and the devices and GPU detected. */
+  loaded: { devices: SystemDevices; codecs: readonly Codec[]; builds: readonly FfmpegBuild[] };
+};
 
 /** Everything State tells about this machine's capture hardware. */
 export interface SystemDevices {
@@ -38,12 +44,12 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
   private starting: Promise<void> | undefined;
   private devices: SystemDevices = { displays: [], audio: NO_AUDIO_DEVICES, gpu: { vendor: 'Unknown', computeCapability: 0 } };
   private readonly logger: Logger;
+  readonly events = new TypedEvents<MachineCapabilityEvents>();
 
   constructor(
     readonly toolbox: FfmpegToolbox,
-    private readonly state: StatePublisher,
     private readonly notifier: Notifier,
-    @inject(EVENT_SINK) private readonly events: EventSink,
+    @inject(EVENT_SINK) private readonly sink: EventSink,
     private readonly settings: SettingsStore,
     private readonly options: ServiceOptions,
     private readonly config: MachineCapabilitiesConfig,
@@ -76,14 +82,14 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     return probe ? { inputFormats: probe.inputFormats, displays: this.devices.displays, audio: this.devices.audio } : undefined;
   }
 
-  /** Detects displays and audio devices again (after a device change) and updates State. */
+  /** Detects displays and audio devices again (after a device change) and announces them (`devicesDetected`). */
   async refreshDevices(): Promise<void> {
     const [displays, audio] = await Promise.all([
       this.tolerant('displays', detectDisplays(this.toolbox.run, this.toolbox.environment), this.devices.displays),
       this.tolerant('audio devices', this.detectAudio(), this.devices.audio),
     ]);
     this.devices = { ...this.devices, displays, audio };
-    this.publishDevices();
+    this.events.emit('devicesDetected', this.devices);
   }
 
   private async load(): Promise<void> {
@@ -97,7 +103,7 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     await this.toolbox.load({
       downloadFolder: path.join(this.options.dataFolder, DOWNLOAD_FOLDER),
       preferredVersion: this.settings.current.selectedCaptureEngineVersion,
-      onDownloadProgress: (progress) => this.events.send('CaptureEngineDownloadProgress', { progress, status: 'downloading' }),
+      onDownloadProgress: (progress) => this.sink.send('CaptureEngineDownloadProgress', { progress, status: 'downloading' }),
     });
     const failure = this.toolbox.failure;
     if (failure) this.notifier.showModal({ title: 'Recording is not available', subtitle: failure.subtitle, description: failure.message, type: 'error' });
@@ -109,15 +115,7 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
       inputs: audio.inputs.map((device) => device.id), outputs: audio.outputs.map((device) => device.id),
       gpu: gpu.vendor, computeCapability: gpu.computeCapability, tookMs: Date.now() - startedAt,
     });
-    this.publishDevices({
-      codecs: [...this.toolbox.codecs],
-      availableCaptureEngineVersions: this.toolbox.builds.map((build) => ({
-        version: build.version, isBeta: false, supportsFrom: null, supportsTo: null, url: pathToFileURL(build.path).href,
-      })),
-      gpuVendor: gpu.vendor,
-      gpuComputeCapability: gpu.computeCapability,
-      hasLoadedCaptureEngine: true,
-    });
+    this.events.emit('loaded', { devices: this.devices, codecs: this.toolbox.codecs, builds: this.toolbox.builds });
   }
 
   private detectAudio(): Promise<AudioDevices> {
@@ -133,13 +131,4 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     });
   }
 
-  private publishDevices(extra: Partial<State> = {}): void {
-    this.state.update({
-      displays: this.devices.displays.map(toWireDisplay),
-      maxDisplayHeight: maxDisplayHeight(this.devices.displays),
-      inputDevices: this.devices.audio.inputs.map(toWireAudioDevice),
-      outputDevices: this.devices.audio.outputs.map(toWireAudioDevice),
-      ...extra,
-    });
-  }
 }

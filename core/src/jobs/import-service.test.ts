@@ -14,7 +14,6 @@ import { ContentLibrary } from '../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
 import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../storage/storage-monitor.js';
 import { StorageLimitConsent } from '../storage/storage-limit-consent.js';
 import { StorageWarnings } from '../storage/storage-warnings.js';
@@ -33,7 +32,6 @@ describe('ImportService', function () {
   let sources: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StatePublisher;
   let library: ContentLibrary;
   let toolbox: FfmpegToolbox;
   let warnings: StorageWarnings;
@@ -44,7 +42,7 @@ describe('ImportService', function () {
     const notifier = new Notifier(events, logger);
     const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
     const recorder = createRecorder(world);
-    const monitor = new StorageMonitor(settings, state, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
+    const monitor = new StorageMonitor(settings, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
@@ -67,7 +65,7 @@ describe('ImportService', function () {
 
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-import-');
-    ({ folder, events, settings, state, library, toolbox } = world);
+    ({ folder, events, settings, library, toolbox } = world);
     content = settings.current.contentFolder;
     sources = path.join(folder, 'Downloads');
     await mkdir(sources, { recursive: true });

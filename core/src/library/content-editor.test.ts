@@ -15,7 +15,6 @@ import { ContentLocator } from './content-locator.js';
 import { ContentItemQueue } from './content-item-queue.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
 
 /** The running recording as the editor and bookmarks see it: its session file and its bookmarks. */
 class FakeRecording {
@@ -40,7 +39,6 @@ describe('ContentEditor', () => {
   let folder: string;
   let videos: string;
   let settings: SettingsStore;
-  let state: StatePublisher;
   let events: RecordedEvents;
   let library: ContentLibrary;
   let recording: FakeRecording | undefined;
@@ -60,8 +58,7 @@ describe('ContentEditor', () => {
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), new Logger([]));
     await settings.load();
     events = new RecordedEvents();
-    state = new StatePublisher(events);
-    library = new ContentLibrary(settings, state, new Logger([]));
+    library = new ContentLibrary(settings, new Logger([]));
     await library.load();
     recording = undefined;
     const recorder = { get current() { return recording; } } as unknown as RecorderService;
@@ -69,7 +66,6 @@ describe('ContentEditor', () => {
     editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, new ContentItemQueue(), new Logger([]));
   });
   afterEach(async () => {
-    state.dispose();
     await rm(folder, { recursive: true, force: true });
   });
 

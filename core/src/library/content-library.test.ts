@@ -31,7 +31,8 @@ describe('ContentLibrary', () => {
     return file;
   };
   const freshLibrary = async () => {
-    const next = new ContentLibrary(settings, state, new Logger([]));
+    const next = new ContentLibrary(settings, new Logger([]));
+    state.follow({ library: next });
     await next.load();
     return next;
   };
@@ -133,7 +134,8 @@ describe('ContentLibrary', () => {
   it('removes a batch of items with their files and empty game folders, publishing State once', async () => {
     const events = new RecordedEvents();
     const counted = new StatePublisher(events);
-    const batchLibrary = new ContentLibrary(settings, counted, new Logger([]));
+    const batchLibrary = new ContentLibrary(settings, new Logger([]));
+    counted.follow({ library: batchLibrary });
     await batchLibrary.load();
     const first = await batchLibrary.add(session(await video('Full Sessions/Arena/1.mp4'), '2026-11-22T10:00:00Z', 60));
     const second = await batchLibrary.add({ type: 'Clip', filePath: await video('Clips/Solo/c.mp4'), game: 'Solo', durationSeconds: 5 });

@@ -1,5 +1,5 @@
 // The user's videos as the service knows them: one JSON sidecar per item in
-// `<cache>/metadata/<TypeFolder>/<id>.json`, written atomically, mirrored into `State.content`.
+// `<cache>/metadata/<TypeFolder>/<id>.json`, written atomically; each change is announced (`events`), State shows the list.
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
 import { samePath } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
+import { TypedEvents } from '../support/typed-events.js';
 
 /** The sidecar: the item as in State, plus what only the service needs. */
 export const ContentRecord = Type.Intersect([
@@ -27,6 +27,11 @@ export const ContentRecord = Type.Intersect([
   }),
 ]);
 export type ContentRecord = Static<typeof ContentRecord>;
+
+export type ContentLibraryEvents = {
+  /** The list changed: an item added, updated or removed, or the library (re-)loaded. */
+  changed: readonly ContentRecord[];
+};
 
 /** What a producer (recorder, clips, import) knows about a new video; the library does the rest. */
 export interface NewContent {
@@ -59,10 +64,10 @@ export class ContentLibrary {
   /** One write at a time per item, each of its newest version. */
   private readonly writes = new Map<string, Promise<void>>();
   private readonly logger: Logger;
+  readonly events = new TypedEvents<ContentLibraryEvents>();
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StatePublisher,
     logger: Logger,
   ) {
     this.logger = logger.child('content');
@@ -232,7 +237,7 @@ export class ContentLibrary {
   }
 
   private publish(): void {
-    this.state.update({ content: this.list().map(toStateItem) });
+    this.events.emit('changed', this.list());
   }
 
   private write(id: string): Promise<void> {
@@ -288,7 +293,8 @@ export function sanitizeFolderName(name: string): string {
   return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(cleaned) ? `${cleaned}_` : cleaned;
 }
 
-function toStateItem(record: ContentRecord): ContentItem {
+/** A library item as `State.content` shows it. */
+export function toStateItem(record: ContentRecord): ContentItem {
   const { recordedFrom: _from, recordedUntil: _until, gameExePath: _exe, ...item } = record;
   return item;
 }

@@ -12,14 +12,12 @@ import { ContentMigration } from './content-migration.js';
 import { DATA_MIGRATIONS, DataMigrations, type DataMigration } from './data-migrations.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
 
 describe('migrations', () => {
   let folder: string;
   let events: RecordedEvents;
   let options: ServiceOptions;
   let settings: SettingsStore;
-  let state: StatePublisher;
   let library: ContentLibrary;
   const logger = new Logger([]);
 
@@ -29,12 +27,10 @@ describe('migrations', () => {
     options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
     settings = new SettingsStore(options, logger);
     await settings.load();
-    state = new StatePublisher(events);
-    library = new ContentLibrary(settings, state, logger);
+    library = new ContentLibrary(settings, logger);
     await library.load();
   });
   afterEach(async () => {
-    state.dispose();
     await settings.flush();
     await rm(folder, { recursive: true, force: true });
   });

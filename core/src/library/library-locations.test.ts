@@ -14,7 +14,6 @@ import { validFolder } from '../settings/valid-folder.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { projectSettings } from '../state/projections.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { RecordedEvents, commandRejection } from '../testing/fixtures.js';
 
@@ -49,8 +48,8 @@ describe('LibraryLocations', () => {
     await store.load();
     state = new StatePublisher(events);
     recorder = { isRecording: false };
-    stopProjection = projectSettings(store, (change) => state.update(change), () => state.current);
-    library = new ContentLibrary(store, state, logger);
+    library = new ContentLibrary(store, logger);
+    stopProjection = state.follow({ settings: store, library });
     await library.load();
     picked = undefined;
   });

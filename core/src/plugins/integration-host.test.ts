@@ -182,7 +182,8 @@ describe('IntegrationHost', function () {
       hookDeadlineMs: deadlineMs,
       restartDelayMs: () => 20,
     };
-    host = new IntegrationHost(environment, settings, state, games, new Notifier(silentSink, logger), logger);
+    host = new IntegrationHost(environment, settings, games, new Notifier(silentSink, logger), logger);
+    state.follow({ integrations: host });
     await host.start();
   }
   const health = (key: string): IntegrationHealth => state.current.integrations[key]!;

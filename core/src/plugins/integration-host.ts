@@ -1,7 +1,7 @@
 // Runs the discovered integrations: enable/disable from settings, activate while one of their games
 // runs during a recording (or, for those whose manifest says `activation: "game"`, while it runs at
 // all), each hook under a deadline, failures contained and restarted with
-// back-off, health published in `State.integrations`. Third-party packages run only once the user
+// back-off, health announced (`events`; State shows it in `integrations`). Third-party packages run only once the user
 // approved their exact contents.
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
@@ -10,7 +10,7 @@ import { formatLocalDateTime, toWirePath, type IntegrationApproval, type Integra
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
+import { TypedEvents } from '../support/typed-events.js';
 import { Logger } from '../support/logger.js';
 import type {
   Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
@@ -82,11 +82,12 @@ export class IntegrationHost {
   private readonly logger: Logger;
   private readonly unsubscribe: (() => void)[] = [];
   private stopping = false;
+  /** The health of every integration, after each change of one (State's `integrations` shows it). */
+  readonly events = new TypedEvents<{ health: Record<string, IntegrationHealth> }>();
 
   constructor(
     @inject(INTEGRATION_HOST_ENVIRONMENT) private readonly environment: IntegrationHostEnvironment,
     private readonly settings: SettingsStore,
-    private readonly state: StatePublisher,
     private readonly games: GameDetector,
     private readonly notifier: Notifier,
     logger: Logger,
@@ -441,8 +442,7 @@ export class IntegrationHost {
         integrations[refusal.key] = { status: 'failed', message: `Not loaded: ${refusal.reason}`, lastEventAt: null };
       }
     }
-    const previous = this.state.current.integrations;
-    if (JSON.stringify(previous) !== JSON.stringify(integrations)) this.state.update({ integrations });
+    this.events.emit('health', integrations);
   }
 
   /** A newly installed plugin appears in the settings, switched on (a third-party one once approved). */

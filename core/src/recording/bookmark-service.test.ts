@@ -11,7 +11,6 @@ import type { EventSink } from '../protocol/event-sink.js';
 import { BookmarkService, type BookmarkableRecording } from './bookmark-service.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
 
 class Events implements EventSink {
   readonly isConnected = true;
@@ -25,7 +24,6 @@ describe('BookmarkService', () => {
   let active: { current: BookmarkableRecording | undefined; bookmarks: Bookmark[] };
   let events: Events;
   let service: BookmarkService;
-  let state: StatePublisher;
   const at = (iso: string) => new Date(iso);
   /** The running recording, keeping its bookmarks in `active.bookmarks`. */
   const recordingFrom = (startedAt: Date): BookmarkableRecording => ({
@@ -39,14 +37,12 @@ describe('BookmarkService', () => {
     const settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
     await settings.load();
     events = new Events();
-    state = new StatePublisher(events);
-    library = new ContentLibrary(settings, state, logger);
+    library = new ContentLibrary(settings, logger);
     await library.load();
     active = { current: undefined, bookmarks: [] };
     service = new BookmarkService(active, finishedRecordings(library), events, logger);
   });
   afterEach(async () => {
-    state.dispose();
     await rm(folder, { recursive: true, force: true });
   });
 

@@ -19,7 +19,6 @@ import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../notices/notifier.js';
 import { findOrphanVideos, RecoveryService, toRecoverableFile } from './recovery-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';
 
 describe('recovery', function () {
@@ -29,7 +28,6 @@ describe('recovery', function () {
   let cache: string;
   let events: RecordedEvents;
   let settings: SettingsStore;
-  let state: StatePublisher;
   let library: ContentLibrary;
 
   const file = async (relative: string, bytes = 1024) => {
@@ -47,12 +45,10 @@ describe('recovery', function () {
     const logger = new Logger([]);
     settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), logger);
     await settings.load();
-    state = new StatePublisher(events);
-    library = new ContentLibrary(settings, state, logger);
+    library = new ContentLibrary(settings, logger);
     await library.load();
   });
   afterEach(async () => {
-    state.dispose();
     await settings.flush();
     await rm(folder, { recursive: true, force: true });
   });

@@ -1,14 +1,83 @@
-// The small projections of domain events into `State`: each follows one feature and returns a function that stops.
+// The small projections of the features' domain events into `State`; each follows one feature and
+// returns a function that stops following. The recorder's is in recording-state.ts.
+import { pathToFileURL } from 'node:url';
+import type { MachineCapabilities, SystemDevices } from '../capabilities/machine-capabilities.js';
+import { toStateItem, type ContentLibrary } from '../library/content-library.js';
+import { toWireAudioDevice } from '../platform/audio-devices.js';
+import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
+import type { IntegrationHost } from '../plugins/integration-host.js';
 import { toWirePath, type State } from '../protocol/index.js';
 import type { SettingsStore } from '../settings/settings-store.js';
+import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
+import type { Updater } from '../updates/updater.js';
 
 export type StateChange = (change: Partial<State> | ((state: State) => void)) => void;
 
-/** `State.cacheFolder`: the settings' cache folder, on the wire. */
-export function projectSettings(settings: SettingsStore, update: StateChange, current: () => Readonly<State>): () => void {
+/** Where a projection writes: the State publisher. */
+export interface StateTarget {
+  readonly current: Readonly<State>;
+  update: StateChange;
+}
+
+/** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
+export function projectSettings(settings: SettingsStore, target: StateTarget): () => void {
   const publish = (cacheFolder: string) => {
-    if (current().cacheFolder !== toWirePath(cacheFolder)) update({ cacheFolder: toWirePath(cacheFolder) });
+    if (target.current.cacheFolder !== toWirePath(cacheFolder)) target.update({ cacheFolder: toWirePath(cacheFolder) });
   };
   publish(settings.current.cacheFolder);
   return settings.onChange((next) => publish(next.cacheFolder));
+}
+
+/** `State.content`: the library's items, newest first. */
+export function projectLibrary(library: ContentLibrary, target: StateTarget): () => void {
+  return library.events.on('changed', (records) => target.update({ content: records.map(toStateItem) }));
+}
+
+/** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */
+export function projectCapabilities(capabilities: MachineCapabilities, target: StateTarget): () => void {
+  const devices = ({ displays, audio }: SystemDevices): Partial<State> => ({
+    displays: displays.map(toWireDisplay),
+    maxDisplayHeight: maxDisplayHeight(displays),
+    inputDevices: audio.inputs.map(toWireAudioDevice),
+    outputDevices: audio.outputs.map(toWireAudioDevice),
+  });
+  const stops = [
+    capabilities.events.on('devicesDetected', (detected) => target.update(devices(detected))),
+    capabilities.events.on('loaded', (loaded) => target.update({
+      ...devices(loaded.devices),
+      codecs: [...loaded.codecs],
+      availableCaptureEngineVersions: loaded.builds.map((build) => ({
+        version: build.version, isBeta: false, supportsFrom: null, supportsTo: null, url: pathToFileURL(build.path).href,
+      })),
+      gpuVendor: loaded.devices.gpu.vendor,
+      gpuComputeCapability: loaded.devices.gpu.computeCapability,
+      hasLoadedCaptureEngine: true,
+    })),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
+/** `State.isCheckingForUpdates`. */
+export function projectUpdater(updater: Updater, target: StateTarget): () => void {
+  return updater.events.on('checking', (checking) => target.update({ isCheckingForUpdates: checking }));
+}
+
+/** The disk figures, in GB with two decimals; an unchanged measurement sends nothing. */
+export function projectStorage(storage: StorageMonitor, target: StateTarget): () => void {
+  return storage.events.on('measured', ({ folderBytes, drive }) => {
+    const figures = {
+      currentFolderSizeGb: toGb(folderBytes),
+      recordingDriveUsedGb: drive ? toGb(drive.usedBytes) : null,
+      recordingDriveFreeGb: drive ? toGb(drive.freeBytes) : null,
+    };
+    const current = target.current;
+    if ((Object.keys(figures) as (keyof typeof figures)[]).some((key) => current[key] !== figures[key])) target.update(figures);
+  });
+}
+
+/** `State.integrations`: the host's health map; an unchanged map sends nothing. */
+export function projectIntegrations(host: IntegrationHost, target: StateTarget): () => void {
+  return host.events.on('health', (integrations) => {
+    if (JSON.stringify(target.current.integrations) !== JSON.stringify(integrations)) target.update({ integrations });
+  });
 }

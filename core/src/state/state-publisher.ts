@@ -1,8 +1,18 @@
-// The runtime State of SPEC: in memory only. Changes are coalesced so that a burst of updates
-// produces one `State` event, and a lone change goes out at once (bookmark latency matters).
+// The runtime State of SPEC, in memory only, and its only writer: a projection of the features' domain
+// events (`follow`). Changes are coalesced so that a burst of updates produces one `State` event, and a
+// lone change goes out at once (bookmark latency matters).
 import { inject, injectable } from 'tsyringe';
 import type { State } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import type { MachineCapabilities } from '../capabilities/machine-capabilities.js';
+import type { ContentLibrary } from '../library/content-library.js';
+import type { IntegrationHost } from '../plugins/integration-host.js';
+import type { RecorderService } from '../recording/recorder-service.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import type { StorageMonitor } from '../storage/storage-monitor.js';
+import type { Updater } from '../updates/updater.js';
+import { projectCapabilities, projectIntegrations, projectLibrary, projectSettings, projectStorage, projectUpdater } from './projections.js';
+import { projectRecorder } from './recording-state.js';
 
 export const STATE_BURST_MS = 50;
 
@@ -31,6 +41,17 @@ export function initialState(cacheFolder: string): State {
 
 type StateListener = (state: Readonly<State>) => void;
 
+/** The features State shows. */
+export interface StateSources {
+  recorder: Pick<RecorderService, 'events'>;
+  library: ContentLibrary;
+  capabilities: MachineCapabilities;
+  updater: Updater;
+  storage: StorageMonitor;
+  settings: SettingsStore;
+  integrations: IntegrationHost;
+}
+
 @injectable()
 export class StatePublisher {
   private state: State = initialState('');
@@ -44,7 +65,25 @@ export class StatePublisher {
     return this.state;
   }
 
-  /** Applies a change and schedules one `State` event for the burst it belongs to. */
+  /**
+   * Projects the features' domain events into State from now on; returns a function that stops that.
+   * Features never write State themselves (nor read it to decide anything).
+   */
+  follow(sources: Partial<StateSources>): () => void {
+    const { recorder, library, capabilities, updater, storage, settings, integrations } = sources;
+    const stops = [
+      recorder && projectRecorder(recorder.events, (change) => this.update(change)),
+      library && projectLibrary(library, this),
+      capabilities && projectCapabilities(capabilities, this),
+      updater && projectUpdater(updater, this),
+      storage && projectStorage(storage, this),
+      settings && projectSettings(settings, this),
+      integrations && projectIntegrations(integrations, this),
+    ];
+    return () => stops.forEach((stop) => stop?.());
+  }
+
+  /** Applies a change and schedules one `State` event for the burst it belongs to (for the projections). */
   update(change: Partial<State> | ((state: State) => void)): void {
     if (typeof change === 'function') {
       change(this.state);

@@ -98,8 +98,9 @@ describe('StorageMonitor', function () {
     allocatedFile(path.join(videos, relative), bytes, new Date(Date.now() - hoursOld * HOUR));
   const newMonitor = (options: Partial<typeof DEFAULT_STORAGE_MONITOR_OPTIONS> = {}) => {
     const logger = new Logger([]);
-    monitor = new StorageMonitor(settings, state, library, recorder as unknown as RecorderService, new Notifier(events, logger), warnings,
+    monitor = new StorageMonitor(settings, library, recorder as unknown as RecorderService, new Notifier(events, logger), warnings,
       new StorageLimitConsent(serviceOptions, logger), { ...DEFAULT_STORAGE_MONITOR_OPTIONS, debounceMs: 20, ...options }, logger);
+    state.follow({ storage: monitor });
     return monitor;
   };
   const session = async (name: string, sizeGb: number, hoursOld: number) => library.add({
@@ -122,7 +123,8 @@ describe('StorageMonitor', function () {
     await settings.load();
     settings.replace({ ...settings.current, storageLimit: 1 });
     state = new StatePublisher(events);
-    library = new ContentLibrary(settings, state, logger);
+    library = new ContentLibrary(settings, logger);
+    state.follow({ library });
     await library.load();
     recorder = new FakeRecorder();
   });

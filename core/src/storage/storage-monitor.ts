@@ -1,18 +1,18 @@
-// Disk figures in State (what the library takes in the content folder, drive space), the storage limit
+// Disk figures (what the library takes in the content folder, drive space; State shows them), the storage limit
 // (oldest Sessions and Replay Buffers deleted first, once the user allowed it for this folder and
 // limit), and the guard that stops a recording before its drive is full.
 import type { Stats } from 'node:fs';
 import { lstat, realpath, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import type { ContentType, Settings, State } from '../protocol/index.js';
+import type { ContentType, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../notices/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
+import { TypedEvents } from '../support/typed-events.js';
 import { StorageLimitConsent } from './storage-limit-consent.js';
 import { StorageWarnings } from './storage-warnings.js';
 
@@ -144,6 +144,11 @@ export async function driveSpace(folder: string): Promise<DriveSpace | undefined
 }
 
 /** Bytes as GB (GiB, as the limit) with two decimals. */
+export type StorageEvents = {
+  /** A measurement: the bytes the library's videos take in the content folder, and the drive's space (unknown where it cannot be read). */
+  measured: { folderBytes: number; drive: DriveSpace | undefined };
+};
+
 export const toGb = (bytes: number) => Math.round((bytes / GIB) * 100) / 100;
 
 @injectable()
@@ -157,6 +162,7 @@ export class StorageMonitor {
   private queued: Promise<void> | undefined;
   private stoppingRecording = false;
   private stopped = false;
+  readonly events = new TypedEvents<StorageEvents>();
   /** What was reported last ("deleting cannot help", "declined", each with its folder and limit), so it is reported once. */
   private reportedFor: string | undefined;
   /** The question "may old recordings be deleted?" waiting for an answer, and the folder and limit it is about. */
@@ -164,7 +170,6 @@ export class StorageMonitor {
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StatePublisher,
     private readonly library: ContentLibrary,
     private readonly recorder: RecorderService,
     private readonly notifier: Notifier,
@@ -185,12 +190,7 @@ export class StorageMonitor {
   async start(): Promise<void> {
     this.stopped = false;
     await this.consent.load();
-    let content = this.state.current.content;
-    this.unsubscribe.push(this.state.onChange((state: Readonly<State>) => {
-      if (state.content === content) return;
-      content = state.content;
-      this.refreshSoon();
-    }));
+    this.unsubscribe.push(this.library.events.on('changed', () => this.refreshSoon()));
     let watched = watchedSettings(this.settings.current);
     this.unsubscribe.push(this.settings.onChange((settings) => {
       const next = watchedSettings(settings);
@@ -286,16 +286,9 @@ export class StorageMonitor {
     }
   }
 
-  private async publish(sizeBytes: number): Promise<void> {
-    const space = await driveSpace(this.settings.current.contentFolder);
-    const figures: Pick<State, 'currentFolderSizeGb' | 'recordingDriveUsedGb' | 'recordingDriveFreeGb'> = {
-      currentFolderSizeGb: toGb(sizeBytes),
-      recordingDriveUsedGb: space ? toGb(space.usedBytes) : null,
-      recordingDriveFreeGb: space ? toGb(space.freeBytes) : null,
-    };
-    const current = this.state.current;
-    if (this.stopped || (Object.keys(figures) as (keyof typeof figures)[]).every((key) => current[key] === figures[key])) return;
-    this.state.update(figures);
+  private async publish(folderBytes: number): Promise<void> {
+    const drive = await driveSpace(this.settings.current.contentFolder);
+    if (!this.stopped) this.events.emit('measured', { folderBytes, drive });
   }
 
   /**

@@ -26,7 +26,6 @@ import { FrameDemand } from '../recording/frame-demand.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { ReplaySaver } from '../recording/replay-saver.js';
 import { SessionSaver } from '../recording/session-saver.js';
-import { projectRecorder } from '../state/recording-state.js';
 import type { EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
@@ -108,8 +107,9 @@ export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([
 
 /** The capabilities service started as the service starts it: ffmpeg loaded, devices and codecs in State. */
 export async function startedCapabilities({ state, settings, events, options, logger = new Logger([]) }: CapabilitiesParts): Promise<MachineCapabilities> {
-  const capabilities = new MachineCapabilities(headlessToolbox(options.dataFolder, logger), state, new Notifier(events, logger), events, settings,
+  const capabilities = new MachineCapabilities(headlessToolbox(options.dataFolder, logger), new Notifier(events, logger), events, settings,
     options, new MachineCapabilitiesConfig(), logger);
+  state.follow({ capabilities });
   await capabilities.start();
   return capabilities;
 }
@@ -152,7 +152,7 @@ export function createRecorder(world: MediaWorld, parts: RecorderParts = {}): Re
   const notifier = new Notifier(events, logger);
   const recorder = new RecorderService(settings, library, notifier, parts.toolbox ?? world.toolbox, parts.sources ?? new FixedSources(), capabilities,
     parts.frameDemand ?? new FrameDemand(), new ReplaySaver(library, artwork, notifier, events, logger), new SessionSaver(library, artwork, logger), logger, events);
-  projectRecorder(recorder.events, (change) => world.state.update(change));
+  world.state.follow({ recorder });
   return recorder;
 }
 
@@ -165,7 +165,8 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   await settings.load();
   settings.replace({ ...settings.current, ...changes });
   const state = new StatePublisher(events);
-  const library = new ContentLibrary(settings, state, logger);
+  const library = new ContentLibrary(settings, logger);
+  state.follow({ library });
   await library.load();
   const capabilities = await startedCapabilities({ state, settings, events, options, logger });
   const { toolbox } = capabilities;

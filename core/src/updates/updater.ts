@@ -11,7 +11,7 @@ import type { EventContent, ReleaseNote } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { StatePublisher } from '../state/state-publisher.js';
+import { TypedEvents } from '../support/typed-events.js';
 import { UpdateStatus } from './update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
@@ -42,13 +42,14 @@ export class Updater {
   private readonly restartListeners = new Set<() => void>();
   private readonly notesCache: ReleaseNotesCache;
   private unsubscribe: (() => void) | undefined;
+  /** Whether an update check runs (State's `isCheckingForUpdates`). */
+  readonly events = new TypedEvents<{ checking: boolean }>();
 
   constructor(
     private readonly settings: SettingsStore,
-    private readonly state: StatePublisher,
     private readonly status: UpdateStatus,
     private readonly notifier: Notifier,
-    @inject(EVENT_SINK) private readonly events: EventSink,
+    @inject(EVENT_SINK) private readonly sink: EventSink,
     private readonly serviceOptions: ServiceOptions,
     @inject(UPDATE_OPTIONS) private readonly options: UpdateOptions,
     logger: Logger,
@@ -156,7 +157,7 @@ export class Updater {
   }
 
   private async runCheck(feedUrl: string): Promise<void> {
-    this.state.update({ isCheckingForUpdates: true });
+    this.events.emit('checking', true);
     try {
       const releases = releasesForChannel(await fetchUpdateFeed(feedUrl, `Keyframe/${appVersion()}`), this.settings.current.receiveBetaUpdates);
       await this.publishReleaseNotes(releaseNotesOf(releases));
@@ -176,7 +177,7 @@ export class Updater {
       if (error instanceof UpdateFeedError) throw new CommandError('Failed', error.message);
       throw error;
     } finally {
-      this.state.update({ isCheckingForUpdates: false });
+      this.events.emit('checking', false);
     }
   }
 
@@ -184,7 +185,7 @@ export class Updater {
     if (JSON.stringify(notes) === JSON.stringify(await this.status.releaseNotes())) return;
     this.status.setReleaseNotes(notes);
     await this.notesCache.save(notes).catch((error: unknown) => this.logger.warn('release notes not cached', { error }));
-    if (this.events.isConnected) this.events.send('ReleaseNotes', { releaseNotesList: notes });
+    if (this.sink.isConnected) this.sink.send('ReleaseNotes', { releaseNotesList: notes });
   }
 
   private download(release: FeedRelease): Promise<void> {
@@ -224,7 +225,7 @@ export class Updater {
       this.logger.error('update download failed', { version, stage, reason });
       // Not in flight any more: a frontend that connects later is not told about it again.
       this.status.lastProgress = undefined;
-      this.events.send('UpdateProgress', { version, progress: -1, status: stage, message: reason });
+      this.sink.send('UpdateProgress', { version, progress: -1, status: stage, message: reason });
       this.notifier.showModal({ title: `The update to version ${version} failed`, description: reason, type: 'error' });
     }
   }
@@ -238,7 +239,7 @@ export class Updater {
 
   private progress(progress: Progress): void {
     this.status.lastProgress = progress;
-    this.events.send('UpdateProgress', progress);
+    this.sink.send('UpdateProgress', progress);
   }
 
   private async takeRestartMarker(): Promise<void> {
