@@ -20,7 +20,7 @@ export interface StateTarget {
 }
 
 /** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
-export function projectSettings(settings: SettingsStore, target: StateTarget): () => void {
+export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onChange'>, target: StateTarget): () => void {
   const publish = (cacheFolder: string) => {
     if (target.current.cacheFolder !== toWirePath(cacheFolder)) target.update({ cacheFolder: toWirePath(cacheFolder) });
   };
@@ -29,12 +29,12 @@ export function projectSettings(settings: SettingsStore, target: StateTarget): (
 }
 
 /** `State.content`: the library's items, newest first. */
-export function projectLibrary(library: ContentLibrary, target: StateTarget): () => void {
+export function projectLibrary(library: Pick<ContentLibrary, 'events'>, target: StateTarget): () => void {
   return library.events.on('changed', (records) => target.update({ content: records.map(toStateItem) }));
 }
 
 /** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */
-export function projectCapabilities(capabilities: MachineCapabilities, target: StateTarget): () => void {
+export function projectCapabilities(capabilities: Pick<MachineCapabilities, 'events'>, target: StateTarget): () => void {
   const devices = ({ displays, audio }: SystemDevices): Partial<State> => ({
     displays: displays.map(toWireDisplay),
     maxDisplayHeight: maxDisplayHeight(displays),
@@ -58,12 +58,12 @@ export function projectCapabilities(capabilities: MachineCapabilities, target: S
 }
 
 /** `State.isCheckingForUpdates`. */
-export function projectUpdater(updater: Updater, target: StateTarget): () => void {
+export function projectUpdater(updater: Pick<Updater, 'events'>, target: StateTarget): () => void {
   return updater.events.on('checking', (checking) => target.update({ isCheckingForUpdates: checking }));
 }
 
 /** The disk figures, in GB with two decimals; an unchanged measurement sends nothing. */
-export function projectStorage(storage: StorageMonitor, target: StateTarget): () => void {
+export function projectStorage(storage: Pick<StorageMonitor, 'events'>, target: StateTarget): () => void {
   return storage.events.on('measured', ({ folderBytes, drive }) => {
     const figures = {
       currentFolderSizeGb: toGb(folderBytes),
@@ -76,7 +76,7 @@ export function projectStorage(storage: StorageMonitor, target: StateTarget): ()
 }
 
 /** `State.integrations`: the host's health map; an unchanged map sends nothing. */
-export function projectIntegrations(host: IntegrationHost, target: StateTarget): () => void {
+export function projectIntegrations(host: Pick<IntegrationHost, 'events'>, target: StateTarget): () => void {
   return host.events.on('health', (integrations) => {
     if (JSON.stringify(target.current.integrations) !== JSON.stringify(integrations)) target.update({ integrations });
   });

@@ -41,15 +41,15 @@ export function initialState(cacheFolder: string): State {
 
 type StateListener = (state: Readonly<State>) => void;
 
-/** The features State shows. */
+/** The features State shows, by what it follows of each. */
 export interface StateSources {
   recorder: Pick<RecorderService, 'events'>;
-  library: ContentLibrary;
-  capabilities: MachineCapabilities;
-  updater: Updater;
-  storage: StorageMonitor;
-  settings: SettingsStore;
-  integrations: IntegrationHost;
+  library: Pick<ContentLibrary, 'events'>;
+  capabilities: Pick<MachineCapabilities, 'events'>;
+  updater: Pick<Updater, 'events'>;
+  storage: Pick<StorageMonitor, 'events'>;
+  settings: Pick<SettingsStore, 'current' | 'onChange'>;
+  integrations: Pick<IntegrationHost, 'events'>;
 }
 
 @injectable()
