@@ -15,7 +15,7 @@ import { SharedTextRecognizer } from '../../ocr/text-recognizer.js';
 import type { GameIntegration } from '../../sdk/game-integration.js';
 import { Feeds } from '../../sdk/tokens.js';
 import { readTape } from '../tape/tape-format.js';
-import { playTape } from '../tape/tape-player.js';
+import { playTape } from '../../integrations/tape-player.js';
 import { TapeWriter } from '../tape/tape-writer.js';
 import type { Feeds as FeedsService, ScreenTextInput, ScreenTextOptions } from '../../sdk/feed-types.js';
 import { LiveFeeds } from './live-feeds.js';
