@@ -21,6 +21,6 @@ export { compressionArgs, compressionEncoder } from './jobs/compression-service.
 export { bookmarkMoments, planHighlight } from './media/highlight-plan.js';
 export { highlightArgs } from './jobs/highlight-service.js';
 // On-screen text recognition, for the bench.
-export { ScreenTextReader } from './ocr/screen-text-reader.js';
-export { createOfflineWorker, SharedTextRecognizer } from './ocr/text-recognizer.js';
-export { decodePng } from './ocr/png.js';
+export { ScreenTextReader } from './feeds/screen-text/screen-text-reader.js';
+export { createOfflineWorker, SharedTextRecognizer } from './feeds/screen-text/text-recognizer.js';
+export { decodePng } from './feeds/screen-text/png.js';

@@ -10,4 +10,4 @@ export { GatedFeeds, type GatedFeedsOptions } from './integrations/gated-feeds.j
 export {
   writeScreenTextTape, writeTextFrames, writeTextVideo,
   type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,
-} from './ocr/text-frames.js';
+} from './feeds/screen-text/text-frames.js';

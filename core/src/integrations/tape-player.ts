@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, FeedInputs, FeedKind, ScreenTextInput, ScreenTextOptions } from '../sdk/feed-types.js';
-import { decodePng } from '../ocr/png.js';
-import { ScreenTextHealth } from '../ocr/screen-text-health.js';
-import { ScreenTextReader } from '../ocr/screen-text-reader.js';
-import { SharedTextRecognizer, type RecognizerLease } from '../ocr/text-recognizer.js';
+import { decodePng } from '../feeds/screen-text/png.js';
+import { ScreenTextHealth } from '../feeds/screen-text/screen-text-health.js';
+import { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';
+import { SharedTextRecognizer, type RecognizerLease } from '../feeds/screen-text/text-recognizer.js';
 import type {
   BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger, RecorderView, RecordingInfo,
 } from '../sdk/game-integration.js';
