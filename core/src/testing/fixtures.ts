@@ -22,6 +22,7 @@ import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
+import { headlessToolboxConfig } from './test-app.js';
 import type { EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
@@ -79,9 +80,7 @@ export interface CapabilitiesParts {
 
 /** A toolbox that sees this process's environment without a display. */
 function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
-  return new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
-    environment: { platform: process.platform, home, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
-  }), logger);
+  return new FfmpegToolbox(headlessToolboxConfig(home), logger);
 }
 
 /** ffmpeg found and probed (a download would go below `dataFolder`); for work that needs only binaries. */
