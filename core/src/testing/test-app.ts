@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { container as rootContainer, type ClassProvider, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { registerServices } from '../app/registrations.js';
 import { EXECUTABLE_PICKER } from '../commands/game-commands.js';
 import { PROCESS_LISTER } from '../games/game-detector.js';
@@ -38,6 +38,11 @@ export interface TestApp {
   readonly container: DependencyContainer;
   readonly dataFolder: string;
   resolve<T>(token: InjectionToken<T>): T;
+  /**
+   * A new instance of `service`, not the app's singleton, over the app's other services (e.g. one restarted). `overrides`
+   * reach it and any app singleton first made for it: resolve those before when they must not see them.
+   */
+  fresh<C, const T extends readonly unknown[] = []>(service: ClassProvider<C>['useClass'], overrides?: Overrides<T>): C;
   /** Disposes what the container made (State's timer), writes pending settings, removes a temporary data folder. */
   dispose(): Promise<void>;
 }
@@ -56,7 +61,7 @@ export async function createTestApp<const T extends readonly unknown[] = []>(opt
     logger: new Logger([]),
   });
   registerInertMachine(container, dataFolder);
-  for (const [token, value] of (options.overrides ?? []) as readonly Override<unknown>[]) container.register(token, { useValue: value });
+  registerOverrides(container, options.overrides);
 
   const settingsStores = new Set<SettingsStore>();
   container.afterResolution(SettingsStore, (_token, store) => void settingsStores.add(store as SettingsStore), { frequency: 'Always' });
@@ -69,12 +74,22 @@ export async function createTestApp<const T extends readonly unknown[] = []>(opt
     container,
     dataFolder,
     resolve: (token) => container.resolve(token),
+    fresh(service, overrides) {
+      const scope = container.createChildContainer();
+      registerOverrides(scope, overrides);
+      scope.register(service, { useClass: service });
+      return scope.resolve(service);
+    },
     async dispose() {
       await container.dispose();
       for (const store of settingsStores) await store.flush();
       if (ownsFolder) await rm(dataFolder, { recursive: true, force: true });
     },
   };
+}
+
+function registerOverrides<T extends readonly unknown[]>(container: DependencyContainer, overrides: Overrides<T> | undefined): void {
+  for (const [token, value] of (overrides ?? []) as readonly Override<unknown>[]) container.register(token, { useValue: value });
 }
 
 const noDialog = (token: string) => () => Promise.reject(new Error(`no native dialog in tests: override ${token}`));
