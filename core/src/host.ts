@@ -1,7 +1,7 @@
 // For programs that embed the service (a desktop shell, the benchmarks): start it in-process and
 // hand it command strings from a bridge such as `window.external.sendMessage`.
 import 'reflect-metadata';
-export { KeyframeService, type StartOptions } from './keyframe-service.js';
+export { KeyframeService, type StartOptions } from './app/keyframe-service.js';
 export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-options.js';
 export { StateStore } from './state/state-store.js';
 // The ffmpeg the service runs (`requireFfmpeg`), for the bench's bare-ffmpeg baselines.

@@ -2,7 +2,7 @@
 // The `keyframe` command: runs the service until Ctrl+C or SIGTERM.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { KeyframeService } from './keyframe-service.js';
+import { KeyframeService } from './app/keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
