@@ -7,7 +7,7 @@ import { CommandError } from '../protocol/refusal.js';
 import { CAPTURE_CAPABILITIES, CaptureSources, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
 import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import type { RecordingFrames } from '../media/recording-frames.js';
-import type { ScreenFrameSource } from '../media/screen-frames.js';
+import type { ScreenFrameSource } from '../feeds/screen-text/screen-frames.js';
 import type { RecorderView } from '../sdk/game-integration.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';

@@ -10,7 +10,7 @@ import type { FfmpegToolbox, FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { freePath, reserveFreePath } from '../media/move-file.js';
 import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames } from '../media/recording-frames.js';
 import { ReplayBuffer, SEGMENT_SECONDS } from '../media/replay-buffer.js';
-import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize } from '../media/screen-frames.js';
+import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize } from '../feeds/screen-text/screen-frames.js';
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import { chooseVideoCodec } from '../media/video-encoder.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';

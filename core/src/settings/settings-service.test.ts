@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
-import { Notifier } from '../notices/notifier.js';
-import { SettingsService } from './settings-service.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
+import { RECORDING_ACTIVITY, SettingsService } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
+import { CAPTURE_CAPABILITIES } from '../media/capture-source.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 
 describe('SettingsService', () => {
@@ -19,20 +20,23 @@ describe('SettingsService', () => {
   let recorder: { isRecording: boolean };
   let machine: { maxDisplayHeight: number; captureCapabilities: () => undefined };
   let service: SettingsService;
+  let app: TestApp;
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-settings-'));
-    const logger = new Logger([]);
     const options = new ServiceOptions(folder, 0, undefined, ['http://localhost:5173'], path.join(folder, 'Videos'));
     events = new RecordedEvents();
-    store = new SettingsStore(options, logger);
-    await store.load();
     recorder = { isRecording: false };
     machine = { maxDisplayHeight: 1080, captureCapabilities: () => undefined };
-    service = new SettingsService(store, recorder, machine, new Notifier(events, logger), options, events, logger);
+    app = await createTestApp({
+      dataFolder: folder, settings: {},
+      overrides: [[ServiceOptions, options], [EVENT_SINK, events], [RECORDING_ACTIVITY, recorder], [CAPTURE_CAPABILITIES, machine]],
+    });
+    store = app.resolve(SettingsStore);
+    service = app.resolve(SettingsService);
   });
   afterEach(async () => {
-    await store.flush();
+    await app.dispose();
     await rm(folder, { recursive: true, force: true });
   });
 

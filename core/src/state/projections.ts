@@ -5,7 +5,7 @@ import type { MachineCapabilities, SystemDevices } from '../capabilities/machine
 import { toStateItem, type ContentLibrary } from '../library/content-library.js';
 import { toWireAudioDevice } from '../platform/audio-devices.js';
 import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
-import type { IntegrationHost } from '../plugins/integration-host.js';
+import type { IntegrationHost } from '../integrations/integration-host.js';
 import { toWirePath, type State } from '../protocol/index.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';

@@ -6,7 +6,7 @@ import type { State } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { MachineCapabilities } from '../capabilities/machine-capabilities.js';
 import type { ContentLibrary } from '../library/content-library.js';
-import type { IntegrationHost } from '../plugins/integration-host.js';
+import type { IntegrationHost } from '../integrations/integration-host.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';

@@ -24,12 +24,13 @@ import { StatePublisher } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
 import { FrameDemand } from '../recording/frame-demand.js';
 import { RecorderService } from '../recording/recorder-service.js';
-import { ReplaySaver } from '../recording/replay-saver.js';
-import { SessionSaver } from '../recording/session-saver.js';
+import { createTestApp, headlessToolboxConfig, type Override, type Overrides, type TestApp } from './test-app.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import type { EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
 export { makeReadOnly, undoReadOnly } from './read-only-folder.js';
+export { createTestApp, type Override, type Overrides, type TestApp, type TestAppOptions } from './test-app.js';
 
 /** Keeps every event (a copy, as it was when sent); `isConnected` and `bufferedAmount` are for tests to set. */
 export class RecordedEvents implements EventSink {
@@ -83,9 +84,7 @@ export interface CapabilitiesParts {
 
 /** A toolbox that sees this process's environment without a display. */
 function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
-  return new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
-    environment: { platform: process.platform, home, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
-  }), logger);
+  return new FfmpegToolbox(headlessToolboxConfig(home), logger);
 }
 
 /** ffmpeg found and probed (a download would go below `dataFolder`); for work that needs only binaries. */
@@ -120,11 +119,13 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 }
 
 /**
- * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
- * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, the started
- * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
+ * The parts of the service that media work needs, resolved from the app's registrations (`createTestApp`) in a new
+ * temporary folder: settings (defaults plus `changes`; videos in `<folder>/Videos`), State, the library (loaded),
+ * the started capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker;
+ * `app` resolves anything else with the same `overrides`. `dispose` stops the jobs and removes the folder.
  */
 export interface MediaWorld {
+  app: TestApp;
   folder: string;
   events: RecordedEvents;
   logger: Logger;
@@ -146,37 +147,36 @@ export interface RecorderParts {
   frameDemand?: FrameDemand;
 }
 
-/** A recorder on the world's settings, library and capabilities, its events shown in the world's State. */
+/** A new recorder over the world's services (synthetic capture unless `sources` says otherwise), its events shown in the world's State. */
 export function createRecorder(world: MediaWorld, parts: RecorderParts = {}): RecorderService {
-  const { settings, library, artwork, events, logger, capabilities } = world;
-  const notifier = new Notifier(events, logger);
-  const recorder = new RecorderService(settings, library, notifier, parts.toolbox ?? world.toolbox, parts.sources ?? new FixedSources(), capabilities,
-    parts.frameDemand ?? new FrameDemand(), new ReplaySaver(library, artwork, notifier, events, logger), new SessionSaver(library, artwork, logger), logger, events);
+  const recorder = world.app.fresh(RecorderService, [
+    [CaptureSources, parts.sources ?? new FixedSources()],
+    [FfmpegToolbox, parts.toolbox ?? world.toolbox],
+    [FrameDemand, parts.frameDemand ?? new FrameDemand()],
+  ]);
   world.state.follow({ recorder });
   return recorder;
 }
 
-export async function createMediaWorld(prefix: string, changes: Partial<Settings> = {}): Promise<MediaWorld> {
+export async function createMediaWorld<const T extends readonly unknown[] = []>(prefix: string, changes: Partial<Settings> = {},
+  overrides?: Overrides<T>): Promise<MediaWorld> {
   const folder = await mkdtemp(path.join(os.tmpdir(), prefix));
   const events = new RecordedEvents();
-  const logger = new Logger([]);
-  const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-  const settings = new SettingsStore(options, logger);
-  await settings.load();
-  settings.replace({ ...settings.current, ...changes });
-  const state = new StatePublisher(events);
-  const library = new ContentLibrary(settings, logger);
-  state.follow({ library });
+  const withEvents: readonly Override<unknown>[] = [[EVENT_SINK, events], ...((overrides ?? []) as readonly Override<unknown>[])];
+  const app = await createTestApp({ dataFolder: folder, settings: changes, overrides: withEvents });
+  const state = app.resolve(StatePublisher);
+  const library = app.resolve(ContentLibrary);
+  const capabilities = app.resolve(MachineCapabilities);
+  state.follow({ library, capabilities });
   await library.load();
-  const capabilities = await startedCapabilities({ state, settings, events, options, logger });
-  const { toolbox } = capabilities;
-  const jobs = new MediaJobs();
+  await capabilities.start();
+  const jobs = app.resolve(MediaJobs);
   return {
-    folder, events, logger, options, settings, state, library, toolbox, jobs, capabilities, artwork: new ContentArtwork(settings, library, jobs, logger),
+    app, folder, events, logger: app.resolve(Logger), options: app.resolve(ServiceOptions), settings: app.resolve(SettingsStore),
+    state, library, toolbox: capabilities.toolbox, jobs, capabilities, artwork: app.resolve(ContentArtwork),
     async dispose() {
       await jobs.shutdown();
-      state.dispose();
-      await settings.flush();
+      await app.dispose();
       await rm(folder, { recursive: true, force: true });
     },
   };

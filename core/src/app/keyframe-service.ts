@@ -2,98 +2,42 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { COMMAND_GROUP, type CommandGroup } from './commands/command-handlers.js';
-import { ClipCommands } from './commands/clip-commands.js';
-import { ConnectionCommands } from './commands/connection-commands.js';
-import { ContentCommands } from './commands/content-commands.js';
-import { EXECUTABLE_PICKER, GameCommands } from './commands/game-commands.js';
-import { IntegrationCommands } from './commands/integration-commands.js';
-import { MediaCommands } from './commands/media-commands.js';
-import { RecordingCommands } from './commands/recording-commands.js';
-import { RecoveryCommands } from './commands/recovery-commands.js';
-import { HighlightCommands } from './commands/highlight-commands.js';
-import { MigrationCommands } from './commands/migration-commands.js';
-import { SettingsCommands } from './commands/settings-commands.js';
-import { StorageCommands } from './commands/storage-commands.js';
-import { MachineCapabilities } from './capabilities/machine-capabilities.js';
-import { CAPTURE_CAPABILITIES, CaptureSources } from './media/capture-source.js';
-import { FfmpegToolbox } from './media/ffmpeg-toolbox.js';
-import { removeUnfinishedOutputs } from './media/job-output.js';
-import { DESKTOP_TOOLS, systemDesktopTools } from './platform/desktop-tools.js';
-import { pickFiles, pickFolder } from './platform/native-picker.js';
-import { integrationHostEnvironment, finishedRecordings } from './plugins/host-environment.js';
-import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from './plugins/integration-host.js';
-import { ServiceOptions } from './service-options.js';
-import { AutoRecorder } from './recording/auto-recorder.js';
-import { BookmarkService, FINISHED_RECORDINGS } from './recording/bookmark-service.js';
-import { FrameDemand } from './recording/frame-demand.js';
-import { ReplaySaver } from './recording/replay-saver.js';
-import { SessionSaver } from './recording/session-saver.js';
-import { CompressionService } from './jobs/compression-service.js';
-import { TYPE_FOLDERS } from './protocol/index.js';
-import { ContentItemQueue } from './library/content-item-queue.js';
-import { ContentLibrary } from './library/content-library.js';
-import { ContentMigration } from './library/content-migration.js';
-import { DataMigrations } from './library/data-migrations.js';
-import { HighlightService } from './jobs/highlight-service.js';
-import { GameCatalog } from './games/game-catalog.js';
-import { ImportService, MULTI_FILE_PICKER } from './jobs/import-service.js';
-import { GameDetector, PROCESS_LISTER, systemProcessLister } from './games/game-detector.js';
-import { FOLDER_PICKER, LibraryLocations } from './library/library-locations.js';
-import { Notifier } from './notices/notifier.js';
-import { ClipService, clipWorkFolder } from './jobs/clip-service.js';
-import { ContentArtwork } from './library/content-artwork.js';
-import { MediaJobs } from './jobs/media-jobs.js';
-import { RecorderService } from './recording/recorder-service.js';
-import { RecoveryService } from './recording/recovery-service.js';
-import { RECORDING_ACTIVITY, SettingsService } from './settings/settings-service.js';
-import { SettingsStore, type SettingsLoadReport } from './settings/settings-store.js';
-import { StatePublisher } from './state/state-publisher.js';
-import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './storage/storage-monitor.js';
-import { StorageWarnings } from './storage/storage-warnings.js';
-import { UpdateStatus } from './updates/update-status.js';
-import { AccountService } from './accounts/account-service.js';
-import { TokenStore } from './accounts/token-store.js';
-import { AccountCommands } from './commands/account-commands.js';
-import { UploadCommands } from './commands/upload-commands.js';
-import { UploadService } from './uploads/upload-service.js';
-import { UpdateCommands } from './commands/update-commands.js';
-import { DesktopCommands } from './commands/desktop-commands.js';
-import { HOTKEY_BOOKMARKS, HOTKEY_RECORDER, KeybindingService } from './hotkeys/keybinding-service.js';
-import { KEY_HOOK_LOADER, nativeKeyHookLoader } from './hotkeys/key-hook.js';
-import { browserTab, DESKTOP_WINDOW, type DesktopWindow } from './platform/desktop-window.js';
-import { UPDATE_OPTIONS, updateOptions } from './updates/update-options.js';
-import { Updater } from './updates/updater.js';
-import { DataFolderLock } from './support/data-folder-lock.js';
-import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from './support/logger.js';
-import { ConnectionHub } from './transport/connection-hub.js';
-import { Dispatcher } from './transport/dispatcher.js';
-import { EVENT_SINK } from './protocol/event-sink.js';
-import { HttpRoutes } from './transport/http-routes.js';
-import { HttpServer } from './transport/http-server.js';
-import { LegacyListener } from './transport/legacy-listener.js';
-import { MediaRoutes } from './transport/media-routes.js';
-import { OriginPolicy } from './transport/origin-policy.js';
-import { staticFiles } from './transport/static-files.js';
-
-const SERVICES: InjectionToken<object>[] = [
-  SettingsStore, SettingsService, StatePublisher, Notifier, GameCatalog, UpdateStatus,
-  ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, FrameDemand, ReplaySaver, SessionSaver, ClipService,
-  FfmpegToolbox, MachineCapabilities,
-  GameDetector, BookmarkService, IntegrationHost,
-  AutoRecorder,
-  StorageWarnings, StorageMonitor, RecoveryService, LibraryLocations,
-  CompressionService, ImportService,
-  HighlightService, ContentMigration, DataMigrations,
-  Updater, KeybindingService,
-  TokenStore, AccountService, UploadService,
-];
-const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands, MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands, UploadCommands, IntegrationCommands];
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
+import { removeUnfinishedOutputs } from '../media/job-output.js';
+import { IntegrationHost } from '../integrations/integration-host.js';
+import { ServiceOptions } from '../service-options.js';
+import { registerMachine, registerServices } from './registrations.js';
+import { AutoRecorder } from '../recording/auto-recorder.js';
+import { TYPE_FOLDERS } from '../protocol/index.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { DataMigrations } from '../library/data-migrations.js';
+import { HighlightService } from '../jobs/highlight-service.js';
+import { GameDetector } from '../games/game-detector.js';
+import { Notifier } from '../notices/notifier.js';
+import { ClipService, clipWorkFolder } from '../jobs/clip-service.js';
+import { MediaJobs } from '../jobs/media-jobs.js';
+import { RecorderService } from '../recording/recorder-service.js';
+import { RecoveryService } from '../recording/recovery-service.js';
+import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
+import { StatePublisher } from '../state/state-publisher.js';
+import { StorageMonitor } from '../storage/storage-monitor.js';
+import { AccountService } from '../accounts/account-service.js';
+import { UploadService } from '../uploads/upload-service.js';
+import { KeybindingService } from '../hotkeys/keybinding-service.js';
+import type { DesktopWindow } from '../platform/desktop-window.js';
+import { Updater } from '../updates/updater.js';
+import { DataFolderLock } from '../support/data-folder-lock.js';
+import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
+import { Dispatcher } from '../transport/dispatcher.js';
+import { HttpRoutes } from '../transport/http-routes.js';
+import { HttpServer } from '../transport/http-server.js';
+import { LegacyListener } from '../transport/legacy-listener.js';
+import { MediaRoutes } from '../transport/media-routes.js';
+import { staticFiles } from '../transport/static-files.js';
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
-const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../ui/dist', import.meta.url));
+const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../../ui/dist', import.meta.url));
 
 export interface StartOptions {
   /** Level of the lines printed on stderr; the log file gets info and above (`KEYFRAME_LOG_LEVEL` changes that). */
@@ -120,26 +64,8 @@ export class KeyframeService {
       new ConsoleSink(startOptions.consoleLevel ?? 'warn'),
     ]);
     const container = rootContainer.createChildContainer();
-    container.registerInstance(ServiceOptions, options);
-    container.registerInstance(Logger, logger);
-    for (const service of [...SERVICES, ...COMMAND_GROUPS]) container.registerSingleton(service, service);
-    container.register(EVENT_SINK, { useToken: ConnectionHub });
-    container.register(CAPTURE_CAPABILITIES, { useToken: MachineCapabilities });
-    container.register(PROCESS_LISTER, { useValue: systemProcessLister() });
-    container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
-    container.register(FOLDER_PICKER, { useValue: pickFolder });
-    container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });
-    container.register(DESKTOP_WINDOW, { useValue: startOptions.desktopWindow ?? browserTab });
-    container.register(UPDATE_OPTIONS, { useValue: updateOptions() });
-    container.register(KEY_HOOK_LOADER, { useValue: nativeKeyHookLoader() });
-    container.register(HOTKEY_RECORDER, { useToken: RecorderService });
-    container.register(HOTKEY_BOOKMARKS, { useToken: BookmarkService });
-    container.register(MULTI_FILE_PICKER, { useValue: pickFiles });
-    container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
-    container.register(RECORDING_ACTIVITY, { useToken: RecorderService });
-    container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
-    container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
-    for (const group of COMMAND_GROUPS) container.register<CommandGroup>(COMMAND_GROUP, { useToken: group });
+    registerServices(container, { options, logger });
+    registerMachine(container, startOptions.desktopWindow);
 
     const service = new KeyframeService(container, options, logger, lock);
     try {
