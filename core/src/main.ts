@@ -7,7 +7,7 @@ import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-opt
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
 import { handleProcessFaults } from './support/process-faults.js';
-import { runTapeCommand } from './tape-cli.js';
+import { runTapeCommand } from './integrations/tape-cli.js';
 import { RESTART_FOR_UPDATE_EXIT_CODE } from './updates/install-root.js';
 import { connectToLauncher } from './updates/launcher-handshake.js';
 import { Updater } from './updates/updater.js';

@@ -26,6 +26,6 @@ export { probeMedia } from '../media/probe.js';
 export { compressionArgs, compressionEncoder } from '../jobs/compression-service.js';
 export { highlightArgs } from '../jobs/highlight-service.js';
 // On-screen text recognition.
-export { decodePng } from '../ocr/png.js';
-export { ScreenTextReader } from '../ocr/screen-text-reader.js';
-export { createOfflineWorker, SharedTextRecognizer } from '../ocr/text-recognizer.js';
+export { decodePng } from '../feeds/screen-text/png.js';
+export { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';
+export { createOfflineWorker, SharedTextRecognizer } from '../feeds/screen-text/text-recognizer.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
 import { removeUnfinishedOutputs } from '../media/job-output.js';
-import { IntegrationHost } from '../plugins/integration-host.js';
+import { IntegrationHost } from '../integrations/integration-host.js';
 import { ServiceOptions } from '../service-options.js';
 import { registerMachine, registerServices } from './registrations.js';
 import { AutoRecorder } from '../recording/auto-recorder.js';
