@@ -12,7 +12,8 @@ import { formatDuration, parseDuration, type State } from '../protocol/index.js'
 import type { Bookmark } from '../protocol/index.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { FrameDemand } from './frame-demand.js';
-import { failureTitle, RecorderService, type CurrentRecording } from './recorder-service.js';
+import { RecorderService, type CurrentRecording } from './recorder-service.js';
+import { failureTitle } from './stop-notice.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 

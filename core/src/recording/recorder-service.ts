@@ -1,7 +1,6 @@
 // The recorder: at most one `Recording` at a time, and the policy around it — the settings it keeps to
 // its end, when it may start, what happens when it ends (kept in the library, the user told why), and
 // which domain events announce it (the State publisher turns them into `State`).
-import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import { CAPTURE_CAPABILITIES, CaptureSources, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
@@ -21,6 +20,7 @@ import { Preview } from './preview.js';
 import { Recording, type RecordingBookmark, type StartedRecording, type StartRequest, type StopCause } from './recording.js';
 import { ReplaySaver } from './replay-saver.js';
 import { SessionSaver } from './session-saver.js';
+import { stopNotice } from './stop-notice.js';
 
 export { fileStamp, type RecordingPlan, type StartRequest, type StartedRecording } from './recording.js';
 
@@ -48,7 +48,6 @@ export type StoppedListener = (recording: StartedRecording, item: ContentRecord 
 export class RecorderService implements RecorderView {
   readonly events = new TypedEvents<RecorderEvents>();
   private recording: Recording | undefined;
-  private preview: Preview | undefined;
   /** Settles when the current recording runs (or failed to start). */
   private starting: Promise<void> | undefined;
   private finishing: Promise<ContentRecord | undefined> | undefined;
@@ -109,13 +108,11 @@ export class RecorderService implements RecorderView {
       { maxDisplayHeight: this.machine.maxDisplayHeight },
     );
     const plan = { mode: settings.recordingMode, bufferSeconds: settings.replayBufferDuration, bufferMaxMegabytes: settings.replayBufferMaxSize };
-    const recording = new Recording(game, request, settings, plan, this.events, this.logger);
-    const preview = new Preview(this.sink, this.logger);
+    const recording = new Recording(game, request, settings, plan, new Preview(this.sink, this.logger), this.events, this.logger);
     this.recording = recording;
-    this.preview = preview;
     this.finishing = undefined;
     this.announce('starting', recording);
-    this.starting = this.launch(recording, preview);
+    this.starting = this.launch(recording);
     await this.starting;
   }
 
@@ -135,10 +132,9 @@ export class RecorderService implements RecorderView {
 
   /** Switches the preview on or off and says so (`RecordingPreviewState`); refused without a running recording. */
   togglePreview(): boolean {
-    if (this.current?.status !== 'running' || !this.preview) {
-      throw new CommandError('NotAllowed', 'The preview shows a running recording: start a recording first.');
-    }
-    return this.preview.toggle();
+    const recording = this.current;
+    if (recording?.status !== 'running') throw new CommandError('NotAllowed', 'The preview shows a running recording: start a recording first.');
+    return recording.preview.toggle();
   }
 
   /** Saves the replay buffer as a Buffer item (see `ReplaySaver`); refused when no recording has one. */
@@ -151,10 +147,10 @@ export class RecorderService implements RecorderView {
     return this.replays.save(recording, recording.buffer);
   }
 
-  private async launch(recording: Recording, preview: Preview): Promise<void> {
+  private async launch(recording: Recording): Promise<void> {
     try {
       await recording.start({
-        toolbox: this.toolbox, captures: this.captures, maxDisplayHeight: this.machine.maxDisplayHeight, preview,
+        toolbox: this.toolbox, captures: this.captures, maxDisplayHeight: this.machine.maxDisplayHeight,
         contentPath: (fileName) => this.library.contentPath('Session', recording.game, fileName),
         screenFramesWanted: () => this.frameDemand.screenFramesWanted,
       });
@@ -167,7 +163,7 @@ export class RecorderService implements RecorderView {
       throw error instanceof CommandError ? error : new CommandError('Failed', `The recording could not start: ${message}`);
     }
     if (!recording.isStarted()) return;
-    preview.announceOff();
+    recording.preview.announceOff();
     this.logger.info('recording started', { startedAt: recording.startedAt, mode: recording.plan.mode });
     void recording.media.process.exited.then((exit) => {
       if (!exit.stopRequested && this.recording === recording) void this.finish(recording, { kind: 'failed', exit });
@@ -192,7 +188,7 @@ export class RecorderService implements RecorderView {
 
   private async save(recording: StartedRecording, cause: StopCause): Promise<ContentRecord | undefined> {
     const endedAt = new Date();
-    this.preview?.announceOff(true);
+    recording.preview.announceOff(true);
     this.announce('ending', { recording, endedAt });
     const exit = await recording.finish(cause.kind === 'failed' ? cause.exit : undefined);
     this.logger.info('recording ended', { cause: cause.kind, code: exit.code, signal: exit.signal, ...(exit.errorText ? { errorText: exit.errorText } : {}) });
@@ -210,21 +206,9 @@ export class RecorderService implements RecorderView {
     }
     await recording.close();
     this.recording = undefined;
-    this.preview = undefined;
 
-    const saved = item ? `What was recorded until then was saved as ${item.filePath}.`
-      : cacheFile ? 'Nothing could be saved.' : 'Replays saved before that are kept.';
-    if (cause.kind === 'vanished') {
-      this.notifier.showModal({
-        title: 'Recording stopped: folder removed',
-        description: `The folder the recording was written to (${path.dirname(cacheFile ?? '')}) was removed while recording. ${saved}`,
-        type: 'error',
-      });
-    } else if (cause.kind === 'failed') {
-      this.notifier.showModal({ title: failureTitle(exit.errorText), description: `${saved}${exit.errorText ? ` ffmpeg said: ${exit.errorText}` : ''}`, type: 'error' });
-    } else if (saveError) {
-      this.notifier.showModal({ title: 'Recording not saved', description: saveError, type: 'error' });
-    }
+    const notice = stopNotice(cause, exit, { item, saveError, cacheFile });
+    if (notice) this.notifier.showModal(notice);
     this.announce('stopped', { recording, item });
     return item;
   }
@@ -237,13 +221,4 @@ export class RecorderService implements RecorderView {
       this.logger.error('recording listener failed', { event: name, error });
     }
   }
-}
-
-/** What the user reads first when ffmpeg ended on its own (mapping as in the reference, §6.7). */
-export function failureTitle(errorText: string): string {
-  if (/No space left on device|ENOSPC|disk full/i.test(errorText)) return 'Recording stopped: out of disk space';
-  if (/Permission denied|Access is denied|Could not open|Unable to write|Read-only file system/i.test(errorText)) return 'Recording stopped: cannot write to folder';
-  if (/Error writing|I\/O error/i.test(errorText)) return 'Recording stopped: write error';
-  if (/encod|codec/i.test(errorText)) return 'Recording stopped: encoder error';
-  return 'Recording stopped unexpectedly';
 }

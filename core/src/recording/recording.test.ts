@@ -18,7 +18,8 @@ describe('Recording', function () {
 
   const recording = (mode: RecordingMode) => {
     const settings = effectiveRecordingSettings({ ...world.settings.current, recordingMode: mode });
-    return new Recording('Arena', { game: 'Arena' }, settings, { mode, bufferSeconds: 4, bufferMaxMegabytes: 100 }, events, world.logger);
+    const plan = { mode, bufferSeconds: 4, bufferMaxMegabytes: 100 };
+    return new Recording('Arena', { game: 'Arena' }, settings, plan, new Preview(world.events, world.logger), events, world.logger);
   };
   const parts = (source?: CaptureSource): LaunchParts => ({
     toolbox: world.toolbox,
@@ -26,7 +27,6 @@ describe('Recording', function () {
     maxDisplayHeight: 1080,
     contentPath: (fileName) => world.library.contentPath('Session', 'Arena', fileName),
     screenFramesWanted: () => false,
-    preview: new Preview(world.events, world.logger),
   });
 
   beforeEach(async () => {

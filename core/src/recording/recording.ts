@@ -60,7 +60,6 @@ export interface LaunchParts {
   contentPath(fileName: string): string;
   /** Full-detail frames for on-screen text recognition cost a share of a core: only when someone reads them (asked just before ffmpeg starts). */
   screenFramesWanted(): boolean;
-  preview: Preview;
 }
 
 /** What only a running (or finishing) recording has. */
@@ -96,6 +95,8 @@ export class Recording {
     readonly request: StartRequest,
     readonly settings: EffectiveRecordingSettings,
     readonly plan: RecordingPlan,
+    /** Its live preview, off at the start. */
+    readonly preview: Preview,
     private readonly events: TypedEvents<RecorderEvents>,
     private readonly logger: Logger,
   ) {}
@@ -229,7 +230,7 @@ export class Recording {
       const audioTrackNames = inputs.audioTracks.map((track) => track.name);
       frames.follow(process.outputPipe!, (error) => this.logger.warn('recording frames: read failed', { error }));
       screenFrames?.follow(process.pipe(SCREEN_FRAMES_PIPE)!, (error) => this.logger.warn('screen frames: read failed', { error }));
-      frames.onFrame((frame) => parts.preview.offer(frame));
+      frames.onFrame((frame) => this.preview.offer(frame));
       void process.exited.then(() => buffer?.markEnded());
       buffer?.startPruning();
       this.logger.info('recording starting', {
