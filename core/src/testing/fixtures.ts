@@ -1,5 +1,5 @@
 // Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
-// `CommandError` refusal, ffmpeg and the machine's capabilities as the service has them (found and
+// `CommandError` refusal, ffmpeg as the service finds it (found and
 // probed, with no display so that the machine's own screen and devices stay out of the results), x264 video
 // settings at a constant quality, the media parts of the service resolved from createTestApp in a temporary folder, and
 // generated test videos with several audio tracks.
@@ -70,14 +70,6 @@ export class FixedSources extends CaptureSources {
   }
 }
 
-export interface CapabilitiesParts {
-  state: StateStore;
-  settings: SettingsStore;
-  events: EventSink;
-  options: ServiceOptions;
-  logger?: Logger;
-}
-
 /** A toolbox that sees this process's environment without a display. */
 function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
   return new FfmpegToolbox(headlessToolboxConfig(home), logger);
@@ -98,17 +90,6 @@ export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([
   }), logger);
   await toolbox.load({ downloadFolder: path.join(folder, 'no-download') });
   return toolbox;
-}
-
-/** The capabilities service started as the service starts it: ffmpeg loaded, devices and codecs in State. */
-export async function startedCapabilities({ state, settings, events, options, logger = new Logger([]) }: CapabilitiesParts): Promise<MachineCapabilities> {
-  const app = await createTestApp({
-    dataFolder: options.dataFolder,
-    overrides: [[StateStore, state], [SettingsStore, settings], [EVENT_SINK, events], [ServiceOptions, options], [Logger, logger]],
-  });
-  const capabilities = app.resolve(MachineCapabilities);
-  await capabilities.start();
-  return capabilities;
 }
 
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
