@@ -6,7 +6,7 @@
 //   service's own command line for it (same pieces, encoder, quality and filters).
 import 'reflect-metadata';
 import {
-  chooseClipEncoder, ClipService, ContentArtwork, ContentLibrary, ContentLocator, encodeArgs, MediaJobs, probeMedia, ServiceLogger as Logger, ServiceOptions,
+  chooseClipEncoder, ClipService, ContentIngest, ContentLibrary, ContentLocator, encodeArgs, MediaJobs, probeMedia, ServiceLogger as Logger, ServiceOptions,
   SettingsStore, StateStore, type ClipSource,
 } from '@keyframe/core/host';
 import type { Codec } from '@keyframe/core/protocol';
@@ -60,7 +60,7 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   await generateVideo(ffmpeg.path, source, { seconds: sourceSeconds, width: 1920, height: 1080, frameRate: 10, tones: [440, 660] });
   const item = await library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: sourceSeconds });
   const jobs = new MediaJobs();
-  const clips = new ClipService(settings, library, new ContentLocator(settings, library), toolbox, new ContentArtwork(settings, library, jobs, logger), events, logger);
+  const clips = new ClipService(settings, library, new ContentLocator(settings, library), toolbox, new ContentIngest(settings, library, logger), jobs, events, logger);
   let id = 1;
   return {
     settings, ffmpeg: ffmpeg.path, ffprobe: ffprobe.path, codecs: toolbox.codecs, source, middle: sourceSeconds / 2, bare: path.join(temp.path, 'bare.mp4'),

@@ -8,7 +8,7 @@ export { StateStore } from './state/state-store.js';
 export { FfmpegToolbox, type FfmpegTools } from './media/ffmpeg-toolbox.js';
 // In-process clip jobs for the bench.
 export { ClipService } from './jobs/clip-service.js';
-export { ContentArtwork } from './library/content-artwork.js';
+export { ContentIngest } from './library/content-ingest.js';
 export { MediaJobs } from './jobs/media-jobs.js';
 export { ContentLibrary } from './library/content-library.js';
 export { ContentLocator } from './library/content-locator.js';

@@ -40,7 +40,7 @@ import { GameDetector, PROCESS_LISTER, systemProcessLister } from './games/game-
 import { FOLDER_PICKER, LibraryLocations } from './library/library-locations.js';
 import { Notifier } from './state/notifier.js';
 import { ClipService, clipWorkFolder } from './jobs/clip-service.js';
-import { ContentArtwork } from './library/content-artwork.js';
+import { ContentIngest } from './library/content-ingest.js';
 import { MediaJobs } from './jobs/media-jobs.js';
 import { RecorderService, SCREEN_TEXT_WANTED } from './recording/recorder-service.js';
 import { RecoveryService } from './recording/recovery-service.js';
@@ -77,7 +77,7 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, ContentItemQueue, ContentArtwork, MediaJobs, RecorderService, ClipService,
+  CaptureSources, ContentLibrary, ContentItemQueue, ContentIngest, MediaJobs, RecorderService, ClipService,
   FfmpegToolbox, MachineCapabilities,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,

@@ -17,7 +17,8 @@ import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
+import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { ContentLocator } from '../library/content-locator.js';
 import { fileStamp } from '../recording/recorder-service.js';
@@ -81,7 +82,8 @@ export class ClipService {
     private readonly library: ContentLibrary,
     private readonly locator: ContentLocator,
     private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
+    private readonly mediaJobs: MediaJobs,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -176,16 +178,22 @@ export class ClipService {
       const durationSeconds = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
       const tracks = outputTrackNames(pieces, this.keepsSeparateTracks());
       // The clip is listed at once; its thumbnail and waveform follow (a request for them waits).
-      const item = await this.artwork.addThenMake({
+      const { item, artworkMade } = await this.ingest.addListedFirst({
+        file: target,
         type: 'Clip',
-        filePath: target,
-        game: first.game,
-        durationSeconds,
-        title: first.title ?? '',
-        bookmarks: clipBookmarks(pieces),
-        gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
-        audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
-      }, { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } }, tools);
+        ownsFile: true,
+        meta: {
+          game: first.game,
+          durationSeconds,
+          title: first.title ?? '',
+          bookmarks: clipBookmarks(pieces),
+          gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
+          audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
+        },
+        artworkSources: { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } },
+        tools,
+      });
+      void this.mediaJobs.track(artworkMade);
       this.progress(job, 100);
       this.logger.info('clip created', { id: job.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
     } catch (error) {

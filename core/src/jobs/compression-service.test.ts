@@ -11,7 +11,7 @@ import type { Codec } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentItemQueue } from '../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
@@ -64,7 +64,7 @@ describe('CompressionService', function () {
     const logger = new Logger([]);
     const jobs = new MediaJobs();
     return new CompressionService(settings, library, new ContentLocator(settings, library), toolbox, recorderService,
-      new ContentArtwork(settings, library, jobs, logger), jobs, items, events, logger);
+      new ContentIngest(settings, library, logger), jobs, items, events, logger);
   };
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {
@@ -85,7 +85,7 @@ describe('CompressionService', function () {
     ({ folder, events, settings, state, library, toolbox } = world);
     content = settings.current.contentFolder;
     recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), toolbox, new CaptureSources(world.logger),
-      world.artwork, world.logger, events, () => false);
+      world.ingest, world.logger, events, () => false);
     service = build();
   });
   afterEach(() => world.dispose());

@@ -20,7 +20,7 @@ import type { Codec, EventContent, Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { pathKey, samePath } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentItemQueue } from '../library/content-item-queue.js';
 import { ContentLibrary, sizeFields, type ContentRecord } from '../library/content-library.js';
@@ -104,7 +104,7 @@ export class CompressionService {
     private readonly locator: ContentLocator,
     private readonly toolbox: FfmpegToolbox,
     private readonly recorder: RecorderService,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
     private readonly jobs: MediaJobs,
     private readonly items: ContentItemQueue,
     @inject(EVENT_SINK) private readonly events: EventSink,
@@ -222,14 +222,13 @@ export class CompressionService {
   }
 
   /** The compressed file is a new item of the same kind, with the original's game, title and bookmarks. */
-  private async keepBoth(item: ContentRecord, target: string, tools: FfmpegTools): Promise<ContentRecord> {
-    try {
-      const probed = await probeMedia(tools.ffprobe.path, target);
-      return await this.artwork.addWithArtwork({
-        type: item.type,
-        filePath: target,
+  private keepBoth(item: ContentRecord, target: string, tools: FfmpegTools): Promise<ContentRecord> {
+    return this.ingest.add({
+      file: target,
+      type: item.type,
+      ownsFile: true,
+      meta: {
         game: item.game,
-        durationSeconds: probed.durationSeconds ?? 0,
         title: item.title,
         bookmarks: item.bookmarks,
         createdAt: new Date(item.createdAt),
@@ -238,10 +237,8 @@ export class CompressionService {
         isImported: item.isImported,
         compressed: true,
         gameExePath: item.gameExePath ?? null,
-      }, probed, tools);
-    } catch (error) {
-      await rm(target, { force: true }); // no file the library does not list
-      throw error;
-    }
+      },
+      tools,
+    });
   }
 }

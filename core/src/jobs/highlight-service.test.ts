@@ -37,9 +37,9 @@ describe('HighlightService', function () {
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
     ({ events, settings, state, library, toolbox } = world);
-    const { artwork, logger } = world;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), artwork, logger, events, () => false);
-    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, toolbox, artwork, new MediaJobs(), recorder, events, logger);
+    const { ingest, logger } = world;
+    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), ingest, logger, events, () => false);
+    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, toolbox, ingest, new MediaJobs(), recorder, events, logger);
   });
   afterEach(async () => {
     await highlights.idle();

@@ -22,7 +22,7 @@ import { audioTrackNameArgs } from '../media/session-encoding.js';
 import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { ContentLocator } from '../library/content-locator.js';
@@ -88,7 +88,7 @@ export class HighlightService {
     private readonly locator: ContentLocator,
     private readonly library: ContentLibrary,
     private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
     private readonly mediaJobs: MediaJobs,
     recorder: RecorderService,
     @inject(EVENT_SINK) private readonly events: EventSink,
@@ -153,14 +153,18 @@ export class HighlightService {
           report({ progress: percent, status: 'processing', message: `Extracting clip ${clipAt(windows, done)} of ${windows.length}` });
         });
       });
-      let highlight: ContentRecord;
-      try {
-        report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
-        const output = await probeMedia(tools.ffprobe.path, target);
-        report({ progress: 95, status: 'processing', message: 'Creating thumbnail and waveform...' });
-        highlight = await this.artwork.addWithArtwork({
-          type: 'Highlight',
-          filePath: target,
+      report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
+      const output = await this.ingest.probe(target, tools).catch(async (error: unknown) => {
+        await rm(target, { force: true }); // no video the library does not list
+        throw error;
+      });
+      report({ progress: 95, status: 'processing', message: 'Creating thumbnail and waveform...' });
+      const highlight = await this.ingest.add({
+        file: target,
+        type: 'Highlight',
+        ownsFile: true,
+        probed: output,
+        meta: {
           game: item.game,
           durationSeconds: output.durationSeconds ?? total,
           title: item.title,
@@ -168,11 +172,9 @@ export class HighlightService {
           gameDatabaseId: item.gameDatabaseId,
           audioTrackNames: item.audioTrackNames,
           gameExePath: item.gameExePath ?? null,
-        }, output, tools);
-      } catch (error) {
-        await rm(target, { force: true }); // no video the library does not list
-        throw error;
-      }
+        },
+        tools,
+      });
       this.logger.info('highlight made', { source: item.filePath, target, windows: windows.length, seconds: total, from: source, tookMs: Date.now() - began });
       report({ progress: 100, status: 'done', message: 'Done' });
       return { status: 'done', item: highlight, windows, source };

@@ -7,7 +7,7 @@
 // waveform, `isImported: true` and the source's modification time as its creation time.
 import { randomInt } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,7 +20,7 @@ import { PickerUnavailableError, type PickOptions } from '../platform/native-pic
 import type { CommandParameters, ContentType, EventContent } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { MediaJobs } from './media-jobs.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
@@ -56,7 +56,7 @@ export class ImportService {
 
   constructor(
     private readonly library: ContentLibrary,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
     private readonly jobs: MediaJobs,
     private readonly toolbox: FfmpegToolbox,
     private readonly storage: StorageMonitor,
@@ -171,22 +171,17 @@ export class ImportService {
     const { filePath: target } = await produceInto(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`),
       (temp) => copyWithProgress(file, temp, info.size, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
     progress(Math.round(100 * COPY_SHARE), 'Making the thumbnail and waveform');
-    try {
-      const audio = probed.streams.filter((stream) => stream.type === 'audio');
-      const names = audio.length >= 2 && audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : null;
-      return await this.artwork.addWithArtwork({
-        type,
-        filePath: target,
-        game: IMPORTED_GAME,
-        durationSeconds: probed.durationSeconds ?? 0,
-        createdAt: info.mtime,
-        audioTrackNames: names,
-        isImported: true,
-      }, probed, tools);
-    } catch (error) {
-      await rm(target, { force: true }); // no copy the library does not list
-      throw error;
-    }
+    const audio = probed.streams.filter((stream) => stream.type === 'audio');
+    const names = audio.length >= 2 && audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : null;
+    // The copy is the source's bytes: the source's probe holds for it.
+    return this.ingest.add({
+      file: target,
+      type,
+      ownsFile: true,
+      probed,
+      meta: { game: IMPORTED_GAME, createdAt: info.mtime, audioTrackNames: names, isImported: true },
+      tools,
+    });
   }
 }
 

@@ -11,13 +11,13 @@ import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
 import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
-import { probeMedia, type ProbeResult } from '../media/probe.js';
+import type { ProbeResult } from '../media/probe.js';
 import { formatRecoverySize, toWirePath, TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
 import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
 import { pathKey } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest, UnreadableVideo } from '../library/content-ingest.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from '../library/content-library.js';
 import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../state/notifier.js';
@@ -122,7 +122,7 @@ export class RecoveryService {
     private readonly library: ContentLibrary,
     private readonly games: GameCatalog,
     private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
     private readonly notifier: Notifier,
     private readonly monitor: StorageMonitor,
     @inject(EVENT_SINK) private readonly events: EventSink,
@@ -241,11 +241,11 @@ export class RecoveryService {
     }
     let probed: ProbeResult;
     try {
-      probed = await probeMedia(tools.ffprobe.path, remuxed ?? source);
-      if (!probed.streams.some((stream) => stream.type === 'video' || stream.type === 'audio')) throw new Error('it holds no video or audio');
+      probed = await this.ingest.probe(remuxed ?? source, tools, 'video or audio');
     } catch (error) {
       if (remuxed) await rm(remuxed, { force: true });
-      throw new Error(`${source} cannot be read (${(error as Error).message}); it was left where it is.`, { cause: error });
+      const reason = error instanceof UnreadableVideo ? error.reason : (error as Error).message;
+      throw new Error(`${source} cannot be read (${reason}); it was left where it is.`, { cause: error });
     }
 
     let filePath = source;
@@ -265,15 +265,18 @@ export class RecoveryService {
 
     const durationSeconds = probed.durationSeconds ?? 0;
     const recordedFrom = candidate.type === 'Session' ? stampTime(path.basename(source)) : undefined;
-    const item = await this.artwork.addWithArtwork({
+    const item = await this.ingest.add({
+      file: filePath,
       type: candidate.type,
-      filePath,
-      game,
-      durationSeconds,
-      createdAt,
-      gameDatabaseId: this.games.list().find((entry) => entry.name.toLowerCase() === game.toLowerCase())?.gameDatabaseId ?? null,
-      ...(recordedFrom ? { recordedFrom, recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000) } : {}),
-    }, probed, tools);
+      probed,
+      meta: {
+        game,
+        createdAt,
+        gameDatabaseId: this.games.list().find((entry) => entry.name.toLowerCase() === game.toLowerCase())?.gameDatabaseId ?? null,
+        ...(recordedFrom ? { recordedFrom, recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000) } : {}),
+      },
+      tools,
+    });
     this.logger.info('video recovered', {
       id: item.id, from: source, file: filePath, game, duration: item.duration, remuxed: remuxed !== undefined, layout: layout?.boxes.slice(0, 8),
     });

@@ -15,7 +15,7 @@ import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
@@ -117,7 +117,7 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 /**
  * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
  * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, the started
- * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
+ * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the way into the library. `dispose` stops them and removes the folder.
  */
 export interface MediaWorld {
   folder: string;
@@ -129,7 +129,7 @@ export interface MediaWorld {
   library: ContentLibrary;
   toolbox: FfmpegToolbox;
   jobs: MediaJobs;
-  artwork: ContentArtwork;
+  ingest: ContentIngest;
   dispose(): Promise<void>;
 }
 
@@ -147,7 +147,7 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
   const jobs = new MediaJobs();
   return {
-    folder, events, logger, options, settings, state, library, toolbox, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
+    folder, events, logger, options, settings, state, library, toolbox, jobs, ingest: new ContentIngest(settings, library, logger),
     async dispose() {
       await jobs.shutdown();
       state.dispose();
