@@ -70,7 +70,10 @@ export interface ListedItem {
 
 /** The video could not be read as media: no item was added. */
 export class UnreadableVideo extends Error {
-  constructor(readonly file: string, readonly reason: string) {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
     super(`${file} cannot be read (${reason})`);
   }
 }
@@ -90,7 +93,11 @@ export class ContentIngest {
   /** Thumbnail and waveform files being made after their item was added, to when they are placed. */
   private readonly making = new Map<string, Promise<void>>();
 
-  constructor(private readonly settings: SettingsStore, private readonly library: ContentLibrary, logger: Logger) {
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly library: ContentLibrary,
+    logger: Logger,
+  ) {
     this.logger = logger.child('ingest');
   }
 
@@ -104,7 +111,8 @@ export class ContentIngest {
       if (early) await this.discardArtwork(await early);
       throw error;
     });
-    const artwork = await (early ?? this.prepareArtwork(request.artworkSources ?? artworkOf(placed.filePath, await this.probed(request)), tools));
+    const artwork = await (early ??
+      this.prepareArtwork(request.artworkSources ?? artworkOf(placed.filePath, await this.probed(request)), tools));
     let item: ContentRecord;
     try {
       item = await this.library.add(this.withLiveBookmarks(placed, request));
@@ -165,10 +173,13 @@ export class ContentIngest {
     const pending = thumbnailPath(this.settings.current.cacheFolder, 'pending', randomUUID());
     const { picture, sound } = sources;
     const [thumbnail, waveform] = await Promise.all([
-      createThumbnail({ ffmpegPath: tools.ffmpeg.path, target: pending, ...picture }).then(() => pending, (error: unknown) => {
-        this.logger.warn('no thumbnail', { video: picture.video, error: reasonOf(error) });
-        return undefined;
-      }),
+      createThumbnail({ ffmpegPath: tools.ffmpeg.path, target: pending, ...picture }).then(
+        () => pending,
+        (error: unknown) => {
+          this.logger.warn('no thumbnail', { video: picture.video, error: reasonOf(error) });
+          return undefined;
+        },
+      ),
       computeWaveform({ ffmpegPath: tools.ffmpeg.path, ...sound }).catch((error: unknown) => {
         this.logger.warn('no waveform', { video: sound.video, error: reasonOf(error) });
         return undefined;
@@ -188,7 +199,12 @@ export class ContentIngest {
     try {
       const probed = await this.probed(request);
       const filePath = request.moveTo === undefined ? request.file : await moveFile(request.file, request.moveTo);
-      return { ...request.meta, type: request.type, filePath, durationSeconds: request.meta.durationSeconds ?? probed.durationSeconds ?? 0 };
+      return {
+        ...request.meta,
+        type: request.type,
+        filePath,
+        durationSeconds: request.meta.durationSeconds ?? probed.durationSeconds ?? 0,
+      };
     } catch (error) {
       await this.abandon(request.file, request);
       throw error;
@@ -212,7 +228,8 @@ export class ContentIngest {
   /** Bookmarks that arrived while the item was being added. */
   private async keepLiveBookmarks(item: ContentRecord, { liveBookmarks }: IngestRequest): Promise<ContentRecord> {
     let kept = item;
-    while (liveBookmarks && liveBookmarks().length > kept.bookmarks.length) kept = await this.library.update(item.id, { bookmarks: liveBookmarks() });
+    while (liveBookmarks && liveBookmarks().length > kept.bookmarks.length)
+      kept = await this.library.update(item.id, { bookmarks: liveBookmarks() });
     return kept;
   }
 
@@ -221,10 +238,14 @@ export class ContentIngest {
     const cacheFolder = this.settings.current.cacheFolder;
     const typeFolder = TYPE_FOLDERS[item.type];
     await Promise.all([
-      artwork.pendingThumbnail && movePending(artwork.pendingThumbnail, thumbnailPath(cacheFolder, typeFolder, item.id))
-        .catch((error: unknown) => this.logger.warn('thumbnail not placed', { id: item.id, error })),
-      artwork.waveform && writeWaveform(waveformPath(cacheFolder, typeFolder, item.id), artwork.waveform)
-        .catch((error: unknown) => this.logger.warn('waveform not written', { id: item.id, error })),
+      artwork.pendingThumbnail &&
+        movePending(artwork.pendingThumbnail, thumbnailPath(cacheFolder, typeFolder, item.id)).catch((error: unknown) =>
+          this.logger.warn('thumbnail not placed', { id: item.id, error }),
+        ),
+      artwork.waveform &&
+        writeWaveform(waveformPath(cacheFolder, typeFolder, item.id), artwork.waveform).catch((error: unknown) =>
+          this.logger.warn('waveform not written', { id: item.id, error }),
+        ),
     ]);
   }
 }
