@@ -6,7 +6,7 @@
 //   service's own command line for it (same pieces, encoder, quality and filters).
 import 'reflect-metadata';
 import {
-  chooseClipEncoder, ClipService, ContentIngest, ContentLibrary, ContentLocator, encodeArgs, MediaJobs, probeMedia, ServiceLogger as Logger, ServiceOptions,
+  chooseClipEncoder, ClipService, ContentIngest, ContentLibrary, ContentLocator, encodeArgs, JobRunner, probeMedia, ServiceLogger as Logger, ServiceOptions,
   SettingsStore, StateStore, type ClipSource,
 } from '@keyframe/core/host';
 import type { Codec } from '@keyframe/core/protocol';
@@ -59,7 +59,7 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   const source = path.join(folder, 'long.mp4');
   await generateVideo(ffmpeg.path, source, { seconds: sourceSeconds, width: 1920, height: 1080, frameRate: 10, tones: [440, 660] });
   const item = await library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: sourceSeconds });
-  const jobs = new MediaJobs();
+  const jobs = new JobRunner(toolbox);
   const clips = new ClipService(settings, library, new ContentLocator(settings, library), toolbox, new ContentIngest(settings, library, logger), jobs, events, logger);
   let id = 1;
   return {

@@ -9,7 +9,7 @@ export { FfmpegToolbox, type FfmpegTools } from './media/ffmpeg-toolbox.js';
 // In-process clip jobs for the bench.
 export { ClipService } from './jobs/clip-service.js';
 export { ContentIngest } from './library/content-ingest.js';
-export { MediaJobs } from './jobs/media-jobs.js';
+export { JobRunner } from './jobs/job-runner.js';
 export { ContentLibrary } from './library/content-library.js';
 export { ContentLocator } from './library/content-locator.js';
 export { SettingsStore } from './settings/settings-store.js';

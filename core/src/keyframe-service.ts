@@ -41,7 +41,7 @@ import { FOLDER_PICKER, LibraryLocations } from './library/library-locations.js'
 import { Notifier } from './state/notifier.js';
 import { ClipService, clipWorkFolder } from './jobs/clip-service.js';
 import { ContentIngest } from './library/content-ingest.js';
-import { MediaJobs } from './jobs/media-jobs.js';
+import { JobRunner } from './jobs/job-runner.js';
 import { RecorderService, SCREEN_TEXT_WANTED } from './recording/recorder-service.js';
 import { RecoveryService } from './recording/recovery-service.js';
 import { SettingsService } from './settings/settings-service.js';
@@ -77,7 +77,7 @@ import { staticFiles } from './transport/static-files.js';
 const SERVICES: InjectionToken<object>[] = [
   SettingsStore, SettingsService, StateStore, Notifier, GameCatalog, UpdateStatus,
   ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener,
-  CaptureSources, ContentLibrary, ContentItemQueue, ContentIngest, MediaJobs, RecorderService, ClipService,
+  CaptureSources, ContentLibrary, ContentItemQueue, ContentIngest, JobRunner, RecorderService, ClipService,
   FfmpegToolbox, MachineCapabilities,
   GameDetector, BookmarkService, IntegrationHost,
   AutoRecorder,
@@ -182,8 +182,7 @@ export class KeyframeService {
     this.container.resolve(GameDetector).stop();
     // Stopped where they are, to resume at the next start.
     await this.container.resolve(UploadService).shutdown().catch((error: unknown) => this.logger.error('uploads did not stop cleanly', { error }));
-    await this.container.resolve(ClipService).shutdown().catch((error: unknown) => this.logger.error('clip jobs did not stop cleanly', { error }));
-    await this.container.resolve(MediaJobs).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
+    await this.container.resolve(JobRunner).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);

@@ -95,7 +95,6 @@ describe('ClipService', function () {
     clips = new ClipService(settings, library, locator, toolbox, world.ingest, world.jobs, events, world.logger);
   });
   after(async () => {
-    await clips.shutdown();
     await world.dispose();
   });
 

@@ -12,7 +12,7 @@ import { Logger } from '../support/logger.js';
 import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentIngest } from '../library/content-ingest.js';
-import { MediaJobs } from './media-jobs.js';
+import { JobRunner } from './job-runner.js';
 import { ContentItemQueue } from '../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { ContentLocator } from '../library/content-locator.js';
@@ -62,7 +62,7 @@ describe('CompressionService', function () {
 
   const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) => {
     const logger = new Logger([]);
-    const jobs = new MediaJobs();
+    const jobs = new JobRunner(toolbox);
     return new CompressionService(settings, library, new ContentLocator(settings, library), toolbox, recorderService,
       new ContentIngest(settings, library, logger), jobs, items, events, logger);
   };

@@ -14,7 +14,6 @@ import { Notifier } from '../state/notifier.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
-import { MediaJobs } from './media-jobs.js';
 
 const bookmark = (id: number, type: Bookmark['type'], seconds: number): Bookmark => ({ id, type, subtype: null, time: formatDuration(seconds), aiRating: null });
 const run = (file: string, args: string[]) => new Promise<void>((resolve, reject) => {
@@ -39,10 +38,10 @@ describe('HighlightService', function () {
     ({ events, settings, state, library, toolbox } = world);
     const { ingest, logger } = world;
     recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), ingest, logger, events, () => false);
-    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, toolbox, ingest, new MediaJobs(), recorder, events, logger);
+    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, ingest, world.jobs, recorder, events, logger);
   });
   afterEach(async () => {
-    await highlights.idle();
+    await world.jobs.idle();
     await recorder.shutdown();
     await world.dispose();
   });
@@ -136,7 +135,7 @@ describe('HighlightService', function () {
     await wait(500);
     const session = await recorder.stop();
     expect(session).to.not.equal(undefined);
-    await highlights.idle();
+    await world.jobs.idle();
     const made = library.list().filter((entry) => entry.type === 'Highlight');
     expect(made).to.have.length(1);
     expect(made[0]!.bookmarks.map((mark) => mark.id)).to.deep.equal([77]);
@@ -154,7 +153,7 @@ describe('HighlightService', function () {
     await wait(1500);
     recorder.addBookmark(bookmark(79, 'Death', 1));
     await recorder.stop();
-    await highlights.idle();
+    await world.jobs.idle();
     expect(library.list().filter((entry) => entry.type === 'Highlight')).to.deep.equal([]);
     expect(events.of('AiProgress')).to.deep.equal([]);
   });

@@ -10,7 +10,7 @@ import { PickerUnavailableError, type PickOptions } from '../platform/native-pic
 import { Logger } from '../support/logger.js';
 import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
 import { ContentIngest } from '../library/content-ingest.js';
-import { MediaJobs } from './media-jobs.js';
+import { JobRunner } from './job-runner.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
 import { Notifier } from '../state/notifier.js';
@@ -51,7 +51,7 @@ describe('ImportService', function () {
       picked.push(options);
       return pick(options);
     };
-    return new ImportService(library, ingest, new MediaJobs(), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
+    return new ImportService(library, ingest, new JobRunner(toolbox), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
   };
 
   /** Two videos (the second with two named tracks) and a text file named .mp4, with known modification times. */

@@ -16,7 +16,7 @@ import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { ContentIngest } from '../library/content-ingest.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
+import { JobRunner } from '../jobs/job-runner.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
@@ -117,7 +117,7 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 /**
  * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
  * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, the started
- * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the way into the library. `dispose` stops them and removes the folder.
+ * capabilities (State filled) and their ffmpeg toolbox, the job runner and the way into the library. `dispose` stops them and removes the folder.
  */
 export interface MediaWorld {
   folder: string;
@@ -128,7 +128,7 @@ export interface MediaWorld {
   state: StateStore;
   library: ContentLibrary;
   toolbox: FfmpegToolbox;
-  jobs: MediaJobs;
+  jobs: JobRunner;
   ingest: ContentIngest;
   dispose(): Promise<void>;
 }
@@ -145,7 +145,7 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   const library = new ContentLibrary(settings, state, logger);
   await library.load();
   const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
-  const jobs = new MediaJobs();
+  const jobs = new JobRunner(toolbox);
   return {
     folder, events, logger, options, settings, state, library, toolbox, jobs, ingest: new ContentIngest(settings, library, logger),
     async dispose() {
