@@ -5,8 +5,6 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
@@ -18,6 +16,7 @@ import { Logger } from '../support/logger.js';
 import { pathKey } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ContentIngest, UnreadableVideo } from '../library/content-ingest.js';
+import { JobCancelled, JobRunner, type Job } from '../jobs/job-runner.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from '../library/content-library.js';
 import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../state/notifier.js';
@@ -121,7 +120,7 @@ export class RecoveryService {
     private readonly settings: SettingsStore,
     private readonly library: ContentLibrary,
     private readonly games: GameCatalog,
-    private readonly toolbox: FfmpegToolbox,
+    private readonly runner: JobRunner,
     private readonly ingest: ContentIngest,
     private readonly notifier: Notifier,
     private readonly monitor: StorageMonitor,
@@ -204,7 +203,8 @@ export class RecoveryService {
         this.logger.info('unrecovered video deleted', { file: candidate.filePath });
         this.monitor.refreshSoon();
       } else {
-        await this.recover(candidate, gameOverride);
+        const spec = { kind: 'recovery', operation: `Recovering ${candidate.filePath}`, key: recoveryId } as const;
+        await this.runner.start(spec, (job) => this.recover(job, candidate, gameOverride)).done;
       }
       this.offered.delete(recoveryId);
     } catch (error) {
@@ -221,8 +221,9 @@ export class RecoveryService {
     }
   }
 
-  private async recover(candidate: RecoveryCandidate, gameOverride: string | undefined): Promise<ContentRecord> {
-    const tools = this.toolbox.requireFfmpeg(`Recovering ${candidate.filePath}`);
+  /** Runs as a job: stopping the service cancels its remux (its partial output removed) and the file stays offered. */
+  private async recover(job: Job, candidate: RecoveryCandidate, gameOverride: string | undefined): Promise<ContentRecord> {
+    const { tools } = job;
     const source = candidate.filePath;
     const info = await stat(source).catch(() => undefined);
     if (!info?.isFile()) throw new CommandError('NotFound', `${source} is gone: there is nothing to recover.`);
@@ -237,7 +238,7 @@ export class RecoveryService {
     if (!layout || needsRemux(layout)) {
       const temp = tempOutputPath(target);
       await mkdir(path.dirname(temp), { recursive: true });
-      if (await this.remux(tools, source, temp)) remuxed = temp;
+      if (await this.remux(job, source, temp)) remuxed = temp;
     }
     let probed: ProbeResult;
     try {
@@ -265,6 +266,7 @@ export class RecoveryService {
 
     const durationSeconds = probed.durationSeconds ?? 0;
     const recordedFrom = candidate.type === 'Session' ? stampTime(path.basename(source)) : undefined;
+    job.throwIfCancelled();
     const item = await this.ingest.add({
       file: filePath,
       type: candidate.type,
@@ -284,18 +286,21 @@ export class RecoveryService {
   }
 
   /** `-c copy -movflags +faststart`: turns a fragmented or moov-last MP4 into a regular one. False if ffmpeg could not. */
-  private async remux(tools: FfmpegTools, input: string, output: string): Promise<boolean> {
-    const run = FfmpegProcess.start({
-      ffmpegPath: tools.ffmpeg.path,
-      args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
-      outputs: [output],
-      logger: this.logger,
-    });
-    const exit = await run.exited;
-    if (exit.succeeded) return true;
-    this.logger.warn('remux failed: the original is kept as it is', { file: input, error: exit.errorText });
-    await rm(output, { force: true });
-    return false;
+  private async remux(job: Job, input: string, output: string): Promise<boolean> {
+    try {
+      await job.ffmpeg({
+        args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
+        outputs: [output],
+        logger: this.logger,
+        failure: (exit) => exit.errorText,
+      }).finished;
+      return true;
+    } catch (error) {
+      await rm(output, { force: true });
+      if (error instanceof JobCancelled) throw error;
+      this.logger.warn('remux failed: the original is kept as it is', { file: input, error: (error as Error).message });
+      return false;
+    }
   }
 }
 
