@@ -7,7 +7,7 @@ export { StateStore } from './state/state-store.js';
 // The ffmpeg the service runs (`requireFfmpeg`), for the bench's bare-ffmpeg baselines.
 export { FfmpegToolbox, type FfmpegTools } from './media/ffmpeg-toolbox.js';
 // In-process clip jobs for the bench.
-export { ClipService } from './jobs/clip-service.js';
+export { ClipService } from './jobs/clip/clip-service.js';
 export { ContentIngest } from './library/content-ingest.js';
 export { JobRunner } from './jobs/job-runner.js';
 export { ContentLibrary } from './library/content-library.js';
@@ -17,9 +17,9 @@ export { Logger as ServiceLogger } from './support/logger.js';
 // The service's own ffmpeg command lines, so that the bench's bare-ffmpeg baselines run the same work.
 export { probeMedia } from './media/probe.js';
 export { chooseClipEncoder, encodeArgs, type ClipSource } from './media/clip-encoding.js';
-export { compressionArgs, compressionEncoder } from './jobs/compression-service.js';
+export { compressionArgs, compressionEncoder } from './jobs/compression/compression-service.js';
 export { bookmarkMoments, planHighlight } from './media/highlight-plan.js';
-export { highlightArgs } from './jobs/highlight-service.js';
+export { highlightArgs } from './jobs/highlight/highlight-service.js';
 // On-screen text recognition, for the bench.
 export { ScreenTextReader } from './ocr/screen-text-reader.js';
 export { createOfflineWorker, SharedTextRecognizer } from './ocr/text-recognizer.js';

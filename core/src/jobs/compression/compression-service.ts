@@ -8,25 +8,25 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
-import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { fileInput } from '../media/file-input.js';
-import { percentOf, produceInto, type JobOutput } from '../media/job-output.js';
-import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { audioTrackNameArgs } from '../media/session-encoding.js';
-import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../media/video-encoder.js';
-import { moveFile } from '../media/move-file.js';
-import type { Codec, EventContent, Settings } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { pathKey, samePath } from '../support/paths.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentIngest } from '../library/content-ingest.js';
-import { JobRunner, risingProgress, type Job } from './job-runner.js';
-import { ContentItemQueue } from '../library/content-item-queue.js';
-import { ContentLibrary, sizeFields, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+import { CommandError } from '../../protocol/refusal.js';
+import { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { fileInput } from '../../media/file-input.js';
+import { percentOf, produceInto, type JobOutput } from '../../media/job-output.js';
+import { probeMedia, type ProbeResult } from '../../media/probe.js';
+import { audioTrackNameArgs } from '../../media/session-encoding.js';
+import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../../media/video-encoder.js';
+import { moveFile } from '../../media/move-file.js';
+import type { Codec, EventContent, Settings } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { pathKey, samePath } from '../../support/paths.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner, risingProgress, type Job } from '../job-runner.js';
+import { ContentItemQueue } from '../../library/content-item-queue.js';
+import { ContentLibrary, sizeFields, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
 
 export type CompressionOutcome =
   | { status: 'done'; item: ContentRecord; sizeBytes: number; originalBytes: number }

@@ -9,25 +9,25 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
-import type { FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { fileInput } from '../media/file-input.js';
+import { CommandError } from '../../protocol/refusal.js';
+import type { FfmpegTools } from '../../media/ffmpeg-toolbox.js';
+import { fileInput } from '../../media/file-input.js';
 import {
   bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
-} from '../media/highlight-plan.js';
-import { percentOf, produceInto } from '../media/job-output.js';
-import { measureLoudness } from '../media/loudness.js';
-import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { audioTrackNameArgs } from '../media/session-encoding.js';
-import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentIngest } from '../library/content-ingest.js';
-import { JobRunner, risingProgress, type Job } from './job-runner.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { fileStamp, RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+} from '../../media/highlight-plan.js';
+import { percentOf, produceInto } from '../../media/job-output.js';
+import { measureLoudness } from '../../media/loudness.js';
+import { probeMedia, type ProbeResult } from '../../media/probe.js';
+import { audioTrackNameArgs } from '../../media/session-encoding.js';
+import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner, risingProgress, type Job } from '../job-runner.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { fileStamp, RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
 
 export type HighlightOutcome =
   | { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }

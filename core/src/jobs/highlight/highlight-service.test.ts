@@ -3,17 +3,17 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { probeMedia } from '../media/probe.js';
-import { formatDuration, type Bookmark } from '../protocol/index.js';
-import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
+import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { probeMedia } from '../../media/probe.js';
+import { formatDuration, type Bookmark } from '../../protocol/index.js';
+import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
 import { HighlightService } from './highlight-service.js';
-import { Notifier } from '../state/notifier.js';
-import { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { Notifier } from '../../state/notifier.js';
+import { RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
+import { StateStore } from '../../state/state-store.js';
 
 const bookmark = (id: number, type: Bookmark['type'], seconds: number): Bookmark => ({ id, type, subtype: null, time: formatDuration(seconds), aiRating: null });
 const run = (file: string, args: string[]) => new Promise<void>((resolve, reject) => {

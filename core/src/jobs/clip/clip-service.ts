@@ -5,23 +5,23 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
+import { CommandError } from '../../protocol/refusal.js';
 import {
   allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
   type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
-} from '../media/clip-encoding.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { percentOf, produceInto } from '../media/job-output.js';
-import { probeMedia } from '../media/probe.js';
-import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentIngest } from '../library/content-ingest.js';
-import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from './job-runner.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { fileStamp } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+} from '../../media/clip-encoding.js';
+import { FfmpegToolbox, type FfmpegTools } from '../../media/ffmpeg-toolbox.js';
+import { percentOf, produceInto } from '../../media/job-output.js';
+import { probeMedia } from '../../media/probe.js';
+import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { fileStamp } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
 
 type OutputMode = NonNullable<CommandParameters<'CreateClip'>['OutputMode']>;
 
