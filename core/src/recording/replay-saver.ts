@@ -6,7 +6,7 @@ import { probeMedia } from '../media/probe.js';
 import { CommandError } from '../protocol/refusal.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { formatDuration } from '../protocol/index.js';
-import { artworkOf, ContentArtwork, type ArtworkSources } from '../library/content-artwork.js';
+import { ContentIngest, type ArtworkSources } from '../library/content-ingest.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
@@ -21,7 +21,7 @@ export class ReplaySaver {
 
   constructor(
     private readonly library: ContentLibrary,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
     private readonly notifier: Notifier,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
@@ -58,37 +58,42 @@ export class ReplaySaver {
       let target = this.library.contentPath('Buffer', recording.game, `${fileStamp(requestedAt)}.mp4`);
       // The artwork comes from the segments while they are joined: the save takes about as long as the join.
       const sources = segmentArtwork(span);
-      const early = sources && this.artwork.prepare(sources, tools);
+      const early = sources && this.ingest.prepareArtwork(sources, tools);
       const joinBegan = Date.now();
       try {
         target = await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: [...audioTrackNames], logger: this.logger });
       } catch (error) {
-        if (early) await this.artwork.discard(await early);
+        if (early) await this.ingest.discardArtwork(await early);
         throw error;
       } finally {
         span.release();
       }
       const joinMs = Date.now() - joinBegan;
       const probed = await probeMedia(tools.ffprobe.path, target);
-      const artwork = await (early ?? this.artwork.prepare(artworkOf(target, probed), tools));
       const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
       const spanEnd = span.startSeconds + durationSeconds;
       const bookmarks = recording.bookmarks
         .filter(({ seconds }) => seconds >= span.startSeconds && seconds <= spanEnd)
         .map(({ bookmark, seconds }) => ({ ...bookmark, time: formatDuration(seconds - span.startSeconds) }));
       const recordedFrom = new Date(recording.startedAt.getTime() + span.startSeconds * 1000);
-      const item = await this.artwork.add({
+      const item = await this.ingest.add({
+        file: target,
         type: 'Buffer',
-        filePath: target,
-        game: recording.game,
-        durationSeconds,
-        bookmarks,
-        createdAt: requestedAt,
-        gameExePath: recording.exePath ?? null,
-        audioTrackNames: recording.contentTrackNames,
-        recordedFrom,
-        recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
-      }, artwork);
+        ownsFile: true,
+        probed,
+        ...(early ? { artwork: early } : {}),
+        meta: {
+          game: recording.game,
+          durationSeconds,
+          bookmarks,
+          createdAt: requestedAt,
+          gameExePath: recording.exePath ?? null,
+          audioTrackNames: recording.contentTrackNames,
+          recordedFrom,
+          recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
+        },
+        tools,
+      });
       this.events.send('ReplayBufferSaved', {});
       this.logger.info('replay buffer saved', {
         id: item.id, file: target, segments: span.segments.length, from: span.startSeconds, duration: durationSeconds,

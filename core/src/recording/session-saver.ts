@@ -1,12 +1,10 @@
-// Keeps a finished Session or Hybrid recording: its cache file is probed, moved into the content folder and
-// added to the library with its metadata, thumbnail and waveform and the recording's bookmarks.
+// Keeps a finished Session or Hybrid recording: its cache file is checked, then goes into the library through
+// ContentIngest (moved into the content folder, artwork made, added with the recording's bookmarks).
 import { rm, stat } from 'node:fs/promises';
 import { injectable } from 'tsyringe';
-import { moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import type { Bookmark } from '../protocol/index.js';
+import { ContentIngest } from '../library/content-ingest.js';
+import type { ContentRecord } from '../library/content-library.js';
 import { Logger } from '../support/logger.js';
 import type { StartedRecording } from './recording.js';
 
@@ -14,7 +12,7 @@ import type { StartedRecording } from './recording.js';
 export class SessionSaver {
   private readonly logger: Logger;
 
-  constructor(private readonly library: ContentLibrary, private readonly artwork: ContentArtwork, logger: Logger) {
+  constructor(private readonly ingest: ContentIngest, logger: Logger) {
     this.logger = logger.child('recorder');
   }
 
@@ -42,26 +40,24 @@ export class SessionSaver {
       throw new Error(`The recording ${cacheFile} cannot be read (${(error as Error).message}); it was left there.`);
     }
 
-    const filePath = await moveFile(cacheFile, contentFilePath);
-    const bookmarks = (): Bookmark[] => recording.bookmarks.map((entry) => entry.bookmark);
-    let saved = bookmarks();
-    let item = await this.artwork.addWithArtwork({
+    const item = await this.ingest.add({
+      file: cacheFile,
+      moveTo: contentFilePath,
       type: 'Session',
-      filePath,
-      game: recording.game,
-      durationSeconds,
-      bookmarks: saved,
-      gameExePath: recording.exePath ?? null,
-      audioTrackNames: recording.contentTrackNames,
-      recordedFrom: startedAt,
-      recordedUntil: new Date(startedAt.getTime() + durationSeconds * 1000),
-    }, probed, media.tools);
-    // Bookmarks that arrived while the metadata was written.
-    while (recording.bookmarks.length > saved.length) {
-      saved = bookmarks();
-      item = await this.library.update(item.id, { bookmarks: saved });
-    }
-    this.logger.info('recording saved', { id: item.id, file: filePath, duration: item.duration, bookmarks: saved.length });
+      probed,
+      // Bookmarks that arrive while the item is added are kept too.
+      liveBookmarks: () => recording.bookmarks.map((entry) => entry.bookmark),
+      meta: {
+        game: recording.game,
+        durationSeconds,
+        gameExePath: recording.exePath ?? null,
+        audioTrackNames: recording.contentTrackNames,
+        recordedFrom: startedAt,
+        recordedUntil: new Date(startedAt.getTime() + durationSeconds * 1000),
+      },
+      tools: media.tools,
+    });
+    this.logger.info('recording saved', { id: item.id, file: item.filePath, duration: item.duration, bookmarks: item.bookmarks.length });
     return item;
   }
 }

@@ -3,20 +3,20 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { thumbnailPath } from '../media/thumbnail.js';
-import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
-import { Logger } from '../support/logger.js';
-import { allocatedFile, commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from './media-jobs.js';
-import { ContentLibrary } from '../library/content-library.js';
+import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { thumbnailPath } from '../../media/thumbnail.js';
+import { PickerUnavailableError, type PickOptions } from '../../platform/native-picker.js';
+import { Logger } from '../../support/logger.js';
+import { allocatedFile, commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner } from '../job-runner.js';
+import { ContentLibrary } from '../../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
-import { Notifier } from '../notices/notifier.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../storage/storage-monitor.js';
-import { StorageLimitConsent } from '../storage/storage-limit-consent.js';
-import { StorageWarnings } from '../storage/storage-warnings.js';
+import { Notifier } from '../../notices/notifier.js';
+import { SettingsStore } from '../../settings/settings-store.js';
+import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../../storage/storage-monitor.js';
+import { StorageLimitConsent } from '../../storage/storage-limit-consent.js';
+import { StorageWarnings } from '../../storage/storage-warnings.js';
 
 async function filesUnder(folder: string): Promise<string[]> {
   if (!existsSync(folder)) return [];
@@ -40,14 +40,14 @@ describe('ImportService', function () {
   const build = (pick: MultiFilePicker = async () => []) => {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
-    const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
+    const ingest = new ContentIngest(settings, library, logger);
     const recorder = createRecorder(world);
     const monitor = new StorageMonitor(settings, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
     };
-    return new ImportService(library, artwork, new MediaJobs(), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
+    return new ImportService(library, ingest, new JobRunner(toolbox), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
   };
 
   /** Two videos (the second with two named tracks) and a text file named .mp4, with known modification times. */
