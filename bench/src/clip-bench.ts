@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import {
   chooseClipEncoder, ClipService, ContentArtwork, ContentLibrary, ContentLocator, encodeArgs, MediaJobs, probeMedia, ServiceLogger as Logger, ServiceOptions,
-  SettingsStore, StateStore, type ClipSource,
+  SettingsStore, type ClipSource,
 } from '@keyframe/core/host';
 import type { Codec } from '@keyframe/core/protocol';
 import { generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
@@ -49,8 +49,7 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   const settings = new SettingsStore(options, logger);
   await settings.load();
   settings.replace({ ...settings.current, clipFps: 0, clipPreset: 'veryfast' });
-  const state = new StateStore(events);
-  const library = new ContentLibrary(settings, state, logger);
+  const library = new ContentLibrary(settings, logger);
   await library.load();
   const toolbox = await startedToolbox(options.dataFolder, logger);
   const { ffmpeg, ffprobe } = toolbox.requireFfmpeg('The clip bench');
@@ -75,7 +74,6 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
       if (process.platform !== 'win32') await run('sync', []);
     },
     async dispose() {
-      state.dispose();
       await temp.remove();
     },
   };

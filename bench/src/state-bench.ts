@@ -4,7 +4,7 @@
 // - one item renamed (its sidecar written, the State rebuilt newest first and serialised) against
 //   serialising that State alone.
 import 'reflect-metadata';
-import { ContentLibrary, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
+import { ContentLibrary, projectContent, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
 import type { EventContent, EventName } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/test';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -34,7 +34,8 @@ export async function benchState(): Promise<Figure[]> {
     await settings.load();
     const sink = new SerialisingSink();
     const state = new StateStore(sink);
-    const library = new ContentLibrary(settings, state, logger);
+    const library = new ContentLibrary(settings, logger);
+    projectContent(library, state);
     await library.load();
     const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');
     await mkdir(folder, { recursive: true });

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 export { KeyframeService, type StartOptions } from './keyframe-service.js';
 export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-options.js';
 export { StateStore } from './state/state-store.js';
+export { projectContent } from './app/content-projection.js';
 // The ffmpeg the service runs (`requireFfmpeg`), for the bench's bare-ffmpeg baselines.
 export { FfmpegToolbox, type FfmpegTools } from './media/ffmpeg-toolbox.js';
 // In-process clip jobs for the bench.

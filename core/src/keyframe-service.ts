@@ -46,6 +46,7 @@ import { RecorderService, SCREEN_TEXT_WANTED } from './recording/recorder-servic
 import { RecoveryService } from './recording/recovery-service.js';
 import { SettingsService } from './settings/settings-service.js';
 import { SettingsStore, type SettingsLoadReport } from './settings/settings-store.js';
+import { projectContent } from './app/content-projection.js';
 import { StateStore } from './state/state-store.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from './storage/storage-monitor.js';
 import { StorageWarnings } from './storage/storage-warnings.js';
@@ -211,6 +212,7 @@ export class KeyframeService {
     this.reportSettingsLoad(await settings.load());
     await this.container.resolve(DataMigrations).run();
     await this.removeUnfinishedOutputs();
+    projectContent(this.container.resolve(ContentLibrary), this.container.resolve(StateStore));
     await this.container.resolve(ContentLibrary).load();
     await this.container.resolve(AccountService).load();
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.

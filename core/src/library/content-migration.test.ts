@@ -30,7 +30,7 @@ describe('migrations', () => {
     settings = new SettingsStore(options, logger);
     await settings.load();
     state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
+    library = new ContentLibrary(settings, logger);
     await library.load();
   });
   afterEach(async () => {

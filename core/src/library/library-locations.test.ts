@@ -44,7 +44,7 @@ describe('LibraryLocations', () => {
     store = new SettingsStore(options, logger);
     await store.load();
     state = new StateStore(events);
-    library = new ContentLibrary(store, state, logger);
+    library = new ContentLibrary(store, logger);
     await library.load();
     picked = undefined;
   });

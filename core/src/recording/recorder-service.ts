@@ -18,14 +18,15 @@ import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import type { RecorderView } from '../sdk/game-integration.js';
 import {
-  formatDuration, formatLocalDateTime, parseDuration, toWirePath, type Bookmark, type Recording, type RecordingMode,
+  formatDuration, formatLocalDateTime, toWirePath, type Bookmark, type Recording, type RecordingMode,
 } from '../protocol/index.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';
 import { executableName } from '../platform/process-list.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { artworkOf, ContentArtwork, type ArtworkSources } from '../library/content-artwork.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
+import { fromWireBookmark } from '../library/content-item.js';
+import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../library/content-library.js';
 import { effectiveRecordingSettings, type EffectiveRecordingSettings } from '../settings/effective-settings.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
@@ -266,10 +267,9 @@ export class RecorderService implements RecorderView {
       const artwork = await (early ?? this.artwork.prepare(artworkOf(target, probed), tools));
       const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
       const spanEnd = span.startSeconds + durationSeconds;
-      const bookmarks = (this.state.current.recording?.bookmarks ?? []).flatMap((bookmark) => {
-        const time = parseDuration(bookmark.time);
-        if (time === undefined || time < span.startSeconds || time > spanEnd) return [];
-        return [{ ...bookmark, time: formatDuration(time - span.startSeconds) }];
+      const bookmarks = (this.state.current.recording?.bookmarks ?? []).map(fromWireBookmark).flatMap((bookmark) => {
+        if (bookmark.seconds < span.startSeconds || bookmark.seconds > spanEnd) return [];
+        return [{ ...bookmark, seconds: bookmark.seconds - span.startSeconds }];
       });
       const recordedFrom = new Date(info.startedAt.getTime() + span.startSeconds * 1000);
       const item = await this.artwork.add({
@@ -520,7 +520,7 @@ export class RecorderService implements RecorderView {
     }
 
     const filePath = await moveFile(cacheFile, info.contentFilePath!);
-    const bookmarks = (): Bookmark[] => [...(this.state.current.recording?.bookmarks ?? [])];
+    const bookmarks = (): ContentBookmark[] => (this.state.current.recording?.bookmarks ?? []).map(fromWireBookmark);
     let saved = bookmarks();
     let item = await this.artwork.addWithArtwork({
       type: 'Session',
@@ -538,7 +538,7 @@ export class RecorderService implements RecorderView {
       saved = bookmarks();
       item = await this.library.update(item.id, { bookmarks: saved });
     }
-    this.logger.info('recording saved', { id: item.id, file: filePath, duration: item.duration, bookmarks: saved.length });
+    this.logger.info('recording saved', { id: item.id, file: filePath, durationSeconds: item.durationSeconds, bookmarks: saved.length });
     return item;
   }
 

@@ -10,6 +10,7 @@ import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import type { CurrentRecording, RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { projectContent } from '../app/content-projection.js';
 import { StateStore } from '../state/state-store.js';
 import {
   chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
@@ -122,7 +123,8 @@ describe('StorageMonitor', function () {
     await settings.load();
     settings.replace({ ...settings.current, storageLimit: 1 });
     state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
+    library = new ContentLibrary(settings, logger);
+    projectContent(library, state);
     await library.load();
     recorder = new FakeRecorder();
   });

@@ -20,6 +20,7 @@ import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { projectContent } from '../app/content-projection.js';
 import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
@@ -142,7 +143,8 @@ export async function createMediaWorld(prefix: string, changes: Partial<Settings
   await settings.load();
   settings.replace({ ...settings.current, ...changes });
   const state = new StateStore(events);
-  const library = new ContentLibrary(settings, state, logger);
+  const library = new ContentLibrary(settings, logger);
+  projectContent(library, state);
   await library.load();
   const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
   const jobs = new MediaJobs();
