@@ -186,12 +186,7 @@ export class StorageMonitor {
   async start(): Promise<void> {
     this.stopped = false;
     await this.consent.load();
-    let content = this.state.current.content;
-    this.unsubscribe.push(this.state.onChange((state: Readonly<State>) => {
-      if (state.content === content) return;
-      content = state.content;
-      this.refreshSoon();
-    }));
+    this.unsubscribe.push(this.library.events.on('changed', () => this.refreshSoon()));
     let watched = watchedSettings(this.settings.current);
     this.unsubscribe.push(this.settings.onChange((settings) => {
       const next = watchedSettings(settings);
