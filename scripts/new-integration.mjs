@@ -11,7 +11,7 @@ const TEMPLATE = path.join(REPO, 'scripts', 'integration-template');
 const REPO_PLUGINS = path.join(REPO, 'plugins');
 
 const NAME_PATTERN = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
-// The manifest's own pattern (core/src/plugins/manifest.ts): it is the `gameIntegrations` settings key.
+// The manifest's own pattern (core/src/integrations/manifest.ts): it is the `gameIntegrations` settings key.
 const KEY_PATTERN = /^[a-z][a-zA-Z0-9]*$/;
 // Where generated placeholder ports fall: clear of the service's 44030 and of ports games use.
 const PORT_RANGE = { first: 47000, size: 1000 };

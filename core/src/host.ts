@@ -1,7 +1,7 @@
 // For programs that embed the service (a desktop shell, the benchmarks): start it in-process and
 // hand it command strings from a bridge such as `window.external.sendMessage`.
 import 'reflect-metadata';
-export { KeyframeService, type StartOptions } from './keyframe-service.js';
+export { KeyframeService, type StartOptions } from './app/keyframe-service.js';
 export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-options.js';
 export { StateStore } from './state/state-store.js';
 export { projectContent } from './app/content-projection.js';
@@ -22,6 +22,6 @@ export { compressionArgs, compressionEncoder } from './jobs/compression-service.
 export { bookmarkMoments, planHighlight } from './media/highlight-plan.js';
 export { highlightArgs } from './jobs/highlight-service.js';
 // On-screen text recognition, for the bench.
-export { ScreenTextReader } from './ocr/screen-text-reader.js';
-export { createOfflineWorker, SharedTextRecognizer } from './ocr/text-recognizer.js';
-export { decodePng } from './ocr/png.js';
+export { ScreenTextReader } from './feeds/screen-text/screen-text-reader.js';
+export { createOfflineWorker, SharedTextRecognizer } from './feeds/screen-text/text-recognizer.js';
+export { decodePng } from './feeds/screen-text/png.js';

@@ -13,11 +13,11 @@ export type {
 export type { BookmarkType } from './protocol/index.js';
 export {
   GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,
-} from './plugins/game-config-file.js';
-export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './ocr/screen-text-matcher.js';
-export { containsKeyword, editDistance } from './ocr/keyword-match.js';
-export { SilenceWarning, type SilenceWarningStart } from './plugins/silence-warning.js';
-export { openJsonPushFeed, readJsonPush, type JsonPushFeedOptions } from './plugins/json-push-feed.js';
+} from './integrations/game-config-file.js';
+export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './feeds/screen-text/screen-text-matcher.js';
+export { containsKeyword, editDistance } from './feeds/screen-text/keyword-match.js';
+export { SilenceWarning, type SilenceWarningStart } from './integrations/silence-warning.js';
+export { openJsonPushFeed, readJsonPush, type JsonPushFeedOptions } from './integrations/json-push-feed.js';
 export {
   ScreenTextBookmarks, type ScreenTextBookmarksOptions, type ScreenTextBookmarksServices,
-} from './ocr/screen-text-bookmarks.js';
+} from './feeds/screen-text/screen-text-bookmarks.js';

@@ -2,12 +2,12 @@
 // The `keyframe` command: runs the service until Ctrl+C or SIGTERM.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { KeyframeService } from './keyframe-service.js';
+import { KeyframeService } from './app/keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
 import { handleProcessFaults } from './support/process-faults.js';
-import { runTapeCommand } from './tape-cli.js';
+import { runTapeCommand } from './integrations/tape-cli.js';
 import { RESTART_FOR_UPDATE_EXIT_CODE } from './updates/install-root.js';
 import { connectToLauncher } from './updates/launcher-handshake.js';
 import { Updater } from './updates/updater.js';

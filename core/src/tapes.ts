@@ -2,12 +2,12 @@
 import 'reflect-metadata';
 export { readTape, isFeedEntry, tapeFilesFolder, type Tape, type TapeEntry, type TapeHeader, type FeedEntry } from './feeds/tape/tape-format.js';
 export { TapeWriter } from './feeds/tape/tape-writer.js';
-export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './feeds/tape/tape-player.js';
-export { inspectPackage, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
-export { loadIntegrationClass, type IntegrationClass } from './plugins/plugin-loader.js';
-export { declaredPushPort } from './plugins/manifest.js';
-export { GatedFeeds, type GatedFeedsOptions } from './plugins/gated-feeds.js';
+export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './integrations/tape-player.js';
+export { inspectPackage, type DiscoveredPlugin } from './integrations/plugin-discovery.js';
+export { loadIntegrationClass, type IntegrationClass } from './integrations/plugin-loader.js';
+export { declaredPushPort } from './integrations/manifest.js';
+export { GatedFeeds, type GatedFeedsOptions } from './integrations/gated-feeds.js';
 export {
   writeScreenTextTape, writeTextFrames, writeTextVideo,
   type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,
-} from './ocr/text-frames.js';
+} from './feeds/screen-text/text-frames.js';

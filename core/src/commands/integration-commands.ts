@@ -1,7 +1,7 @@
 // ApproveIntegration and RevokeIntegration: the user lets a third-party integration run, or stops it.
 // The frontend sends them only from an explicit click beside the package's name, version, path and hash.
 import { injectable } from 'tsyringe';
-import { IntegrationHost } from '../plugins/integration-host.js';
+import { IntegrationHost } from '../integrations/integration-host.js';
 import { SettingsService } from '../settings/settings-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 

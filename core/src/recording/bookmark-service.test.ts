@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { finishedRecordings } from '../plugins/host-environment.js';
+import { finishedRecordings } from '../integrations/host-environment.js';
 import { type Bookmark, type EventContent, type EventName } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';

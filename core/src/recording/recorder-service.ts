@@ -12,7 +12,7 @@ import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
 import { freePath, moveFile, reserveFreePath } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames, type RecordingFrame } from '../media/recording-frames.js';
-import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize, type ScreenFrameSource } from '../media/screen-frames.js';
+import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize, type ScreenFrameSource } from '../feeds/screen-text/screen-frames.js';
 import { chooseVideoCodec } from '../media/video-encoder.js';
 import { concatSegments, ReplayBuffer, SEGMENT_SECONDS, type BufferSpan } from '../media/replay-buffer.js';
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';

@@ -20,13 +20,15 @@ import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { projectContent } from '../app/content-projection.js';
 import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
+import { createTestApp, headlessToolboxConfig, type Override, type Overrides, type TestApp } from './test-app.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import type { EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
 export { makeReadOnly, undoReadOnly } from './read-only-folder.js';
+export { createTestApp, type Override, type Overrides, type TestApp, type TestAppOptions } from './test-app.js';
 
 /** Keeps every event (a copy, as it was when sent); `isConnected` and `bufferedAmount` are for tests to set. */
 export class RecordedEvents implements EventSink {
@@ -80,9 +82,7 @@ export interface CapabilitiesParts {
 
 /** A toolbox that sees this process's environment without a display. */
 function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
-  return new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
-    environment: { platform: process.platform, home, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
-  }), logger);
+  return new FfmpegToolbox(headlessToolboxConfig(home), logger);
 }
 
 /** ffmpeg found and probed (a download would go below `dataFolder`); for work that needs only binaries. */
@@ -116,11 +116,13 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 }
 
 /**
- * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
- * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, the started
- * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
+ * The parts of the service that media work needs, resolved from the app's registrations (`createTestApp`) in a new
+ * temporary folder: settings (defaults plus `changes`; videos in `<folder>/Videos`), State, the library (loaded),
+ * the started capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker;
+ * `app` resolves anything else with the same `overrides`. `dispose` stops the jobs and removes the folder.
  */
 export interface MediaWorld {
+  app: TestApp;
   folder: string;
   events: RecordedEvents;
   logger: Logger;
@@ -134,26 +136,23 @@ export interface MediaWorld {
   dispose(): Promise<void>;
 }
 
-export async function createMediaWorld(prefix: string, changes: Partial<Settings> = {}): Promise<MediaWorld> {
+export async function createMediaWorld<const T extends readonly unknown[] = []>(prefix: string, changes: Partial<Settings> = {},
+  overrides?: Overrides<T>): Promise<MediaWorld> {
   const folder = await mkdtemp(path.join(os.tmpdir(), prefix));
   const events = new RecordedEvents();
-  const logger = new Logger([]);
-  const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-  const settings = new SettingsStore(options, logger);
-  await settings.load();
-  settings.replace({ ...settings.current, ...changes });
-  const state = new StateStore(events);
-  const library = new ContentLibrary(settings, logger);
-  projectContent(library, state);
+  const withEvents: readonly Override<unknown>[] = [[EVENT_SINK, events], ...((overrides ?? []) as readonly Override<unknown>[])];
+  const app = await createTestApp({ dataFolder: folder, settings: changes, overrides: withEvents });
+  const library = app.resolve(ContentLibrary);
   await library.load();
-  const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
-  const jobs = new MediaJobs();
+  const capabilities = app.resolve(MachineCapabilities);
+  await capabilities.start();
+  const jobs = app.resolve(MediaJobs);
   return {
-    folder, events, logger, options, settings, state, library, toolbox, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
+    app, folder, events, logger: app.resolve(Logger), options: app.resolve(ServiceOptions), settings: app.resolve(SettingsStore),
+    state: app.resolve(StateStore), library, toolbox: capabilities.toolbox, jobs, artwork: app.resolve(ContentArtwork),
     async dispose() {
       await jobs.shutdown();
-      state.dispose();
-      await settings.flush();
+      await app.dispose();
       await rm(folder, { recursive: true, force: true });
     },
   };

@@ -108,10 +108,10 @@ describe('check-layers (npm run lint, npm test)', function () {
   it('refuses an arrow between two features that the peers list does not name', async () => {
     await expectRefused(
       {
-        'ocr/frames.ts': "import { tape } from '../feeds/tape.js';\nexport const frames = tape;\n",
+        'hotkeys/frames.ts': "import { tape } from '../feeds/tape.js';\nexport const frames = tape;\n",
         'feeds/tape.ts': 'export const tape = 1;\n',
       },
-      'ocr/ and feeds/ are both in layer "features"; this arrow is not listed in its peers',
+      'hotkeys/ and feeds/ are both in layer "features"; this arrow is not listed in its peers',
     );
   });
 

@@ -8,4 +8,4 @@ export { FileTail } from './file-tail.js';
 export { FolderWatcher } from './folder-watcher.js';
 export { LineSplitter } from './line-splitter.js';
 export type { LiveFeed, LiveSource, SourceContext } from './types.js';
-export { ScreenTextSource, type ScreenTextSupport } from './screen-text-source.js';
+export { ScreenTextSource, type ScreenTextSupport } from '../screen-text/screen-text-source.js';

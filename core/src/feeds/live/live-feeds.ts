@@ -1,7 +1,7 @@
 // Opens an integration's feeds on the live game: each source's inputs go through an InputQueue to
 // the integration's handler, and past the tape recorder on the way.
 import type { ScreenFrame } from '../../sdk/rgb-image.js';
-import { checkScreenTextOptions } from '../../ocr/screen-text-reader.js';
+import { checkScreenTextOptions } from '../screen-text/screen-text-reader.js';
 import type { PluginLogger } from '../../sdk/game-integration.js';
 import type { ClosableFeeds, FeedObserver } from '../../sdk/feed-observer.js';
 import type {
@@ -13,7 +13,7 @@ import { FolderWatcher } from './folder-watcher.js';
 import { HttpPushListener } from './http-push-listener.js';
 import { InputQueue } from './input-queue.js';
 import { LocalPoller } from './local-poller.js';
-import { ScreenTextSource, type ScreenTextSupport } from './screen-text-source.js';
+import { ScreenTextSource, type ScreenTextSupport } from '../screen-text/screen-text-source.js';
 import { UnavailableSource } from './unavailable-source.js';
 import type { LiveFeed, LiveSource, SourceContext } from './types.js';
 

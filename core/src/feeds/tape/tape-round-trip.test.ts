@@ -19,7 +19,7 @@ import { MemoryLogger } from '../live/memory-logger.js';
 import { waitFor } from '../live/wait-for.js';
 import type { Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput } from '../../sdk/feed-types.js';
 import { isFeedEntry, readTape, type FeedEntry, type Tape } from './tape-format.js';
-import { playTape } from './tape-player.js';
+import { playTape } from '../../integrations/tape-player.js';
 import { TapeWriter } from './tape-writer.js';
 
 const KEY = 'roundTrip';

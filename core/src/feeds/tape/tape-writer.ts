@@ -1,7 +1,7 @@
 // Records a tape while someone plays: every input of the integration's live feeds, as it arrives.
 import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodePng } from '../../ocr/png.js';
+import { encodePng } from '../screen-text/png.js';
 import type { FeedInputs, FeedKind } from '../../sdk/feed-types.js';
 import type { ObservedInput } from '../../sdk/feed-observer.js';
 import { feedEntryLine, tapeFilesFolder, TAPE_VERSION, type TapeHeader, type TapeInputs } from './tape-format.js';

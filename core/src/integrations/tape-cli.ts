@@ -2,23 +2,23 @@
 // live feeds while someone plays, and replay a tape into the installed integration.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { dataFolderPushToken, LiveFeeds } from './feeds/live/index.js';
-import { readTape } from './feeds/tape/tape-format.js';
-import { playTape } from './feeds/tape/tape-player.js';
-import { TapeWriter } from './feeds/tape/tape-writer.js';
-import type { DetectedGame, PluginLogger, RecorderView } from './sdk/game-integration.js';
-import { instantiateIntegration, systemClock } from './plugins/plugin-container.js';
-import { declaredPushPort } from './plugins/manifest.js';
-import { discoverPlugins, type DiscoveredPlugin } from './plugins/plugin-discovery.js';
-import { approvalsFile, PluginApprovals } from './plugins/plugin-approvals.js';
-import { defaultPluginFolders, userPluginFolder } from './plugins/plugin-folders.js';
-import { shareHostModules } from './plugins/shared-modules.js';
-import { loadIntegrationClass } from './plugins/plugin-loader.js';
-import { SystemGamePaths } from './platform/game-paths.js';
-import { listProcesses } from './platform/process-list.js';
-import { matchGames } from './games/game-detector.js';
-import { ServiceOptions } from './service-options.js';
-import { toWirePath } from './protocol/wire-format.js';
+import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
+import { readTape } from '../feeds/tape/tape-format.js';
+import { playTape } from './tape-player.js';
+import { TapeWriter } from '../feeds/tape/tape-writer.js';
+import type { DetectedGame, PluginLogger, RecorderView } from '../sdk/game-integration.js';
+import { instantiateIntegration, systemClock } from './plugin-container.js';
+import { declaredPushPort } from './manifest.js';
+import { discoverPlugins, type DiscoveredPlugin } from './plugin-discovery.js';
+import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
+import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
+import { shareHostModules } from './shared-modules.js';
+import { loadIntegrationClass } from './plugin-loader.js';
+import { SystemGamePaths } from '../platform/game-paths.js';
+import { listProcesses } from '../platform/process-list.js';
+import { matchGames } from '../games/game-detector.js';
+import { ServiceOptions } from '../service-options.js';
+import { toWirePath } from '../protocol/wire-format.js';
 
 export const TAPE_USAGE = `Usage:
   keyframe tape record <integration key> [--out <file.tape.jsonl>] [--data-dir <folder>]

@@ -7,20 +7,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
-import type { ScreenFrameSource } from '../../media/screen-frames.js';
-import { decodePng } from '../../ocr/png.js';
+import type { ScreenFrameSource } from './screen-frames.js';
+import { decodePng } from './png.js';
 import type { ScreenFrame } from '../../sdk/rgb-image.js';
-import { writeTextFrames, type DrawnText } from '../../ocr/text-frames.js';
-import { SharedTextRecognizer } from '../../ocr/text-recognizer.js';
+import { writeTextFrames, type DrawnText } from './text-frames.js';
+import { SharedTextRecognizer } from './text-recognizer.js';
 import type { GameIntegration } from '../../sdk/game-integration.js';
 import { Feeds } from '../../sdk/tokens.js';
 import { readTape } from '../tape/tape-format.js';
-import { playTape } from '../tape/tape-player.js';
+import { playTape } from '../../integrations/tape-player.js';
 import { TapeWriter } from '../tape/tape-writer.js';
 import type { Feeds as FeedsService, ScreenTextInput, ScreenTextOptions } from '../../sdk/feed-types.js';
-import { LiveFeeds } from './live-feeds.js';
-import { MemoryLogger } from './memory-logger.js';
-import { waitFor } from './wait-for.js';
+import { LiveFeeds } from '../live/live-feeds.js';
+import { MemoryLogger } from '../live/memory-logger.js';
+import { waitFor } from '../live/wait-for.js';
 
 const OPTIONS: ScreenTextOptions = {
   region: { left: 0.38, top: 0.15, width: 0.24, height: 0.10 },

@@ -1,8 +1,8 @@
 // Pre-processing before recognition: the region is cut out of the frame and turned into black text
 // on white, by a brightness threshold or by keeping one colour. Recognition of game text over busy
 // scenes fails on the plain crop and succeeds on this (TOOLCHAIN.md, "OCR on busy frames").
-import type { ScreenTextOptions } from '../sdk/feed-types.js';
-import { regionInPixels, type FractionalRegion, type GreyImage, type RgbImage } from '../sdk/rgb-image.js';
+import type { ScreenTextOptions } from '../../sdk/feed-types.js';
+import { regionInPixels, type FractionalRegion, type GreyImage, type RgbImage } from '../../sdk/rgb-image.js';
 
 export type Preprocess = ScreenTextOptions['preprocess'];
 

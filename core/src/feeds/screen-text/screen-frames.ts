@@ -2,7 +2,7 @@
 // recording's one encode (raw RGB on a pipe), of the captured picture at its own aspect ratio.
 // Only the newest frame is kept; readers take it when they are ready, so nothing ever queues.
 import type { Readable } from 'node:stream';
-import type { ScreenFrame } from '../sdk/rgb-image.js';
+import type { ScreenFrame } from '../../sdk/rgb-image.js';
 
 /** Frames per second of the output: enough for a 200 ms reading interval. */
 export const SCREEN_FRAME_RATE = 5;

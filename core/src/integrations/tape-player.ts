@@ -1,18 +1,18 @@
 // Replays a tape into an integration under a virtual clock, with a simulated recording, and
 // collects the bookmarks it adds. The plugin code is the same that runs against the live game.
 import { readFile } from 'node:fs/promises';
-import type { ClosableFeeds } from '../../sdk/feed-observer.js';
-import type { Feed, FeedInputs, FeedKind, ScreenTextInput, ScreenTextOptions } from '../../sdk/feed-types.js';
-import { decodePng } from '../../ocr/png.js';
-import { ScreenTextHealth } from '../../ocr/screen-text-health.js';
-import { ScreenTextReader } from '../../ocr/screen-text-reader.js';
-import { SharedTextRecognizer, type RecognizerLease } from '../../ocr/text-recognizer.js';
+import type { ClosableFeeds } from '../sdk/feed-observer.js';
+import type { Feed, FeedInputs, FeedKind, ScreenTextInput, ScreenTextOptions } from '../sdk/feed-types.js';
+import { decodePng } from '../feeds/screen-text/png.js';
+import { ScreenTextHealth } from '../feeds/screen-text/screen-text-health.js';
+import { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';
+import { SharedTextRecognizer, type RecognizerLease } from '../feeds/screen-text/text-recognizer.js';
 import type {
   BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger, RecorderView, RecordingInfo,
-} from '../../sdk/game-integration.js';
-import { instantiateIntegration } from '../../plugins/plugin-container.js';
-import type { IntegrationClass } from '../../plugins/plugin-loader.js';
-import { isFeedEntry, readTape, type Tape, type TapedFrame } from './tape-format.js';
+} from '../sdk/game-integration.js';
+import { instantiateIntegration } from './plugin-container.js';
+import type { IntegrationClass } from './plugin-loader.js';
+import { isFeedEntry, readTape, type Tape, type TapedFrame } from '../feeds/tape/tape-format.js';
 
 export interface PlayedBookmark {
   type: BookmarkRequest['type'];

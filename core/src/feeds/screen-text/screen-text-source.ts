@@ -1,13 +1,13 @@
 // The live `screenText` source: every interval, the newest frame of the recording is read, unless
 // the previous read is still running (then that tick is skipped: frames are never queued, so OCR
 // cannot fall behind or grow memory). One shared recognizer for all integrations.
-import type { ScreenFrameSource } from '../../media/screen-frames.js';
+import type { ScreenFrameSource } from './screen-frames.js';
 import type { ScreenFrame } from '../../sdk/rgb-image.js';
-import { ScreenTextHealth } from '../../ocr/screen-text-health.js';
-import { ScreenTextReader } from '../../ocr/screen-text-reader.js';
-import type { RecognizerLease, SharedTextRecognizer } from '../../ocr/text-recognizer.js';
+import { ScreenTextHealth } from './screen-text-health.js';
+import { ScreenTextReader } from './screen-text-reader.js';
+import type { RecognizerLease, SharedTextRecognizer } from './text-recognizer.js';
 import type { ScreenTextInput, ScreenTextOptions } from '../../sdk/feed-types.js';
-import type { LiveSource, SourceContext } from './types.js';
+import type { LiveSource, SourceContext } from '../live/types.js';
 
 /** What the service provides for screenText feeds. */
 export interface ScreenTextSupport {

@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { feedEntryLine, TAPE_VERSION, tapeFilesFolder } from '../feeds/tape/tape-format.js';
-import { locateTool } from '../media/ffmpeg-toolbox.js';
+import { feedEntryLine, TAPE_VERSION, tapeFilesFolder } from '../tape/tape-format.js';
+import { locateTool } from '../../media/ffmpeg-toolbox.js';
 
 export type TextBackground =
   /** Moving colour bars, a gradient and a counter (testsrc2). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toPgm } from '../sdk/rgb-image.js';
+import { toPgm } from '../../sdk/rgb-image.js';
 import { createOfflineWorker, SharedTextRecognizer } from './text-recognizer.js';
 
 /** A black bar on white: recognition runs (what it makes of it does not matter here). */

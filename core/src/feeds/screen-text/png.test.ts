@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { locateTool } from '../media/ffmpeg-toolbox.js';
+import { locateTool } from '../../media/ffmpeg-toolbox.js';
 import { decodePng, encodePng } from './png.js';
 
 describe('PNG frames', function () {

@@ -1,8 +1,8 @@
 // Reads the text of one frame for one screenText feed: checks the frame's aspect ratio against the
 // ones the region is valid for, cuts and pre-processes the region, recognises it.
-import type { ScreenTextInput, ScreenTextOptions } from '../sdk/feed-types.js';
+import type { ScreenTextInput, ScreenTextOptions } from '../../sdk/feed-types.js';
 import { binarizeRegion, checkPreprocess } from './binarize.js';
-import { toPgm, type ScreenFrame } from '../sdk/rgb-image.js';
+import { toPgm, type ScreenFrame } from '../../sdk/rgb-image.js';
 import type { TextRecognizer } from './text-recognizer.js';
 
 /** How far (relative) a frame's width / height may be from a listed ratio: 1366x768 is 16:9. */

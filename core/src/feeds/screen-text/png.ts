@@ -2,7 +2,7 @@
 // ffmpeg's image2 output, which is how test frames are made). 8-bit grey, RGB and RGBA,
 // non-interlaced: what those writers produce.
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
-import type { RgbImage } from '../sdk/rgb-image.js';
+import type { RgbImage } from '../../sdk/rgb-image.js';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const COLOUR_TYPE_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 6: 4 };

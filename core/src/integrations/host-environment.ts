@@ -2,7 +2,7 @@
 // game paths and the plugin folders.
 import type { DependencyContainer } from 'tsyringe';
 import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
-import { SharedTextRecognizer } from '../ocr/text-recognizer.js';
+import { SharedTextRecognizer } from '../feeds/screen-text/text-recognizer.js';
 import { SystemGamePaths } from '../platform/game-paths.js';
 import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../recording/bookmark-service.js';
