@@ -32,9 +32,8 @@ describe('library migration from sidecar format 1', function () {
     const service = await ServiceProcess.start({ dataFolder: data, env: { TZ: FIXTURE_ZONE } });
     try {
       const client = await ProtocolClient.connect(service.url);
-      const state = await client.until('State', (next) => next.content.length === count, 15000).catch((error: Error) => {
-        throw new Error(`${error.message}\n${service.printed}`);
-      });
+      await client.handshake();
+      const state = await client.until('State', (next) => next.content.length === count, 15000);
       await client.close();
       return JSON.stringify(state.content);
     } finally {
