@@ -5,7 +5,6 @@
 // is generated small and fast (640x360, 10 fps, x264 ultrafast, one audio track); the highlight is
 // capped at 60 s, so the densest windows that fit are kept.
 import { bookmarkMoments, highlightArgs, planHighlight, probeMedia } from '@keyframe/core/internal';
-import { formatDuration, type Bookmark } from '@keyframe/core/protocol';
 import { generateVideo } from '@keyframe/core/testing';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -27,7 +26,7 @@ export async function benchHighlight(): Promise<Figure> {
     await generateVideo(ffmpeg.path, source, { seconds: SESSION_SECONDS, width: 640, height: 360, frameRate: 10 });
     // Evenly spread, as kills through a long session are.
     const times = Array.from({ length: BOOKMARKS }, (_, index) => Math.round((index + 0.5) * (SESSION_SECONDS / BOOKMARKS)));
-    const bookmarks: Bookmark[] = times.map((seconds, index) => ({ id: index + 1, type: 'Kill', subtype: null, time: formatDuration(seconds), aiRating: null }));
+    const bookmarks = times.map((seconds, index) => ({ id: index + 1, type: 'Kill' as const, seconds }));
     const item = await keyframe.library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: SESSION_SECONDS, bookmarks });
 
     const highlight = async () => {

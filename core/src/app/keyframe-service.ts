@@ -154,7 +154,6 @@ export class KeyframeService {
     state.follow({
       settings,
       recorder: this.container.resolve(RecorderService),
-      library: this.container.resolve(ContentLibrary),
       capabilities: this.container.resolve(MachineCapabilities),
       updater: this.container.resolve(Updater),
       storage: this.container.resolve(StorageMonitor),

@@ -129,6 +129,10 @@ function linkFeatures(container: DependencyContainer): void {
   container.register(RECORDING_ACTIVITY, { useToken: RecorderService });
   container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
   container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
+  // State.content follows the library from its creation (the other features are followed as the service starts).
+  container.afterResolution(ContentLibrary, (_token, library) => {
+    if (!Array.isArray(library)) container.resolve(StatePublisher).follow({ library });
+  }, { frequency: 'Once' });
 }
 
 /**

@@ -6,6 +6,7 @@ import { SharedTextRecognizer } from '../feeds/screen-text/text-recognizer.js';
 import { SystemGamePaths } from '../platform/game-paths.js';
 import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../recording/bookmark-service.js';
+import { fromWireBookmark } from '../library/content-item.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { FrameDemand } from '../recording/frame-demand.js';
 import { RecorderService } from '../recording/recorder-service.js';
@@ -32,11 +33,11 @@ export function finishedRecordings(library: ContentLibrary): FinishedRecordingBo
   return {
     findCovering: (at) => {
       const record = library.findCovering(at);
-      return record?.recordedFrom ? { id: record.id, startedAt: new Date(record.recordedFrom) } : undefined;
+      return record?.recordedFrom ? { id: record.id, startedAt: record.recordedFrom } : undefined;
     },
     addBookmark: async (id, bookmark) => {
       const record = library.get(id);
-      if (record) await library.update(id, { bookmarks: [...record.bookmarks, bookmark] });
+      if (record) await library.update(id, { bookmarks: [...record.bookmarks, fromWireBookmark(bookmark)] });
     },
   };
 }

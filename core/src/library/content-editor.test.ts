@@ -108,7 +108,7 @@ describe('ContentEditor', () => {
     const item = await clip('Clips/Arena/a.mp4', 30);
     await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 5, type: 'Kill', time: '00:00:20.500' });
     await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 6, type: 'Manual', time: '00:00:03' });
-    expect(library.get(item.id)!.bookmarks.map((bookmark) => [bookmark.id, bookmark.time])).to.deep.equal([[6, '00:00:03'], [5, '00:00:20.5000000']]);
+    expect(library.get(item.id)!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([[6, 3], [5, 20.5]]);
     await commandRejection(editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 7, type: 'Kill', time: '00:05:00' }), 'InvalidParameters');
     await commandRejection(editor.addBookmark({ filePath: item.filePath, contentType: 'Session', id: 7, type: 'Kill', time: '00:00:01' }), 'NotFound');
     await editor.deleteBookmark(item.filePath, 'Clip', 5);

@@ -4,12 +4,11 @@ import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import { moveFile } from '../media/move-file.js';
-import {
-  formatDuration, parseDuration, type Bookmark, type BookmarkType, type ContentItemReference, type ContentType,
-} from '../protocol/index.js';
+import { formatDuration, parseDuration, type BookmarkType, type ContentItemReference, type ContentType } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { BookmarkService } from '../recording/bookmark-service.js';
 import { ContentItemQueue } from './content-item-queue.js';
+import { byTime, toWireBookmark, type ContentBookmark } from './content-item.js';
 import { ContentLibrary, type ContentRecord } from './content-library.js';
 import { ContentLocator } from './content-locator.js';
 import { RecorderService } from '../recording/recorder-service.js';
@@ -97,17 +96,17 @@ export class ContentEditor {
   async addBookmark(request: BookmarkAddition): Promise<void> {
     const seconds = parseDuration(request.time);
     if (seconds === undefined) throw new CommandError('InvalidParameters', `"${request.time}" is not a duration (hh:mm:ss.fff).`);
-    const bookmark: Bookmark = { id: request.id, type: request.type, subtype: null, time: formatDuration(seconds), aiRating: null };
+    const bookmark: ContentBookmark = { id: request.id, type: request.type, seconds };
     if (this.isRecordingFile(request.filePath, request.contentType)) {
-      if (this.bookmarks.addToRecording(bookmark, 'frontend')) return;
+      if (this.bookmarks.addToRecording(toWireBookmark(bookmark), 'frontend')) return;
     }
     await this.editItem(request.filePath, request.contentType, async (item) => {
-      const duration = parseDuration(item.duration) ?? Number.POSITIVE_INFINITY;
-      if (seconds > duration + END_TOLERANCE_SECONDS) {
-        throw new CommandError('InvalidParameters', `The bookmark at ${request.time} is past the end of ${item.fileName} (${item.duration}).`);
+      if (seconds > item.durationSeconds + END_TOLERANCE_SECONDS) {
+        const duration = formatDuration(item.durationSeconds);
+        throw new CommandError('InvalidParameters', `The bookmark at ${request.time} is past the end of ${item.fileName} (${duration}).`);
       }
       const others = item.bookmarks.filter((existing) => existing.id !== request.id);
-      await this.library.update(item.id, { bookmarks: sortByTime([...others, bookmark]) });
+      await this.library.update(item.id, { bookmarks: [...others, bookmark].sort(byTime) });
     });
   }
 
@@ -177,12 +176,8 @@ export function fileNameFromTitle(title: string): string | undefined {
 
 /** `yyyy-MM-dd_HH-mm-ss` (local) of when the recording began: created time minus duration. */
 function startTimeName(item: ContentRecord): string {
-  const created = Math.floor(Date.parse(item.createdAt) / 1000) * 1000;
-  const start = new Date(created - (parseDuration(item.duration) ?? 0) * 1000);
+  const created = Math.floor(item.createdAt.getTime() / 1000) * 1000;
+  const start = new Date(created - item.durationSeconds * 1000);
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}_${pad(start.getHours())}-${pad(start.getMinutes())}-${pad(start.getSeconds())}`;
-}
-
-function sortByTime(bookmarks: Bookmark[]): Bookmark[] {
-  return bookmarks.sort((a, b) => (parseDuration(a.time) ?? 0) - (parseDuration(b.time) ?? 0));
 }

@@ -14,10 +14,10 @@ import { moveFile } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { createThumbnail, thumbnailPath } from '../media/thumbnail.js';
 import { computeWaveform, waveformPath, writeWaveform, type WaveformPeaksFile } from '../media/waveform.js';
-import { TYPE_FOLDERS, type Bookmark, type ContentType } from '../protocol/index.js';
+import { TYPE_FOLDERS, type ContentType } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { SettingsStore } from '../settings/settings-store.js';
-import { ContentLibrary, type ContentRecord, type NewContent } from './content-library.js';
+import { ContentLibrary, type ContentBookmark, type ContentRecord, type NewContent } from './content-library.js';
 
 /** A thumbnail and waveform made before their item exists. */
 export interface Artwork {
@@ -58,7 +58,7 @@ export interface IngestRequest {
   /** Artwork made ahead of the video (a saved replay: from its segments while they are joined). */
   artwork?: Promise<Artwork>;
   /** Bookmarks still arriving (a recording that is being stopped): read again after the item is added. */
-  liveBookmarks?: () => Bookmark[];
+  liveBookmarks?: () => ContentBookmark[];
 }
 
 /** The item of an `addListedFirst`, and its artwork being made. */

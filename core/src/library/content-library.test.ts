@@ -9,7 +9,7 @@ import { ServiceOptions } from '../service-options.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
-import { ContentLibrary, sanitizeFolderName, type ContentRecord } from './content-library.js';
+import { ContentLibrary, sanitizeFolderName } from './content-library.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 
@@ -68,12 +68,16 @@ describe('ContentLibrary', () => {
     const newer = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4'), game: 'Arena', durationSeconds: 12.5, createdAt: new Date('2026-11-22T11:00:00Z') });
     expect(older.id).to.match(/^[0-9a-f]{32}$/);
     expect(older).to.deep.include({
-      type: 'Session', title: '', fileName: '2026-11-22_10-00-00', fileSize: '5.00 MB', fileSizeKb: 5120, duration: '00:01:00',
-      recordedFrom: '2026-11-22T10:00:00.000Z', recordedUntil: '2026-11-22T10:01:00.000Z', isImported: false, compressed: false,
+      type: 'Session', title: '', fileName: '2026-11-22_10-00-00', sizeBytes: 5 * 1024 * 1024, durationSeconds: 60,
+      recordedFrom: new Date('2026-11-22T10:00:00.000Z'), recordedUntil: new Date('2026-11-22T10:01:00.000Z'), isImported: false, compressed: false,
     });
-    expect(newer.duration).to.equal('00:00:12.5000000');
-    const sidecar = JSON.parse(await readFile(path.join(folder, 'cache', 'metadata', 'Full Sessions', `${older.id}.json`), 'utf8')) as ContentRecord;
-    expect(sidecar).to.deep.equal(older);
+    expect(older).to.not.have.any.keys('uploadId', 'gameDatabaseId', 'audioTrackNames', 'gameExePath');
+    expect(newer.durationSeconds).to.equal(12.5);
+    const sidecar = JSON.parse(await readFile(path.join(folder, 'cache', 'metadata', 'Full Sessions', `${older.id}.json`), 'utf8')) as unknown;
+    expect(sidecar).to.deep.equal({
+      version: 2, ...older, createdAt: older.createdAt.toISOString(), recordedFrom: '2026-11-22T10:00:00.000Z', recordedUntil: '2026-11-22T10:01:00.000Z',
+    });
+    expect(state.current.content[1]).to.deep.include({ fileSize: '5.00 MB', fileSizeKb: 5120, duration: '00:01:00' });
     expect(await readdir(path.join(folder, 'cache', 'metadata', 'Clips'))).to.deep.equal([`${newer.id}.json`]);
     expect(state.current.content.map((item) => item.id)).to.deep.equal([newer.id, older.id]);
     expect(state.current.content[1]).to.not.have.property('recordedFrom');
@@ -99,12 +103,12 @@ describe('ContentLibrary', () => {
 
   it('updates an item atomically and keeps the change across a reload', async () => {
     const item = await library.add(session(await video('Full Sessions/Arena/a.mp4'), '2026-11-22T10:00:00Z', 10));
-    const bookmark = { id: 7, type: 'Kill' as const, subtype: null, time: '00:00:03', aiRating: null };
+    const bookmark = { id: 7, type: 'Kill' as const, seconds: 3 };
     await Promise.all([library.update(item.id, { title: 'first' }), library.update(item.id, { bookmarks: [bookmark] })]);
     const renamed = await video('Full Sessions/Arena/renamed.mp4', 4096);
     await library.update(item.id, { filePath: renamed });
     const reloaded = await freshLibrary();
-    expect(reloaded.get(item.id)).to.deep.include({ title: 'first', bookmarks: [bookmark], fileName: 'renamed', fileSizeKb: 4 });
+    expect(reloaded.get(item.id)).to.deep.include({ title: 'first', bookmarks: [bookmark], fileName: 'renamed', sizeBytes: 4096 });
     expect((await readdir(path.join(folder, 'cache', 'metadata', 'Full Sessions')))).to.deep.equal([`${item.id}.json`]);
     expect(state.current.content[0]!.title).to.equal('first');
   });

@@ -1,37 +1,22 @@
 // The user's videos as the service knows them: one JSON sidecar per item in
-// `<cache>/metadata/<TypeFolder>/<id>.json`, written atomically; each change is announced (`events`), State shows the list.
+// `<cache>/metadata/<TypeFolder>/<id>.json` (content-sidecar.ts), written atomically. Listeners of
+// `events` learn every change; `toContentItem` (content-item.ts) is how an item looks on the wire.
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import Type, { type Static } from 'typebox';
 import { thumbnailPath } from '../media/thumbnail.js';
 import { waveformPath } from '../media/waveform.js';
-import {
-  ContentItem, describeProblems, formatContentSize, formatDuration, formatLocalDateTime, toWirePath, TYPE_FOLDERS, type Bookmark, type ContentType,
-} from '../protocol/index.js';
+import { toWirePath, TYPE_FOLDERS, type ContentType } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
 import { samePath } from '../support/paths.js';
-import { SettingsStore } from '../settings/settings-store.js';
 import { TypedEvents } from '../support/typed-events.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import type { ContentBookmark, ContentRecord } from './content-item.js';
+import { decodeSidecar, encodeSidecar } from './content-sidecar.js';
 
-/** The sidecar: the item as in State, plus what only the service needs. */
-export const ContentRecord = Type.Intersect([
-  ContentItem,
-  Type.Object({
-    /** Sessions: the instant the video's first frame shows, and its last (ISO, UTC). */
-    recordedFrom: Type.Optional(Type.String()),
-    recordedUntil: Type.Optional(Type.String()),
-    gameExePath: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  }),
-]);
-export type ContentRecord = Static<typeof ContentRecord>;
-
-export type ContentLibraryEvents = {
-  /** The list changed: an item added, updated or removed, or the library (re-)loaded. */
-  changed: readonly ContentRecord[];
-};
+export type { ContentBookmark, ContentRecord } from './content-item.js';
 
 /** What a producer (recorder, clips, import) knows about a new video; the library does the rest. */
 export interface NewContent {
@@ -41,9 +26,10 @@ export interface NewContent {
   game: string;
   durationSeconds: number;
   title?: string;
-  bookmarks?: Bookmark[];
+  bookmarks?: ContentBookmark[];
   /** Default: now. */
   createdAt?: Date;
+  /** Here null is "not known", as several producers' sources say it. */
   gameDatabaseId?: number | null;
   audioTrackNames?: string[] | null;
   isImported?: boolean;
@@ -55,6 +41,11 @@ export interface NewContent {
 
 export type ContentChange = Partial<Omit<ContentRecord, 'id' | 'type'>>;
 
+export type LibraryEvents = {
+  /** The items after a load, an addition, a change or a (batch) removal, newest first. */
+  changed: readonly ContentRecord[];
+};
+
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 export const newContentId = () => randomUUID().replaceAll('-', '');
 
@@ -64,7 +55,7 @@ export class ContentLibrary {
   /** One write at a time per item, each of its newest version. */
   private readonly writes = new Map<string, Promise<void>>();
   private readonly logger: Logger;
-  readonly events = new TypedEvents<ContentLibraryEvents>();
+  readonly events = new TypedEvents<LibraryEvents>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -105,14 +96,14 @@ export class ContentLibrary {
           continue;
         }
         if (name.startsWith('.') || !name.endsWith('.json')) continue;
-        const record = await this.readSidecar(file, type);
-        if (!record) continue;
-        const size = await fileSize(record.filePath);
-        if (size === undefined) {
+        const read = await readSidecar(file, type, this.logger);
+        if (!read) continue;
+        if (read.videoBytes === undefined) {
           missingVideos++;
           continue;
         }
-        if (record.fileSizeKb === 0 && size > 0) Object.assign(record, sizeFields(size));
+        const { record } = read;
+        if (!record.sizeBytes && read.videoBytes > 0) record.sizeBytes = read.videoBytes;
         loaded.set(record.id, record);
       }
     }
@@ -134,27 +125,19 @@ export class ContentLibrary {
   async add(content: NewContent): Promise<ContentRecord> {
     const size = await fileSize(content.filePath);
     const existing = [...this.items.values()].find((item) => item.type === content.type && samePath(item.filePath, content.filePath));
-    const record: ContentRecord = {
+    const { filePath, title, bookmarks, createdAt, isImported, compressed, ...rest } = content;
+    const record = withoutAbsent<ContentRecord>({
+      ...rest,
       id: existing?.id ?? newContentId(),
-      type: content.type,
-      title: content.title ?? '',
-      game: content.game,
-      bookmarks: content.bookmarks ?? [],
-      fileName: path.parse(content.filePath).name,
-      filePath: toWirePath(content.filePath),
-      ...(size === undefined ? { fileSize: 'Unknown', fileSizeKb: 0 } : sizeFields(size)),
-      duration: formatDuration(content.durationSeconds),
-      createdAt: formatLocalDateTime(content.createdAt ?? new Date()),
-      aiAnalysis: null,
-      uploadId: null,
-      gameDatabaseId: content.gameDatabaseId ?? null,
-      audioTrackNames: content.audioTrackNames ?? null,
-      isImported: content.isImported ?? false,
-      compressed: content.compressed ?? false,
-      gameExePath: content.gameExePath ?? null,
-    };
-    if (content.recordedFrom) record.recordedFrom = content.recordedFrom.toISOString();
-    if (content.recordedUntil) record.recordedUntil = content.recordedUntil.toISOString();
+      title: title ?? '',
+      bookmarks: bookmarks ?? [],
+      fileName: path.parse(filePath).name,
+      filePath: toWirePath(filePath),
+      sizeBytes: size,
+      createdAt: createdAt ?? new Date(),
+      isImported: isImported ?? false,
+      compressed: compressed ?? false,
+    });
     await this.commit(record, existing);
     this.logger.info('content added', { id: record.id, type: record.type, file: record.filePath });
     return record;
@@ -164,12 +147,12 @@ export class ContentLibrary {
   async update(id: string, change: ContentChange): Promise<ContentRecord> {
     const current = this.items.get(id);
     if (!current) throw new Error(`No content with id ${id}`);
-    const next: ContentRecord = { ...current, ...change, id: current.id, type: current.type };
+    const next = withoutAbsent<ContentRecord>({ ...current, ...change, id: current.id, type: current.type });
     if (change.filePath !== undefined && change.filePath !== current.filePath) {
       next.filePath = toWirePath(change.filePath);
       if (change.fileName === undefined) next.fileName = path.parse(change.filePath).name;
       const size = await fileSize(change.filePath);
-      if (size !== undefined) Object.assign(next, sizeFields(size));
+      if (size !== undefined) next.sizeBytes = size;
     }
     await this.commit(next, current);
     return next;
@@ -183,7 +166,7 @@ export class ContentLibrary {
     await this.removeMany([id]);
   }
 
-  /** Deletes several items (as `remove`) and publishes the result once, so a batch gives one `State`. */
+  /** Deletes several items (as `remove`) and announces the result once, so a batch gives one `State`. */
   async removeMany(ids: readonly string[]): Promise<void> {
     for (const id of ids) if (!this.items.has(id)) throw new Error(`No content with id ${id}`);
     try {
@@ -214,14 +197,14 @@ export class ContentLibrary {
   findCovering(at: Date): ContentRecord | undefined {
     const time = at.getTime();
     return this.list().find((item) => item.type === 'Session' && item.recordedFrom !== undefined && item.recordedUntil !== undefined
-      && Date.parse(item.recordedFrom) <= time && time <= Date.parse(item.recordedUntil));
+      && item.recordedFrom.getTime() <= time && time <= item.recordedUntil.getTime());
   }
 
   sidecarPath(record: Pick<ContentRecord, 'id' | 'type'>): string {
     return path.join(this.metadataFolder, TYPE_FOLDERS[record.type], `${record.id}.json`);
   }
 
-  /** The sidecar first, then memory and State; a failed write leaves both as they were. */
+  /** The sidecar first, then memory and listeners; a failed write leaves both as they were. */
   private async commit(record: ContentRecord, previous: ContentRecord | undefined): Promise<void> {
     this.items.set(record.id, record);
     try {
@@ -244,7 +227,7 @@ export class ContentLibrary {
     const previous = this.writes.get(id) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(async () => {
       const record = this.items.get(id);
-      if (record) await writeFileAtomic(this.sidecarPath(record), `${JSON.stringify(record, null, 2)}\n`);
+      if (record) await writeFileAtomic(this.sidecarPath(record), encodeSidecar(record));
     });
     this.writes.set(id, next);
     void next.finally(() => {
@@ -252,31 +235,30 @@ export class ContentLibrary {
     }).catch(() => undefined);
     return next;
   }
-
-  private async readSidecar(file: string, type: ContentType): Promise<ContentRecord | undefined> {
-    let value: unknown;
-    try {
-      value = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      this.logger.warn('content sidecar skipped: not readable JSON', { file, error: (error as Error).message });
-      return undefined;
-    }
-    const problems = describeProblems(ContentRecord, value);
-    if (problems.length > 0) {
-      this.logger.warn('content sidecar skipped: unexpected shape', { file, problems });
-      return undefined;
-    }
-    const record = value as ContentRecord;
-    if (record.type !== type || !ID_PATTERN.test(record.id) || path.basename(file, '.json') !== record.id) {
-      this.logger.warn('content sidecar skipped: id or type does not match its place', { file, id: record.id, type: record.type });
-      return undefined;
-    }
-    return record;
-  }
 }
 
-export function sizeFields(bytes: number): { fileSize: string; fileSizeKb: number } {
-  return { fileSize: formatContentSize(bytes), fileSizeKb: Math.floor(bytes / 1024) };
+/** A sidecar of either version, and the size of its video now (undefined: the video is gone); logged and undefined when unusable. */
+export async function readSidecar(file: string, type: ContentType, logger: Logger): Promise<{ record: ContentRecord; version: number; videoBytes: number | undefined } | undefined> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    logger.warn('content sidecar skipped: not readable JSON', { file, error: (error as Error).message });
+    return undefined;
+  }
+  const filePath = (value as { filePath?: unknown } | null)?.filePath;
+  const videoBytes = typeof filePath === 'string' ? await fileSize(filePath) : undefined;
+  const reading = decodeSidecar(value, videoBytes);
+  if (!reading.ok) {
+    logger.warn('content sidecar skipped: unexpected shape', { file, problems: reading.problems });
+    return undefined;
+  }
+  const { record, version } = reading;
+  if (record.type !== type || !ID_PATTERN.test(record.id) || path.basename(file, '.json') !== record.id) {
+    logger.warn('content sidecar skipped: id or type does not match its place', { file, id: record.id, type: record.type });
+    return undefined;
+  }
+  return { record, version, videoBytes };
 }
 
 /**
@@ -293,14 +275,8 @@ export function sanitizeFolderName(name: string): string {
   return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(cleaned) ? `${cleaned}_` : cleaned;
 }
 
-/** A library item as `State.content` shows it. */
-export function toStateItem(record: ContentRecord): ContentItem {
-  const { recordedFrom: _from, recordedUntil: _until, gameExePath: _exe, ...item } = record;
-  return item;
-}
-
 function sortNewestFirst(records: ContentRecord[]): ContentRecord[] {
-  return records.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  return records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 async function fileSize(file: string): Promise<number | undefined> {
@@ -312,3 +288,8 @@ async function fileSize(file: string): Promise<number | undefined> {
   }
 }
 
+
+/** `value` without its undefined and null fields: a record leaves out what it does not know, in memory and on disk. */
+function withoutAbsent<T extends object>(value: { [K in keyof T]: T[K] | null }): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
+}

@@ -130,7 +130,7 @@ describe('migrations', () => {
       const kept = path.join(settings.current.cacheFolder, 'thumbnails', 'Clips', '0123.jpeg');
       await video(pending, 10);
       await video(kept, 10);
-      expect(await new DataMigrations(options, settings, events, logger).run(DATA_MIGRATIONS)).to.deep.equal(['0001_remove_orphaned_pending_thumbnails']);
+      expect(await new DataMigrations(options, settings, events, logger).run(DATA_MIGRATIONS)).to.include('0001_remove_orphaned_pending_thumbnails');
       expect(existsSync(pending)).to.equal(false);
       expect(existsSync(kept)).to.equal(true);
     });

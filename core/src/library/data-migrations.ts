@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { SIDECARS_V2 } from './sidecar-migration.js';
 
 export interface MigrationContext {
   dataFolder: string;
@@ -41,6 +42,7 @@ export const DATA_MIGRATIONS: readonly DataMigration[] = [
       await rm(path.join(cacheFolder, 'thumbnails', 'pending'), { recursive: true, force: true });
     },
   },
+  SIDECARS_V2,
 ];
 
 @injectable()

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { finishedRecordings } from '../integrations/host-environment.js';
-import { parseDuration, type Bookmark, type EventContent, type EventName } from '../protocol/index.js';
+import { type Bookmark, type EventContent, type EventName } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
@@ -67,8 +67,8 @@ describe('BookmarkService', () => {
     active.current = recordingFrom(at('2026-11-22T10:00:00Z'));
     expect(await service.add({ type: 'Death', at: at('2026-11-22T09:00:42.5Z') }, 'test')).to.equal(true);
     expect(active.bookmarks).to.deep.equal([]);
-    const sidecar = JSON.parse(await readFile(library.sidecarPath(session), 'utf8')) as { bookmarks: Bookmark[] };
-    expect(sidecar.bookmarks.map((bookmark) => [bookmark.type, parseDuration(bookmark.time)])).to.deep.equal([['Death', 42.5]]);
+    const sidecar = JSON.parse(await readFile(library.sidecarPath(session), 'utf8')) as { bookmarks: { type: string; seconds: number }[] };
+    expect(sidecar.bookmarks.map((bookmark) => [bookmark.type, bookmark.seconds])).to.deep.equal([['Death', 42.5]]);
     expect(library.get(session.id)!.bookmarks).to.have.length(1);
   });
 

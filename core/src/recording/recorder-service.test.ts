@@ -102,10 +102,11 @@ describe('RecorderService', function () {
     expect(service.current).to.equal(undefined);
     expect(seen).to.deep.equal(['started', 'stopped']);
     expect(stopped![1]).to.equal(item);
-    expect(item).to.deep.include({ type: 'Session', game: 'Arena: Legends', bookmarks: [bookmark], gameExePath: 'C:\\Games\\Arena\\arena.exe', audioTrackNames: null });
+    expect(item).to.deep.include({ type: 'Session', game: 'Arena: Legends', bookmarks: [{ id: 12, type: 'Kill', subtype: 'Headshot', seconds: 1 }], gameExePath: 'C:\\Games\\Arena\\arena.exe' });
+    expect(item).to.not.have.property('audioTrackNames');
     expect(item!.filePath).to.equal(recording.filePath);
-    expect(parseDuration(item!.duration)).to.be.within(1.5, 3);
-    expect(Date.parse(item!.recordedFrom!)).to.equal(started!.startedAt.getTime());
+    expect(item!.durationSeconds).to.be.within(1.5, 3);
+    expect(item!.recordedFrom!.getTime()).to.equal(started!.startedAt.getTime());
     expect(state.current.content.map((content) => content.id)).to.deep.equal([item!.id]);
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}:${stream.width ?? ''}`)).to.deep.equal(['video:h264:1280', 'audio:aac:']);
@@ -158,7 +159,7 @@ describe('RecorderService', function () {
     const item = await stopped;
     expect(item).to.not.equal(undefined);
     expect(existsSync(item!.filePath)).to.equal(true);
-    expect(parseDuration(item!.duration)).to.be.within(1, 2);
+    expect(item!.durationSeconds).to.be.within(1, 2);
     expect(state.current.recording).to.equal(null);
     const modal = events.of('ShowModal').at(-1)!;
     expect(modal).to.deep.include({ title: 'Recording stopped unexpectedly', type: 'error' });
@@ -174,7 +175,7 @@ describe('RecorderService', function () {
     await rm(path.join(folder, 'cache', 'recordings'), { recursive: true, force: true });
     const item = await stopped;
     expect(item, 'the part recorded before the removal is kept').to.not.equal(undefined);
-    expect(parseDuration(item!.duration)).to.be.within(2, 6);
+    expect(item!.durationSeconds).to.be.within(2, 6);
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     expect(probed.streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio']);
     const modal = events.of('ShowModal').at(-1)!;
@@ -242,9 +243,9 @@ describe('RecorderService: replay buffer and preview', function () {
     const item = await service.saveReplayBuffer();
     expect(item).to.deep.include({ type: 'Buffer', game: 'Manual Recording' });
     expect(item.filePath).to.match(/\/Videos\/Replay Buffers\/Manual Recording\/[^/]+\.mp4$/);
-    expect(parseDuration(item.duration)).to.be.within(1.9, 2.3);
-    expect(item.bookmarks).to.deep.equal([bookmark(2, 0.5)]);
-    expect(Date.parse(item.recordedFrom!) - startedAt).to.equal(4000);
+    expect(item.durationSeconds).to.be.within(1.9, 2.3);
+    expect(item.bookmarks).to.deep.equal([{ id: 2, type: 'Kill', seconds: 0.5 }]);
+    expect(item.recordedFrom!.getTime() - startedAt).to.equal(4000);
     expect(events.of('ReplayBufferSaved')).to.deep.equal([{}]);
     expect(existsSync(path.join(folder, 'cache', 'thumbnails', 'Replay Buffers', `${item.id}.jpeg`))).to.equal(true);
     expect(existsSync(path.join(folder, 'cache', 'waveforms', 'Replay Buffers', `${item.id}.peaks.json`))).to.equal(true);

@@ -9,7 +9,6 @@ import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { commandRejection, RecordedEvents, startedToolbox } from '../testing/fixtures.js';
 import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
-import { parseDuration } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { ContentIngest } from '../library/content-ingest.js';
@@ -137,8 +136,8 @@ describe('recovery', function () {
       const [item] = library.list();
       expect(item).to.deep.include({ type: 'Session', game: 'My: Game', fileName: '2026-11-22_10-00-00' });
       expect(item!.filePath).to.equal(`${videos.replaceAll('\\', '/')}/Full Sessions/My_ Game/2026-11-22_10-00-00.mp4`);
-      expect(parseDuration(item!.duration)).to.be.within(1.9, 2.1);
-      expect(item!.recordedFrom).to.equal(new Date(2026, 10, 22, 10, 0, 0).toISOString());
+      expect(item!.durationSeconds).to.be.within(1.9, 2.1);
+      expect(item!.recordedFrom).to.deep.equal(new Date(2026, 10, 22, 10, 0, 0));
       const layout = await readMp4Layout(item!.filePath);
       expect(layout.fragmented).to.equal(false);
       expect(needsRemux(layout)).to.equal(false);

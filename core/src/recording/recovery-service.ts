@@ -280,7 +280,7 @@ export class RecoveryService {
       tools,
     });
     this.logger.info('video recovered', {
-      id: item.id, from: source, file: filePath, game, duration: item.duration, remuxed: remuxed !== undefined, layout: layout?.boxes.slice(0, 8),
+      id: item.id, from: source, file: filePath, game, durationSeconds: item.durationSeconds, remuxed: remuxed !== undefined, layout: layout?.boxes.slice(0, 8),
     });
     return item;
   }

@@ -5,7 +5,7 @@ import { concatSegments, type BufferSpan, type ReplayBuffer } from '../media/rep
 import { probeMedia } from '../media/probe.js';
 import { CommandError } from '../protocol/refusal.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { formatDuration } from '../protocol/index.js';
+import { fromWireBookmark } from '../library/content-item.js';
 import { ContentIngest, type ArtworkSources } from '../library/content-ingest.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../notices/notifier.js';
@@ -74,7 +74,7 @@ export class ReplaySaver {
       const spanEnd = span.startSeconds + durationSeconds;
       const bookmarks = recording.bookmarks
         .filter(({ seconds }) => seconds >= span.startSeconds && seconds <= spanEnd)
-        .map(({ bookmark, seconds }) => ({ ...bookmark, time: formatDuration(seconds - span.startSeconds) }));
+        .map(({ bookmark, seconds }) => ({ ...fromWireBookmark(bookmark), seconds: seconds - span.startSeconds }));
       const recordedFrom = new Date(recording.startedAt.getTime() + span.startSeconds * 1000);
       const item = await this.ingest.add({
         file: target,

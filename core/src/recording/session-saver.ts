@@ -4,6 +4,7 @@ import { rm, stat } from 'node:fs/promises';
 import { injectable } from 'tsyringe';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { ContentIngest } from '../library/content-ingest.js';
+import { fromWireBookmark } from '../library/content-item.js';
 import type { ContentRecord } from '../library/content-library.js';
 import { Logger } from '../support/logger.js';
 import type { StartedRecording } from './recording.js';
@@ -46,7 +47,7 @@ export class SessionSaver {
       type: 'Session',
       probed,
       // Bookmarks that arrive while the item is added are kept too.
-      liveBookmarks: () => recording.bookmarks.map((entry) => entry.bookmark),
+      liveBookmarks: () => recording.bookmarks.map((entry) => fromWireBookmark(entry.bookmark)),
       meta: {
         game: recording.game,
         durationSeconds,
@@ -57,7 +58,7 @@ export class SessionSaver {
       },
       tools: media.tools,
     });
-    this.logger.info('recording saved', { id: item.id, file: item.filePath, duration: item.duration, bookmarks: item.bookmarks.length });
+    this.logger.info('recording saved', { id: item.id, file: item.filePath, durationSeconds: item.durationSeconds, bookmarks: item.bookmarks.length });
     return item;
   }
 }

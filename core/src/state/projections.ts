@@ -2,7 +2,8 @@
 // returns a function that stops following. The recorder's is in recording-state.ts.
 import { pathToFileURL } from 'node:url';
 import type { MachineCapabilities, SystemDevices } from '../capabilities/machine-capabilities.js';
-import { toStateItem, type ContentLibrary } from '../library/content-library.js';
+import { toContentItem } from '../library/content-item.js';
+import type { ContentLibrary } from '../library/content-library.js';
 import { toWireAudioDevice } from '../platform/audio-devices.js';
 import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
 import type { IntegrationHost } from '../integrations/integration-host.js';
@@ -30,7 +31,7 @@ export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onCha
 
 /** `State.content`: the library's items, newest first. */
 export function projectLibrary(library: Pick<ContentLibrary, 'events'>, target: StateTarget): () => void {
-  return library.events.on('changed', (records) => target.update({ content: records.map(toStateItem) }));
+  return library.events.on('changed', (records) => target.update({ content: records.map(toContentItem) }));
 }
 
 /** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */

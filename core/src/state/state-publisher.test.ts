@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { MachineCapabilityEvents, SystemDevices } from '../capabilities/machine-capabilities.js';
-import type { ContentLibraryEvents, ContentRecord } from '../library/content-library.js';
+import type { ContentRecord, LibraryEvents } from '../library/content-library.js';
 import type { FfmpegBuild } from '../media/ffmpeg-toolbox.js';
 import type { EventContent, EventName, IntegrationHealth, Settings, State } from '../protocol/index.js';
 import type { EventSink } from '../protocol/event-sink.js';
@@ -101,15 +101,16 @@ describe('StatePublisher', () => {
   });
 
   it('projects the library without the fields only the service needs', () => {
-    const events = new TypedEvents<ContentLibraryEvents>();
+    const events = new TypedEvents<LibraryEvents>();
     publisher.follow({ library: { events } });
-    const record = {
-      id: 'a', fileName: 'a', title: null, filePath: '/videos/a.mp4', type: 'Session', game: 'Arena', recordedFrom: '2026-11-22T10:00:00.000Z',
-      gameExePath: null, bookmarks: [],
-    } as unknown as ContentRecord;
+    const record: ContentRecord = {
+      id: 'a'.repeat(32), type: 'Session', title: '', game: 'Arena', bookmarks: [], fileName: 'a', filePath: '/videos/a.mp4', durationSeconds: 90,
+      createdAt: new Date('2026-11-22T10:00:00Z'), isImported: false, compressed: false, gameExePath: 'C:/Games/arena.exe',
+      recordedFrom: new Date('2026-11-22T10:00:00Z'),
+    };
     events.emit('changed', [record]);
     expect(publisher.current.content).to.have.length(1);
-    expect(publisher.current.content[0]).to.deep.include({ id: 'a', game: 'Arena' });
+    expect(publisher.current.content[0]).to.deep.include({ id: 'a'.repeat(32), game: 'Arena', duration: '00:01:30' });
     expect(publisher.current.content[0]).to.not.have.property('recordedFrom');
     expect(publisher.current.content[0]).to.not.have.property('gameExePath');
   });

@@ -118,7 +118,6 @@ describe('StorageMonitor', function () {
     state = app.resolve(StatePublisher);
     warnings = app.resolve(StorageWarnings);
     library = app.resolve(ContentLibrary);
-    state.follow({ library });
     await library.load();
   });
   afterEach(async () => {

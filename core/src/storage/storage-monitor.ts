@@ -116,7 +116,7 @@ export async function ownedFiles(contentFolder: string, items: readonly ContentR
     const identity = `${info.dev}:${info.ino}`;
     if (seen.has(identity)) continue;
     seen.add(identity);
-    owned.push({ id: item.id, type: item.type, filePath: item.filePath, createdAt: Date.parse(item.createdAt), modifiedAt: info.mtimeMs, sizeBytes: allocatedBytes(info) });
+    owned.push({ id: item.id, type: item.type, filePath: item.filePath, createdAt: item.createdAt.getTime(), modifiedAt: info.mtimeMs, sizeBytes: allocatedBytes(info) });
   }
   return owned;
 }

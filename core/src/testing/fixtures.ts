@@ -148,7 +148,7 @@ export async function createMediaWorld<const T extends readonly unknown[] = []>(
   const state = app.resolve(StatePublisher);
   const library = app.resolve(ContentLibrary);
   const capabilities = app.resolve(MachineCapabilities);
-  state.follow({ library, capabilities });
+  state.follow({ capabilities });
   await library.load();
   await capabilities.start();
   const jobs = app.resolve(JobRunner);

@@ -4,7 +4,7 @@
 // and the steps every such test takes: record while the integration is active, then read the
 // bookmarks of the running recording and of the finished session. The service sees only the games
 // started inside its temp folder, so suites running side by side never see each other's stand-ins.
-import { TYPE_FOLDERS } from '@keyframe/core/protocol';
+import { formatDuration, TYPE_FOLDERS } from '@keyframe/core/protocol';
 import type { ContentItem, State } from '@keyframe/core/protocol';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -108,10 +108,11 @@ export class IntegrationService {
     return stopped.content.find((item) => item.filePath === filePath)!;
   }
 
-  /** The bookmarks in an item's metadata file on disk. */
+  /** The bookmarks in an item's metadata file on disk, with their time as the wire writes it. */
   async savedBookmarks(item: ContentItem): Promise<{ type: string; time: string }[]> {
     const sidecar = path.join(this.temp.path, 'data', 'cache', 'metadata', TYPE_FOLDERS[item.type], `${item.id}.json`);
-    return (JSON.parse(await readFile(sidecar, 'utf8')) as { bookmarks: { type: string; time: string }[] }).bookmarks;
+    const { bookmarks } = JSON.parse(await readFile(sidecar, 'utf8')) as { bookmarks: { type: string; seconds: number }[] };
+    return bookmarks.map(({ type, seconds }) => ({ type, time: formatDuration(seconds) }));
   }
 
   async stop(): Promise<void> {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { readMp4Layout } from '../../media/mp4-layout.js';
 import { probeMedia } from '../../media/probe.js';
-import { parseDuration, type EventContent, type Segment } from '../../protocol/index.js';
+import { type EventContent, type Segment } from '../../protocol/index.js';
 import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
@@ -88,9 +88,9 @@ describe('ClipService', function () {
       generateVideo(ffmpeg(), path.join(games, 'first.mp4'), { seconds: 8, tones }),
       generateVideo(ffmpeg(), path.join(games, 'second.mp4'), { seconds: 6, tones }),
     ]);
-    const bookmark = (id: number, time: string) => ({ id, type: 'Kill' as const, subtype: null, time, aiRating: null });
-    first = await library.add({ type: 'Session', filePath: path.join(games, 'first.mp4'), game: 'Arena', durationSeconds: 8, bookmarks: [bookmark(1, '00:00:02.5'), bookmark(2, '00:00:07')] });
-    second = await library.add({ type: 'Session', filePath: path.join(games, 'second.mp4'), game: 'Arena', durationSeconds: 6, bookmarks: [bookmark(3, '00:00:01')] });
+    const bookmark = (id: number, seconds: number) => ({ id, type: 'Kill' as const, seconds });
+    first = await library.add({ type: 'Session', filePath: path.join(games, 'first.mp4'), game: 'Arena', durationSeconds: 8, bookmarks: [bookmark(1, 2.5), bookmark(2, 7)] });
+    second = await library.add({ type: 'Session', filePath: path.join(games, 'second.mp4'), game: 'Arena', durationSeconds: 6, bookmarks: [bookmark(3, 1)] });
     const locator = new ContentLocator(settings, library);
     clips = new ClipService(settings, library, locator, toolbox, world.ingest, world.jobs, events, world.logger);
   });
@@ -103,7 +103,7 @@ describe('ClipService', function () {
     expectMonotonicToHundred(progress);
     expect(item).to.deep.include({ type: 'Clip', game: 'Arena', title: 'Ace', audioTrackNames: ['Track 1', 'Track 2', 'Track 3'] });
     expect(item!.filePath).to.match(/\/Videos\/Clips\/Arena\/\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d( \(\d+\))?\.mp4$/);
-    expect(item!.bookmarks.map((bookmark) => [bookmark.id, parseDuration(bookmark.time)])).to.deep.equal([[1, 0.5]]);
+    expect(item!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([[1, 0.5]]);
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     expect(probed.durationSeconds).to.be.closeTo(3, 1);
     expect(probed.streams.filter((stream) => stream.type === 'audio')).to.have.length(3);
@@ -138,7 +138,7 @@ describe('ClipService', function () {
     const video = probed.streams.find((stream) => stream.type === 'video')!;
     expect(video.durationSeconds).to.be.closeTo(5.5, FRAME + 0.001);
     expect(probed.durationSeconds).to.be.closeTo(5.5, 2 * FRAME);
-    expect(item!.bookmarks.map((bookmark) => [bookmark.id, parseDuration(bookmark.time)])).to.deep.equal([[1, 1.3], [3, 2.5]]);
+    expect(item!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([[1, 1.3], [3, 2.5]]);
     expect((await loudness(item!.filePath, 1)).max).to.be.at.most(-80);
     const [before, after] = [await loudness(first.filePath, 2), await loudness(item!.filePath, 2)];
     expect(after.mean - before.mean).to.be.closeTo(20 * Math.log10(0.5), 1);
@@ -153,7 +153,7 @@ describe('ClipService', function () {
       const copied = (await makeClip([segment(first, 2, 5)])).item!;
       const copiedTracks = (await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, copied.filePath)).streams.filter((stream) => stream.type === 'audio');
       expect(copiedTracks.map((track) => track.title)).to.deep.equal(['Track 1']);
-      expect(copied.audioTrackNames).to.equal(null);
+      expect(copied.audioTrackNames).to.equal(undefined);
       const [whole, copiedWhole] = [await loudness(first.filePath, 0), await loudness(copied.filePath, 0)];
       expect(copiedWhole.mean - whole.mean).to.be.closeTo(0, 1);
 

@@ -13,12 +13,12 @@ import {
 import { FfmpegToolbox, type FfmpegTools } from '../../media/ffmpeg-toolbox.js';
 import { percentOf, produceInto } from '../../media/job-output.js';
 import { probeMedia } from '../../media/probe.js';
-import { formatDuration, parseDuration, type Bookmark, type CommandParameters, type Segment } from '../../protocol/index.js';
+import { type CommandParameters, type Segment } from '../../protocol/index.js';
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
 import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
-import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
 import { ContentLocator } from '../../library/content-locator.js';
 import { fileStamp } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
@@ -377,13 +377,13 @@ export function clipWorkFolder(cacheFolder: string): string {
 }
 
 /** The sources' bookmarks inside the pieces, at their time in the clip; each bookmark once. */
-export function clipBookmarks(pieces: readonly (Pick<PlacedPiece, 'startSeconds' | 'endSeconds' | 'offsetSeconds'> & { item: Pick<ContentRecord, 'bookmarks'> })[]): Bookmark[] {
+export function clipBookmarks(pieces: readonly (Pick<PlacedPiece, 'startSeconds' | 'endSeconds' | 'offsetSeconds'> & { item: Pick<ContentRecord, 'bookmarks'> })[]): ContentBookmark[] {
   const seen = new Set<number>();
   return pieces.flatMap((piece) => piece.item.bookmarks.flatMap((bookmark) => {
-    const time = parseDuration(bookmark.time);
-    if (time === undefined || time < piece.startSeconds || time > piece.endSeconds || seen.has(bookmark.id)) return [];
+    const time = bookmark.seconds;
+    if (time < piece.startSeconds || time > piece.endSeconds || seen.has(bookmark.id)) return [];
     seen.add(bookmark.id);
-    return [{ ...bookmark, time: formatDuration(piece.offsetSeconds + time - piece.startSeconds) }];
+    return [{ ...bookmark, seconds: piece.offsetSeconds + time - piece.startSeconds }];
   }));
 }
 

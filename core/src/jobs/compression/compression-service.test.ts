@@ -70,7 +70,7 @@ describe('CompressionService', function () {
     await encodeTestVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, file, SECONDS, video);
     return library.add({
       type: 'Session', filePath: file, game: 'Arena', durationSeconds: SECONDS, title: 'Ace round', audioTrackNames: ['Full Mix', 'Microphone'],
-      bookmarks: [{ id: 7, type: 'Kill', subtype: null, time: '00:00:01', aiRating: null }],
+      bookmarks: [{ id: 7, type: 'Kill', seconds: 1 }],
     });
   };
 
@@ -150,10 +150,10 @@ describe('CompressionService', function () {
     expect(updated).to.deep.include({ filePath: item.filePath, fileName: 'replace', compressed: true });
     const size = (await stat(item.filePath)).size;
     expect(size).to.be.lessThan(originalBytes);
-    expect(updated.fileSizeKb).to.equal(Math.floor(size / 1024));
+    expect(updated.sizeBytes).to.equal(size);
     expect(library.list()).to.have.length(1);
     expect(await filesUnder(path.dirname(path.resolve(item.filePath)))).to.deep.equal(['replace.mp4']);
-    expect(state.current.content[0]).to.deep.include({ compressed: true, fileSizeKb: updated.fileSizeKb });
+    expect(state.current.content[0]).to.deep.include({ compressed: true, fileSizeKb: Math.floor(size / 1024) });
   });
 
   it('replaces the video where the item is now when it was renamed during the compression, leaving no other file', async () => {

@@ -23,7 +23,7 @@ import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { ContentItemQueue } from '../../library/content-item-queue.js';
-import { ContentLibrary, sizeFields, type ContentRecord } from '../../library/content-library.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
 import { ContentLocator } from '../../library/content-locator.js';
 import { RecorderService } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
@@ -202,7 +202,7 @@ export class CompressionService {
       const inPlace = path.extname(original).toLowerCase() === '.mp4';
       const target = inPlace ? original : await moveFile(temp, `${original.slice(0, original.length - path.extname(original).length)}.mp4`);
       if (inPlace) await rename(temp, original);
-      await this.library.update(id, { ...(inPlace ? {} : { filePath: target }), ...sizeFields(sizeBytes), compressed: true });
+      await this.library.update(id, { ...(inPlace ? {} : { filePath: target }), sizeBytes, compressed: true });
       if (!inPlace) await rm(original, { force: true });
       // Same picture and the same (copied) sound: thumbnail and waveform stay valid.
       return target;
@@ -219,7 +219,7 @@ export class CompressionService {
         game: item.game,
         title: item.title,
         bookmarks: item.bookmarks,
-        createdAt: new Date(item.createdAt),
+        createdAt: item.createdAt,
         gameDatabaseId: item.gameDatabaseId,
         audioTrackNames: item.audioTrackNames,
         isImported: item.isImported,

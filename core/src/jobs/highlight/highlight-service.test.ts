@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { probeMedia } from '../../media/probe.js';
 import { formatDuration, type Bookmark } from '../../protocol/index.js';
+import { fromWireBookmark } from '../../library/content-item.js';
 import { commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
 import { ContentLocator } from '../../library/content-locator.js';
@@ -48,7 +49,7 @@ describe('HighlightService', function () {
     await mkdir(path.dirname(filePath), { recursive: true });
     if (make) await make(filePath);
     else await generateVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, filePath, { seconds, width: 320, height: 180, tones: [440, 660] });
-    return library.add({ type: 'Session', filePath, game: 'Arena', durationSeconds: seconds, bookmarks, audioTrackNames: ['Track 1', 'Track 2'] });
+    return library.add({ type: 'Session', filePath, game: 'Arena', durationSeconds: seconds, bookmarks: bookmarks.map(fromWireBookmark), audioTrackNames: ['Track 1', 'Track 2'] });
   };
   const highlightFiles = async () => readdir(path.join(settings.current.contentFolder, 'Highlights', 'Arena')).catch(() => []);
 
@@ -67,8 +68,8 @@ describe('HighlightService', function () {
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item.filePath);
     expect(probed.durationSeconds).to.be.closeTo(17, 0.1);
     expect(probed.streams.filter((stream) => stream.type === 'audio').map((stream) => stream.title)).to.deep.equal(['Track 1', 'Track 2']);
-    expect(item.bookmarks.map((mark) => [mark.id, mark.time])).to.deep.equal([
-      [1, '00:00:04'], [2, '00:00:05'], [4, '00:00:12'], [5, '00:00:14'],
+    expect(item.bookmarks.map((mark) => [mark.id, mark.seconds])).to.deep.equal([
+      [1, 4], [2, 5], [4, 12], [5, 14],
     ]);
     expect(library.list().filter((entry) => entry.type === 'Highlight')).to.have.length(1);
     expect(await highlightFiles()).to.deep.equal([path.basename(item.filePath)]);

@@ -19,12 +19,13 @@ import { percentOf, produceInto } from '../../media/job-output.js';
 import { measureLoudness } from '../../media/loudness.js';
 import { probeMedia, type ProbeResult } from '../../media/probe.js';
 import { audioTrackNameArgs } from '../../media/session-encoding.js';
-import { formatDuration, parseDuration, type Bookmark, type EventContent, type Settings } from '../../protocol/index.js';
+import { type EventContent, type Settings } from '../../protocol/index.js';
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
-import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { byTime, toContentItem } from '../../library/content-item.js';
+import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
 import { ContentLocator } from '../../library/content-locator.js';
 import { fileStamp, RecorderService } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
@@ -69,12 +70,11 @@ export function highlightArgs(source: string, target: string, windows: readonly 
 }
 
 /** The source's bookmarks that lie in the windows, on the highlight's timeline, by time. */
-export function rebaseBookmarks(bookmarks: readonly Bookmark[], windows: readonly PlannedWindow[]): Bookmark[] {
+export function rebaseBookmarks(bookmarks: readonly ContentBookmark[], windows: readonly PlannedWindow[]): ContentBookmark[] {
   return bookmarks.flatMap((bookmark) => {
-    const seconds = parseDuration(bookmark.time);
-    const rebased = seconds === undefined ? undefined : rebaseTime(windows, seconds);
-    return rebased === undefined ? [] : [{ ...bookmark, time: formatDuration(rebased) }];
-  }).sort((a, b) => (parseDuration(a.time) ?? 0) - (parseDuration(b.time) ?? 0));
+    const rebased = rebaseTime(windows, bookmark.seconds);
+    return rebased === undefined ? [] : [{ ...bookmark, seconds: rebased }];
+  }).sort(byTime);
 }
 
 @injectable()
@@ -115,13 +115,13 @@ export class HighlightService {
   private async run(job: Job, item: ContentRecord): Promise<HighlightOutcome> {
     const { tools } = job;
     const id = randomUUID();
-    const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) => this.events.send('AiProgress', { id, ...content, content: stateItem(item) });
+    const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) => this.events.send('AiProgress', { id, ...content, content: toContentItem(item) });
     const began = Date.now();
     try {
       const probed = await probeMedia(tools.ffprobe.path, item.filePath).catch((error: unknown) => {
         throw new Error(`Source video not found: ${(error as Error).message}`);
       });
-      const durationSeconds = probed.durationSeconds ?? parseDuration(item.duration) ?? 0;
+      const durationSeconds = probed.durationSeconds ?? item.durationSeconds;
       const { windows, source } = await this.choose(item, tools, durationSeconds);
       if (windows.length === 0) {
         report({ progress: -1, status: 'error', message: NO_MOMENTS });
@@ -179,10 +179,7 @@ export class HighlightService {
 
   /** Windows from the positive bookmarks, else from the loudest moments. */
   private async choose(item: ContentRecord, tools: FfmpegTools, durationSeconds: number): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
-    const marked = bookmarkMoments(item.bookmarks.flatMap((bookmark) => {
-      const seconds = parseDuration(bookmark.time);
-      return seconds === undefined ? [] : [{ type: bookmark.type, seconds }];
-    }));
+    const marked = bookmarkMoments(item.bookmarks.map(({ type, seconds }) => ({ type, seconds })));
     const fromBookmarks = planHighlight(marked, { durationSeconds });
     if (fromBookmarks.length > 0) return { windows: fromBookmarks, source: 'bookmarks' };
     const { highlightPaddingBefore: before, highlightPaddingAfter: after } = this.settings.current;
@@ -202,7 +199,3 @@ function clipAt(windows: readonly PlannedWindow[], seconds: number): number {
   return windows.length;
 }
 
-function stateItem(record: ContentRecord): EventContent<'AiProgress'>['content'] {
-  const { recordedFrom: _from, recordedUntil: _until, gameExePath: _exe, ...item } = record;
-  return item;
-}

@@ -1,0 +1,82 @@
+// A library left by the version before sidecar format 2 (test/fixtures/library-v1, made with that code):
+// the new service migrates it on its first start and shows exactly the State.content the old one showed;
+// the originals are gone only after the migration succeeded, and a second start changes nothing.
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ProtocolClient } from '../kit/protocol-client.js';
+import { ServiceProcess } from '../kit/service-process.js';
+import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+
+const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'library-v1');
+/** Where the fixture's data folder was when it was made; its JSON files name it. */
+const FIXTURE_ROOT = '/tmp/keyframe-library-v1';
+/** The zone the fixture was made in: its dates were written in local time. */
+const FIXTURE_ZONE = 'Europe/Berlin';
+
+describe('library migration from sidecar format 1', function () {
+  this.timeout(60000);
+  let temp: TempFolder;
+  let data: string;
+  const metadata = () => path.join(data, 'cache', 'metadata');
+
+  /** The text of every sidecar, by path below the metadata folder. */
+  const sidecars = async (): Promise<Map<string, string>> => {
+    const names = (await readdir(metadata(), { recursive: true })).filter((name) => name.endsWith('.json')).sort();
+    return new Map(await Promise.all(names.map(async (name) => [name, await readFile(path.join(metadata(), name), 'utf8')] as const)));
+  };
+  /** The service's State.content as sent, once it lists `count` items, and the service stopped again. */
+  const contentShown = async (count: number): Promise<string> => {
+    const service = await ServiceProcess.start({ dataFolder: data, env: { TZ: FIXTURE_ZONE } });
+    try {
+      const client = await ProtocolClient.connect(service.url);
+      await client.handshake();
+      const state = await client.until('State', (next) => next.content.length === count, 15000);
+      await client.close();
+      return JSON.stringify(state.content);
+    } finally {
+      await service.stop();
+    }
+  };
+
+  beforeEach(async () => {
+    temp = await createTempFolder('keyframe-library-v1-');
+    data = path.join(temp.path, 'data');
+    await cp(FIXTURE, data, { recursive: true });
+    for (const name of (await readdir(data, { recursive: true })).filter((entry) => entry.endsWith('.json'))) {
+      const file = path.join(data, name);
+      await writeFile(file, (await readFile(file, 'utf8')).replaceAll(FIXTURE_ROOT, data));
+    }
+  });
+  afterEach(() => temp.remove());
+
+  it('shows every item as before, in sidecars of version 2, keeps no backup after success, and a second start is a no-op', async () => {
+    const expected = JSON.parse(await readFile(path.join(data, 'expected-state-content.json'), 'utf8')) as unknown[];
+    const originals = await sidecars();
+    const settingsBefore = JSON.parse(await readFile(path.join(data, 'settings.json'), 'utf8')) as unknown;
+
+    expect(await contentShown(expected.length)).to.equal(JSON.stringify(expected));
+
+    const migrated = await sidecars();
+    expect([...migrated.keys()]).to.deep.equal([...originals.keys()]);
+    for (const [name, text] of migrated) {
+      const sidecar = JSON.parse(text) as Record<string, unknown>;
+      expect(sidecar, name).to.include({ version: 2 });
+      expect(sidecar, name).to.not.have.any.keys('duration', 'fileSize', 'fileSizeKb', 'aiAnalysis');
+      const original = JSON.parse(originals.get(name)!) as Record<string, unknown>;
+      if (original.recordedFrom !== undefined) expect(sidecar, name).to.include({ recordedFrom: original.recordedFrom, recordedUntil: original.recordedUntil });
+      if (typeof original.gameExePath === 'string') expect(sidecar, name).to.include({ gameExePath: original.gameExePath });
+    }
+    expect(existsSync(path.join(data, 'cache', 'metadata-v1-backup'))).to.equal(false);
+    const applied = JSON.parse(await readFile(path.join(data, 'migrations.json'), 'utf8')) as { applied: { id: string }[] };
+    expect(applied.applied.map((entry) => entry.id)).to.include('0002_content_sidecars_v2');
+    expect(JSON.parse(await readFile(path.join(data, 'settings.json'), 'utf8'))).to.deep.equal(settingsBefore);
+
+    const modified = await Promise.all([...migrated.keys()].map(async (name) => (await stat(path.join(metadata(), name))).mtimeMs));
+    expect(await contentShown(expected.length)).to.equal(JSON.stringify(expected));
+    expect(await sidecars()).to.deep.equal(migrated);
+    expect(await Promise.all([...migrated.keys()].map(async (name) => (await stat(path.join(metadata(), name))).mtimeMs))).to.deep.equal(modified);
+  });
+});
