@@ -9,7 +9,7 @@ import { IntegrationHost } from '../integrations/integration-host.js';
 import { ServiceOptions } from '../service-options.js';
 import { registerMachine, registerServices } from './registrations.js';
 import { AutoRecorder } from '../recording/auto-recorder.js';
-import { toWirePath, TYPE_FOLDERS } from '../protocol/index.js';
+import { toWirePath, TYPE_FOLDERS, type Settings } from '../protocol/index.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { DataMigrations } from '../library/data-migrations.js';
 import { HighlightService } from '../jobs/highlight/highlight-service.js';
@@ -46,13 +46,26 @@ export interface StartOptions {
   desktopWindow?: DesktopWindow;
 }
 
+/**
+ * The container of each running service, kept off the class so that it is not part of the embedding API: only the
+ * composition root's own entries reach it (the CLI in main.ts, the bench's `@keyframe/core/internal`).
+ */
+const containers = new WeakMap<KeyframeService, DependencyContainer>();
+
+/** The DI container of a running service: for main.ts and `app/bench-internals.ts`, never re-exported by host.ts. */
+export function containerOf(service: KeyframeService): DependencyContainer {
+  return containers.get(service)!;
+}
+
 export class KeyframeService {
   private constructor(
-    readonly container: DependencyContainer,
+    private readonly container: DependencyContainer,
     readonly options: ServiceOptions,
     private readonly logger: Logger,
     private readonly lock: DataFolderLock,
-  ) {}
+  ) {
+    containers.set(this, container);
+  }
 
   /** Throws `DataFolderInUseError` when another running Keyframe uses `options.dataFolder`. */
   static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
@@ -89,8 +102,9 @@ export class KeyframeService {
     return this.container.resolve(LegacyListener).port;
   }
 
-  get settings(): SettingsStore {
-    return this.container.resolve(SettingsStore);
+  /** The settings in effect (read-only: a frontend changes them with `UpdateSettings`). */
+  get settings(): Readonly<Settings> {
+    return this.container.resolve(SettingsStore).current;
   }
 
   /** Handles one command frame from a desktop bridge, exactly as if it came over the WebSocket. */

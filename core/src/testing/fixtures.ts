@@ -1,7 +1,7 @@
 // Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
-// `CommandError` refusal, ffmpeg and the machine's capabilities as the service has them (found and
+// `CommandError` refusal, ffmpeg as the service finds it (found and
 // probed, with no display so that the machine's own screen and devices stay out of the results), x264 video
-// settings at a constant quality, the media parts of the service wired in a temporary folder, and
+// settings at a constant quality, the media parts of the service resolved from createTestApp in a temporary folder, and
 // generated test videos with several audio tracks.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
-import { MachineCapabilities, MachineCapabilitiesConfig } from '../capabilities/machine-capabilities.js';
+import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
 import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
 import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
@@ -18,13 +18,11 @@ import { ServiceOptions } from '../service-options.js';
 import { ContentIngest } from '../library/content-ingest.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
 import { createTestApp, headlessToolboxConfig, type Override, type Overrides, type TestApp } from './test-app.js';
-import { EVENT_SINK } from '../protocol/event-sink.js';
-import type { EventSink } from '../protocol/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
 export { makeReadOnly, undoReadOnly } from './read-only-folder.js';
@@ -72,14 +70,6 @@ export class FixedSources extends CaptureSources {
   }
 }
 
-export interface CapabilitiesParts {
-  state: StateStore;
-  settings: SettingsStore;
-  events: EventSink;
-  options: ServiceOptions;
-  logger?: Logger;
-}
-
 /** A toolbox that sees this process's environment without a display. */
 function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
   return new FfmpegToolbox(headlessToolboxConfig(home), logger);
@@ -100,14 +90,6 @@ export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([
   }), logger);
   await toolbox.load({ downloadFolder: path.join(folder, 'no-download') });
   return toolbox;
-}
-
-/** The capabilities service started as the service starts it: ffmpeg loaded, devices and codecs in State. */
-export async function startedCapabilities({ state, settings, events, options, logger = new Logger([]) }: CapabilitiesParts): Promise<MachineCapabilities> {
-  const capabilities = new MachineCapabilities(headlessToolbox(options.dataFolder, logger), state, new Notifier(events, logger), events, settings,
-    options, new MachineCapabilitiesConfig(), logger);
-  await capabilities.start();
-  return capabilities;
 }
 
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */

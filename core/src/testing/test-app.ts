@@ -50,7 +50,8 @@ export interface TestApp {
 /**
  * Builds the service's registrations in a new child container, with inert machine adapters (no native dialog,
  * no key hook, no desktop tool, no running game, no update channel, ffmpeg found without a display) and a silent
- * log, then `overrides` on top. Nothing starts: a test starts what it tests.
+ * log, then `overrides` on top. Nothing starts: a test starts what it tests. Events go to the real WebSocket hub, which
+ * has no connection: override `EVENT_SINK` with a `RecordedEvents` to see them.
  */
 export async function createTestApp<const T extends readonly unknown[] = []>(options: TestAppOptions<T> = {}): Promise<TestApp> {
   const ownsFolder = options.dataFolder === undefined;
