@@ -6,7 +6,7 @@
 //   service's own command line for it (same pieces, encoder, quality and filters).
 import 'reflect-metadata';
 import {
-  chooseClipEncoder, ClipService, ContentLibrary, encodeArgs, EVENT_SINK, FfmpegToolbox, MediaJobs, probeMedia, SettingsStore, type ClipSource,
+  chooseClipEncoder, ClipService, ContentLibrary, encodeArgs, EVENT_SINK, FfmpegToolbox, JobRunner, probeMedia, SettingsStore, type ClipSource,
 } from '@keyframe/core/internal';
 import type { Codec } from '@keyframe/core/protocol';
 import { createTestApp, generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
@@ -56,7 +56,7 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   const source = path.join(folder, 'long.mp4');
   await generateVideo(ffmpeg.path, source, { seconds: sourceSeconds, width: 1920, height: 1080, frameRate: 10, tones: [440, 660] });
   const item = await library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: sourceSeconds });
-  const jobs = app.resolve(MediaJobs);
+  const jobs = app.resolve(JobRunner);
   const clips = app.resolve(ClipService);
   let id = 1;
   return {

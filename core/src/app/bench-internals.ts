@@ -12,8 +12,8 @@ export function serviceOf<T>(service: KeyframeService, token: InjectionToken<T>)
 }
 
 // Services the bench resolves.
-export { ClipService } from '../jobs/clip-service.js';
-export { MediaJobs } from '../jobs/media-jobs.js';
+export { ClipService } from '../jobs/clip/clip-service.js';
+export { JobRunner } from '../jobs/job-runner.js';
 export { ContentLibrary } from '../library/content-library.js';
 export { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 export { EVENT_SINK } from '../protocol/event-sink.js';
@@ -23,8 +23,8 @@ export { StateStore } from '../state/state-store.js';
 export { chooseClipEncoder, encodeArgs, type ClipSource } from '../media/clip-encoding.js';
 export { bookmarkMoments, planHighlight } from '../media/highlight-plan.js';
 export { probeMedia } from '../media/probe.js';
-export { compressionArgs, compressionEncoder } from '../jobs/compression-service.js';
-export { highlightArgs } from '../jobs/highlight-service.js';
+export { compressionArgs, compressionEncoder } from '../jobs/compression/compression-service.js';
+export { highlightArgs } from '../jobs/highlight/highlight-service.js';
 // On-screen text recognition.
 export { decodePng } from '../feeds/screen-text/png.js';
 export { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';

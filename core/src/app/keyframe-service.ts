@@ -12,11 +12,11 @@ import { AutoRecorder } from '../recording/auto-recorder.js';
 import { toWirePath, TYPE_FOLDERS, type Settings } from '../protocol/index.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { DataMigrations } from '../library/data-migrations.js';
-import { HighlightService } from '../jobs/highlight-service.js';
+import { HighlightService } from '../jobs/highlight/highlight-service.js';
 import { GameDetector } from '../games/game-detector.js';
 import { Notifier } from '../state/notifier.js';
-import { ClipService, clipWorkFolder } from '../jobs/clip-service.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
+import { clipWorkFolder } from '../jobs/clip/clip-service.js';
+import { JobRunner } from '../jobs/job-runner.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { RecoveryService } from '../recording/recovery-service.js';
 import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
@@ -123,8 +123,7 @@ export class KeyframeService {
     this.container.resolve(GameDetector).stop();
     // Stopped where they are, to resume at the next start.
     await this.container.resolve(UploadService).shutdown().catch((error: unknown) => this.logger.error('uploads did not stop cleanly', { error }));
-    await this.container.resolve(ClipService).shutdown().catch((error: unknown) => this.logger.error('clip jobs did not stop cleanly', { error }));
-    await this.container.resolve(MediaJobs).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
+    await this.container.resolve(JobRunner).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
     await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);

@@ -26,12 +26,12 @@ import { GameCatalog } from '../games/game-catalog.js';
 import { GameDetector, PROCESS_LISTER, systemProcessLister } from '../games/game-detector.js';
 import { KEY_HOOK_LOADER, nativeKeyHookLoader } from '../hotkeys/key-hook.js';
 import { HOTKEY_BOOKMARKS, HOTKEY_RECORDER, KeybindingService } from '../hotkeys/keybinding-service.js';
-import { ClipService } from '../jobs/clip-service.js';
-import { CompressionService } from '../jobs/compression-service.js';
-import { HighlightService } from '../jobs/highlight-service.js';
-import { ImportService, MULTI_FILE_PICKER } from '../jobs/import-service.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ClipService } from '../jobs/clip/clip-service.js';
+import { CompressionService } from '../jobs/compression/compression-service.js';
+import { HighlightService } from '../jobs/highlight/highlight-service.js';
+import { ImportService, MULTI_FILE_PICKER } from '../jobs/import/import-service.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { ContentItemQueue } from '../library/content-item-queue.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { projectContent } from './content-projection.js';
@@ -79,8 +79,8 @@ const FEATURES: Record<string, InjectionToken<object>[]> = {
   games: [GameCatalog, GameDetector],
   transport: [ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener],
   capabilities: [FfmpegToolbox, CaptureSources, MachineCapabilities],
-  library: [ContentLibrary, ContentItemQueue, ContentArtwork, LibraryLocations, ContentMigration, DataMigrations],
-  jobs: [MediaJobs, ClipService, CompressionService, ImportService, HighlightService],
+  library: [ContentLibrary, ContentItemQueue, ContentIngest, LibraryLocations, ContentMigration, DataMigrations],
+  jobs: [JobRunner, ClipService, CompressionService, ImportService, HighlightService],
   recording: [RecorderService, BookmarkService, AutoRecorder, RecoveryService],
   integrations: [IntegrationHost],
   storage: [StorageWarnings, StorageMonitor],

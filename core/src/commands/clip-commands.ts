@@ -1,6 +1,6 @@
 // CreateClip and CancelClip: clip jobs, with progress via ClipProgress.
 import { injectable } from 'tsyringe';
-import { ClipService } from '../jobs/clip-service.js';
+import { ClipService } from '../jobs/clip/clip-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

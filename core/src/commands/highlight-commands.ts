@@ -1,6 +1,6 @@
 // CreateAiClip: a highlight of a library item; progress and outcome via AiProgress.
 import { injectable } from 'tsyringe';
-import { HighlightService } from '../jobs/highlight-service.js';
+import { HighlightService } from '../jobs/highlight/highlight-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

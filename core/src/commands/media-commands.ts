@@ -1,8 +1,8 @@
 // Media jobs on library files: CompressVideo and ImportFile. Both refuse (CommandRejected) before
 // anything is touched; after that, each reports through its own progress event.
 import { injectable } from 'tsyringe';
-import { CompressionService } from '../jobs/compression-service.js';
-import { ImportService } from '../jobs/import-service.js';
+import { CompressionService } from '../jobs/compression/compression-service.js';
+import { ImportService } from '../jobs/import/import-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()

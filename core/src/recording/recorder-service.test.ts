@@ -10,8 +10,7 @@ import { commandRejection, createMediaWorld, FixedSources, type MediaWorld, Reco
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, type State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../state/notifier.js';
 import { failureTitle, RecorderService, type CurrentRecording } from './recorder-service.js';
@@ -45,7 +44,7 @@ describe('RecorderService', function () {
   const recorder = (source: CaptureSource = new SyntheticCaptureSource()) => {
     const logger = new Logger([]);
     sources = new FixedSources(source);
-    const service = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, sources, new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+    const service = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, sources, new ContentIngest(settings, library, logger), logger, events, () => false);
     services.push(service);
     return service;
   };
@@ -197,7 +196,7 @@ describe('RecorderService', function () {
   it('without ffmpeg, refuses in the name of the recording, says how to fix it, and keeps nothing', async () => {
     const logger = new Logger([]);
     const service = new RecorderService(settings, state, library, new Notifier(events, logger), await toolboxWithoutFfmpeg(folder), new FixedSources(),
-      new ContentArtwork(settings, library, new MediaJobs(), logger), logger, events, () => false);
+      new ContentIngest(settings, library, logger), logger, events, () => false);
     const refusal = await commandRejection(service.start(), 'Unavailable');
     expect(refusal.message).to.match(/^Recording needs ffmpeg, which is not available: .*install ffmpeg/);
     expect(events.of('ShowModal').at(-1)).to.deep.include({ title: 'Recording failed', type: 'error' });
@@ -223,7 +222,7 @@ describe('RecorderService: replay buffer and preview', function () {
     world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
     ({ folder, events, settings, state, library } = world);
     screenTextWanted = false;
-    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.toolbox, new FixedSources(), world.artwork, world.logger, events, () => screenTextWanted);
+    service = new RecorderService(settings, state, library, new Notifier(events, world.logger), world.toolbox, new FixedSources(), world.ingest, world.logger, events, () => screenTextWanted);
   });
   afterEach(async () => {
     await service.shutdown();

@@ -9,7 +9,7 @@ import { CommandError } from '../protocol/refusal.js';
 import { CaptureSources, type CaptureFormat, type CaptureRequest } from '../media/capture-source.js';
 import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 import { FfmpegProcess, type FfmpegExit } from '../media/ffmpeg-process.js';
-import { freePath, moveFile, reserveFreePath } from '../media/move-file.js';
+import { freePath, reserveFreePath } from '../media/move-file.js';
 import { probeMedia, type ProbeResult } from '../media/probe.js';
 import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames, type RecordingFrame } from '../media/recording-frames.js';
 import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize, type ScreenFrameSource } from '../feeds/screen-text/screen-frames.js';
@@ -24,7 +24,7 @@ import { copyDeletedOpenFile } from '../platform/deleted-file.js';
 import { executableName } from '../platform/process-list.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { artworkOf, ContentArtwork, type ArtworkSources } from '../library/content-artwork.js';
+import { ContentIngest, type ArtworkSources } from '../library/content-ingest.js';
 import { fromWireBookmark } from '../library/content-item.js';
 import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../library/content-library.js';
 import { effectiveRecordingSettings, type EffectiveRecordingSettings } from '../settings/effective-settings.js';
@@ -119,7 +119,7 @@ export class RecorderService implements RecorderView {
     private readonly notifier: Notifier,
     private readonly toolbox: FfmpegToolbox,
     private readonly captures: CaptureSources,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
     logger: Logger,
     @inject(EVENT_SINK) private readonly events: EventSink,
     @inject(SCREEN_TEXT_WANTED) private readonly screenTextWanted: ScreenTextWanted,
@@ -252,19 +252,18 @@ export class RecorderService implements RecorderView {
       let target = this.library.contentPath('Buffer', session.game, `${fileStamp(requestedAt)}.mp4`);
       // The artwork comes from the segments while they are joined: the save takes about as long as the join.
       const sources = segmentArtwork(span);
-      const early = sources && this.artwork.prepare(sources, tools);
+      const early = sources && this.ingest.prepareArtwork(sources, tools);
       const joinBegan = Date.now();
       try {
         target = await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: session.audioTrackNames ?? [], logger: this.logger });
       } catch (error) {
-        if (early) await this.artwork.discard(await early);
+        if (early) await this.ingest.discardArtwork(await early);
         throw error;
       } finally {
         span.release();
       }
       const joinMs = Date.now() - joinBegan;
       const probed = await probeMedia(tools.ffprobe.path, target);
-      const artwork = await (early ?? this.artwork.prepare(artworkOf(target, probed), tools));
       const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
       const spanEnd = span.startSeconds + durationSeconds;
       const bookmarks = (this.state.current.recording?.bookmarks ?? []).map(fromWireBookmark).flatMap((bookmark) => {
@@ -272,18 +271,24 @@ export class RecorderService implements RecorderView {
         return [{ ...bookmark, seconds: bookmark.seconds - span.startSeconds }];
       });
       const recordedFrom = new Date(info.startedAt.getTime() + span.startSeconds * 1000);
-      const item = await this.artwork.add({
+      const item = await this.ingest.add({
+        file: target,
         type: 'Buffer',
-        filePath: target,
-        game: info.game,
-        durationSeconds,
-        bookmarks,
-        createdAt: requestedAt,
-        gameExePath: info.exePath ?? null,
-        audioTrackNames: contentTrackNames(session),
-        recordedFrom,
-        recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
-      }, artwork);
+        ownsFile: true,
+        probed,
+        ...(early ? { artwork: early } : {}),
+        meta: {
+          game: info.game,
+          durationSeconds,
+          bookmarks,
+          createdAt: requestedAt,
+          gameExePath: info.exePath ?? null,
+          audioTrackNames: contentTrackNames(session),
+          recordedFrom,
+          recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000),
+        },
+        tools,
+      });
       this.events.send('ReplayBufferSaved', {});
       this.logger.info('replay buffer saved', {
         id: item.id, file: target, segments: span.segments.length, from: span.startSeconds, duration: durationSeconds,
@@ -519,26 +524,24 @@ export class RecorderService implements RecorderView {
       throw new Error(`The recording ${cacheFile} cannot be read (${(error as Error).message}); it was left there.`);
     }
 
-    const filePath = await moveFile(cacheFile, info.contentFilePath!);
-    const bookmarks = (): ContentBookmark[] => (this.state.current.recording?.bookmarks ?? []).map(fromWireBookmark);
-    let saved = bookmarks();
-    let item = await this.artwork.addWithArtwork({
+    const item = await this.ingest.add({
+      file: cacheFile,
+      moveTo: info.contentFilePath!,
       type: 'Session',
-      filePath,
-      game: info.game,
-      durationSeconds,
-      bookmarks: saved,
-      gameExePath: info.exePath ?? null,
-      audioTrackNames: contentTrackNames(session),
-      recordedFrom: info.startedAt,
-      recordedUntil: new Date(info.startedAt.getTime() + durationSeconds * 1000),
-    }, probed, session.tools!);
-    // Bookmarks that arrived while the metadata was written.
-    while (bookmarks().length > saved.length) {
-      saved = bookmarks();
-      item = await this.library.update(item.id, { bookmarks: saved });
-    }
-    this.logger.info('recording saved', { id: item.id, file: filePath, durationSeconds: item.durationSeconds, bookmarks: saved.length });
+      probed,
+      // Bookmarks that arrive while the item is added are kept too.
+      liveBookmarks: (): ContentBookmark[] => (this.state.current.recording?.bookmarks ?? []).map(fromWireBookmark),
+      meta: {
+        game: info.game,
+        durationSeconds,
+        gameExePath: info.exePath ?? null,
+        audioTrackNames: contentTrackNames(session),
+        recordedFrom: info.startedAt,
+        recordedUntil: new Date(info.startedAt.getTime() + durationSeconds * 1000),
+      },
+      tools: session.tools!,
+    });
+    this.logger.info('recording saved', { id: item.id, file: item.filePath, durationSeconds: item.durationSeconds, bookmarks: item.bookmarks.length });
     return item;
   }
 

@@ -11,8 +11,8 @@ import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
+import { ContentIngest } from '../library/content-ingest.js';
+import { JobRunner } from '../jobs/job-runner.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../state/notifier.js';
@@ -104,7 +104,7 @@ describe('recovery', function () {
     const service = () => {
       const logger = new Logger([]);
       const monitor = { refreshSoon: () => { refreshes++; } } as unknown as StorageMonitor;
-      return new RecoveryService(settings, library, new GameCatalog(settings, logger), toolbox, new ContentArtwork(settings, library, new MediaJobs(), logger), new Notifier(events, logger), monitor, events, logger);
+      return new RecoveryService(settings, library, new GameCatalog(settings, logger), new JobRunner(toolbox), new ContentIngest(settings, library, logger), new Notifier(events, logger), monitor, events, logger);
     };
     /** A fragmented MP4 as an interrupted recording leaves it. */
     const fragmentedRecording = async (target: string, seconds = 2) => {

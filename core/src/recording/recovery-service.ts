@@ -5,19 +5,18 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { FfmpegProcess } from '../media/ffmpeg-process.js';
 import { fileInput } from '../media/file-input.js';
 import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
 import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
-import { probeMedia, type ProbeResult } from '../media/probe.js';
+import type { ProbeResult } from '../media/probe.js';
 import { formatRecoverySize, toWirePath, TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
 import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
 import { pathKey } from '../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest, UnreadableVideo } from '../library/content-ingest.js';
+import { JobCancelled, JobRunner, type Job } from '../jobs/job-runner.js';
 import { ContentLibrary, sanitizeFolderName, type ContentRecord } from '../library/content-library.js';
 import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../state/notifier.js';
@@ -121,8 +120,8 @@ export class RecoveryService {
     private readonly settings: SettingsStore,
     private readonly library: ContentLibrary,
     private readonly games: GameCatalog,
-    private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
+    private readonly runner: JobRunner,
+    private readonly ingest: ContentIngest,
     private readonly notifier: Notifier,
     private readonly monitor: StorageMonitor,
     @inject(EVENT_SINK) private readonly events: EventSink,
@@ -204,7 +203,8 @@ export class RecoveryService {
         this.logger.info('unrecovered video deleted', { file: candidate.filePath });
         this.monitor.refreshSoon();
       } else {
-        await this.recover(candidate, gameOverride);
+        const spec = { kind: 'recovery', operation: `Recovering ${candidate.filePath}`, key: recoveryId } as const;
+        await this.runner.start(spec, (job) => this.recover(job, candidate, gameOverride)).done;
       }
       this.offered.delete(recoveryId);
     } catch (error) {
@@ -221,8 +221,9 @@ export class RecoveryService {
     }
   }
 
-  private async recover(candidate: RecoveryCandidate, gameOverride: string | undefined): Promise<ContentRecord> {
-    const tools = this.toolbox.requireFfmpeg(`Recovering ${candidate.filePath}`);
+  /** Runs as a job: stopping the service cancels its remux (its partial output removed) and the file stays offered. */
+  private async recover(job: Job, candidate: RecoveryCandidate, gameOverride: string | undefined): Promise<ContentRecord> {
+    const { tools } = job;
     const source = candidate.filePath;
     const info = await stat(source).catch(() => undefined);
     if (!info?.isFile()) throw new CommandError('NotFound', `${source} is gone: there is nothing to recover.`);
@@ -237,15 +238,15 @@ export class RecoveryService {
     if (!layout || needsRemux(layout)) {
       const temp = tempOutputPath(target);
       await mkdir(path.dirname(temp), { recursive: true });
-      if (await this.remux(tools, source, temp)) remuxed = temp;
+      if (await this.remux(job, source, temp)) remuxed = temp;
     }
     let probed: ProbeResult;
     try {
-      probed = await probeMedia(tools.ffprobe.path, remuxed ?? source);
-      if (!probed.streams.some((stream) => stream.type === 'video' || stream.type === 'audio')) throw new Error('it holds no video or audio');
+      probed = await this.ingest.probe(remuxed ?? source, tools, 'video or audio');
     } catch (error) {
       if (remuxed) await rm(remuxed, { force: true });
-      throw new Error(`${source} cannot be read (${(error as Error).message}); it was left where it is.`, { cause: error });
+      const reason = error instanceof UnreadableVideo ? error.reason : (error as Error).message;
+      throw new Error(`${source} cannot be read (${reason}); it was left where it is.`, { cause: error });
     }
 
     let filePath = source;
@@ -265,15 +266,19 @@ export class RecoveryService {
 
     const durationSeconds = probed.durationSeconds ?? 0;
     const recordedFrom = candidate.type === 'Session' ? stampTime(path.basename(source)) : undefined;
-    const item = await this.artwork.addWithArtwork({
+    job.throwIfCancelled();
+    const item = await this.ingest.add({
+      file: filePath,
       type: candidate.type,
-      filePath,
-      game,
-      durationSeconds,
-      createdAt,
-      gameDatabaseId: this.games.list().find((entry) => entry.name.toLowerCase() === game.toLowerCase())?.gameDatabaseId ?? null,
-      ...(recordedFrom ? { recordedFrom, recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000) } : {}),
-    }, probed, tools);
+      probed,
+      meta: {
+        game,
+        createdAt,
+        gameDatabaseId: this.games.list().find((entry) => entry.name.toLowerCase() === game.toLowerCase())?.gameDatabaseId ?? null,
+        ...(recordedFrom ? { recordedFrom, recordedUntil: new Date(recordedFrom.getTime() + durationSeconds * 1000) } : {}),
+      },
+      tools,
+    });
     this.logger.info('video recovered', {
       id: item.id, from: source, file: filePath, game, durationSeconds: item.durationSeconds, remuxed: remuxed !== undefined, layout: layout?.boxes.slice(0, 8),
     });
@@ -281,18 +286,21 @@ export class RecoveryService {
   }
 
   /** `-c copy -movflags +faststart`: turns a fragmented or moov-last MP4 into a regular one. False if ffmpeg could not. */
-  private async remux(tools: FfmpegTools, input: string, output: string): Promise<boolean> {
-    const run = FfmpegProcess.start({
-      ffmpegPath: tools.ffmpeg.path,
-      args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
-      outputs: [output],
-      logger: this.logger,
-    });
-    const exit = await run.exited;
-    if (exit.succeeded) return true;
-    this.logger.warn('remux failed: the original is kept as it is', { file: input, error: exit.errorText });
-    await rm(output, { force: true });
-    return false;
+  private async remux(job: Job, input: string, output: string): Promise<boolean> {
+    try {
+      await job.ffmpeg({
+        args: ['-y', ...fileInput(input), '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
+        outputs: [output],
+        logger: this.logger,
+        failure: (exit) => exit.errorText,
+      }).finished;
+      return true;
+    } catch (error) {
+      await rm(output, { force: true });
+      if (error instanceof JobCancelled) throw error;
+      this.logger.warn('remux failed: the original is kept as it is', { file: input, error: (error as Error).message });
+      return false;
+    }
   }
 }
 

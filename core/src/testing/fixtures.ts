@@ -15,8 +15,8 @@ import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
 import type { EventContent, EventName, RejectionCode, Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from '../jobs/media-jobs.js';
+import { ContentIngest } from '../library/content-ingest.js';
+import { JobRunner } from '../jobs/job-runner.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
@@ -100,7 +100,7 @@ export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettin
 /**
  * The parts of the service that media work needs, resolved from the app's registrations (`createTestApp`) in a new
  * temporary folder: settings (defaults plus `changes`; videos in `<folder>/Videos`), State, the library (loaded),
- * the started capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker;
+ * the started capabilities (State filled) and their ffmpeg toolbox, the job runner and the way into the library;
  * `app` resolves anything else with the same `overrides`. `dispose` stops the jobs and removes the folder.
  */
 export interface MediaWorld {
@@ -113,8 +113,8 @@ export interface MediaWorld {
   state: StateStore;
   library: ContentLibrary;
   toolbox: FfmpegToolbox;
-  jobs: MediaJobs;
-  artwork: ContentArtwork;
+  jobs: JobRunner;
+  ingest: ContentIngest;
   dispose(): Promise<void>;
 }
 
@@ -128,10 +128,10 @@ export async function createMediaWorld<const T extends readonly unknown[] = []>(
   await library.load();
   const capabilities = app.resolve(MachineCapabilities);
   await capabilities.start();
-  const jobs = app.resolve(MediaJobs);
+  const jobs = app.resolve(JobRunner);
   return {
     app, folder, events, logger: app.resolve(Logger), options: app.resolve(ServiceOptions), settings: app.resolve(SettingsStore),
-    state: app.resolve(StateStore), library, toolbox: capabilities.toolbox, jobs, artwork: app.resolve(ContentArtwork),
+    state: app.resolve(StateStore), library, toolbox: capabilities.toolbox, jobs, ingest: app.resolve(ContentIngest),
     async dispose() {
       await jobs.shutdown();
       await app.dispose();

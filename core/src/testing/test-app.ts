@@ -8,7 +8,7 @@ import { registerServices } from '../app/registrations.js';
 import { EXECUTABLE_PICKER } from '../commands/game-commands.js';
 import { PROCESS_LISTER } from '../games/game-detector.js';
 import { KEY_HOOK_LOADER } from '../hotkeys/key-hook.js';
-import { MULTI_FILE_PICKER } from '../jobs/import-service.js';
+import { MULTI_FILE_PICKER } from '../jobs/import/import-service.js';
 import { FOLDER_PICKER } from '../library/library-locations.js';
 import { FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import { DESKTOP_TOOLS } from '../platform/desktop-tools.js';

@@ -12,7 +12,7 @@ import { runFfmpegFrame } from '../media/frame-grab.js';
 import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { DecoderPool, DecoderPoolFull } from '../media/decoder-pool.js';
 import { FrameCache } from '../media/frame-cache.js';
-import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentIngest } from '../library/content-ingest.js';
 import { ARTWORK_FOLDERS, MEDIA_QUERY, MEDIA_ROUTES, type ArtworkKind } from '../protocol/wire-format.js';
 import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
@@ -66,7 +66,7 @@ export class MediaRoutes {
     private readonly routes: HttpRoutes,
     private readonly settings: SettingsStore,
     private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
+    private readonly artwork: ContentIngest,
     private readonly origins: OriginPolicy,
     logger: Logger,
   ) {

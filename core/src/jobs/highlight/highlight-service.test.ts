@@ -3,19 +3,18 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { probeMedia } from '../media/probe.js';
-import { formatDuration, type Bookmark } from '../protocol/index.js';
-import { fromWireBookmark } from '../library/content-item.js';
-import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
+import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { probeMedia } from '../../media/probe.js';
+import { formatDuration, type Bookmark } from '../../protocol/index.js';
+import { fromWireBookmark } from '../../library/content-item.js';
+import { commandRejection, createMediaWorld, FixedSources, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
 import { HighlightService } from './highlight-service.js';
-import { Notifier } from '../state/notifier.js';
-import { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
-import { MediaJobs } from './media-jobs.js';
+import { Notifier } from '../../state/notifier.js';
+import { RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
+import { StateStore } from '../../state/state-store.js';
 
 const bookmark = (id: number, type: Bookmark['type'], seconds: number): Bookmark => ({ id, type, subtype: null, time: formatDuration(seconds), aiRating: null });
 const run = (file: string, args: string[]) => new Promise<void>((resolve, reject) => {
@@ -38,12 +37,12 @@ describe('HighlightService', function () {
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
     ({ events, settings, state, library, toolbox } = world);
-    const { artwork, logger } = world;
-    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), artwork, logger, events, () => false);
-    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, toolbox, artwork, new MediaJobs(), recorder, events, logger);
+    const { ingest, logger } = world;
+    recorder = new RecorderService(settings, state, library, new Notifier(events, logger), toolbox, new FixedSources(), ingest, logger, events, () => false);
+    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, ingest, world.jobs, recorder, events, logger);
   });
   afterEach(async () => {
-    await highlights.idle();
+    await world.jobs.idle();
     await recorder.shutdown();
     await world.dispose();
   });
@@ -137,7 +136,7 @@ describe('HighlightService', function () {
     await wait(500);
     const session = await recorder.stop();
     expect(session).to.not.equal(undefined);
-    await highlights.idle();
+    await world.jobs.idle();
     const made = library.list().filter((entry) => entry.type === 'Highlight');
     expect(made).to.have.length(1);
     expect(made[0]!.bookmarks.map((mark) => mark.id)).to.deep.equal([77]);
@@ -155,7 +154,7 @@ describe('HighlightService', function () {
     await wait(1500);
     recorder.addBookmark(bookmark(79, 'Death', 1));
     await recorder.stop();
-    await highlights.idle();
+    await world.jobs.idle();
     expect(library.list().filter((entry) => entry.type === 'Highlight')).to.deep.equal([]);
     expect(events.of('AiProgress')).to.deep.equal([]);
   });

@@ -9,26 +9,26 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { fileInput } from '../media/file-input.js';
+import { CommandError } from '../../protocol/refusal.js';
+import type { FfmpegTools } from '../../media/ffmpeg-toolbox.js';
+import { fileInput } from '../../media/file-input.js';
 import {
   bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
-} from '../media/highlight-plan.js';
-import { percentOf, produceInto } from '../media/job-output.js';
-import { measureLoudness } from '../media/loudness.js';
-import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { audioTrackNameArgs } from '../media/session-encoding.js';
-import type { EventContent, Settings } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from './media-jobs.js';
-import { byTime, toContentItem } from '../library/content-item.js';
-import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { fileStamp, RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+} from '../../media/highlight-plan.js';
+import { percentOf, produceInto } from '../../media/job-output.js';
+import { measureLoudness } from '../../media/loudness.js';
+import { probeMedia, type ProbeResult } from '../../media/probe.js';
+import { audioTrackNameArgs } from '../../media/session-encoding.js';
+import type { EventContent, Settings } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner, risingProgress, type Job } from '../job-runner.js';
+import { byTime, toContentItem } from '../../library/content-item.js';
+import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { fileStamp, RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
 
 export type HighlightOutcome =
   | { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }
@@ -79,17 +79,14 @@ export function rebaseBookmarks(bookmarks: readonly ContentBookmark[], windows: 
 
 @injectable()
 export class HighlightService {
-  private readonly running = new Set<string>();
-  private readonly jobs = new Set<Promise<HighlightOutcome>>();
   private readonly logger: Logger;
 
   constructor(
     private readonly settings: SettingsStore,
     private readonly locator: ContentLocator,
     private readonly library: ContentLibrary,
-    private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
-    private readonly mediaJobs: MediaJobs,
+    private readonly ingest: ContentIngest,
+    private readonly runner: JobRunner,
     recorder: RecorderService,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
@@ -104,18 +101,8 @@ export class HighlightService {
   }
 
   async create(item: ContentRecord): Promise<HighlightOutcome> {
-    if (this.running.has(item.id)) throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
-    const tools = this.toolbox.requireFfmpeg('Making the highlight');
-    this.running.add(item.id);
-    const job = this.mediaJobs.track(this.run(item, tools)).finally(() => this.running.delete(item.id));
-    this.jobs.add(job);
-    void job.finally(() => this.jobs.delete(job));
-    return job;
-  }
-
-  /** Resolves when every job started so far has ended (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.jobs.size > 0) await Promise.allSettled([...this.jobs]);
+    if (this.runner.find('highlight', item.id)) throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
+    return this.runner.start({ kind: 'highlight', operation: 'Making the highlight', key: item.id }, (job) => this.run(job, item)).done;
   }
 
   private autoHighlight(item: ContentRecord | undefined): void {
@@ -125,7 +112,8 @@ export class HighlightService {
     this.create(item).catch((error: unknown) => this.logger.warn('automatic highlight not started', { id: item.id, error }));
   }
 
-  private async run(item: ContentRecord, tools: FfmpegTools): Promise<HighlightOutcome> {
+  private async run(job: Job, item: ContentRecord): Promise<HighlightOutcome> {
+    const { tools } = job;
     const id = randomUUID();
     const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) => this.events.send('AiProgress', { id, ...content, content: toContentItem(item) });
     const began = Date.now();
@@ -144,35 +132,40 @@ export class HighlightService {
       report({ progress: 10, status: 'processing', message: 'Extracting clips...' });
       const planned = this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`);
       const total = plannedSeconds(windows);
-      let lastPercent = 10;
-      const { filePath: target } = await produceInto(planned, async (temp) => {
-        await this.encode(highlightArgs(item.filePath, temp, windows, probed, this.settings.current), tools, temp, (done) => {
-          const percent = 10 + Math.floor(percentOf(done, total) * 0.8);
-          if (percent <= lastPercent) return;
-          lastPercent = percent;
-          report({ progress: percent, status: 'processing', message: `Extracting clip ${clipAt(windows, done)} of ${windows.length}` });
-        });
+      let done = 0;
+      const extracting = risingProgress((percent) => {
+        report({ progress: percent, status: 'processing', message: `Extracting clip ${clipAt(windows, done)} of ${windows.length}` });
+      }, 10);
+      const { filePath: target } = await produceInto(planned, (temp) => job.ffmpeg({
+        args: highlightArgs(item.filePath, temp, windows, probed, this.settings.current), outputs: [temp], logger: this.logger,
+        onPosition: (seconds) => {
+          done = seconds;
+          extracting(10 + Math.floor(percentOf(seconds, total) * 0.8));
+        },
+        failure: (exit) => `Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`,
+      }).finished);
+      report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
+      const output = await this.ingest.probe(target, tools).catch(async (error: unknown) => {
+        await rm(target, { force: true }); // no video the library does not list
+        throw error;
       });
-      let highlight: ContentRecord;
-      try {
-        report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
-        const output = await probeMedia(tools.ffprobe.path, target);
-        report({ progress: 95, status: 'processing', message: 'Creating thumbnail and waveform...' });
-        highlight = await this.artwork.addWithArtwork({
-          type: 'Highlight',
-          filePath: target,
+      report({ progress: 95, status: 'processing', message: 'Creating thumbnail and waveform...' });
+      const highlight = await this.ingest.add({
+        file: target,
+        type: 'Highlight',
+        ownsFile: true,
+        probed: output,
+        meta: {
           game: item.game,
           durationSeconds: output.durationSeconds ?? total,
           title: item.title,
           bookmarks: rebaseBookmarks(item.bookmarks, windows),
           gameDatabaseId: item.gameDatabaseId,
           audioTrackNames: item.audioTrackNames,
-          gameExePath: item.gameExePath,
-        }, output, tools);
-      } catch (error) {
-        await rm(target, { force: true }); // no video the library does not list
-        throw error;
-      }
+          gameExePath: item.gameExePath ?? null,
+        },
+        tools,
+      });
       this.logger.info('highlight made', { source: item.filePath, target, windows: windows.length, seconds: total, from: source, tookMs: Date.now() - began });
       report({ progress: 100, status: 'done', message: 'Done' });
       return { status: 'done', item: highlight, windows, source };
@@ -193,20 +186,6 @@ export class HighlightService {
     const samples = await measureLoudness(tools.ffmpeg.path, item.filePath, DEFAULT_PEAKS.sampleSeconds);
     const peaks = loudestMoments(samples, { ...DEFAULT_PEAKS, window: { before, after } });
     return { windows: planHighlight(peaks, { durationSeconds }), source: 'audio' };
-  }
-
-  private async encode(args: string[], tools: FfmpegTools, temp: string, progress: (doneSeconds: number) => void): Promise<void> {
-    const ffmpeg = this.mediaJobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
-    let last = -1;
-    ffmpeg.onProgress((report) => {
-      const done = report.outTimeSeconds ?? 0;
-      if (done > last) {
-        last = done;
-        progress(done);
-      }
-    });
-    const exit = await ffmpeg.exited;
-    if (!exit.succeeded) throw new Error(`Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`);
   }
 }
 

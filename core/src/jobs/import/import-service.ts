@@ -7,25 +7,25 @@
 // waveform, `isImported: true` and the source's modification time as its creation time.
 import { randomInt } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { percentOf, produceInto } from '../media/job-output.js';
-import { probeMedia } from '../media/probe.js';
-import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
-import type { CommandParameters, ContentType, EventContent } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from './media-jobs.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
-import { StorageMonitor, toGb } from '../storage/storage-monitor.js';
-import { StorageWarnings } from '../storage/storage-warnings.js';
+import { CommandError } from '../../protocol/refusal.js';
+import { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { percentOf, produceInto } from '../../media/job-output.js';
+import { probeMedia } from '../../media/probe.js';
+import { PickerUnavailableError, type PickOptions } from '../../platform/native-picker.js';
+import type { CommandParameters, ContentType, EventContent } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner, risingProgress, type Job } from '../job-runner.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { Notifier } from '../../state/notifier.js';
+import { StorageMonitor, toGb } from '../../storage/storage-monitor.js';
+import { StorageWarnings } from '../../storage/storage-warnings.js';
 
 /** Shows a file picker that allows several files; resolves to the chosen paths, [] on cancel; throws `PickerUnavailableError`. */
 export type MultiFilePicker = (options: PickOptions) => Promise<string[]>;
@@ -33,6 +33,8 @@ export const MULTI_FILE_PICKER = Symbol('MultiFilePicker');
 
 /** The game (and game folder) of imported videos: Keyframe does not know which game they show. */
 export const IMPORTED_GAME = 'Imported';
+
+const IMPORTING = 'Importing videos';
 
 const SECTIONS: Readonly<Record<string, ContentType>> = { sessions: 'Session', replayBuffer: 'Buffer' };
 
@@ -56,8 +58,8 @@ export class ImportService {
 
   constructor(
     private readonly library: ContentLibrary,
-    private readonly artwork: ContentArtwork,
-    private readonly jobs: MediaJobs,
+    private readonly ingest: ContentIngest,
+    private readonly runner: JobRunner,
     private readonly toolbox: FfmpegToolbox,
     private readonly storage: StorageMonitor,
     private readonly warnings: StorageWarnings,
@@ -84,7 +86,8 @@ export class ImportService {
     if (files.length === 0) return { status: 'cancelled' };
     const relative = files.find((file) => !path.isAbsolute(file));
     if (relative !== undefined) throw new CommandError('InvalidParameters', `FilePaths must be absolute paths, not ${relative}.`);
-    const tools = this.toolbox.requireFfmpeg('Importing videos');
+    // Refused before anything is asked: the job itself starts later when a storage warning holds it.
+    this.toolbox.requireFfmpeg(IMPORTING);
 
     const incoming = (await Promise.all(files.map((file) => stat(file).then((info) => (info.isFile() ? info.size : 0), () => 0))))
       .reduce((sum, size) => sum + size, 0);
@@ -99,13 +102,17 @@ export class ImportService {
         confirmText: 'Import anyway',
         action: 'import',
         onConfirm: async () => {
-          await this.jobs.track(this.run(type, files, tools));
+          await this.start(type, files);
         },
       });
       this.logger.info('import waits for the storage warning', { warningId, files: files.length, incoming, used, limit });
       return { status: 'waiting', warningId };
     }
-    return { status: 'imported', summary: await this.jobs.track(this.run(type, files, tools)) };
+    return { status: 'imported', summary: await this.start(type, files) };
+  }
+
+  private start(type: ContentType, files: readonly string[]): Promise<ImportSummary> {
+    return this.runner.start({ kind: 'import', operation: IMPORTING }, (job) => this.run(job, type, files)).done;
   }
 
   private async pickFiles(): Promise<string[]> {
@@ -123,8 +130,8 @@ export class ImportService {
     }
   }
 
-  /** Imports the files one after another; a failure of one is reported and the next goes on. */
-  private async run(type: ContentType, files: readonly string[], tools: FfmpegTools): Promise<ImportSummary> {
+  /** Imports the files one after another; a failure of one is reported and the next goes on. A cancel ends it after the current file. */
+  private async run(job: Job, type: ContentType, files: readonly string[]): Promise<ImportSummary> {
     const id = randomInt(1, 2 ** 31 - 1);
     const totalFiles = files.length;
     const summary: ImportSummary = { id, imported: [], failed: [] };
@@ -132,10 +139,11 @@ export class ImportService {
       this.events.send('ImportProgress', { id, totalFiles, ...content });
     this.logger.info('import started', { id, type, files: totalFiles });
     for (const [currentFileIndex, file] of files.entries()) {
+      if (job.cancelled) break;
       const fileName = path.parse(file).name;
       send({ fileName, progress: 0, status: 'importing', currentFileIndex, message: 'Reading the video' });
       try {
-        const item = await this.importOne(file, type, tools, (progress, message) => send({ fileName, progress, status: 'importing', currentFileIndex, message }));
+        const item = await this.importOne(job, file, type, (progress, message) => send({ fileName, progress, status: 'importing', currentFileIndex, message }));
         summary.imported.push(item);
         send({ fileName, progress: 100, status: 'importing', currentFileIndex });
       } catch (error) {
@@ -158,7 +166,8 @@ export class ImportService {
   }
 
   /** Reports the copy as 0–90 % and the thumbnail and waveform, which read the whole sound, as 90. */
-  private async importOne(file: string, type: ContentType, tools: FfmpegTools, progress: (percent: number, message: string) => void): Promise<ContentRecord> {
+  private async importOne(job: Job, file: string, type: ContentType, progress: (percent: number, message: string) => void): Promise<ContentRecord> {
+    const { tools } = job;
     const info = await stat(file).catch(() => undefined);
     if (!info) throw new Error('there is no file at that path');
     if (!info.isFile()) throw new Error('it is not a file');
@@ -169,44 +178,35 @@ export class ImportService {
     const parsed = path.parse(file);
     const folder = path.dirname(this.library.contentPath(type, IMPORTED_GAME, parsed.base));
     const { filePath: target } = await produceInto(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`),
-      (temp) => copyWithProgress(file, temp, info.size, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
+      (temp) => copyWithProgress(file, temp, info.size, job.signal, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
     progress(Math.round(100 * COPY_SHARE), 'Making the thumbnail and waveform');
-    try {
-      const audio = probed.streams.filter((stream) => stream.type === 'audio');
-      const names = audio.length >= 2 && audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : null;
-      return await this.artwork.addWithArtwork({
-        type,
-        filePath: target,
-        game: IMPORTED_GAME,
-        durationSeconds: probed.durationSeconds ?? 0,
-        createdAt: info.mtime,
-        audioTrackNames: names,
-        isImported: true,
-      }, probed, tools);
-    } catch (error) {
-      await rm(target, { force: true }); // no copy the library does not list
-      throw error;
-    }
+    const audio = probed.streams.filter((stream) => stream.type === 'audio');
+    const names = audio.length >= 2 && audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : null;
+    // The copy is the source's bytes: the source's probe holds for it.
+    return this.ingest.add({
+      file: target,
+      type,
+      ownsFile: true,
+      probed,
+      meta: { game: IMPORTED_GAME, createdAt: info.mtime, audioTrackNames: names, isImported: true },
+      tools,
+    });
   }
 }
 
 /** The part of a file's progress that is its copy; the rest is its thumbnail and waveform. */
 const COPY_SHARE = 0.9;
 
-/** Copies `source` to `target` (the source is only read), reporting whole percents below 100. */
-async function copyWithProgress(source: string, target: string, totalBytes: number, progress: (percent: number) => void): Promise<void> {
+/** Copies `source` to `target` (the source is only read), reporting whole percents below 100; `signal` stops it. */
+async function copyWithProgress(source: string, target: string, totalBytes: number, signal: AbortSignal, progress: (percent: number) => void): Promise<void> {
   let copied = 0;
-  let last = 0;
+  const rising = risingProgress(progress);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       copied += chunk.length;
-      const percent = percentOf(copied, totalBytes);
-      if (percent > last) {
-        last = percent;
-        progress(percent);
-      }
+      rising(percentOf(copied, totalBytes));
       done(null, chunk);
     },
   });
-  await pipeline(createReadStream(source), counter, createWriteStream(target));
+  await pipeline(createReadStream(source), counter, createWriteStream(target), { signal });
 }

@@ -8,25 +8,25 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { fileInput } from '../media/file-input.js';
-import { percentOf, produceInto, type JobOutput } from '../media/job-output.js';
-import { probeMedia, type ProbeResult } from '../media/probe.js';
-import { audioTrackNameArgs } from '../media/session-encoding.js';
-import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../media/video-encoder.js';
-import { moveFile } from '../media/move-file.js';
-import type { Codec, EventContent, Settings } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { pathKey, samePath } from '../support/paths.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from './media-jobs.js';
-import { ContentItemQueue } from '../library/content-item-queue.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+import { CommandError } from '../../protocol/refusal.js';
+import { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { fileInput } from '../../media/file-input.js';
+import { percentOf, produceInto, type JobOutput } from '../../media/job-output.js';
+import { probeMedia, type ProbeResult } from '../../media/probe.js';
+import { audioTrackNameArgs } from '../../media/session-encoding.js';
+import { encoderArgs, ENCODER_PROFILES, type EncoderProfile } from '../../media/video-encoder.js';
+import { moveFile } from '../../media/move-file.js';
+import type { Codec, EventContent, Settings } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { pathKey, samePath } from '../../support/paths.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner, risingProgress, type Job } from '../job-runner.js';
+import { ContentItemQueue } from '../../library/content-item-queue.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
 
 export type CompressionOutcome =
   | { status: 'done'; item: ContentRecord; sizeBytes: number; originalBytes: number }
@@ -95,7 +95,6 @@ class NotSmaller extends Error {
 
 @injectable()
 export class CompressionService {
-  private readonly running = new Set<string>();
   private readonly logger: Logger;
 
   constructor(
@@ -104,8 +103,8 @@ export class CompressionService {
     private readonly locator: ContentLocator,
     private readonly toolbox: FfmpegToolbox,
     private readonly recorder: RecorderService,
-    private readonly artwork: ContentArtwork,
-    private readonly jobs: MediaJobs,
+    private readonly ingest: ContentIngest,
+    private readonly runner: JobRunner,
     private readonly items: ContentItemQueue,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
@@ -115,7 +114,7 @@ export class CompressionService {
 
   /** Whether a compression of that file (absolute path) runs. */
   isCompressing(file: string): boolean {
-    return this.running.has(pathKey(file));
+    return this.runner.find('compression', pathKey(file)) !== undefined;
   }
 
   /**
@@ -130,17 +129,12 @@ export class CompressionService {
       throw new CommandError('NotAllowed', `${item.filePath} is being recorded: stop the recording before compressing it.`);
     }
     if (this.isCompressing(source)) throw new CommandError('NotAllowed', `${item.filePath} is already being compressed.`);
-    const tools = this.toolbox.requireFfmpeg('Compressing the video');
-    const key = pathKey(source);
-    this.running.add(key);
-    try {
-      return await this.jobs.track(this.run(item, source, tools));
-    } finally {
-      this.running.delete(key);
-    }
+    const spec = { kind: 'compression', operation: 'Compressing the video', key: pathKey(source) } as const;
+    return this.runner.start(spec, (job) => this.run(job, item, source)).done;
   }
 
-  private async run(item: ContentRecord, source: string, tools: FfmpegTools): Promise<CompressionOutcome> {
+  private async run(job: Job, item: ContentRecord, source: string): Promise<CompressionOutcome> {
+    const { tools } = job;
     const report = (content: Omit<EventContent<'CompressionProgress'>, 'filePath'>) =>
       this.events.send('CompressionProgress', { filePath: item.filePath, ...content });
     report({ progress: 0, status: 'compressing' });
@@ -158,7 +152,7 @@ export class CompressionService {
       let output: JobOutput<number>;
       try {
         output = await produceInto(planned, async (temp) => {
-          await this.encode(compressionArgs(source, temp, probed, encoder.args), tools, temp, durationSeconds, (progress) => report({ progress, status: 'compressing' }));
+          await this.encode(job, compressionArgs(source, temp, probed, encoder.args), temp, durationSeconds, (progress) => report({ progress, status: 'compressing' }));
           const size = (await stat(temp)).size;
           if (size >= originalBytes) throw new NotSmaller(size);
           return size;
@@ -172,7 +166,7 @@ export class CompressionService {
       const { value: sizeBytes, filePath: target } = output;
       const result = removeOriginal
         ? this.library.get(item.id) ?? item
-        : await this.keepBoth(item, target, tools);
+        : await this.keepBoth(item, target, job);
       this.logger.info('video compressed', {
         file: source, target, encoder: encoder.entry.id, originalBytes, sizeBytes, removeOriginal, tookMs: Date.now() - began,
       });
@@ -186,18 +180,13 @@ export class CompressionService {
     }
   }
 
-  private async encode(args: string[], tools: FfmpegTools, temp: string, durationSeconds: number, progress: (percent: number) => void): Promise<void> {
-    const ffmpeg = this.jobs.ffmpeg({ ffmpegPath: tools.ffmpeg.path, args, outputs: [temp], logger: this.logger });
-    let last = 0;
-    ffmpeg.onProgress((report) => {
-      const percent = percentOf(report.outTimeSeconds ?? 0, durationSeconds);
-      if (percent > last) {
-        last = percent;
-        progress(percent);
-      }
-    });
-    const exit = await ffmpeg.exited;
-    if (!exit.succeeded) throw new Error(exit.errorText || `ffmpeg exited with code ${String(exit.code)}`);
+  private async encode(job: Job, args: string[], temp: string, durationSeconds: number, progress: (percent: number) => void): Promise<void> {
+    const rising = risingProgress(progress);
+    await job.ffmpeg({
+      args, outputs: [temp], logger: this.logger,
+      onPosition: (seconds) => rising(percentOf(seconds, durationSeconds)),
+      failure: (exit) => exit.errorText || `ffmpeg exited with code ${String(exit.code)}`,
+    }).finished;
   }
 
   /**
@@ -222,14 +211,13 @@ export class CompressionService {
   }
 
   /** The compressed file is a new item of the same kind, with the original's game, title and bookmarks. */
-  private async keepBoth(item: ContentRecord, target: string, tools: FfmpegTools): Promise<ContentRecord> {
-    try {
-      const probed = await probeMedia(tools.ffprobe.path, target);
-      return await this.artwork.addWithArtwork({
-        type: item.type,
-        filePath: target,
+  private keepBoth(item: ContentRecord, target: string, { tools }: Job): Promise<ContentRecord> {
+    return this.ingest.add({
+      file: target,
+      type: item.type,
+      ownsFile: true,
+      meta: {
         game: item.game,
-        durationSeconds: probed.durationSeconds ?? 0,
         title: item.title,
         bookmarks: item.bookmarks,
         createdAt: item.createdAt,
@@ -237,11 +225,9 @@ export class CompressionService {
         audioTrackNames: item.audioTrackNames,
         isImported: item.isImported,
         compressed: true,
-        gameExePath: item.gameExePath,
-      }, probed, tools);
-    } catch (error) {
-      await rm(target, { force: true }); // no file the library does not list
-      throw error;
-    }
+        gameExePath: item.gameExePath ?? null,
+      },
+      tools,
+    });
   }
 }

@@ -3,23 +3,23 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { CaptureSources } from '../media/capture-source.js';
-import { thumbnailPath } from '../media/thumbnail.js';
-import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
-import { Logger } from '../support/logger.js';
-import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from './media-jobs.js';
-import { ContentLibrary } from '../library/content-library.js';
+import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { CaptureSources } from '../../media/capture-source.js';
+import { thumbnailPath } from '../../media/thumbnail.js';
+import { PickerUnavailableError, type PickOptions } from '../../platform/native-picker.js';
+import { Logger } from '../../support/logger.js';
+import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner } from '../job-runner.js';
+import { ContentLibrary } from '../../library/content-library.js';
 import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
-import { Notifier } from '../state/notifier.js';
-import { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
-import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../storage/storage-monitor.js';
-import { StorageLimitConsent } from '../storage/storage-limit-consent.js';
-import { StorageWarnings } from '../storage/storage-warnings.js';
+import { Notifier } from '../../state/notifier.js';
+import { RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
+import { StateStore } from '../../state/state-store.js';
+import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../../storage/storage-monitor.js';
+import { StorageLimitConsent } from '../../storage/storage-limit-consent.js';
+import { StorageWarnings } from '../../storage/storage-warnings.js';
 
 async function filesUnder(folder: string): Promise<string[]> {
   if (!existsSync(folder)) return [];
@@ -44,14 +44,14 @@ describe('ImportService', function () {
   const build = (pick: MultiFilePicker = async () => []) => {
     const logger = new Logger([]);
     const notifier = new Notifier(events, logger);
-    const artwork = new ContentArtwork(settings, library, new MediaJobs(), logger);
-    const recorder = new RecorderService(settings, state, library, notifier, toolbox, new CaptureSources(logger), artwork, logger, events, () => false);
+    const ingest = new ContentIngest(settings, library, logger);
+    const recorder = new RecorderService(settings, state, library, notifier, toolbox, new CaptureSources(logger), ingest, logger, events, () => false);
     const monitor = new StorageMonitor(settings, state, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
     };
-    return new ImportService(library, artwork, new MediaJobs(), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
+    return new ImportService(library, ingest, new JobRunner(toolbox), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
   };
 
   /** Two videos (the second with two named tracks) and a text file named .mp4, with known modification times. */

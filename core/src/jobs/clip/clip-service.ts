@@ -1,27 +1,27 @@
 // Clip jobs (`CreateClip`, `CancelClip`): segments of library videos joined into a Clip item, by
 // stream copy where the cut points allow it, else re-encoded in the clip quality preset. Jobs run one
-// at a time; each reports `ClipProgress` and writes its file under a temporary name.
+// at a time on the job runner's clip queue; each reports `ClipProgress` and writes its file under a temporary name.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
+import { CommandError } from '../../protocol/refusal.js';
 import {
   allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
   type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
-} from '../media/clip-encoding.js';
-import { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-import { FfmpegProcess } from '../media/ffmpeg-process.js';
-import { percentOf, produceInto } from '../media/job-output.js';
-import { probeMedia } from '../media/probe.js';
-import { type CommandParameters, type Segment } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { fileStamp } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+} from '../../media/clip-encoding.js';
+import { FfmpegToolbox, type FfmpegTools } from '../../media/ffmpeg-toolbox.js';
+import { percentOf, produceInto } from '../../media/job-output.js';
+import { probeMedia } from '../../media/probe.js';
+import { type CommandParameters, type Segment } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
+import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { fileStamp } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
 
 type OutputMode = NonNullable<CommandParameters<'CreateClip'>['OutputMode']>;
 
@@ -32,19 +32,17 @@ interface ResolvedSegment {
   problem?: string;
 }
 
+/** A clip being made: its job on the runner, what it cuts, and its `ClipProgress` (sent while it rises). */
 interface ClipJob {
+  job: Job;
   id: number;
   segments: ResolvedSegment[];
-  cancelled: boolean;
-  started: boolean;
-  /** Its running ffmpeg: one, or two while an early copy and its probe overlap with a cut. */
-  processes: Set<FfmpegProcess>;
-  lastProgress: number;
-  done: Promise<void>;
+  progress: (percent: number) => void;
+  /** Settles when the clip is listed or has failed (its artwork may still be being made). */
+  done: Promise<unknown>;
 }
 
-/** A job ended by `CancelClip`. */
-class ClipCancelled extends Error {}
+const MAKING_THE_CLIP = 'Making the clip';
 
 /** How a piece is placed in the clip: its source and offset, for bookmarks, and its keyframes as probed. */
 interface PlacedPiece extends ClipPiece {
@@ -72,8 +70,8 @@ function keyframeWindow(startSeconds: number, endSeconds: number): { fromSeconds
 
 @injectable()
 export class ClipService {
-  private readonly jobs = new Map<number, ClipJob>();
-  private queue: Promise<void> = Promise.resolve();
+  /** The clips queued or being made, by their id (the first segment's). */
+  private readonly clips = new Map<number, ClipJob>();
   private readonly logger: Logger;
 
   constructor(
@@ -81,7 +79,8 @@ export class ClipService {
     private readonly library: ContentLibrary,
     private readonly locator: ContentLocator,
     private readonly toolbox: FfmpegToolbox,
-    private readonly artwork: ContentArtwork,
+    private readonly ingest: ContentIngest,
+    private readonly runner: JobRunner,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -93,36 +92,21 @@ export class ClipService {
    * folder are refused before anything starts; other problems of a segment end its job with -1.
    */
   async create(segments: readonly Segment[], outputMode: OutputMode = 'combined'): Promise<void> {
-    this.tools();
+    this.toolbox.requireFfmpeg(MAKING_THE_CLIP);
     const resolved = await Promise.all(segments.map((segment) => this.resolve(segment)));
     const groups = outputMode === 'separate' ? resolved.map((entry) => [entry]) : [resolved];
     for (const group of groups) {
       const id = group[0]!.segment.id;
-      if (this.jobs.has(id)) throw new CommandError('NotAllowed', `A clip with the id ${id} is already being made.`);
+      if (this.runner.find('clip', String(id))) throw new CommandError('NotAllowed', `A clip with the id ${id} is already being made.`);
     }
     for (const group of groups) this.enqueue(group);
   }
 
   /** Kills the job's ffmpeg, removes what it wrote, then `ClipProgress {id, 100, []}` (sent by the job). */
   async cancel(id: number): Promise<void> {
-    const job = this.jobs.get(id) ?? [...this.jobs.values()].find((entry) => entry.segments.some(({ segment }) => segment.id === id));
-    if (!job) throw new CommandError('NotFound', `There is no clip being made with the id ${id}.`);
-    job.cancelled = true;
-    await Promise.all([...job.processes].map((process) => process.cancel()));
-    await job.done;
-  }
-
-  /** Waits for every queued job (tests, shutdown). */
-  async idle(): Promise<void> {
-    await this.queue;
-  }
-
-  async shutdown(): Promise<void> {
-    await Promise.all([...this.jobs.keys()].map((id) => this.cancel(id).catch(() => undefined)));
-  }
-
-  private tools(): FfmpegTools {
-    return this.toolbox.requireFfmpeg('Making the clip');
+    const clip = this.clips.get(id) ?? [...this.clips.values()].find((entry) => entry.segments.some(({ segment }) => segment.id === id));
+    if (!clip) throw new CommandError('NotFound', `There is no clip being made with the id ${id}.`);
+    await this.runner.cancel(clip.job);
   }
 
   /** `filePath` when it names a library video inside the content folder, else `fileName` + `type`. */
@@ -145,30 +129,36 @@ export class ClipService {
 
   private enqueue(segments: ResolvedSegment[]): void {
     const id = segments[0]!.segment.id;
-    let release!: () => void;
-    const job: ClipJob = { id, segments, cancelled: false, started: false, processes: new Set(), lastProgress: 0, done: new Promise((resolve) => { release = resolve; }) };
-    this.jobs.set(id, job);
-    this.progress(job, 0);
-    this.queue = this.queue.then(() => this.run(job)).catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error }))
-      .finally(() => {
-        this.jobs.delete(id);
-        release();
-      });
+    const send = (progress: number) => this.events.send('ClipProgress', { id, progress, segments: segments.map(({ segment }) => segment) });
+    const { job, done } = this.runner.start({ kind: 'clip', operation: MAKING_THE_CLIP, key: String(id), queue: 'clip' }, () => this.run(clip));
+    // After a cancel, only the job's last word (100 with no segments) is sent.
+    const progress = risingProgress((percent) => {
+      if (!job.cancelled) send(percent);
+    });
+    const clip: ClipJob = { job, id, segments, progress, done: done.catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error })) };
+    this.clips.set(id, clip);
+    send(0);
+    void clip.done.finally(() => this.clips.delete(id));
   }
 
-  private async run(job: ClipJob): Promise<void> {
+  /** Resolves when every clip queued so far is listed or has failed (tests, the bench); artwork may follow. */
+  async idle(): Promise<void> {
+    while (this.clips.size > 0) await Promise.all([...this.clips.values()].map((clip) => clip.done));
+  }
+
+  private async run(clip: ClipJob): Promise<void> {
+    const { job } = clip;
     const began = Date.now();
     const work = path.join(clipWorkFolder(this.settings.current.cacheFolder), randomUUID());
     let target: string | undefined;
     try {
-      if (job.cancelled) throw new ClipCancelled();
-      job.started = true;
-      const tools = this.tools();
-      const first = job.segments[0]!.segment;
+      job.throwIfCancelled();
+      const tools = job.tools;
+      const first = clip.segments[0]!.segment;
       target = this.library.contentPath('Clip', first.game, `${fileStamp(new Date())}.mp4`);
       const output = await produceInto(target, async (temp) => {
-        const made = await this.make(job, temp, work, tools);
-        if (job.cancelled) throw new ClipCancelled();
+        const made = await this.make(clip, temp, work, tools);
+        job.throwIfCancelled();
         return made;
       });
       const { pieces, method } = output.value;
@@ -176,27 +166,33 @@ export class ClipService {
       const durationSeconds = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
       const tracks = outputTrackNames(pieces, this.keepsSeparateTracks());
       // The clip is listed at once; its thumbnail and waveform follow (a request for them waits).
-      const item = await this.artwork.addThenMake({
+      const { item, artworkMade } = await this.ingest.addListedFirst({
+        file: target,
         type: 'Clip',
-        filePath: target,
-        game: first.game,
-        durationSeconds,
-        title: first.title ?? '',
-        bookmarks: clipBookmarks(pieces),
-        gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
-        audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
-      }, { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } }, tools);
-      this.progress(job, 100);
-      this.logger.info('clip created', { id: job.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
+        ownsFile: true,
+        meta: {
+          game: first.game,
+          durationSeconds,
+          title: first.title ?? '',
+          bookmarks: clipBookmarks(pieces),
+          gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
+          audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
+        },
+        artworkSources: { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } },
+        tools,
+      });
+      job.track(artworkMade);
+      clip.progress(100);
+      this.logger.info('clip created', { id: clip.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
     } catch (error) {
       if (target) await removeEmptyFolders(path.dirname(target));
-      if (error instanceof ClipCancelled || job.cancelled) {
-        this.logger.info('clip cancelled', { id: job.id });
-        this.events.send('ClipProgress', { id: job.id, progress: 100, segments: [] });
+      if (error instanceof JobCancelled || job.cancelled) {
+        this.logger.info('clip cancelled', { id: clip.id });
+        this.events.send('ClipProgress', { id: clip.id, progress: 100, segments: [] });
       } else {
         const message = error instanceof Error ? error.message : String(error);
-        this.logger.warn('clip not created', { id: job.id, error: message });
-        this.events.send('ClipProgress', { id: job.id, progress: -1, segments: job.segments.map(({ segment }) => segment), error: message });
+        this.logger.warn('clip not created', { id: clip.id, error: message });
+        this.events.send('ClipProgress', { id: clip.id, progress: -1, segments: clip.segments.map(({ segment }) => segment), error: message });
       }
     } finally {
       await rm(work, { recursive: true, force: true });
@@ -208,27 +204,27 @@ export class ClipService {
    * at once, beside the probe that tells whether it may be: kept when it starts on a keyframe, the
    * commonest clip, else stopped and the clip made by a smart cut or a re-encode.
    */
-  private async make(job: ClipJob, temp: string, work: string, tools: FfmpegTools): Promise<{ pieces: PlacedPiece[]; method: string }> {
-    const early = this.startEarlyCopy(job, temp, tools);
+  private async make(clip: ClipJob, temp: string, work: string, tools: FfmpegTools): Promise<{ pieces: PlacedPiece[]; method: string }> {
+    const early = this.startEarlyCopy(clip, temp);
     try {
-      const pieces = await this.pieces(job, tools);
+      const pieces = await this.pieces(clip, tools);
       const quality: ClipQuality = this.settings.current;
       const keepSeparate = this.keepsSeparateTracks();
       if (!allowsCopy(quality, pieces, keepSeparate)) {
         await early?.stop();
-        return { pieces, method: await this.encode(job, pieces, temp, tools) };
+        return { pieces, method: await this.encode(clip, pieces, temp) };
       }
       const plans = await Promise.all(pieces.map((piece) => this.plan(piece, tools)));
       if (early && plans.length === 1 && plans[0]!.kind === 'copy') {
         const copied = await early.finished.then(() => true, (error: unknown) => {
-          if (job.cancelled) throw new ClipCancelled();
-          this.logger.info('direct clip copy failed; cutting it the other way', { id: job.id, error: (error as Error).message });
+          clip.job.throwIfCancelled();
+          this.logger.info('direct clip copy failed; cutting it the other way', { id: clip.id, error: (error as Error).message });
           return false;
         });
         if (copied) return { pieces, method: 'copy' };
       }
       await early?.stop();
-      return { pieces, method: await this.cutAndJoin(job, pieces, plans, temp, work, tools) };
+      return { pieces, method: await this.cutAndJoin(clip, pieces, plans, temp, work) };
     } catch (error) {
       await early?.stop();
       throw error;
@@ -236,37 +232,37 @@ export class ClipService {
   }
 
   /** The direct copy of a lone segment that changes no audio, started before its source is probed. */
-  private startEarlyCopy(job: ClipJob, temp: string, tools: FfmpegTools): EarlyCopy | undefined {
-    const [only, ...others] = job.segments;
+  private startEarlyCopy(clip: ClipJob, temp: string): EarlyCopy | undefined {
+    const [only, ...others] = clip.segments;
     const { segment, item } = only!;
     const asksAudioChange = (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
     if (others.length > 0 || !item || asksAudioChange || !(segment.endTime > segment.startTime)) return undefined;
     const args = copyArgs(item.filePath, segment.startTime, segment.endTime, temp, {
       format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks(), audioTracks: item.audioTrackNames?.length ?? 1,
     });
-    const { process, finished } = this.startFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, segment.endTime - segment.startTime)), tools);
+    const { process, finished } = this.startFfmpeg(clip, args, [temp], (at) => clip.progress(percentOf(at, segment.endTime - segment.startTime)));
     // Settled here so that a copy stopped early never counts as an unhandled failure.
     finished.catch(() => undefined);
     return {
       finished,
       stop: async () => {
-        await process?.cancel();
+        await process.cancel();
         await finished.catch(() => undefined);
       },
     };
   }
 
   /** Each segment's source probed (with the keyframes around its start) and its times checked against it. */
-  private async pieces(job: ClipJob, tools: FfmpegTools): Promise<PlacedPiece[]> {
-    const probes = job.segments.map(({ segment, item }) => (item && segment.endTime > segment.startTime
+  private async pieces({ segments }: ClipJob, tools: FfmpegTools): Promise<PlacedPiece[]> {
+    const probes = segments.map(({ segment, item }) => (item && segment.endTime > segment.startTime
       ? probeMedia(tools.ffprobe.path, item.filePath, { keyframesIn: keyframeWindow(segment.startTime, segment.endTime) })
       : undefined));
     // Every probe is awaited (settled) before any error is raised, so none is left running.
     await Promise.allSettled(probes);
     const pieces: PlacedPiece[] = [];
     let offsetSeconds = 0;
-    for (const [index, { segment, item, problem }] of job.segments.entries()) {
-      const label = job.segments.length > 1 ? `Segment ${index + 1} (${segment.fileName})` : `The segment of ${segment.fileName}`;
+    for (const [index, { segment, item, problem }] of segments.entries()) {
+      const label = segments.length > 1 ? `Segment ${index + 1} (${segment.fileName})` : `The segment of ${segment.fileName}`;
       if (!item) throw new Error(`${label}: ${problem ?? 'the video is not in the library.'}`);
       if (!(segment.endTime > segment.startTime)) throw new Error(`${label}: its end (${segment.endTime} s) is not after its start (${segment.startTime} s).`);
       const probed = await probes[index]!.catch((error: unknown) => {
@@ -314,7 +310,7 @@ export class ClipService {
   }
 
   /** The fast path: each piece copied from a keyframe (its head re-encoded when it starts between), then joined. */
-  private async cutAndJoin(job: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string, tools: FfmpegTools): Promise<string> {
+  private async cutAndJoin(clip: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string): Promise<string> {
     await mkdir(work, { recursive: true });
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
     const encoder = chooseClipEncoder({ clipEncoder: 'cpu', clipCodec: this.settings.current.clipCodec }, this.toolbox.codecs);
@@ -323,7 +319,7 @@ export class ClipService {
     const parts: string[] = [];
     let done = 0;
     const step = async (args: string[], output: string, seconds: number) => {
-      await this.runFfmpeg(job, args, [output], (at) => this.progress(job, percentOf(done + Math.min(at, seconds), 2 * total)), tools);
+      await this.runFfmpeg(clip, args, [output], (at) => clip.progress(percentOf(done + Math.min(at, seconds), 2 * total)));
       done += seconds;
       parts.push(output);
     };
@@ -341,17 +337,17 @@ export class ClipService {
     }
     const list = path.join(work, 'parts.txt');
     await writeFile(list, concatList(parts));
-    await this.runFfmpeg(job, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) => this.progress(job, percentOf(total + at, 2 * total)), tools);
+    await this.runFfmpeg(clip, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) => clip.progress(percentOf(total + at, 2 * total)));
     return plans.map((plan) => plan.kind).join('+');
   }
 
   /** The re-encode: every piece in one ffmpeg run, in the clip preset. */
-  private async encode(job: ClipJob, pieces: PlacedPiece[], temp: string, tools: FfmpegTools): Promise<string> {
+  private async encode(clip: ClipJob, pieces: PlacedPiece[], temp: string): Promise<string> {
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
     const quality: ClipQuality = this.settings.current;
     const encoder = chooseClipEncoder(quality, this.toolbox.codecs);
     const args = encodeArgs(pieces, { quality, encoder, target: temp, format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks() });
-    await this.runFfmpeg(job, args, [temp], (at) => this.progress(job, percentOf(at, total)), tools);
+    await this.runFfmpeg(clip, args, [temp], (at) => clip.progress(percentOf(at, total)));
     return `encode:${encoder.id}`;
   }
 
@@ -365,32 +361,13 @@ export class ClipService {
     return this.settings.current.clipKeepSeparateAudioTracks;
   }
 
-  private runFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: FfmpegTools): Promise<void> {
-    return this.startFfmpeg(job, args, outputs, onPosition, tools).finished;
+  private runFfmpeg(clip: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void): Promise<void> {
+    return this.startFfmpeg(clip, args, outputs, onPosition).finished;
   }
 
-  /** Starts ffmpeg as part of the job (`CancelClip` kills it); `finished` rejects when it failed or the job was cancelled. */
-  private startFfmpeg(job: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void, tools: FfmpegTools): { process?: FfmpegProcess; finished: Promise<void> } {
-    if (job.cancelled) return { finished: Promise.reject(new ClipCancelled()) };
-    const process = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args, outputs, logger: this.logger });
-    job.processes.add(process);
-    process.onProgress((report) => {
-      if (report.outTimeSeconds !== undefined) onPosition(report.outTimeSeconds);
-    });
-    const finished = process.exited.then((exit) => {
-      job.processes.delete(process);
-      if (job.cancelled) throw new ClipCancelled();
-      if (!exit.succeeded) throw new Error(`ffmpeg could not make the clip: ${exit.errorText}`);
-    });
-    return { process, finished };
-  }
-
-  /** Sends `ClipProgress` when the percentage rose (0 and 100 always once). */
-  private progress(job: ClipJob, progress: number): void {
-    if (job.cancelled) return;
-    if (progress !== 0 && progress <= job.lastProgress) return;
-    job.lastProgress = progress;
-    this.events.send('ClipProgress', { id: job.id, progress, segments: job.segments.map(({ segment }) => segment) });
+  /** Starts ffmpeg as part of the clip's job (`CancelClip` kills it); `finished` rejects when it failed or the job was cancelled. */
+  private startFfmpeg(clip: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void): JobFfmpeg {
+    return clip.job.ffmpeg({ args, outputs, logger: this.logger, onPosition, failure: (exit) => `ffmpeg could not make the clip: ${exit.errorText}` });
   }
 }
 

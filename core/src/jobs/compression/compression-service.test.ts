@@ -3,23 +3,23 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { CaptureSources } from '../media/capture-source.js';
-import { moveFile } from '../media/move-file.js';
-import { probeMedia } from '../media/probe.js';
-import type { Codec } from '../protocol/index.js';
-import { Logger } from '../support/logger.js';
-import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../testing/fixtures.js';
+import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { CaptureSources } from '../../media/capture-source.js';
+import { moveFile } from '../../media/move-file.js';
+import { probeMedia } from '../../media/probe.js';
+import type { Codec } from '../../protocol/index.js';
+import { Logger } from '../../support/logger.js';
+import { commandRejection, createMediaWorld, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
-import { ContentArtwork } from '../library/content-artwork.js';
-import { MediaJobs } from './media-jobs.js';
-import { ContentItemQueue } from '../library/content-item-queue.js';
-import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
-import { ContentLocator } from '../library/content-locator.js';
-import { Notifier } from '../state/notifier.js';
-import { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import { StateStore } from '../state/state-store.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobRunner } from '../job-runner.js';
+import { ContentItemQueue } from '../../library/content-item-queue.js';
+import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
+import { ContentLocator } from '../../library/content-locator.js';
+import { Notifier } from '../../state/notifier.js';
+import { RecorderService } from '../../recording/recorder-service.js';
+import { SettingsStore } from '../../settings/settings-store.js';
+import { StateStore } from '../../state/state-store.js';
 
 /** A 640x360 H.264 MP4 with two named audio tracks; `video` sets how the picture is encoded. */
 async function encodeTestVideo(ffmpegPath: string, target: string, seconds: number, video: readonly string[]): Promise<void> {
@@ -62,9 +62,9 @@ describe('CompressionService', function () {
 
   const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) => {
     const logger = new Logger([]);
-    const jobs = new MediaJobs();
+    const jobs = new JobRunner(toolbox);
     return new CompressionService(settings, library, new ContentLocator(settings, library), toolbox, recorderService,
-      new ContentArtwork(settings, library, jobs, logger), jobs, items, events, logger);
+      new ContentIngest(settings, library, logger), jobs, items, events, logger);
   };
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {
@@ -85,7 +85,7 @@ describe('CompressionService', function () {
     ({ folder, events, settings, state, library, toolbox } = world);
     content = settings.current.contentFolder;
     recorder = new RecorderService(settings, state, library, new Notifier(events, world.logger), toolbox, new CaptureSources(world.logger),
-      world.artwork, world.logger, events, () => false);
+      world.ingest, world.logger, events, () => false);
     service = build();
   });
   afterEach(() => world.dispose());
