@@ -16,7 +16,6 @@ export {
 } from './integrations/game-config-file.js';
 export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './feeds/screen-text/screen-text-matcher.js';
 export { containsKeyword, editDistance } from './feeds/screen-text/keyword-match.js';
-export { SilenceWarning, type SilenceWarningStart } from './integrations/silence-warning.js';
 export { openJsonPushFeed, readJsonPush, type JsonPushFeedOptions } from './integrations/json-push-feed.js';
 export {
   ScreenTextBookmarks, type ScreenTextBookmarksOptions, type ScreenTextBookmarksServices,

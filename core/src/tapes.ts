@@ -6,6 +6,7 @@ export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } fr
 export { inspectPackage, type DiscoveredPlugin } from './integrations/plugin-discovery.js';
 export { loadIntegrationClass, type IntegrationClass } from './integrations/plugin-loader.js';
 export { GatedFeeds, type GatedFeedsOptions } from './integrations/gated-feeds.js';
+export { SilenceWatch } from './integrations/silence-watch.js';
 // The SDK's stand-ins, shared by the tape player and the test kit's IntegrationTestBed.
 export { ManualClock } from './integrations/fakes/manual-clock.js';
 export { ScriptedRecorder, type ScriptedRecording } from './integrations/fakes/scripted-recorder.js';

@@ -189,7 +189,7 @@ export class IntegrationLifecycle {
     try {
       const integrationClass = await this.options.load();
       if (!integrationClass) return false;
-      const silence = new SilenceWatch((reason) => this.degraded(reason), (reason) => this.#degradedReason === reason);
+      const silence = new SilenceWatch((reason) => this.degraded(reason), () => this.#degradedReason);
       const health = this.healthReporter(silence);
       const observe: FeedObserver = (entry) => { this.#lastEventAt = entry.at; };
       const feeds = new GatedFeeds(this.options.feeds({ logger: this.options.pluginLogger, health, observe }), {

@@ -30,7 +30,7 @@ describe('ArenaGameBIntegration', () => {
 
   const resolve = () => bed.resolve(ArenaGameBIntegration);
   /** The subclass is built by hand: tsyringe reads injection tokens from the decorated class only. */
-  const quick = () => new QuickArenaGameBIntegration(bed.feeds, bed.bookmarks, bed.clock, bed.gamePaths, bed.logger, bed.health);
+  const quick = () => bed.drive((feeds) => new QuickArenaGameBIntegration(feeds, bed.bookmarks, bed.clock, bed.gamePaths, bed.logger, bed.health));
   /** Delivers one input on the "gsi" feed the way the host does: one handler call at a time, awaited. */
   const push = (body: string, method = 'POST') =>
     bed.feeds.latest('httpPush', 'gsi').deliver({ method, path: '/', body, userAgent: 'Valve/Steam HTTP Client 1.0 (570)' });
@@ -206,7 +206,6 @@ describe('ArenaGameBIntegration', () => {
       skipWithoutGameData(this);
       const integration = quick();
       await integration.activate(DOTA);
-      await push('{"map":{"game_state":"DOTA_GAMERULES_STATE_GAME_IN_PROGRESS"}}');
       await delay(80);
       expect(bed.health.current).to.equal(NO_DATA_MESSAGE);
       expect(NO_DATA_MESSAGE).to.include('-gamestateintegration');

@@ -25,7 +25,7 @@ describe('TacticalShooterIntegration', () => {
 
   const resolve = () => bed.resolve(TacticalShooterIntegration);
   /** The subclass is built by hand: tsyringe reads injection tokens from the decorated class only. */
-  const quick = () => new QuickTacticalShooterIntegration(bed.feeds, bed.bookmarks, bed.gamePaths, bed.logger, bed.health);
+  const quick = () => bed.drive((feeds) => new QuickTacticalShooterIntegration(feeds, bed.bookmarks, bed.gamePaths, bed.logger, bed.health));
   /** Delivers one input on the "gsi" feed the way the host does: one handler call at a time, awaited. */
   const push = (body: string, method = 'POST', userAgent = 'Valve/Steam HTTP Client 1.0 (730)') =>
     bed.feeds.latest('httpPush', 'gsi').deliver({ method, path: '/', body, userAgent });
@@ -201,11 +201,10 @@ describe('TacticalShooterIntegration', () => {
     it('says so when no game data arrives after activation', async () => {
       const integration = quick();
       await integration.activate({ name: 'Counter-Strike 2' });
-      await push('{"map":{"mode":"competitive","phase":"live"},"round":{"phase":"live"}}', 'POST', 'curl/8.0');
       await delay(80);
-      expect(bed.health.degradations).to.deep.equal([NO_DATA]);
+      expect(bed.health.changes).to.deep.equal([NO_DATA]);
       await push(JSON.stringify({ provider: { appid: 730, steamid: '1' }, player: { steamid: '1', activity: 'menu' } }));
-      expect(bed.health.degradations).to.deep.equal([NO_DATA, undefined]);
+      expect(bed.health.changes).to.deep.equal([NO_DATA, undefined]);
       await integration.deactivate();
     });
 

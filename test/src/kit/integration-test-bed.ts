@@ -6,10 +6,10 @@
 // the tape player runs integrations with.
 import {
   Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
-  type BookmarkRequest, type BookmarksService, type DataExpectation, type GamePathsService, type HealthReporter, type IntegrationSettingsService,
+  type BookmarkRequest, type BookmarksService, type DataExpectation, type FeedsService, type GamePathsService, type HealthReporter, type IntegrationSettingsService,
   type PluginLogger,
 } from '@keyframe/core';
-import { GatedFeeds, ManualClock, ScriptedFeeds, ScriptedRecorder } from '@keyframe/core/tapes';
+import { GatedFeeds, ManualClock, ScriptedFeeds, ScriptedRecorder, SilenceWatch } from '@keyframe/core/tapes';
 import os from 'node:os';
 import path from 'node:path';
 import { container, type InjectionToken } from 'tsyringe';
@@ -30,11 +30,14 @@ export class RecordedHealth implements HealthReporter {
   readonly notifications: { title: string; description: string }[] = [];
   /** What the integration said it expects (`expectData`), newest last. */
   readonly expectations: DataExpectation[] = [];
+  /** `watch`: times each expectation as the host does (the test bed's silence watch). */
+  constructor(private readonly watch: (expectation: DataExpectation) => void = () => undefined) {}
   degraded(reason: string | undefined): void {
     this.degradations.push(reason);
   }
   expectData(expectation: DataExpectation): void {
     this.expectations.push(expectation);
+    this.watch(expectation);
   }
   notify(title: string, description: string): void {
     this.notifications.push({ title, description });
@@ -92,7 +95,9 @@ export class TestGamePaths implements GamePathsService {
 export class IntegrationTestBed {
   readonly feeds = new ScriptedFeeds();
   readonly bookmarks = new RecordedBookmarks();
-  readonly health = new RecordedHealth();
+  /** Times what the integration expects with `health.expectData`, as the host does. */
+  readonly #silence = new SilenceWatch((reason) => this.health.degraded(reason), () => this.health.current);
+  readonly health = new RecordedHealth((expectation) => this.#silence.expect(expectation));
   readonly logger = new RecordedLogger();
   readonly clock = new ManualClock();
   readonly recorder = new ScriptedRecorder();
@@ -107,34 +112,44 @@ export class IntegrationTestBed {
 
   /** The integration as the host builds it: from a child container holding these services under the SDK tokens. */
   resolve<T>(integration: InjectionToken<T>): T {
-    const child = container.createChildContainer();
-    // Every kind is allowed here: the test bed does not know the manifest.
-    const feeds = new GatedFeeds(this.feeds, {
-      key: this.settings.key, declaredKinds: new Set(['httpPush', 'poll', 'tail', 'watchFolder', 'screenText']), heard: () => undefined,
+    return this.drive((feeds) => {
+      const child = container.createChildContainer();
+      child.register(Feeds, { useValue: feeds });
+      child.register(Bookmarks, { useValue: this.bookmarks });
+      child.register(Health, { useValue: this.health });
+      child.register(Logger, { useValue: this.logger });
+      child.register(Clock, { useValue: this.clock });
+      child.register(Recorder, { useValue: this.recorder });
+      child.register(GamePaths, { useValue: this.gamePaths });
+      child.register(IntegrationSettings, { useValue: this.settings });
+      return child.resolve(integration);
     });
-    child.register(Feeds, { useValue: feeds });
-    child.register(Bookmarks, { useValue: this.bookmarks });
-    child.register(Health, { useValue: this.health });
-    child.register(Logger, { useValue: this.logger });
-    child.register(Clock, { useValue: this.clock });
-    child.register(Recorder, { useValue: this.recorder });
-    child.register(GamePaths, { useValue: this.gamePaths });
-    child.register(IntegrationSettings, { useValue: this.settings });
-    return drivenLikeTheHost(child.resolve(integration), feeds);
+  }
+
+  /**
+   * An integration built by hand (e.g. a test's subclass, which tsyringe cannot resolve) from the feeds
+   * handed to `build`, driven as the host drives it: feeds gated, silence timed.
+   */
+  drive<T>(build: (feeds: FeedsService) => T): T {
+    // Without declared kinds every kind is allowed: the test bed does not know the manifest.
+    const feeds = new GatedFeeds(this.feeds, { key: this.settings.key, heard: () => this.#silence.heard() });
+    return drivenLikeTheHost(build(feeds), feeds, this.#silence);
   }
 }
 
-/** The instance, with activate and deactivate opening and shutting the feeds' gate as the host does. */
-function drivenLikeTheHost<T>(instance: T, feeds: GatedFeeds): T {
+/** The instance, with activate and deactivate opening and shutting the feeds' gate and timing silence as the host does. */
+function drivenLikeTheHost<T>(instance: T, feeds: GatedFeeds, silence: SilenceWatch): T {
   const integration = instance as unknown as { activate?: (...args: unknown[]) => Promise<void>; deactivate?: () => Promise<void> };
   const { activate, deactivate } = integration;
   if (!activate || !deactivate) return instance;
   integration.activate = async (...args) => {
     feeds.open();
+    silence.start();
     await activate.apply(instance, args);
   };
   integration.deactivate = async () => {
     await feeds.shut();
+    silence.stop();
     await deactivate.apply(instance);
   };
   return instance;
