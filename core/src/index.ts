@@ -16,7 +16,7 @@ export {
 } from './integrations/game-config-file.js';
 export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './feeds/screen-text/screen-text-matcher.js';
 export { containsKeyword, editDistance } from './feeds/screen-text/keyword-match.js';
-export { openJsonPushFeed, readJsonPush, type JsonPushFeedOptions } from './integrations/json-push-feed.js';
+export { openJsonPushFeed, pushPortOf, readJsonPush, type JsonPushFeedOptions } from './integrations/json-push-feed.js';
 export {
   ScreenTextBookmarks, type ScreenTextBookmarksOptions, type ScreenTextBookmarksServices,
 } from './feeds/screen-text/screen-text-bookmarks.js';

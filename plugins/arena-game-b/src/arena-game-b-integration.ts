@@ -1,12 +1,12 @@
 // Dota 2: installs the Game State Integration config, listens for the game's pushes on loopback port
 // 1341 and bookmarks the local player's kills, deaths and assists.
 import {
-  Bookmarks, Clock, Feeds, GamePaths, Health, Logger, openJsonPushFeed, readJsonPush,
+  Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, openJsonPushFeed, pushPortOf, readJsonPush,
   type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type HttpPushInput, type PluginLogger,
+  type HealthReporter, type HttpPushInput, type IntegrationSettingsService, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT, gsiConfig } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 export const NO_DATA_MESSAGE =
@@ -36,6 +36,7 @@ export class ArenaGameBIntegration implements GameIntegration {
     @inject(GamePaths) private readonly paths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
+    @inject(IntegrationSettings) private readonly settings: IntegrationSettingsService,
   ) {}
 
   async enable(): Promise<void> {
@@ -50,8 +51,9 @@ export class ArenaGameBIntegration implements GameIntegration {
 
     this.health.expectData({ within: this.noDataTimeoutMs, message: NO_DATA_MESSAGE, onlyFirst: true });
     const onTokenRefused = (message: string) => this.health.degraded(message);
-    await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Dota 2', token, onTokenRefused }, (input) => this.onPush(input));
-    this.logger.info(`Listening for Dota 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
+    const port = pushPortOf(this.settings);
+    await openJsonPushFeed(this.feeds, { id: 'gsi', port, game: 'Dota 2', token, onTokenRefused }, (input) => this.onPush(input));
+    this.logger.info(`Listening for Dota 2 game state on 127.0.0.1:${port}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
@@ -91,7 +93,7 @@ export class ArenaGameBIntegration implements GameIntegration {
    * Never throws: a config the user installed by hand works just as well.
    */
   private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
-    const config = gsiConfig(token);
+    const config = gsiConfig(token, pushPortOf(this.settings));
     const report = await config.installForGame(this.paths, executablePath);
     const { failedEverywhere } = config.logReport(report, 'Dota 2', this.logger);
     if (report.folders.length === 0) return;

@@ -1,12 +1,12 @@
 // Counter-Strike 2: installs the Game State Integration config, listens for the game's pushes on
 // loopback port 1340 and bookmarks the local player's kills and deaths.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger, openJsonPushFeed, readJsonPush,
+  Bookmarks, Feeds, GamePaths, Health, IntegrationSettings, Logger, openJsonPushFeed, pushPortOf, readJsonPush,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type HttpPushInput, type PluginLogger,
+  type HealthReporter, type HttpPushInput, type IntegrationSettingsService, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG_FILE_NAME, GSI_PORT, gsiConfig } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 const NO_DATA_MESSAGE = 'No data from Counter-Strike 2 yet: is the config installed and the game restarted?';
@@ -29,6 +29,7 @@ export class TacticalShooterIntegration implements GameIntegration {
     @inject(GamePaths) private readonly paths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
+    @inject(IntegrationSettings) private readonly settings: IntegrationSettingsService,
   ) {}
 
   async enable(): Promise<void> {
@@ -47,8 +48,9 @@ export class TacticalShooterIntegration implements GameIntegration {
       this.#refusalShown = true;
       this.health.degraded(message);
     };
-    await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2', token, onTokenRefused }, (input) => this.onPush(input));
-    this.logger.info(`Listening for Counter-Strike 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
+    const port = pushPortOf(this.settings);
+    await openJsonPushFeed(this.feeds, { id: 'gsi', port, game: 'Counter-Strike 2', token, onTokenRefused }, (input) => this.onPush(input));
+    this.logger.info(`Listening for Counter-Strike 2 game state on 127.0.0.1:${port}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
@@ -87,7 +89,7 @@ export class TacticalShooterIntegration implements GameIntegration {
    * Never throws: a config the user installed by hand works just as well.
    */
   private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
-    const config = gsiConfig(token);
+    const config = gsiConfig(token, pushPortOf(this.settings));
     const report = await config.installForGame(this.paths, executablePath);
     const { failedEverywhere } = config.logReport(report, 'Counter-Strike 2', this.logger);
     if (report.written.length > 0) {
