@@ -6,11 +6,10 @@
 //   service's own command line for it (same pieces, encoder, quality and filters).
 import 'reflect-metadata';
 import {
-  chooseClipEncoder, ClipService, ContentArtwork, ContentLibrary, ContentLocator, encodeArgs, MediaJobs, probeMedia, ServiceLogger as Logger, ServiceOptions,
-  SettingsStore, StateStore, type ClipSource,
-} from '@keyframe/core/host';
+  chooseClipEncoder, ClipService, ContentLibrary, encodeArgs, EVENT_SINK, FfmpegToolbox, MediaJobs, probeMedia, SettingsStore, type ClipSource,
+} from '@keyframe/core/internal';
 import type { Codec } from '@keyframe/core/protocol';
-import { generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
+import { createTestApp, generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
 import { createTempFolder } from '@keyframe/test';
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -42,25 +41,23 @@ export interface ClipWorld {
 
 export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   const temp = await createTempFolder('keyframe-clip-bench-');
-  const events = new RecordedEvents();
-  const logger = new Logger([]);
-  const options = new ServiceOptions(path.join(temp.path, 'data'), 0, undefined, [], path.join(temp.path, 'Videos'));
-  await mkdir(options.dataFolder, { recursive: true });
-  const settings = new SettingsStore(options, logger);
-  await settings.load();
-  settings.replace({ ...settings.current, clipFps: 0, clipPreset: 'veryfast' });
-  const state = new StateStore(events);
-  const library = new ContentLibrary(settings, state, logger);
+  const dataFolder = path.join(temp.path, 'data');
+  await mkdir(dataFolder, { recursive: true });
+  const toolbox = await startedToolbox(dataFolder);
+  const app = await createTestApp({
+    dataFolder, settings: { clipFps: 0, clipPreset: 'veryfast' }, overrides: [[EVENT_SINK, new RecordedEvents()], [FfmpegToolbox, toolbox]],
+  });
+  const settings = app.resolve(SettingsStore);
+  const library = app.resolve(ContentLibrary);
   await library.load();
-  const toolbox = await startedToolbox(options.dataFolder, logger);
   const { ffmpeg, ffprobe } = toolbox.requireFfmpeg('The clip bench');
   const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');
   await mkdir(folder, { recursive: true });
   const source = path.join(folder, 'long.mp4');
   await generateVideo(ffmpeg.path, source, { seconds: sourceSeconds, width: 1920, height: 1080, frameRate: 10, tones: [440, 660] });
   const item = await library.add({ type: 'Session', filePath: source, game: 'Bench', durationSeconds: sourceSeconds });
-  const jobs = new MediaJobs();
-  const clips = new ClipService(settings, library, new ContentLocator(settings, library), toolbox, new ContentArtwork(settings, library, jobs, logger), events, logger);
+  const jobs = app.resolve(MediaJobs);
+  const clips = app.resolve(ClipService);
   let id = 1;
   return {
     settings, ffmpeg: ffmpeg.path, ffprobe: ffprobe.path, codecs: toolbox.codecs, source, middle: sourceSeconds / 2, bare: path.join(temp.path, 'bare.mp4'),
@@ -75,7 +72,7 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
       if (process.platform !== 'win32') await run('sync', []);
     },
     async dispose() {
-      state.dispose();
+      await app.dispose();
       await temp.remove();
     },
   };

@@ -3,7 +3,7 @@
 // clip preset and quality), the new item with its artwork. Baseline: bare ffmpeg running the same
 // command line into a scratch file. The source is generated at 10 fps to keep each encode near a minute
 // on a loaded machine; the ratio, not the absolute time, is what carries over.
-import { compressionArgs, compressionEncoder, probeMedia } from '@keyframe/core/host';
+import { compressionArgs, compressionEncoder, probeMedia } from '@keyframe/core/internal';
 import { generateVideo } from '@keyframe/core/testing';
 import { execFile } from 'node:child_process';
 import path from 'node:path';

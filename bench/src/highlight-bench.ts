@@ -4,7 +4,7 @@
 // the same command line (the service's own windows and arguments) into a scratch file. The session
 // is generated small and fast (640x360, 10 fps, x264 ultrafast, one audio track); the highlight is
 // capped at 60 s, so the densest windows that fit are kept.
-import { bookmarkMoments, highlightArgs, planHighlight, probeMedia } from '@keyframe/core/host';
+import { bookmarkMoments, highlightArgs, planHighlight, probeMedia } from '@keyframe/core/internal';
 import { formatDuration, type Bookmark } from '@keyframe/core/protocol';
 import { generateVideo } from '@keyframe/core/testing';
 import { execFile } from 'node:child_process';

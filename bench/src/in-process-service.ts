@@ -1,7 +1,8 @@
 // The service started in this process (as a desktop shell embeds it), its videos in a temp folder and
 // a protocol client connected: for media jobs that start from a library item the bench places itself.
 import 'reflect-metadata';
-import { ContentLibrary, FfmpegToolbox, KeyframeService, ServiceOptions, type FfmpegTools, type StartOptions } from '@keyframe/core/host';
+import { KeyframeService, ServiceOptions, type StartOptions } from '@keyframe/core/host';
+import { ContentLibrary, FfmpegToolbox, serviceOf, type FfmpegTools } from '@keyframe/core/internal';
 import { ProtocolClient, createTempFolder } from '@keyframe/test';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,7 +45,7 @@ export async function startInProcessService(prefix: string): Promise<InProcessSe
   await mkdir(sessionsFolder, { recursive: true });
   await mkdir(scratch, { recursive: true });
   return {
-    library: service.container.resolve(ContentLibrary), client, tools: service.container.resolve(FfmpegToolbox).requireFfmpeg('The bench'), sessionsFolder, scratch,
+    library: serviceOf(service, ContentLibrary), client, tools: serviceOf(service, FfmpegToolbox).requireFfmpeg('The bench'), sessionsFolder, scratch,
     async stop() {
       await client.close();
       await service.stop();

@@ -1,7 +1,8 @@
 // NewConnection round trip with 5,000 content items: the service (dispatch, serialising Settings,
 // State, GameList, AppVersion) against a bare `ws` server that answers with the same bytes.
 import 'reflect-metadata';
-import { ServiceOptions, StateStore } from '@keyframe/core/host';
+import { ServiceOptions } from '@keyframe/core/host';
+import { serviceOf, StateStore } from '@keyframe/core/internal';
 import { formatDuration, formatLocalDateTime, type ContentItem } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/test';
 import { once } from 'node:events';
@@ -46,7 +47,7 @@ export async function benchNewConnection(): Promise<Figure> {
   const data = await createTempFolder('keyframe-bench-');
   const service = await startIsolatedService(data.path, new ServiceOptions(data.path, 0, undefined), { consoleLevel: 'error' });
   try {
-    service.container.resolve(StateStore).update({ content: Array.from({ length: CONTENT_ITEMS }, (_, index) => contentItem(index)) });
+    serviceOf(service, StateStore).update({ content: Array.from({ length: CONTENT_ITEMS }, (_, index) => contentItem(index)) });
     // Settings, State, GameList, AppVersion: the synchronous part of the answer.
     const frames: string[] = [];
     await roundTrip(service.url, 4, frames)();

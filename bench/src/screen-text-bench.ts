@@ -3,7 +3,7 @@
 //   recognising the whole frame (sparse text, tesseract's own binarisation), same worker kind;
 // - the service's own CPU (ffmpeg excluded) while vehicleSoccer reads every 250 ms (its default)
 //   during a recording, against the same recording with the integration idle (no game running).
-import { createOfflineWorker, decodePng, ScreenTextReader, SharedTextRecognizer } from '@keyframe/core/host';
+import { createOfflineWorker, decodePng, ScreenTextReader, SharedTextRecognizer } from '@keyframe/core/internal';
 import type { ScreenTextOptions } from '@keyframe/core';
 import { IntegrationService, createTempFolder, writeTextFrames, writeTextVideo, type DrawnText } from '@keyframe/test';
 import { readFile } from 'node:fs/promises';

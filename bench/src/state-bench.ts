@@ -4,7 +4,8 @@
 // - one item renamed (its sidecar written, the State rebuilt newest first and serialised) against
 //   serialising that State alone.
 import 'reflect-metadata';
-import { ContentLibrary, ServiceLogger as Logger, ServiceOptions, SettingsStore, StateStore } from '@keyframe/core/host';
+import { ContentLibrary, EVENT_SINK, SettingsStore, StateStore } from '@keyframe/core/internal';
+import { createTestApp } from '@keyframe/core/testing';
 import type { EventContent, EventName } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/test';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -27,14 +28,13 @@ class SerialisingSink {
 export async function benchState(): Promise<Figure[]> {
   const temp = await createTempFolder('keyframe-state-bench-');
   try {
-    const logger = new Logger([]);
-    const options = new ServiceOptions(path.join(temp.path, 'data'), 0, undefined, [], path.join(temp.path, 'Videos'));
-    await mkdir(options.dataFolder, { recursive: true });
-    const settings = new SettingsStore(options, logger);
-    await settings.load();
+    const dataFolder = path.join(temp.path, 'data');
+    await mkdir(dataFolder, { recursive: true });
     const sink = new SerialisingSink();
-    const state = new StateStore(sink);
-    const library = new ContentLibrary(settings, state, logger);
+    const app = await createTestApp({ dataFolder, settings: {}, overrides: [[EVENT_SINK, sink]] });
+    const settings = app.resolve(SettingsStore);
+    const state = app.resolve(StateStore);
+    const library = app.resolve(ContentLibrary);
     await library.load();
     const folder = path.join(settings.current.contentFolder, 'Full Sessions', 'Bench');
     await mkdir(folder, { recursive: true });
@@ -59,7 +59,7 @@ export async function benchState(): Promise<Figure[]> {
     const serialised = await measure(async () => {
       JSON.stringify({ method: 'State', content: state.current });
     }, RUNS * 3, 3);
-    state.dispose();
+    await app.dispose();
     return [
       { name: `re-index at start, ${ITEMS} items`, medianMs: reindex, baseline: 'read + JSON.parse the same sidecars', baselineMedianMs: bareRead, ratio: reindex / bareRead, runs: RUNS },
       {

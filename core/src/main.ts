@@ -2,7 +2,7 @@
 // The `keyframe` command: runs the service until Ctrl+C or SIGTERM.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { KeyframeService } from './keyframe-service.js';
+import { containerOf, KeyframeService } from './app/keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
     ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
     `  Data:      ${options.dataFolder}`,
-    `  Content:   ${service.settings.current.contentFolder}`,
+    `  Content:   ${service.settings.contentFolder}`,
     `  Logs:      ${options.logFolder}`,
     'Press Ctrl+C to stop.',
   ].join('\n'));
@@ -88,10 +88,11 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   };
-  handleProcessFaults(service.container.resolve(Logger).child('process'), shutdown);
+  const container = containerOf(service);
+  handleProcessFaults(container.resolve(Logger).child('process'), shutdown);
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  connectToLauncher(service.container.resolve(Updater), () => shutdown('Update installed', RESTART_FOR_UPDATE_EXIT_CODE));
+  connectToLauncher(container.resolve(Updater), () => shutdown('Update installed', RESTART_FOR_UPDATE_EXIT_CODE));
 }
 
 main().catch((error: unknown) => {

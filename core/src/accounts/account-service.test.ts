@@ -7,8 +7,8 @@ import path from 'node:path';
 import { DEFAULT_PLATFORM_ENDPOINTS } from '../platform-endpoints.js';
 import { RecordedEvents } from '../testing/fixtures.js';
 import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
-import { Logger } from '../support/logger.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { AccountService, SignedOut, type SignOutReason } from './account-service.js';
 import { TokenStore } from './token-store.js';
 
@@ -53,10 +53,15 @@ describe('AccountService', () => {
   let account: AccountService;
   const signOuts: SignOutReason[] = [];
 
-  const create = (tokenUrl: string) => {
+  let app: TestApp | undefined;
+
+  /** The account as a (new) run of the service has it, on the same data folder. */
+  const start = async (tokenUrl: string) => {
+    await app?.dispose();
     const options = new ServiceOptions(folder, 0, undefined, [], folder, { ...DEFAULT_PLATFORM_ENDPOINTS, tokenUrl });
-    store = new TokenStore(options);
-    account = new AccountService(store, options, new Notifier(events, new Logger([])), new Logger([]));
+    app = await createTestApp({ dataFolder: folder, overrides: [[ServiceOptions, options], [EVENT_SINK, events]] });
+    store = app.resolve(TokenStore);
+    account = app.resolve(AccountService);
     account.onSignOut(async (reason) => {
       // Those stopping work may still use the tokens after a Logout.
       if (reason === 'logout') expect(await account.accessToken()).to.be.a('string');
@@ -69,10 +74,12 @@ describe('AccountService', () => {
     endpoint = await TokenEndpoint.start();
     events = new RecordedEvents();
     signOuts.length = 0;
-    create(endpoint.url);
+    await start(endpoint.url);
   });
   afterEach(async () => {
     await endpoint.close();
+    await app?.dispose();
+    app = undefined;
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -126,7 +133,7 @@ describe('AccountService', () => {
     expect(await account.accessToken().then(() => undefined, (error: unknown) => error)).to.be.instanceOf(Error).and.not.instanceOf(SignedOut);
     expect(account.isSignedIn).to.equal(true);
     await endpoint.close();
-    create('http://127.0.0.1:9/token');
+    await start('http://127.0.0.1:9/token');
     await account.login({ accessToken: jwt(-60, 'expired'), refreshToken: 'refresh-1' });
     const failure = await account.accessToken().then(() => undefined, (error: unknown) => error);
     expect(failure).to.be.instanceOf(Error).and.not.instanceOf(SignedOut);
@@ -142,14 +149,14 @@ describe('AccountService', () => {
     await logout;
     expect(signOuts).to.deep.equal(['logout']);
     await account.accessToken().then(() => expect.fail('signed out'), (error: unknown) => expect(error).to.be.instanceOf(SignedOut));
-    create(endpoint.url);
+    await start(endpoint.url);
     await account.load();
     expect(account.isSignedIn).to.equal(false);
   });
 
   it('picks up the stored session at start', async () => {
     await account.login({ accessToken: 'opaque-1', refreshToken: 'refresh-1' });
-    create(endpoint.url);
+    await start(endpoint.url);
     await account.load();
     expect(await account.accessToken()).to.equal('opaque-1');
   });

@@ -9,13 +9,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { container as rootContainer } from 'tsyringe';
 import { systemCommandRunner, type CommandResult, type CommandRunner } from '../platform/system-commands.js';
-import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
-import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
-import { Logger } from '../support/logger.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
 import {
   downloadFfmpegBuild, FfmpegToolboxConfig, listedProfiles, locateFfmpegTools, parseEncoders, parseFilters, parseHwaccels, parseInputDevices, parseVersion,
@@ -23,6 +18,7 @@ import {
 import { CommandError } from '../protocol/refusal.js';
 import { MachineCapabilities, MachineCapabilitiesConfig } from './machine-capabilities.js';
 import { RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 /** Delegates to `inner`, lets `answer` replace a reply, and keeps every call with its reply. */
 function spyRunner(inner: CommandRunner, answer: (line: string, args: readonly string[]) => CommandResult | undefined | 'pass' = () => 'pass') {
@@ -67,6 +63,7 @@ describe('MachineCapabilities', function () {
   let folder: string;
   let events: RecordedEvents;
   let server: Server | undefined;
+  const apps: TestApp[] = [];
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-capabilities-'));
@@ -75,21 +72,23 @@ describe('MachineCapabilities', function () {
   afterEach(async () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     server = undefined;
+    for (const app of apps.splice(0)) await app.dispose();
     await rm(folder, { recursive: true, force: true });
   });
 
   type Config = Partial<FfmpegToolboxConfig & MachineCapabilitiesConfig>;
-  const machineWith = ({ sysfsRoot, ...toolbox }: Config) => {
-    const container = rootContainer.createChildContainer();
-    container.registerInstance(ServiceOptions, new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')));
-    container.registerInstance(Logger, new Logger([]));
-    container.register(EVENT_SINK, { useValue: events });
-    container.registerSingleton(StateStore, StateStore);
-    container.registerSingleton(Notifier, Notifier);
-    container.registerSingleton(SettingsStore, SettingsStore);
-    container.registerInstance(FfmpegToolboxConfig, Object.assign(new FfmpegToolboxConfig(), toolbox));
-    container.registerInstance(MachineCapabilitiesConfig, Object.assign(new MachineCapabilitiesConfig(), sysfsRoot === undefined ? {} : { sysfsRoot }));
-    return { machine: container.resolve(MachineCapabilities), state: container.resolve(StateStore) };
+  /** The capabilities of a (new) run of the service on `folder`, on this machine as `config` describes it. */
+  const machineWith = async ({ sysfsRoot, ...toolbox }: Config) => {
+    const app = await createTestApp({
+      dataFolder: folder,
+      overrides: [
+        [EVENT_SINK, events],
+        [FfmpegToolboxConfig, Object.assign(new FfmpegToolboxConfig(), toolbox)],
+        [MachineCapabilitiesConfig, Object.assign(new MachineCapabilitiesConfig(), sysfsRoot === undefined ? {} : { sysfsRoot })],
+      ],
+    });
+    apps.push(app);
+    return { machine: app.resolve(MachineCapabilities), state: app.resolve(StateStore) };
   };
   /** No DISPLAY, no pactl answers: the machine's own devices do not leak into the assertions. */
   const headless = { platform: process.platform, home: os.homedir(), variables: { PATH: process.env.PATH } };
@@ -114,7 +113,7 @@ describe('MachineCapabilities', function () {
     await mkdir(path.join(sysfs, 'class', 'drm', 'card0', 'device'), { recursive: true });
     await writeFile(path.join(sysfs, 'class', 'drm', 'card0', 'device', 'vendor'), '0x8086\n');
     const spy = spyRunner(systemCommandRunner());
-    const { machine, state } = machineWith({ environment: headless, run: spy.run, sysfsRoot: sysfs });
+    const { machine, state } = await machineWith({ environment: headless, run: spy.run, sysfsRoot: sysfs });
     const started = Date.now();
     await Promise.all([machine.start(), machine.start()]);
     await machine.start();
@@ -153,7 +152,7 @@ describe('MachineCapabilities', function () {
       if (line.includes('-c:v h264_vaapi ')) return { stdout: '', stderr: '[AVHWDeviceContext @ 0x5] No VA display found for device /dev/dri/renderD128.', code: 1 };
       return 'pass';
     });
-    const { machine, state } = machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
+    const { machine, state } = await machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
     await machine.start();
     expect(state.current.codecs).to.deep.equal([
       { friendlyName: 'H.264 (NVIDIA NVENC)', internalEncoderId: 'h264_nvenc', isHardwareEncoder: true },
@@ -177,7 +176,7 @@ describe('MachineCapabilities', function () {
   });
 
   it('without any ffmpeg: tells the user how to fix it and still marks the engine loaded', async () => {
-    const { machine, state } = machineWith(withoutFfmpeg());
+    const { machine, state } = await machineWith(withoutFfmpeg());
     await machine.start();
     const [modal] = events.of('ShowModal');
     expect(modal).to.deep.include({ title: 'Recording is not available', subtitle: 'Capture engine not found', type: 'error' });
@@ -214,7 +213,7 @@ describe('MachineCapabilities', function () {
     if (process.platform === 'win32') this.skip();
     const body = standIn();
     const { url, hits } = await serve(body);
-    const { machine, state } = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }));
+    const { machine, state } = await machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }));
     await machine.start();
     expect(events.of('ShowModal')).to.deep.equal([]);
     const downloaded = path.join(folder, 'capture-engine', 'ffmpeg');
@@ -235,7 +234,7 @@ describe('MachineCapabilities', function () {
 
     // The next start finds the downloaded engine and does not fetch it again.
     events = new RecordedEvents();
-    const again = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body) }));
+    const again = await machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body) }));
     await again.machine.start();
     expect(again.machine.toolbox.requireFfmpeg('Recording').ffmpeg.source).to.equal('downloaded');
     expect(hits).to.have.length(1);
@@ -245,7 +244,7 @@ describe('MachineCapabilities', function () {
   it('refuses a download whose SHA-256 does not match and keeps no file', async () => {
     const body = standIn();
     const { url } = await serve(body);
-    const { machine, state } = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }));
+    const { machine, state } = await machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }));
     await machine.start();
     const [modal] = events.of('ShowModal');
     expect(modal).to.deep.include({ subtitle: 'Capture engine download failed', type: 'error' });
@@ -257,7 +256,7 @@ describe('MachineCapabilities', function () {
 
   it('does not download without a checksum to verify', async () => {
     const { url, hits } = await serve(standIn());
-    const { machine } = machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url }));
+    const { machine } = await machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url }));
     await machine.start();
     expect(events.of('ShowModal')[0]!.description).to.match(/KEYFRAME_CAPTURE_ENGINE_SHA256 is not/);
     expect(hits).to.deep.equal([]);

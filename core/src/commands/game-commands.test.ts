@@ -1,20 +1,16 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PickerUnavailableError, type PickOptions } from '../platform/native-picker.js';
-import { ServiceOptions } from '../service-options.js';
-import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../state/notifier.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import { Logger } from '../support/logger.js';
-import { GameCommands, type ExecutablePicker } from './game-commands.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
+import { EXECUTABLE_PICKER, GameCommands, type ExecutablePicker } from './game-commands.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 describe('GameCommands', () => {
+  let app: TestApp;
   let folder: string;
-  let settings: SettingsStore;
   let events: RecordedEvents;
   let picked: PickOptions[];
   let pickerAnswer: () => Promise<string[]>;
@@ -22,22 +18,18 @@ describe('GameCommands', () => {
 
   const select = (FilePath?: string) => commands.handlers.SelectGameExecutable!(FilePath === undefined ? {} : { FilePath });
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-game-commands-'));
-    const logger = new Logger([]);
-    settings = new SettingsStore(new ServiceOptions(path.join(folder, 'data'), 0, undefined, [], path.join(folder, 'videos')), logger);
-    await mkdir(path.join(folder, 'data'));
-    await settings.load();
-    settings.replace({ ...settings.current, games: [{ name: 'Test Game', paths: ['keyframe-test-game'], record: true }] });
     events = new RecordedEvents();
     picked = [];
     pickerAnswer = async () => [];
     const picker: ExecutablePicker = (options) => { picked.push(options); return pickerAnswer(); };
-    commands = new GameCommands(new GameCatalog(settings, logger), new Notifier(events, logger), picker, events);
+    app = await createTestApp({
+      settings: { games: [{ name: 'Test Game', paths: ['keyframe-test-game'], record: true }] },
+      overrides: [[EVENT_SINK, events], [EXECUTABLE_PICKER, picker]],
+    });
+    folder = app.dataFolder;
+    commands = app.resolve(GameCommands);
   });
-  afterEach(async () => {
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => app.dispose());
 
   it('names a FilePath known to the catalog by its catalog name, through a user entry or the bundled list', async () => {
     const testGame = path.join(folder, 'bin', 'keyframe-test-game');

@@ -1,13 +1,9 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { GameSetting } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
 import { executableMatch, findGameSetting, GameCatalog, loadBundledCatalog, mergeCatalog } from './game-catalog.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 const userGame = (name: string, paths: string[], extra: Partial<GameSetting> = {}): GameSetting => ({ name, paths, record: true, ...extra });
 
@@ -125,21 +121,16 @@ describe('game catalog', () => {
   });
 
   describe('GameCatalog', () => {
-    let folder: string;
+    let app: TestApp;
     let settings: SettingsStore;
     let catalog: GameCatalog;
 
     beforeEach(async () => {
-      folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-catalog-'));
-      const logger = new Logger([]);
-      settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
-      await settings.load();
-      catalog = new GameCatalog(settings, logger);
+      app = await createTestApp({ settings: {} });
+      settings = app.resolve(SettingsStore);
+      catalog = app.resolve(GameCatalog);
     });
-    afterEach(async () => {
-      await settings.flush();
-      await rm(folder, { recursive: true, force: true });
-    });
+    afterEach(() => app.dispose());
 
     it('lists bundled, declared and user games merged by name, the declared spelling first', () => {
       catalog.addSource(() => [{ name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2'] }, { name: 'Plugin Game', executables: ['plugin-game'] }]);

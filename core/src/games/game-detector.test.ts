@@ -6,11 +6,11 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningProcess } from '../platform/process-list.js';
-import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { GameCatalog } from './game-catalog.js';
-import { GameDetector, matchGames, systemProcessLister, type RunningGame } from './game-detector.js';
+import { GameDetector, matchGames, PROCESS_LISTER, systemProcessLister, type RunningGame } from './game-detector.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 describe('GameDetector', () => {
   describe('matchGames', () => {
@@ -36,25 +36,22 @@ describe('GameDetector', () => {
   });
 
   describe('with the catalog', () => {
-    let folder: string;
+    let app: TestApp;
     let settings: SettingsStore;
     let processes: RunningProcess[];
     let detector: GameDetector;
     let catalog: GameCatalog;
 
     beforeEach(async () => {
-      folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-detector-'));
-      const logger = new Logger([]);
-      settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
-      await settings.load();
-      catalog = new GameCatalog(settings, logger);
       processes = [];
-      detector = new GameDetector(async () => processes, logger, catalog);
+      app = await createTestApp({ settings: {}, overrides: [[PROCESS_LISTER, async () => processes]] });
+      settings = app.resolve(SettingsStore);
+      catalog = app.resolve(GameCatalog);
+      detector = app.resolve(GameDetector);
     });
     afterEach(async () => {
       detector.stop();
-      await settings.flush();
-      await rm(folder, { recursive: true, force: true });
+      await app.dispose();
     });
 
     it('watches bundled games, user games (record: false included) and integration games, which join the catalog', async () => {

@@ -1,19 +1,15 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
 import type { Keybinding, RecordingMode } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
-import { Logger } from '../support/logger.js';
 import { RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import type { KeyPress } from './key-chords.js';
-import type { KeyHook, KeyHookLoad } from './key-hook.js';
-import { KeybindingService, type HotkeyBookmarks, type HotkeyRecorder } from './keybinding-service.js';
+import { KEY_HOOK_LOADER, type KeyHook, type KeyHookLoad } from './key-hook.js';
+import { HOTKEY_BOOKMARKS, HOTKEY_RECORDER, KeybindingService, type HotkeyBookmarks, type HotkeyRecorder } from './keybinding-service.js';
 
 const F8 = 66;
 const F9 = 67;
@@ -60,7 +56,7 @@ class FakeRecorder implements HotkeyRecorder {
 }
 
 describe('KeybindingService', () => {
-  let folder: string;
+  let app: TestApp;
   let settings: SettingsStore;
   let events: RecordedEvents;
   let state: StateStore;
@@ -72,27 +68,26 @@ describe('KeybindingService', () => {
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   async function startService(load: KeyHookLoad = { hook }): Promise<void> {
-    const logger = new Logger([]);
-    const bookmarkSink: HotkeyBookmarks = { add: async (request) => { bookmarks.push(request); return true; } };
-    service = new KeybindingService(settings, state, new Notifier(events, logger), recorder, bookmarkSink, () => Promise.resolve(load), logger);
+    service = app.fresh(KeybindingService, [[KEY_HOOK_LOADER, () => Promise.resolve(load)]]);
     await service.start();
   }
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-keybindings-'));
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), new Logger([]));
-    await settings.load();
     events = new RecordedEvents();
-    state = new StateStore(events);
     recorder = new FakeRecorder();
     bookmarks = [];
     hook = new FakeHook();
+    const bookmarkSink: HotkeyBookmarks = { add: async (request) => { bookmarks.push(request); return true; } };
+    app = await createTestApp({
+      settings: {},
+      overrides: [[EVENT_SINK, events], [HOTKEY_RECORDER, recorder], [HOTKEY_BOOKMARKS, bookmarkSink]],
+    });
+    settings = app.resolve(SettingsStore);
+    state = app.resolve(StateStore);
   });
   afterEach(async () => {
     service.stop();
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await app.dispose();
   });
 
   it('runs the default F8-F11 actions on the recorder and adds Manual bookmarks', async () => {

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventContent, Recording } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
-import { Notifier } from '../state/notifier.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { SettingsService } from './settings-service.js';
 import { SettingsStore } from './settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 const recording: Recording = {
   startTime: '2026-11-22T10:00:00.000+00:00', endTime: null, filePath: null, game: 'Manual Recording', fileName: 'Unknown',
@@ -23,20 +23,19 @@ describe('SettingsService', () => {
   let store: SettingsStore;
   let state: StateStore;
   let service: SettingsService;
+  let app: TestApp;
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-settings-'));
-    const logger = new Logger([]);
     const options = new ServiceOptions(folder, 0, undefined, ['http://localhost:5173'], path.join(folder, 'Videos'));
     events = new RecordedEvents();
-    store = new SettingsStore(options, logger);
-    await store.load();
-    state = new StateStore(events);
-    service = new SettingsService(store, state, new Notifier(events, logger), options, events, logger);
+    app = await createTestApp({ dataFolder: folder, settings: {}, overrides: [[ServiceOptions, options], [EVENT_SINK, events]] });
+    store = app.resolve(SettingsStore);
+    state = app.resolve(StateStore);
+    service = app.resolve(SettingsService);
   });
   afterEach(async () => {
-    state.dispose();
-    await store.flush();
+    await app.dispose();
     await rm(folder, { recursive: true, force: true });
   });
 

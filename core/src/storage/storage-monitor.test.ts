@@ -1,22 +1,19 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
-import type { CurrentRecording, RecorderService } from '../recording/recorder-service.js';
+import { RecorderService, type CurrentRecording } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import {
-  chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
+  chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
 } from './storage-monitor.js';
-import { StorageLimitConsent } from './storage-limit-consent.js';
 import { StorageWarnings } from './storage-warnings.js';
 import { allocatedFile, RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 
 /** The part of the recorder the monitor uses. */
 class FakeRecorder {
@@ -82,6 +79,7 @@ describe('storage limit: what gets deleted', () => {
 
 describe('StorageMonitor', function () {
   this.timeout(10000);
+  let app: TestApp;
   let folder: string;
   let videos: string;
   let events: RecordedEvents;
@@ -89,17 +87,15 @@ describe('StorageMonitor', function () {
   let state: StateStore;
   let library: ContentLibrary;
   let recorder: FakeRecorder;
-  let serviceOptions: ServiceOptions;
   let warnings: StorageWarnings;
   let monitor: StorageMonitor | undefined;
 
   /** A file that takes `bytes` on the disk (allocated, not written), last written `hoursOld` ago. */
   const video = (relative: string, bytes: number, hoursOld = 0) =>
     allocatedFile(path.join(videos, relative), bytes, new Date(Date.now() - hoursOld * HOUR));
+  /** A monitor as the service starts it (again, after a restart): its consent read from the data folder. */
   const newMonitor = (options: Partial<typeof DEFAULT_STORAGE_MONITOR_OPTIONS> = {}) => {
-    const logger = new Logger([]);
-    monitor = new StorageMonitor(settings, state, library, recorder as unknown as RecorderService, new Notifier(events, logger), warnings,
-      new StorageLimitConsent(serviceOptions, logger), { ...DEFAULT_STORAGE_MONITOR_OPTIONS, debounceMs: 20, ...options }, logger);
+    monitor = app.fresh(StorageMonitor, [[STORAGE_MONITOR_OPTIONS, { ...DEFAULT_STORAGE_MONITOR_OPTIONS, debounceMs: 20, ...options }]]);
     return monitor;
   };
   const session = async (name: string, sizeGb: number, hoursOld: number) => library.add({
@@ -112,26 +108,21 @@ describe('StorageMonitor', function () {
   };
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-storage-'));
-    videos = path.join(folder, 'Videos');
     events = new RecordedEvents();
-    const logger = new Logger([]);
-    serviceOptions = new ServiceOptions(folder, 0, undefined, [], videos);
-    settings = new SettingsStore(serviceOptions, logger);
-    warnings = new StorageWarnings(events, logger);
-    await settings.load();
-    settings.replace({ ...settings.current, storageLimit: 1 });
-    state = new StateStore(events);
-    library = new ContentLibrary(settings, state, logger);
-    await library.load();
     recorder = new FakeRecorder();
+    app = await createTestApp({ settings: { storageLimit: 1 }, overrides: [[EVENT_SINK, events], [RecorderService, recorder as unknown as RecorderService]] });
+    folder = app.dataFolder;
+    settings = app.resolve(SettingsStore);
+    videos = settings.current.contentFolder;
+    state = app.resolve(StateStore);
+    warnings = app.resolve(StorageWarnings);
+    library = app.resolve(ContentLibrary);
+    await library.load();
   });
   afterEach(async () => {
     monitor?.stop();
     monitor = undefined;
-    state.dispose();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await app.dispose();
   });
 
   it('counts only the library\'s videos in the content folder, by the room they take on the disk', async () => {

@@ -1,7 +1,7 @@
 // Shared by the core's unit tests: an event sink that keeps what is sent, the check for a
-// `CommandError` refusal, ffmpeg and the machine's capabilities as the service has them (found and
+// `CommandError` refusal, ffmpeg as the service finds it (found and
 // probed, with no display so that the machine's own screen and devices stay out of the results), x264 video
-// settings at a constant quality, the media parts of the service wired in a temporary folder, and
+// settings at a constant quality, the media parts of the service resolved from createTestApp in a temporary folder, and
 // generated test videos with several audio tracks.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
-import { MachineCapabilities, MachineCapabilitiesConfig } from '../capabilities/machine-capabilities.js';
+import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
 import { CaptureSources, SyntheticCaptureSource, type CaptureFormat, type CaptureSource } from '../media/capture-source.js';
 import { FfmpegToolbox, FfmpegToolboxConfig } from '../media/ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from '../media/video-encoder.js';
@@ -18,14 +18,15 @@ import { ServiceOptions } from '../service-options.js';
 import { ContentArtwork } from '../library/content-artwork.js';
 import { MediaJobs } from '../jobs/media-jobs.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { Notifier } from '../state/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StateStore } from '../state/state-store.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../protocol/event-sink.js';
+import { createTestApp, headlessToolboxConfig, type Override, type Overrides, type TestApp } from './test-app.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
 export { makeReadOnly, undoReadOnly } from './read-only-folder.js';
+export { createTestApp, type Override, type Overrides, type TestApp, type TestAppOptions } from './test-app.js';
 
 /** Keeps every event (a copy, as it was when sent); `isConnected` and `bufferedAmount` are for tests to set. */
 export class RecordedEvents implements EventSink {
@@ -69,19 +70,9 @@ export class FixedSources extends CaptureSources {
   }
 }
 
-export interface CapabilitiesParts {
-  state: StateStore;
-  settings: SettingsStore;
-  events: EventSink;
-  options: ServiceOptions;
-  logger?: Logger;
-}
-
 /** A toolbox that sees this process's environment without a display. */
 function headlessToolbox(home: string, logger: Logger): FfmpegToolbox {
-  return new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
-    environment: { platform: process.platform, home, variables: { ...process.env, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } },
-  }), logger);
+  return new FfmpegToolbox(headlessToolboxConfig(home), logger);
 }
 
 /** ffmpeg found and probed (a download would go below `dataFolder`); for work that needs only binaries. */
@@ -101,25 +92,19 @@ export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([
   return toolbox;
 }
 
-/** The capabilities service started as the service starts it: ffmpeg loaded, devices and codecs in State. */
-export async function startedCapabilities({ state, settings, events, options, logger = new Logger([]) }: CapabilitiesParts): Promise<MachineCapabilities> {
-  const capabilities = new MachineCapabilities(headlessToolbox(options.dataFolder, logger), state, new Notifier(events, logger), events, settings,
-    options, new MachineCapabilitiesConfig(), logger);
-  await capabilities.start();
-  return capabilities;
-}
-
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
 export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettings {
   return { ...format, encoder: 'cpu', codec: null, rateControl: 'CRF', crfValue: crf, cqLevel: crf, bitrate: 10, minBitrate: 8, maxBitrate: 12 };
 }
 
 /**
- * The parts of the service that media work needs, wired by hand in a new temporary folder: settings
- * (defaults plus `changes`; videos in `<folder>/Videos`), State, the library, the started
- * capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker. `dispose` stops them and removes the folder.
+ * The parts of the service that media work needs, resolved from the app's registrations (`createTestApp`) in a new
+ * temporary folder: settings (defaults plus `changes`; videos in `<folder>/Videos`), State, the library (loaded),
+ * the started capabilities (State filled) and their ffmpeg toolbox, the media work tracker and the artwork maker;
+ * `app` resolves anything else with the same `overrides`. `dispose` stops the jobs and removes the folder.
  */
 export interface MediaWorld {
+  app: TestApp;
   folder: string;
   events: RecordedEvents;
   logger: Logger;
@@ -133,25 +118,23 @@ export interface MediaWorld {
   dispose(): Promise<void>;
 }
 
-export async function createMediaWorld(prefix: string, changes: Partial<Settings> = {}): Promise<MediaWorld> {
+export async function createMediaWorld<const T extends readonly unknown[] = []>(prefix: string, changes: Partial<Settings> = {},
+  overrides?: Overrides<T>): Promise<MediaWorld> {
   const folder = await mkdtemp(path.join(os.tmpdir(), prefix));
   const events = new RecordedEvents();
-  const logger = new Logger([]);
-  const options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-  const settings = new SettingsStore(options, logger);
-  await settings.load();
-  settings.replace({ ...settings.current, ...changes });
-  const state = new StateStore(events);
-  const library = new ContentLibrary(settings, state, logger);
+  const withEvents: readonly Override<unknown>[] = [[EVENT_SINK, events], ...((overrides ?? []) as readonly Override<unknown>[])];
+  const app = await createTestApp({ dataFolder: folder, settings: changes, overrides: withEvents });
+  const library = app.resolve(ContentLibrary);
   await library.load();
-  const { toolbox } = await startedCapabilities({ state, settings, events, options, logger });
-  const jobs = new MediaJobs();
+  const capabilities = app.resolve(MachineCapabilities);
+  await capabilities.start();
+  const jobs = app.resolve(MediaJobs);
   return {
-    folder, events, logger, options, settings, state, library, toolbox, jobs, artwork: new ContentArtwork(settings, library, jobs, logger),
+    app, folder, events, logger: app.resolve(Logger), options: app.resolve(ServiceOptions), settings: app.resolve(SettingsStore),
+    state: app.resolve(StateStore), library, toolbox: capabilities.toolbox, jobs, artwork: app.resolve(ContentArtwork),
     async dispose() {
       await jobs.shutdown();
-      state.dispose();
-      await settings.flush();
+      await app.dispose();
       await rm(folder, { recursive: true, force: true });
     },
   };

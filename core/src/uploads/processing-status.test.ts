@@ -1,16 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { AccountService } from '../accounts/account-service.js';
-import { DEFAULT_PLATFORM_ENDPOINTS } from '../platform-endpoints.js';
-import { TokenStore } from '../accounts/token-store.js';
-import { ServiceOptions } from '../service-options.js';
-import { Notifier } from '../state/notifier.js';
 import { Logger } from '../support/logger.js';
-import { RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { lastPathSegment, processingStatusUrl, waitUntilProcessed } from './processing-status.js';
 
 describe('processing status', () => {
@@ -21,14 +14,13 @@ describe('processing status', () => {
   });
 
   describe('against a status endpoint on loopback', () => {
-    let folder: string;
+    let app: TestApp;
     let server: http.Server;
     let answers: { status: number; body: object }[];
     const authorizations: (string | undefined)[] = [];
     let account: AccountService;
 
     beforeEach(async () => {
-      folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-processing-'));
       authorizations.length = 0;
       server = http.createServer((request, response) => {
         authorizations.push(request.headers.authorization);
@@ -36,13 +28,13 @@ describe('processing status', () => {
         response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const options = new ServiceOptions(folder, 0, undefined, [], folder, DEFAULT_PLATFORM_ENDPOINTS);
-      account = new AccountService(new TokenStore(options), options, new Notifier(new RecordedEvents(), new Logger([])), new Logger([]));
+      app = await createTestApp();
+      account = app.resolve(AccountService);
       await account.login({ accessToken: 'opaque-token', refreshToken: 'refresh' });
     });
     afterEach(async () => {
       await new Promise((resolve) => server.close(resolve));
-      await rm(folder, { recursive: true, force: true });
+      await app.dispose();
     });
 
     const statusUrl = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/processing/abc`;

@@ -1,0 +1,203 @@
+// The composition root: one DI container per running service, start-up in order, orderly shutdown.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
+import { removeUnfinishedOutputs } from '../media/job-output.js';
+import { IntegrationHost } from '../integrations/integration-host.js';
+import { ServiceOptions } from '../service-options.js';
+import { registerMachine, registerServices } from './registrations.js';
+import { AutoRecorder } from '../recording/auto-recorder.js';
+import { toWirePath, TYPE_FOLDERS, type Settings } from '../protocol/index.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { DataMigrations } from '../library/data-migrations.js';
+import { HighlightService } from '../jobs/highlight-service.js';
+import { GameDetector } from '../games/game-detector.js';
+import { Notifier } from '../state/notifier.js';
+import { ClipService, clipWorkFolder } from '../jobs/clip-service.js';
+import { MediaJobs } from '../jobs/media-jobs.js';
+import { RecorderService } from '../recording/recorder-service.js';
+import { RecoveryService } from '../recording/recovery-service.js';
+import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
+import { StateStore } from '../state/state-store.js';
+import { StorageMonitor } from '../storage/storage-monitor.js';
+import { AccountService } from '../accounts/account-service.js';
+import { UploadService } from '../uploads/upload-service.js';
+import { KeybindingService } from '../hotkeys/keybinding-service.js';
+import type { DesktopWindow } from '../platform/desktop-window.js';
+import { Updater } from '../updates/updater.js';
+import { DataFolderLock } from '../support/data-folder-lock.js';
+import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
+import { Dispatcher } from '../transport/dispatcher.js';
+import { HttpRoutes } from '../transport/http-routes.js';
+import { HttpServer } from '../transport/http-server.js';
+import { LegacyListener } from '../transport/legacy-listener.js';
+import { MediaRoutes } from '../transport/media-routes.js';
+import { staticFiles } from '../transport/static-files.js';
+
+/** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
+const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../../ui/dist', import.meta.url));
+
+export interface StartOptions {
+  /** Level of the lines printed on stderr; the log file gets info and above (`KEYFRAME_LOG_LEVEL` changes that). */
+  consoleLevel?: LogLevel;
+  /** The window of a desktop shell embedding the service (fullscreen); default: the UI is in a browser tab. */
+  desktopWindow?: DesktopWindow;
+}
+
+/**
+ * The container of each running service, kept off the class so that it is not part of the embedding API: only the
+ * composition root's own entries reach it (the CLI in main.ts, the bench's `@keyframe/core/internal`).
+ */
+const containers = new WeakMap<KeyframeService, DependencyContainer>();
+
+/** The DI container of a running service: for main.ts and `app/bench-internals.ts`, never re-exported by host.ts. */
+export function containerOf(service: KeyframeService): DependencyContainer {
+  return containers.get(service)!;
+}
+
+export class KeyframeService {
+  private constructor(
+    private readonly container: DependencyContainer,
+    readonly options: ServiceOptions,
+    private readonly logger: Logger,
+    private readonly lock: DataFolderLock,
+  ) {
+    containers.set(this, container);
+  }
+
+  /** Throws `DataFolderInUseError` when another running Keyframe uses `options.dataFolder`. */
+  static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
+    await mkdir(options.dataFolder, { recursive: true });
+    // Before anything reads or writes the folder (the log rotates, recovery scans, settings load).
+    const lock = await DataFolderLock.acquire(options.dataFolder, options.port);
+    const logger = new Logger([
+      new RotatingFileSink(path.join(options.logFolder, 'keyframe.log'), { level: logLevelFrom(process.env.KEYFRAME_LOG_LEVEL, 'info') }),
+      new ConsoleSink(startOptions.consoleLevel ?? 'warn'),
+    ]);
+    const container = rootContainer.createChildContainer();
+    registerServices(container, { options, logger });
+    registerMachine(container, startOptions.desktopWindow);
+
+    const service = new KeyframeService(container, options, logger, lock);
+    try {
+      await service.startUp();
+    } catch (error) {
+      await service.stop();
+      throw error;
+    }
+    return service;
+  }
+
+  get url(): string {
+    return this.container.resolve(HttpServer).url;
+  }
+
+  get port(): number {
+    return this.container.resolve(HttpServer).port;
+  }
+
+  get legacyPort(): number | undefined {
+    return this.container.resolve(LegacyListener).port;
+  }
+
+  /** The settings in effect (read-only: a frontend changes them with `UpdateSettings`). */
+  get settings(): Readonly<Settings> {
+    return this.container.resolve(SettingsStore).current;
+  }
+
+  /** Handles one command frame from a desktop bridge, exactly as if it came over the WebSocket. */
+  dispatch(frame: string): Promise<void> {
+    return this.container.resolve(Dispatcher).handle(frame);
+  }
+
+  /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
+  async stop(): Promise<void> {
+    this.logger.info('stopping');
+    this.container.resolve(StorageMonitor).stop();
+    this.container.resolve(KeybindingService).stop();
+    this.container.resolve(Updater).stop();
+    this.container.resolve(AutoRecorder).stop();
+    await this.container.resolve(IntegrationHost).stop();
+    this.container.resolve(GameDetector).stop();
+    // Stopped where they are, to resume at the next start.
+    await this.container.resolve(UploadService).shutdown().catch((error: unknown) => this.logger.error('uploads did not stop cleanly', { error }));
+    await this.container.resolve(ClipService).shutdown().catch((error: unknown) => this.logger.error('clip jobs did not stop cleanly', { error }));
+    await this.container.resolve(MediaJobs).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
+    await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
+      .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
+    await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
+    this.container.resolve(StateStore).dispose();
+    await this.container.resolve(SettingsStore).flush();
+    await this.lock.release();
+    this.logger.info('stopped');
+    this.logger.close();
+  }
+
+  /** A crash mid-job leaves hidden temporary outputs and work folders; never a file under a final name. */
+  private async removeUnfinishedOutputs(): Promise<void> {
+    const { contentFolder, cacheFolder } = this.container.resolve(SettingsStore).current;
+    const typeFolders = Object.values(TYPE_FOLDERS).map((folder) => path.join(contentFolder, folder));
+    const removed = await removeUnfinishedOutputs(typeFolders, [clipWorkFolder(cacheFolder)]);
+    if (removed.length > 0) this.logger.info('unfinished media job outputs removed', { removed });
+  }
+
+  private async startUp(): Promise<void> {
+    this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid, instanceId: this.lock.instanceId });
+    if (this.lock.replaced) {
+      this.logger.warn('the data folder lock of a Keyframe that did not stop was taken over', { lock: this.lock.file, previous: this.lock.replaced });
+    }
+    const settings = this.container.resolve(SettingsStore);
+    this.reportSettingsLoad(await settings.load());
+    await this.container.resolve(DataMigrations).run();
+    await this.removeUnfinishedOutputs();
+    await this.container.resolve(ContentLibrary).load();
+    await this.container.resolve(AccountService).load();
+    // Before the server listens, so the prompt always waits for a frontend's NewConnection.
+    await this.container.resolve(RecoveryService).scan();
+    await this.container.resolve(StorageMonitor).start();
+    this.container.resolve(StateStore).update({ cacheFolder: toWirePath(settings.current.cacheFolder) });
+    this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
+    this.container.resolve(MediaRoutes).install();
+    // Cached release notes and a pending update notice are in place before a frontend can ask.
+    await this.container.resolve(Updater).start();
+    await this.container.resolve(HttpServer).listen();
+    await this.lock.setPort(this.port);
+    await this.container.resolve(LegacyListener).listen();
+    // After listening, so a frontend sees a first-run download's progress; before anything records.
+    await this.container.resolve(MachineCapabilities).start();
+    await this.container.resolve(IntegrationHost).start();
+    this.container.resolve(AutoRecorder).start();
+    this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)
+    this.container.resolve(GameDetector).start();
+    await this.container.resolve(KeybindingService).start();
+    await this.container.resolve(UploadService).resumeInterrupted();
+    this.logger.info('ready', { url: this.url });
+  }
+
+  private reportSettingsLoad(report: SettingsLoadReport): void {
+    const notifier = this.container.resolve(Notifier);
+    if (report.brokenFileMovedTo) {
+      notifier.showModal({
+        title: 'Settings were reset',
+        subtitle: 'settings.json could not be read',
+        description: `Your settings file was damaged, so Keyframe started with default settings. The damaged file was kept as ${report.brokenFileMovedTo}.`,
+        type: 'warning',
+      });
+    } else if (report.repairedFields.length > 0) {
+      notifier.showModal({
+        title: 'Some settings were reset',
+        description: `These settings had invalid values and were reset to their defaults: ${report.repairedFields.join(', ')}.`,
+        type: 'warning',
+      });
+    }
+  }
+}
+
+function missingUiPage(): string {
+  return '<!doctype html><meta charset="utf-8"><title>Keyframe</title>'
+    + '<body style="font-family:sans-serif;background:#111;color:#ddd;padding:2rem">'
+    + '<h1>Keyframe is running</h1><p>The web UI has not been built: run <code>npm run build</code>. '
+    + 'Frontends can connect to the WebSocket at this address.</p></body>';
+}

@@ -1,0 +1,146 @@
+// What the service is made of: each feature's classes, the links between features, and the adapters to the
+// machine. The app (keyframe-service.ts) and the tests (testing/test-app.ts) build their containers from here,
+// so a test resolves exactly what the service runs, with only the tokens it overrides replaced.
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import { AccountService } from '../accounts/account-service.js';
+import { TokenStore } from '../accounts/token-store.js';
+import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
+import { AccountCommands } from '../commands/account-commands.js';
+import { ClipCommands } from '../commands/clip-commands.js';
+import { COMMAND_GROUP, type CommandGroup } from '../commands/command-handlers.js';
+import { ConnectionCommands } from '../commands/connection-commands.js';
+import { ContentCommands } from '../commands/content-commands.js';
+import { DesktopCommands } from '../commands/desktop-commands.js';
+import { EXECUTABLE_PICKER, GameCommands } from '../commands/game-commands.js';
+import { HighlightCommands } from '../commands/highlight-commands.js';
+import { IntegrationCommands } from '../commands/integration-commands.js';
+import { MediaCommands } from '../commands/media-commands.js';
+import { MigrationCommands } from '../commands/migration-commands.js';
+import { RecordingCommands } from '../commands/recording-commands.js';
+import { RecoveryCommands } from '../commands/recovery-commands.js';
+import { SettingsCommands } from '../commands/settings-commands.js';
+import { StorageCommands } from '../commands/storage-commands.js';
+import { UpdateCommands } from '../commands/update-commands.js';
+import { UploadCommands } from '../commands/upload-commands.js';
+import { GameCatalog } from '../games/game-catalog.js';
+import { GameDetector, PROCESS_LISTER, systemProcessLister } from '../games/game-detector.js';
+import { KEY_HOOK_LOADER, nativeKeyHookLoader } from '../hotkeys/key-hook.js';
+import { HOTKEY_BOOKMARKS, HOTKEY_RECORDER, KeybindingService } from '../hotkeys/keybinding-service.js';
+import { ClipService } from '../jobs/clip-service.js';
+import { CompressionService } from '../jobs/compression-service.js';
+import { HighlightService } from '../jobs/highlight-service.js';
+import { ImportService, MULTI_FILE_PICKER } from '../jobs/import-service.js';
+import { MediaJobs } from '../jobs/media-jobs.js';
+import { ContentArtwork } from '../library/content-artwork.js';
+import { ContentItemQueue } from '../library/content-item-queue.js';
+import { ContentLibrary } from '../library/content-library.js';
+import { ContentMigration } from '../library/content-migration.js';
+import { DataMigrations } from '../library/data-migrations.js';
+import { FOLDER_PICKER, LibraryLocations } from '../library/library-locations.js';
+import { CAPTURE_CAPABILITIES, CaptureSources } from '../media/capture-source.js';
+import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
+import { DESKTOP_TOOLS, systemDesktopTools } from '../platform/desktop-tools.js';
+import { browserTab, DESKTOP_WINDOW, type DesktopWindow } from '../platform/desktop-window.js';
+import { pickFiles, pickFolder } from '../platform/native-picker.js';
+import { finishedRecordings, integrationHostEnvironment } from '../integrations/host-environment.js';
+import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from '../integrations/integration-host.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
+import { AutoRecorder } from '../recording/auto-recorder.js';
+import { ACTIVE_RECORDING, BookmarkService, FINISHED_RECORDINGS } from '../recording/bookmark-service.js';
+import { RecorderService, SCREEN_TEXT_WANTED } from '../recording/recorder-service.js';
+import { RecoveryService } from '../recording/recovery-service.js';
+import { ServiceOptions } from '../service-options.js';
+import { SettingsService } from '../settings/settings-service.js';
+import { SettingsStore } from '../settings/settings-store.js';
+import { Notifier } from '../state/notifier.js';
+import { StateStore } from '../state/state-store.js';
+import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from '../storage/storage-monitor.js';
+import { StorageWarnings } from '../storage/storage-warnings.js';
+import { Logger } from '../support/logger.js';
+import { ConnectionHub } from '../transport/connection-hub.js';
+import { Dispatcher } from '../transport/dispatcher.js';
+import { HttpRoutes } from '../transport/http-routes.js';
+import { HttpServer } from '../transport/http-server.js';
+import { LegacyListener } from '../transport/legacy-listener.js';
+import { OriginPolicy } from '../transport/origin-policy.js';
+import { UPDATE_OPTIONS, updateOptions } from '../updates/update-options.js';
+import { UpdateStatus } from '../updates/update-status.js';
+import { Updater } from '../updates/updater.js';
+import { UploadService } from '../uploads/upload-service.js';
+
+/**
+ * Each feature's services, one singleton per class. A feature's registration is this list and nothing more,
+ * so it lives here rather than in a `register.ts` per folder; the arrows between features are in `linkFeatures`.
+ */
+const FEATURES: Record<string, InjectionToken<object>[]> = {
+  settings: [SettingsStore, SettingsService],
+  state: [StateStore, Notifier],
+  games: [GameCatalog, GameDetector],
+  transport: [ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener],
+  capabilities: [FfmpegToolbox, CaptureSources, MachineCapabilities],
+  library: [ContentLibrary, ContentItemQueue, ContentArtwork, LibraryLocations, ContentMigration, DataMigrations],
+  jobs: [MediaJobs, ClipService, CompressionService, ImportService, HighlightService],
+  recording: [RecorderService, BookmarkService, AutoRecorder, RecoveryService],
+  integrations: [IntegrationHost],
+  storage: [StorageWarnings, StorageMonitor],
+  updates: [UpdateStatus, Updater],
+  hotkeys: [KeybindingService],
+  accounts: [TokenStore, AccountService],
+  uploads: [UploadService],
+};
+
+/** One per command family; the dispatcher collects them all through `COMMAND_GROUP`. */
+const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [
+  ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands,
+  MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands,
+  UploadCommands, IntegrationCommands,
+];
+
+/** What the container is given from outside: how the service was started and where it logs. */
+export interface AppBindings {
+  options: ServiceOptions;
+  logger: Logger;
+}
+
+/** Every service and command group of Keyframe, linked to each other; the machine adapters are registered apart. */
+export function registerServices(container: DependencyContainer, { options, logger }: AppBindings): void {
+  container.registerInstance(ServiceOptions, options);
+  container.registerInstance(Logger, logger);
+  for (const services of Object.values(FEATURES)) {
+    for (const service of services) container.registerSingleton(service, service);
+  }
+  for (const group of COMMAND_GROUPS) {
+    container.registerSingleton(group, group);
+    container.register<CommandGroup>(COMMAND_GROUP, { useToken: group });
+  }
+  linkFeatures(container);
+}
+
+/** The ports one feature declares and another feature fills. */
+function linkFeatures(container: DependencyContainer): void {
+  container.register(EVENT_SINK, { useToken: ConnectionHub });
+  container.register(CAPTURE_CAPABILITIES, { useToken: MachineCapabilities });
+  // Asked as each recording starts; resolved then, as the host itself needs the recorder.
+  container.register(SCREEN_TEXT_WANTED, { useValue: () => container.resolve(IntegrationHost).readsScreenText });
+  container.register(HOTKEY_RECORDER, { useToken: RecorderService });
+  container.register(HOTKEY_BOOKMARKS, { useToken: BookmarkService });
+  container.register(ACTIVE_RECORDING, { useToken: RecorderService });
+  container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
+  container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
+}
+
+/**
+ * The adapters to this machine and process: native file dialogs, the process list, desktop tools, the global key
+ * hook, the window around the UI and the options read from the environment. Tests register inert ones instead.
+ */
+export function registerMachine(container: DependencyContainer, desktopWindow: DesktopWindow = browserTab): void {
+  container.register(EXECUTABLE_PICKER, { useValue: pickFiles });
+  container.register(MULTI_FILE_PICKER, { useValue: pickFiles });
+  container.register(FOLDER_PICKER, { useValue: pickFolder });
+  container.register(PROCESS_LISTER, { useValue: systemProcessLister() });
+  container.register(DESKTOP_TOOLS, { useValue: systemDesktopTools() });
+  container.register(DESKTOP_WINDOW, { useValue: desktopWindow });
+  container.register(KEY_HOOK_LOADER, { useValue: nativeKeyHookLoader() });
+  container.register(UPDATE_OPTIONS, { useValue: updateOptions() });
+  container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
+}
