@@ -3,7 +3,12 @@ import { expect } from 'chai';
 import { inject, injectable } from 'tsyringe';
 import type { Feeds as FeedsService, PollInput } from '../sdk/feed-types.js';
 import type {
-  BookmarkRequest, Bookmarks as BookmarksService, DetectedGame, GameIntegration, HealthReporter, PluginLogger,
+  BookmarkRequest,
+  Bookmarks as BookmarksService,
+  DetectedGame,
+  GameIntegration,
+  HealthReporter,
+  PluginLogger,
 } from '../sdk/game-integration.js';
 import { Bookmarks, Feeds, Health } from '../sdk/tokens.js';
 import { ManualClock } from './fakes/manual-clock.js';
@@ -15,7 +20,13 @@ import type { IntegrationManifest } from './manifest.js';
 const GAME: DetectedGame = { name: 'Test Game' };
 const MANIFEST: IntegrationManifest = {
   apiVersion: 1,
-  integration: { key: 'testGame', displayName: 'Test Game', events: ['Kill'], games: [{ name: GAME.name, executables: ['test.exe'] }], feeds: ['poll'] },
+  integration: {
+    key: 'testGame',
+    displayName: 'Test Game',
+    events: ['Kill'],
+    games: [{ name: GAME.name, executables: ['test.exe'] }],
+    feeds: ['poll'],
+  },
 };
 
 /** What the integration under test saw, in order. */
@@ -68,10 +79,15 @@ describe('IntegrationLifecycle', () => {
     lines = [];
     changes = 0;
     covered = true;
-    const record = (level: string): PluginLogger['info'] => (message) => { lines.push(`${level} ${message}`); };
+    const record =
+      (level: string): PluginLogger['info'] =>
+      (message) => {
+        lines.push(`${level} ${message}`);
+      };
     const logger: PluginLogger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
     lifecycle = new IntegrationLifecycle({
-      key: 'testGame', manifest: MANIFEST,
+      key: 'testGame',
+      manifest: MANIFEST,
       desired: () => desired,
       load: async () => Recording,
       feeds: () => (feeds = new ScriptedFeeds()),
@@ -83,7 +99,9 @@ describe('IntegrationLifecycle', () => {
       pluginLogger: logger,
       logger,
       notify: () => undefined,
-      changed: () => { changes += 1; },
+      changed: () => {
+        changes += 1;
+      },
     });
   });
   afterEach(() => lifecycle.stop());
@@ -154,7 +172,10 @@ describe('IntegrationLifecycle', () => {
     expect(seen).to.deep.equal(['activate', 'deactivate']);
     expect(lifecycle.phase).to.equal('disabled');
     expect(lines.filter((line) => line.endsWith('d integration'))).to.deep.equal([
-      'info enabled integration', 'info activated integration', 'info deactivated integration', 'info disabled integration',
+      'info enabled integration',
+      'info activated integration',
+      'info deactivated integration',
+      'info disabled integration',
     ]);
   });
 });

@@ -6,7 +6,13 @@
 // gives a back-off, the integration is restarted.
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
 import type {
-  Bookmarks as BookmarksService, Clock as ClockService, DetectedGame, GamePaths as GamePathsService, HealthReporter, PluginLogger,
+  Bookmarks as BookmarksService,
+  Clock as ClockService,
+  DetectedGame,
+  GameIntegration,
+  GamePaths as GamePathsService,
+  HealthReporter,
+  PluginLogger,
   RecorderView,
 } from '../sdk/game-integration.js';
 import { GatedFeeds } from './gated-feeds.js';
@@ -72,7 +78,7 @@ export interface IntegrationLifecycleOptions {
 }
 
 interface Instance {
-  integration: ReturnType<typeof instantiateIntegration>['instance'];
+  integration: GameIntegration;
   feeds: GatedFeeds;
   silence: SilenceWatch;
 }
@@ -146,26 +152,48 @@ export class IntegrationLifecycle {
     }
     if (this.#phase === 'failed') return this.options.changed();
 
-    if (this.#phase === 'active' && !game) await this.hook('deactivate', async ({ integration, feeds, silence }) => {
-      // Feeds stop first: no input reaches the plugin once its deactivate() has begun.
-      await feeds.shut();
-      silence.stop();
-      await integration.deactivate();
-    }, 'enabled');
+    if (this.#phase === 'active' && !game) {
+      await this.hook(
+        'deactivate',
+        async ({ integration, feeds, silence }) => {
+          // Feeds stop first: no input reaches the plugin once its deactivate() has begun.
+          await feeds.shut();
+          silence.stop();
+          await integration.deactivate();
+        },
+        'enabled',
+      );
+    }
     if (this.#phase === 'enabled' && !desired.enabled) {
-      await this.hook('disable', async ({ integration }) => { await integration.disable?.(); }, 'disabled');
+      await this.hook(
+        'disable',
+        async ({ integration }) => {
+          await integration.disable?.();
+        },
+        'disabled',
+      );
       await this.discard();
     }
     if (this.#phase === 'disabled' && desired.enabled && !this.#stopping) {
       if (!this.#instance && !(await this.instantiate())) return this.options.changed();
-      await this.hook('enable', async ({ integration }) => { await integration.enable?.(); }, 'enabled');
+      await this.hook(
+        'enable',
+        async ({ integration }) => {
+          await integration.enable?.();
+        },
+        'enabled',
+      );
     }
     if (this.#phase === 'enabled' && desired.enabled && game) {
-      await this.hook('activate', async ({ integration, feeds, silence }) => {
-        feeds.open();
-        silence.start();
-        await integration.activate(game);
-      }, 'active');
+      await this.hook(
+        'activate',
+        async ({ integration, feeds, silence }) => {
+          feeds.open();
+          silence.start();
+          await integration.activate(game);
+        },
+        'active',
+      );
     }
     this.options.changed();
   }
@@ -189,18 +217,31 @@ export class IntegrationLifecycle {
     try {
       const integrationClass = await this.options.load();
       if (!integrationClass) return false;
-      const silence = new SilenceWatch((reason) => this.degraded(reason), () => this.#degradedReason);
+      const silence = new SilenceWatch(
+        (reason) => this.degraded(reason),
+        () => this.#degradedReason,
+      );
       const health = this.healthReporter(silence);
-      const observe: FeedObserver = (entry) => { this.#lastEventAt = entry.at; };
+      const observe: FeedObserver = (entry) => {
+        this.#lastEventAt = entry.at;
+      };
       const feeds = new GatedFeeds(this.options.feeds({ logger: this.options.pluginLogger, health, observe }), {
-        key, ...(manifest ? { declaredKinds: declaredFeedKinds(manifest) } : {}), heard: () => silence.heard(),
+        key,
+        ...(manifest ? { declaredKinds: declaredFeedKinds(manifest) } : {}),
+        heard: () => silence.heard(),
       });
       const port = manifest && declaredPushPort(manifest);
       const enabled = this.options.enabled;
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.checkedBookmarks(),
         recorder: this.options.recorder,
-        settings: { key, ...(port === undefined ? {} : { port }), get enabled() { return enabled(); } },
+        settings: {
+          key,
+          ...(port === undefined ? {} : { port }),
+          get enabled() {
+            return enabled();
+          },
+        },
         feeds,
         clock: this.options.clock,
         logger: this.options.pluginLogger,
@@ -240,7 +281,9 @@ export class IntegrationLifecycle {
     this.#instance = undefined;
     this.#degradedReason = undefined;
     instance?.silence.stop();
-    await instance?.feeds.closeAll().catch((error: unknown) => this.options.logger.warn('closing feeds failed', { key: this.options.key, error }));
+    await instance?.feeds
+      .closeAll()
+      .catch((error: unknown) => this.options.logger.warn('closing feeds failed', { key: this.options.key, error }));
   }
 
   /**
@@ -261,7 +304,11 @@ export class IntegrationLifecycle {
         }
         this.#lastEventAt = this.options.clock.now();
         const added = await bookmarks.add(request);
-        if (!added) logger.debug(`${request.type} not bookmarked: no recording covers it`, { key, ...(request.at ? { at: request.at.toISOString() } : {}) });
+        if (!added)
+          logger.debug(`${request.type} not bookmarked: no recording covers it`, {
+            key,
+            ...(request.at ? { at: request.at.toISOString() } : {}),
+          });
         this.options.changed();
         return added;
       },
@@ -271,7 +318,9 @@ export class IntegrationLifecycle {
   private healthReporter(silence: SilenceWatch): HealthReporter {
     return {
       degraded: (reason) => this.degraded(reason),
-      expectData: (expectation) => { if (this.options.watchSilence !== false) silence.expect(expectation); },
+      expectData: (expectation) => {
+        if (this.options.watchSilence !== false) silence.expect(expectation);
+      },
       notify: (title, description) => {
         if (this.#notified.has(title)) return;
         this.#notified.add(title);
@@ -291,7 +340,9 @@ export class IntegrationLifecycle {
     const types = [...this.#undeclaredEvents];
     if (types.length === 0) return undefined;
     const name = this.options.manifest?.integration.displayName ?? this.options.key;
-    return `${name} tried to add ${types.join(', ')} bookmarks, which its manifest does not declare `
-      + '(keyframe.integration.events in its package.json): they were not added.';
+    return (
+      `${name} tried to add ${types.join(', ')} bookmarks, which its manifest does not declare ` +
+      '(keyframe.integration.events in its package.json): they were not added.'
+    );
   }
 }

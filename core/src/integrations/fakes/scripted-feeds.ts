@@ -3,7 +3,15 @@
 // is read again with real OCR when the feeds are given a screen-text reader.
 import type { ClosableFeeds } from '../../sdk/feed-observer.js';
 import type {
-  Feed, FeedInputs, FeedKind, HttpPushOptions, PollOptions, ScreenTextInput, ScreenTextOptions, TailOptions, WatchFolderOptions,
+  Feed,
+  FeedInputs,
+  FeedKind,
+  HttpPushOptions,
+  PollOptions,
+  ScreenTextInput,
+  ScreenTextOptions,
+  TailOptions,
+  WatchFolderOptions,
 } from '../../sdk/feed-types.js';
 
 export const SCRIPTED_PUSH_TOKEN = 'ScriptedPushToken0123';
@@ -105,7 +113,10 @@ export class ScriptedFeeds implements ClosableFeeds {
   /** The newest open feed of that kind (and id); throws when there is none. */
   latest<K extends FeedKind>(kind: K, id?: string): ScriptedFeed<FeedInputs[K]> {
     const feed = this.opened.findLast((entry) => entry.kind === kind && !entry.closed && (id === undefined || entry.id === id));
-    if (!feed) throw new Error(`no open ${kind} feed${id === undefined ? '' : ` "${id}"`}; opened: ${this.opened.map((entry) => `${entry.kind}:${entry.id}`).join(', ') || 'none'}`);
+    if (!feed)
+      throw new Error(
+        `no open ${kind} feed${id === undefined ? '' : ` "${id}"`}; opened: ${this.opened.map((entry) => `${entry.kind}:${entry.id}`).join(', ') || 'none'}`,
+      );
     return feed as ScriptedFeed<FeedInputs[K]>;
   }
 
@@ -115,7 +126,11 @@ export class ScriptedFeeds implements ClosableFeeds {
   }
 
   private open<K extends FeedKind>(
-    kind: K, id: string, options: unknown, read?: (offered: unknown) => Promise<FeedInputs[K] | undefined>, release?: () => Promise<void>,
+    kind: K,
+    id: string,
+    options: unknown,
+    read?: (offered: unknown) => Promise<FeedInputs[K] | undefined>,
+    release?: () => Promise<void>,
   ): Feed<FeedInputs[K]> {
     if (this.options.closeAllCloses && this.withId(id)) throw new Error(`feed id ${id} is already open`);
     const feed = new ScriptedFeed<FeedInputs[K]>(kind, id, options, this.ready, read, release);
