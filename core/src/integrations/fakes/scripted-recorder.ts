@@ -34,11 +34,11 @@ export class ScriptedRecorder implements RecorderView {
     for (const listener of this.#started) listener(recording);
   }
 
-  /** Stops the running recording, if any (`at`: when; default when it started). */
-  stop(at?: Date): void {
+  /** Stops the running recording, if any, at `at` (the tape's time; a test that does not say gets the wall clock's). */
+  stop(at: Date = new Date()): void {
     const current = this.current;
     if (!current) return;
-    this.recordings.at(-1)!.stoppedAt = at ?? current.startedAt;
+    this.recordings.at(-1)!.stoppedAt = at;
     for (const listener of this.#stopped) listener(current);
   }
 
