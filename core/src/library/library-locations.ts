@@ -5,6 +5,7 @@ import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promi
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
+import { ARTWORK_FOLDERS } from '../protocol/wire-format.js';
 import { PickerUnavailableError } from '../platform/native-picker.js';
 import { errorCode } from '../support/file-errors.js';
 import { Logger } from '../support/logger.js';
@@ -20,7 +21,7 @@ export type FolderPicker = (title: string) => Promise<string | undefined>;
 export const FOLDER_PICKER = Symbol('FolderPicker');
 
 /** What a cache folder holds that must move with it; `recordings` only holds the active recording. */
-export const MOVED_CACHE_FOLDERS = ['metadata', 'thumbnails', 'waveforms'] as const;
+export const MOVED_CACHE_FOLDERS = ['metadata', ARTWORK_FOLDERS.thumbnail, ARTWORK_FOLDERS.waveform] as const;
 
 @injectable()
 export class LibraryLocations {

@@ -2,6 +2,7 @@
 // `<cache>/thumbnails/<TypeFolder>/<id>.jpeg`.
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { artworkParts } from '../protocol/wire-format.js';
 import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { fileInput } from './file-input.js';
@@ -10,7 +11,7 @@ export const THUMBNAIL_WIDTH = 720;
 
 /** `<cacheFolder>/thumbnails/<typeFolder>/<id>.jpeg` */
 export function thumbnailPath(cacheFolder: string, typeFolder: string, id: string): string {
-  return path.join(cacheFolder, 'thumbnails', typeFolder, `${id}.jpeg`);
+  return path.join(cacheFolder, ...artworkParts('thumbnail', typeFolder, id));
 }
 
 export interface ThumbnailRequest {

@@ -3,6 +3,7 @@
 // from ffmpeg's mono 16-bit PCM at 11025 Hz as it streams, one column at a time.
 import { endianness } from 'node:os';
 import path from 'node:path';
+import { artworkParts } from '../protocol/wire-format.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
@@ -25,7 +26,7 @@ export interface WaveformPeaksFile {
 
 /** `<cacheFolder>/waveforms/<typeFolder>/<id>.peaks.json` */
 export function waveformPath(cacheFolder: string, typeFolder: string, id: string): string {
-  return path.join(cacheFolder, 'waveforms', typeFolder, `${id}.peaks.json`);
+  return path.join(cacheFolder, ...artworkParts('waveform', typeFolder, id));
 }
 
 /** The file for a video without sound (or without any sample of it). */

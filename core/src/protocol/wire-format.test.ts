@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { formatContentSize, formatDuration, formatLocalDateTime, formatRecoverySize, parseDuration, toWirePath } from './wire-format.js';
+import {
+  artworkParts, CLOSE_NOT_READING, CLOSE_PORT_MOVED, CLOSE_REPLACED, CLOSE_SHUTDOWN, formatContentSize, formatDuration, formatLocalDateTime,
+  formatRecoverySize, MEDIA_QUERY, MEDIA_ROUTES, parseDuration, toWirePath, wireArtworkPath,
+} from './wire-format.js';
 
 describe('wire formats', () => {
   it('formats durations as hh:mm:ss with seven fraction digits when needed', () => {
@@ -39,5 +42,27 @@ describe('wire formats', () => {
   it('writes paths with forward slashes on every platform', () => {
     expect(toWirePath('C:\\Videos\\Clips\\a.mp4')).to.equal('C:/Videos/Clips/a.mp4');
     expect(toWirePath('/home/me/Videos/a.mp4')).to.equal('/home/me/Videos/a.mp4');
+  });
+
+  it('serves media on the routes and query names the reference frontend builds (protocol-gaps §10)', () => {
+    expect(MEDIA_ROUTES).to.deep.equal({ content: '/api/content', thumbnail: '/api/thumbnail' });
+    expect(MEDIA_QUERY).to.deep.equal({ input: 'input', type: 'type', time: 'time' });
+  });
+
+  it('lays artwork out below the cache folder as the reference does', () => {
+    expect(artworkParts('thumbnail', 'Full Sessions', '0123')).to.deep.equal(['thumbnails', 'Full Sessions', '0123.jpeg']);
+    expect(artworkParts('waveform', 'Clips', 'abc')).to.deep.equal(['waveforms', 'Clips', 'abc.peaks.json']);
+  });
+
+  it('writes the artwork path a frontend asks for with forward slashes under the wire cache folder', () => {
+    expect(wireArtworkPath('C:/Keyframe/cache', 'thumbnail', { type: 'Buffer', id: 'x1' })).to.equal('C:/Keyframe/cache/thumbnails/Replay Buffers/x1.jpeg');
+    expect(wireArtworkPath('/home/me/cache', 'waveform', { type: 'Highlight', id: 'x2' })).to.equal('/home/me/cache/waveforms/Highlights/x2.peaks.json');
+  });
+
+  it('closes WebSockets with the codes frontends act on', () => {
+    expect(CLOSE_REPLACED).to.deep.equal({ code: 4000, reason: 'Replaced by a newer connection' });
+    expect(CLOSE_SHUTDOWN).to.deep.equal({ code: 1001, reason: 'Keyframe is shutting down' });
+    expect(CLOSE_NOT_READING).to.deep.equal({ code: 1008, reason: 'Too much unread output: the frontend stopped reading' });
+    expect(CLOSE_PORT_MOVED).to.deep.equal({ code: 1000, reason: 'Port moved - reload' });
   });
 });

@@ -1,5 +1,7 @@
-// Value formats on the wire (protocol-gaps.md §1): durations as `hh:mm:ss.fffffff`, local ISO date-times,
-// file sizes as the reference shows them, paths with forward slashes.
+// The wire's small facts, written once for the service and the UI: value formats (protocol-gaps.md §1: durations
+// as `hh:mm:ss.fffffff`, local ISO date-times, file sizes as the reference shows them, paths with forward slashes),
+// the media routes and artwork layout (§10), and the WebSocket close codes. No Node built-ins: the UI bundles it.
+import { TYPE_FOLDERS, type ContentType } from './models.js';
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
@@ -46,3 +48,34 @@ export const formatContentSize = (bytes: number) => formatSize(bytes, 1000);
 
 /** `fileSize` of a `RecoveryPrompt` file (protocol-gaps §6.3): `12.34 MB`, or `1.23 GB` from 1024 MiB upward. */
 export const formatRecoverySize = (bytes: number) => formatSize(bytes, 1024);
+
+/** The media server's routes (protocol-gaps §10), beside the WebSocket on the same HTTP server. */
+export const MEDIA_ROUTES = { content: '/api/content', thumbnail: '/api/thumbnail' } as const;
+
+/** Query parameters of the media routes: the file, the lower-case content type, a frame's second. */
+export const MEDIA_QUERY = { input: 'input', type: 'type', time: 'time' } as const;
+
+/** What the cache folder keeps for each library item, by the folder that holds each kind. */
+export const ARTWORK_FOLDERS = { thumbnail: 'thumbnails', waveform: 'waveforms' } as const;
+export type ArtworkKind = keyof typeof ARTWORK_FOLDERS;
+const ARTWORK_SUFFIXES: Readonly<Record<ArtworkKind, string>> = { thumbnail: '.jpeg', waveform: '.peaks.json' };
+
+/**
+ * Where an artwork lies below the cache folder, one name per part: `thumbnails/<typeFolder>/<id>.jpeg` or
+ * `waveforms/<typeFolder>/<id>.peaks.json`. The service joins them with `path.join`, frontends with `/`.
+ */
+export function artworkParts(kind: ArtworkKind, typeFolder: string, id: string): [string, string, string] {
+  return [ARTWORK_FOLDERS[kind], typeFolder, `${id}${ARTWORK_SUFFIXES[kind]}`];
+}
+
+/** The artwork's path as a frontend sends it to the media routes: under the wire `cacheFolder`, with `/`. */
+export function wireArtworkPath(cacheFolder: string, kind: ArtworkKind, item: { type: ContentType; id: string }): string {
+  return [cacheFolder, ...artworkParts(kind, TYPE_FOLDERS[item.type], item.id)].join('/');
+}
+
+/** Codes and reasons the service closes a frontend's WebSocket with. */
+export const CLOSE_REPLACED = { code: 4000, reason: 'Replaced by a newer connection' } as const;
+export const CLOSE_SHUTDOWN = { code: 1001, reason: 'Keyframe is shutting down' } as const;
+export const CLOSE_NOT_READING = { code: 1008, reason: 'Too much unread output: the frontend stopped reading' } as const;
+/** On the legacy port: the frontend's version check reloads it onto the current address. */
+export const CLOSE_PORT_MOVED = { code: 1000, reason: 'Port moved - reload' } as const;

@@ -3,13 +3,10 @@
 // stops reading is closed once its unsent output passes a cap, so it cannot grow memory without bound.
 import { injectable } from 'tsyringe';
 import { WebSocket } from 'ws';
-import type { EventContent, EventName } from '../protocol/index.js';
+import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, type EventName } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 
-export const CLOSE_REPLACED = { code: 4000, reason: 'Replaced by a newer connection' } as const;
-export const CLOSE_SHUTDOWN = { code: 1001, reason: 'Keyframe is shutting down' } as const;
-export const CLOSE_NOT_READING = { code: 1008, reason: 'Too much unread output: the frontend stopped reading' } as const;
 /** Far above what a reading frontend ever has waiting (a full State is tens of kilobytes). */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 /** A frontend that does not read will not read the close frame either: its socket is ended this soon after. */

@@ -3,12 +3,11 @@
 import { createServer, type Server } from 'node:http';
 import { injectable } from 'tsyringe';
 import { WebSocketServer } from 'ws';
+import { CLOSE_PORT_MOVED } from '../protocol/wire-format.js';
 import { ServiceOptions } from '../service-options.js';
 import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
 import { listenOnLoopback } from './http-server.js';
-
-export const CLOSE_PORT_MOVED = { code: 1000, reason: 'Port moved - reload' } as const;
 
 @injectable()
 export class LegacyListener {

@@ -13,6 +13,7 @@ import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { DecoderPool, DecoderPoolFull } from '../media/decoder-pool.js';
 import { FrameCache } from '../media/frame-cache.js';
 import { ContentArtwork } from '../library/content-artwork.js';
+import { ARTWORK_FOLDERS, MEDIA_QUERY, MEDIA_ROUTES, type ArtworkKind } from '../protocol/wire-format.js';
 import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { Logger } from '../support/logger.js';
@@ -53,7 +54,7 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
   return { start, end };
 }
 
-type Kind = 'video' | 'waveform' | 'thumbnail';
+type Kind = 'video' | ArtworkKind;
 
 @injectable()
 export class MediaRoutes {
@@ -73,8 +74,8 @@ export class MediaRoutes {
   }
 
   install(): void {
-    this.routes.add('/api/content', this.guarded((request, response, url) => this.content(request, response, url)));
-    this.routes.add('/api/thumbnail', this.guarded((request, response, url) => this.thumbnail(request, response, url)));
+    this.routes.add(MEDIA_ROUTES.content, this.guarded((request, response, url) => this.content(request, response, url)));
+    this.routes.add(MEDIA_ROUTES.thumbnail, this.guarded((request, response, url) => this.thumbnail(request, response, url)));
   }
 
   /** The handler, for requests that do not come from a page of another origin (403 for those). */
@@ -90,7 +91,7 @@ export class MediaRoutes {
 
   private async content(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     if (!allowMethod(request, response)) return;
-    const input = url.searchParams.get('input') ?? '';
+    const input = url.searchParams.get(MEDIA_QUERY.input) ?? '';
     const extension = path.extname(input).toLowerCase();
     const kind: Kind | undefined = extension === '.json' ? 'waveform' : VIDEO_TYPES[extension] ? 'video' : undefined;
     if (!kind) return void plain(response, 400, 'Unsupported file type.');
@@ -116,8 +117,8 @@ export class MediaRoutes {
 
   private async thumbnail(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     if (!allowMethod(request, response)) return;
-    const input = url.searchParams.get('input') ?? '';
-    const time = url.searchParams.get('time');
+    const input = url.searchParams.get(MEDIA_QUERY.input) ?? '';
+    const time = url.searchParams.get(MEDIA_QUERY.time);
     if (time === null) {
       if (!/\.jpe?g$/i.test(input)) return void plain(response, 400, 'Unsupported file type.');
       const file = await this.allowed(input, 'thumbnail');
@@ -165,8 +166,7 @@ export class MediaRoutes {
   private async allowed(input: string, kind: Kind): Promise<{ path: string; size: number; modified: Date } | undefined> {
     if (input === '' || input.includes('\0') || !path.isAbsolute(input)) return undefined;
     const { contentFolder, cacheFolder } = this.settings.current;
-    const roots = kind === 'video' ? [contentFolder]
-      : kind === 'waveform' ? [path.join(cacheFolder, 'waveforms')] : [path.join(cacheFolder, 'thumbnails')];
+    const roots = kind === 'video' ? [contentFolder] : [path.join(cacheFolder, ARTWORK_FOLDERS[kind])];
     const lexical = path.resolve(input);
     // The artwork of an item listed a moment ago may still be being made: wait for it, not a 404.
     if (kind !== 'video') await this.artwork.whenMade(lexical);

@@ -1,6 +1,6 @@
 // The one connection to the backend: commands out, events in (re-dispatched on `window`),
 // reconnection, keep-alive, and a status the UI can watch.
-import type { CommandName, CommandParametersMap } from '@keyframe/core/protocol';
+import { CLOSE_REPLACED, type CommandName, type CommandParametersMap } from '@keyframe/core/protocol';
 import { hostSender } from './host-bridge';
 import { dispatchServerEvent, parseServerEvent } from './server-event';
 
@@ -10,8 +10,6 @@ const RECONNECT_DELAY_MS = 3_000;
 const PING_AFTER_IDLE_MS = 30_000;
 /** Nothing came back after a ping either: the socket is dead without having closed. */
 const DEAD_AFTER_IDLE_MS = 60_000;
-/** The backend closes a connection with this code when a newer one replaces it. */
-const CLOSE_CODE_REPLACED = 4000;
 
 /** Parameters may be left out only for commands whose parameters are all optional. */
 type ParametersArgument<M extends CommandName> =
@@ -98,7 +96,7 @@ export class ConnectionClient {
       if (socket !== this.socket) return;
       this.socket = undefined;
       clearTimeout(this.keepAliveTimer);
-      if (code === CLOSE_CODE_REPLACED) this.setStatus('replaced');
+      if (code === CLOSE_REPLACED.code) this.setStatus('replaced');
       else this.handleLostConnection();
     });
   }
