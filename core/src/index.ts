@@ -13,7 +13,7 @@ export type {
 export type { BookmarkType } from './protocol/index.js';
 export {
   GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,
-} from './integrations/game-config-file.js';
+} from './sdk/game-config-file.js';
 export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './sdk/screen-text-matcher.js';
 export { containsKeyword, editDistance } from './sdk/keyword-match.js';
 export { openJsonPushFeed, pushPortOf, readJsonPush, type JsonPushFeedOptions } from './sdk/json-push-feed.js';
