@@ -13,11 +13,10 @@ export type {
 export type { BookmarkType } from './protocol/index.js';
 export {
   GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,
-} from './integrations/game-config-file.js';
-export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './feeds/screen-text/screen-text-matcher.js';
-export { containsKeyword, editDistance } from './feeds/screen-text/keyword-match.js';
-export { SilenceWarning, type SilenceWarningStart } from './integrations/silence-warning.js';
-export { openJsonPushFeed, readJsonPush, type JsonPushFeedOptions } from './integrations/json-push-feed.js';
+} from './sdk/game-config-file.js';
+export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './sdk/screen-text-matcher.js';
+export { containsKeyword, editDistance } from './sdk/keyword-match.js';
+export { openJsonPushFeed, pushPortOf, readJsonPush, type JsonPushFeedOptions } from './sdk/json-push-feed.js';
 export {
   ScreenTextBookmarks, type ScreenTextBookmarksOptions, type ScreenTextBookmarksServices,
-} from './feeds/screen-text/screen-text-bookmarks.js';
+} from './sdk/screen-text-bookmarks.js';

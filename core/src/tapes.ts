@@ -5,8 +5,14 @@ export { TapeWriter } from './feeds/tape/tape-writer.js';
 export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './integrations/tape-player.js';
 export { inspectPackage, type DiscoveredPlugin } from './integrations/plugin-discovery.js';
 export { loadIntegrationClass, type IntegrationClass } from './integrations/plugin-loader.js';
-export { declaredPushPort } from './integrations/manifest.js';
 export { GatedFeeds, type GatedFeedsOptions } from './integrations/gated-feeds.js';
+export { SilenceWatch } from './integrations/silence-watch.js';
+// The SDK's stand-ins, shared by the tape player and the test kit's IntegrationTestBed.
+export { ManualClock } from './integrations/fakes/manual-clock.js';
+export { ScriptedRecorder, type ScriptedRecording } from './integrations/fakes/scripted-recorder.js';
+export {
+  SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, type ScreenTextReading, type ScriptedFeedsOptions,
+} from './integrations/fakes/scripted-feeds.js';
 export {
   writeScreenTextTape, writeTextFrames, writeTextVideo,
   type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,

@@ -17,10 +17,10 @@ export {
   type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,
 } from './kit/tape-assertions.js';
 export {
-  IntegrationTestBed, ManualClock, RecordedBookmarks, RecordedHealth, RecordedLogger, SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, ScriptedRecorder,
-  TestGamePaths,
-  type LoggedLine,
+  IntegrationTestBed, RecordedBookmarks, RecordedHealth, RecordedLogger, TestGamePaths, type LoggedLine,
 } from './kit/integration-test-bed.js';
+// The SDK's stand-ins the test bed and the tape player share.
+export { ManualClock, SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, ScriptedRecorder } from '@keyframe/core/tapes';
 export { IntegrationService, StandInGame, type IntegrationServiceOptions } from './kit/integration-end-to-end.js';
 // Posting to a game push receiver as the game does (node:http, the data folder's token).
 export { postAsGame, readPushToken, withPushToken, type GamePost } from '@keyframe/core/testing';

@@ -10,8 +10,8 @@ import type {
 export interface GatedFeedsOptions {
   /** The integration's key, for errors. */
   key: string;
-  /** The feed kinds its manifest declares (`declaredFeedKinds`). */
-  declaredKinds: ReadonlySet<string>;
+  /** The feed kinds its manifest declares (`declaredFeedKinds`); every kind when there is no manifest. */
+  declaredKinds?: ReadonlySet<string>;
   /** Told of every input handed over (the silence watch). */
   heard: () => void;
 }
@@ -48,7 +48,7 @@ export class GatedFeeds implements ClosableFeeds {
 
   private gate<T>(kind: FeedKind, id: string, open: () => Feed<T>): Feed<T> {
     const { key, declaredKinds } = this.options;
-    if (!declaredKinds.has(kind)) {
+    if (declaredKinds && !declaredKinds.has(kind)) {
       throw new Error(`${key} opened a ${kind} feed ("${id}") that its manifest does not declare: add "${kind}" to keyframe.integration.feeds in its package.json`);
     }
     const feed = open();

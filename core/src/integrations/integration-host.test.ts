@@ -11,10 +11,11 @@ import { GameDetector } from '../games/game-detector.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
+import { FrameDemand } from '../recording/frame-demand.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
-import type { BookmarkRequest, RecorderView, RecordingInfo } from '../sdk/game-integration.js';
-import { FrameDemand } from '../recording/frame-demand.js';
+import type { BookmarkRequest } from '../sdk/game-integration.js';
+import { ScriptedRecorder } from './fakes/scripted-recorder.js';
 import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';
 import type { PluginSource } from './plugin-folders.js';
@@ -84,23 +85,6 @@ export default injectable()(Fixture) ?? Fixture;
 `);
 }
 
-class FakeRecorder implements RecorderView {
-  current: RecordingInfo | undefined;
-  private readonly started = new Set<(recording: RecordingInfo) => void>();
-  private readonly stopped = new Set<(recording: RecordingInfo) => void>();
-  onStarted(listener: (recording: RecordingInfo) => void) { this.started.add(listener); return () => this.started.delete(listener); }
-  onStopped(listener: (recording: RecordingInfo) => void) { this.stopped.add(listener); return () => this.stopped.delete(listener); }
-  start(): void {
-    this.current = { startedAt: new Date(), game: 'x' };
-    for (const listener of this.started) listener(this.current);
-  }
-  stop(): void {
-    const recording = this.current!;
-    this.current = undefined;
-    for (const listener of this.stopped) listener(recording);
-  }
-}
-
 const silentSink: EventSink = { isConnected: false, send<E extends EventName>(_method: E, _content: EventContent<E>) {} };
 const waitUntil = async (condition: () => boolean, timeoutMs = 3000) => {
   const deadline = Date.now() + timeoutMs;
@@ -114,12 +98,12 @@ describe('IntegrationHost', function () {
   let folder: string;
   let plugins: string;
   let processes: { pid: number; executable: string }[];
-  let recorder: FakeRecorder;
+  let recorder: ScriptedRecorder;
   let settings: SettingsStore;
   let state: StatePublisher;
+  let frameDemand: FrameDemand;
   let games: GameDetector;
   let host: IntegrationHost;
-  let frameDemand: FrameDemand;
   let bookmarks: { key: string; request: BookmarkRequest }[];
   /** What the host's bookmarks answer: false as when no recording covers the time. */
   let covered: boolean;
@@ -134,7 +118,7 @@ describe('IntegrationHost', function () {
     folder = await mkdtemp(path.join(FIXTURE_ROOT, 'host-'));
     plugins = path.join(folder, 'plugins');
     processes = [];
-    recorder = new FakeRecorder();
+    recorder = new ScriptedRecorder();
     frameDemand = new FrameDemand();
     bookmarks = [];
     covered = true;
@@ -253,7 +237,7 @@ describe('IntegrationHost', function () {
 
     await launchGame('lifeGame');
     expect(calls).to.deep.equal(['lifeGame:enable'], 'a running game alone does not activate');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => calls.length === 2);
     await host.settled();
     expect(calls).to.deep.equal(['lifeGame:enable', 'lifeGame:activate:Game lifeGame']);
@@ -272,7 +256,7 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'feeder', { key: 'feedGame', opensFeed: true });
     await startHost();
     await launchGame('feedGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => calls.includes('feedGame:activate:Game feedGame'));
     await host.settled();
     pushInput('early');
@@ -290,7 +274,7 @@ describe('IntegrationHost', function () {
     covered = false;
     await startHost();
     await launchGame('lateGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => bookmarks.length === 1);
     await host.settled();
     const lines = logged.filter((record) => record.message.includes('not bookmarked'));
@@ -304,7 +288,7 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'quiet', { key: 'quietGame', opensFeed: true, expectsData: { within: 50, message } });
     await startHost();
     await launchGame('quietGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => health('quietGame')?.message === message);
     expect(health('quietGame').status).to.equal('degraded');
     pushInput('hello');
@@ -325,7 +309,7 @@ describe('IntegrationHost', function () {
     await startHost();
     await launchGame('sneakyGame');
     for (let round = 0; round < 2; round++) {
-      recorder.start();
+      recorder.start({ startedAt: new Date(), game: 'x' });
       await waitUntil(() => calls.filter((call) => call.startsWith('sneakyGame:activate')).length === round + 1);
       await host.settled();
       recorder.stop();
@@ -347,7 +331,7 @@ describe('IntegrationHost', function () {
     });
     await startHost();
     await launchGame('undeclaredGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => health('undeclaredGame')?.status === 'failed');
     expect(health('undeclaredGame').message).to.equal('activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: '
       + 'add "poll" to keyframe.integration.feeds in its package.json');
@@ -367,7 +351,7 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'life', { key: 'lifeGame' });
     await startHost();
     await launchGame('lifeGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => calls.includes('lifeGame:activate:Game lifeGame'));
     recorder.stop();
     await waitUntil(() => calls.includes('lifeGame:deactivate'));
@@ -401,7 +385,7 @@ describe('IntegrationHost', function () {
     await startHost();
     await launchGame('replayGame');
     await waitUntil(() => calls.includes('replayGame:activate:Game replayGame'));
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     recorder.stop();
     await host.settled();
     expect(calls).to.deep.equal(['replayGame:enable', 'replayGame:activate:Game replayGame']);
@@ -416,7 +400,7 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { deactivate: 'throw' } });
     await startHost();
     await launchGame('brokenGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => calls.includes('brokenGame:activate:Game brokenGame'));
     recorder.stop();
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 2);
@@ -432,7 +416,7 @@ describe('IntegrationHost', function () {
       await startHost(100);
       processes.push({ pid: 1, executable: 'brokenGame.exe' }, { pid: 2, executable: 'healthyGame.exe' });
       await games.detect();
-      recorder.start();
+      recorder.start({ startedAt: new Date(), game: 'x' });
       await host.settled();
       const attempts = () => calls.filter((call) => call.startsWith(`brokenGame:${hook}`)).length;
       await waitUntil(() => attempts() === 4 && health('brokenGame').status === 'failed', 5000);
@@ -448,7 +432,7 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'life', { key: 'lifeGame' });
     await startHost();
     await launchGame('lifeGame');
-    recorder.start();
+    recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => calls.includes('lifeGame:activate:Game lifeGame'));
     await host.stop();
     expect(calls.slice(-1)).to.deep.equal(['lifeGame:deactivate']);

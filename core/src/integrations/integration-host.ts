@@ -1,8 +1,8 @@
-// Runs the discovered integrations: enable/disable from settings, activate while one of their games
-// runs during a recording (or, for those whose manifest says `activation: "game"`, while it runs at
-// all), each hook under a deadline, failures contained and restarted with
-// back-off, health announced (`events`; State shows it in `integrations`). Third-party packages run only once the user
-// approved their exact contents.
+// Runs the discovered integrations: a reconciler that works out, from settings, running games and the
+// recorder, where each should be (enabled; active while one of its games runs during a recording, or
+// for `activation: "game"` while it runs at all) and drives its IntegrationLifecycle there (hooks under
+// deadlines, failures contained and restarted with back-off). Its health is announced (`events`; State shows it).
+// Third-party packages run only once the user approved their exact contents.
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
@@ -13,16 +13,13 @@ import { SettingsStore } from '../settings/settings-store.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { Logger } from '../support/logger.js';
 import type {
-  Bookmarks as BookmarksService, DetectedGame, GameIntegration, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
+  Bookmarks as BookmarksService, DetectedGame, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
 } from '../sdk/game-integration.js';
-import { GatedFeeds } from './gated-feeds.js';
-import { withDeadline } from './hook-deadline.js';
 import type { FrameDemand } from '../recording/frame-demand.js';
-import { SilenceWatch } from './silence-watch.js';
+import { IntegrationLifecycle, type DesiredState, type LifecyclePhase } from './lifecycle.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
-import { instantiateIntegration, systemClock } from './plugin-container.js';
-import { declaredFeedKinds, declaredPushPort } from './manifest.js';
+import { systemClock } from './plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
 import { loadIntegrationClass } from './plugin-loader.js';
@@ -48,31 +45,11 @@ export interface IntegrationHostEnvironment {
 }
 export const INTEGRATION_HOST_ENVIRONMENT = Symbol('IntegrationHostEnvironment');
 
-type Phase = 'disabled' | 'enabled' | 'active' | 'failed';
-
-interface Running {
-  instance: GameIntegration;
-  feeds: GatedFeeds;
-}
-
 interface Integration {
   plugin: DiscoveredPlugin;
   /** Third-party packages only: what the user sees and approves. */
   approval?: IntegrationApproval;
-  phase: Phase;
-  running?: Running;
-  degradedReason?: string;
-  /** Bookmark types the plugin tried to add without declaring them in its manifest (refused). */
-  undeclaredEvents: Set<string>;
-  failure?: string;
-  failures: number;
-  restartTimer?: NodeJS.Timeout;
-  lastEventAt?: Date;
-  /** Times the silence the integration declared with `health.expectData`. */
-  silence?: SilenceWatch;
-  /** Hooks of one integration never overlap: every transition queues here. */
-  queue: Promise<void>;
-  notified: Set<string>;
+  lifecycle: IntegrationLifecycle;
 }
 
 @injectable()
@@ -81,7 +58,6 @@ export class IntegrationHost {
   private refused: RefusedPlugin[] = [];
   private readonly logger: Logger;
   private readonly unsubscribe: (() => void)[] = [];
-  private stopping = false;
   /** The health of every integration, after each change of one (State's `integrations` shows it). */
   readonly events = new TypedEvents<{ health: Record<string, IntegrationHealth> }>();
 
@@ -107,7 +83,7 @@ export class IntegrationHost {
   private declareFrameDemand(): void {
     for (const [key, integration] of this.integrations) {
       const { feeds } = integration.plugin.manifest.integration;
-      const reads = this.wantsEnabled(integration) && integration.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed));
+      const reads = this.wantsEnabled(integration) && integration.lifecycle.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed));
       this.environment.frameDemand.want(key, reads ? this.runningGameOf(integration)?.name : undefined);
     }
   }
@@ -120,7 +96,7 @@ export class IntegrationHost {
     this.refused = discovery.refused;
     for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
     for (const plugin of discovery.plugins) {
-      const integration: Integration = { plugin, approval: this.approvalOf(plugin), phase: 'disabled', failures: 0, queue: Promise.resolve(), notified: new Set(), undeclaredEvents: new Set() };
+      const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
       this.integrations.set(plugin.manifest.integration.key, integration);
       if (integration.approval?.status === 'pending') this.logger.warn('integration waits for the user\'s approval', { ...integration.approval });
     }
@@ -142,16 +118,13 @@ export class IntegrationHost {
 
   /** Resolves when every queued transition has run. */
   async settled(): Promise<void> {
-    await Promise.all([...this.integrations.values()].map((integration) => integration.queue));
+    await Promise.all([...this.integrations.values()].map((integration) => integration.lifecycle.settled()));
   }
 
   /** Deactivates every active integration (at shutdown); nothing is re-activated afterwards. */
   async stop(): Promise<void> {
-    this.stopping = true;
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    for (const integration of this.integrations.values()) clearTimeout(integration.restartTimer);
-    this.reconcileAll();
-    await this.settled();
+    await Promise.all([...this.integrations.values()].map((integration) => integration.lifecycle.stop()));
   }
 
   /** Lets a pending third-party integration run, if `hash` is that of its package on disk now. */
@@ -173,7 +146,7 @@ export class IntegrationHost {
     this.logger.info('integration approved', { ...integration.approval });
     this.addSettingsKeys();
     this.reconcileAll();
-    await integration.queue;
+    await integration.lifecycle.settled();
   }
 
   /** Withdraws an approval: the integration stops and waits for approval again. */
@@ -183,7 +156,7 @@ export class IntegrationHost {
     integration.approval = { ...integration.approval!, status: 'pending' };
     this.logger.info('integration approval revoked', { key, path: integration.approval.path });
     this.reconcileAll();
-    await integration.queue;
+    await integration.lifecycle.settled();
   }
 
   private thirdParty(key: string): Integration {
@@ -216,97 +189,46 @@ export class IntegrationHost {
 
   private reconcileAll(): void {
     this.declareFrameDemand();
-    for (const integration of this.integrations.values()) {
-      integration.queue = integration.queue.then(() => this.reconcile(integration));
-    }
+    for (const integration of this.integrations.values()) void integration.lifecycle.reconcile();
   }
 
-  /** Moves one integration one or more steps towards where settings, games and the recorder say it should be. */
-  private async reconcile(integration: Integration): Promise<void> {
-    // At shutdown integrations are deactivated, not disabled: disable() is the user switching one off.
-    const wantEnabled = this.wantsEnabled(integration);
-    const game = wantEnabled && !this.stopping ? this.runningGameOf(integration) : undefined;
+  /** The one lifecycle of a discovered plugin, driven towards what settings, games and the recorder say. */
+  private lifecycleOf(plugin: DiscoveredPlugin): IntegrationLifecycle {
+    const { manifest } = plugin;
+    const key = manifest.integration.key;
+    const integration = () => this.integrations.get(key)!;
+    const pluginLogger = this.logger.child(`plugin:${key}`);
+    const lifecycle: IntegrationLifecycle = new IntegrationLifecycle({
+      key, manifest, packageName: plugin.packageName,
+      desired: () => this.desiredState(integration()),
+      load: async () => {
+        if (!(await this.stillAsApproved(integration()))) return undefined;
+        this.logger.info('loading integration', { key, path: plugin.packageRoot, entry: plugin.entry });
+        return loadIntegrationClass(plugin.entry);
+      },
+      feeds: ({ logger, observe, health }) => this.environment.feedsFor(key, logger, observe, health),
+      bookmarks: this.environment.bookmarksFor(key),
+      recorder: this.environment.recorder,
+      enabled: () => this.settings.current.gameIntegrations[key]?.enabled ?? true,
+      clock: systemClock,
+      gamePaths: this.environment.gamePaths,
+      pluginLogger,
+      logger: this.logger,
+      notify: (title, description) => this.notifier.showModal({ title, description, type: 'warning' }),
+      hookDeadlineMs: this.environment.hookDeadlineMs,
+      restart: { max: MAX_RESTARTS, delayMs: (attempt) => this.environment.restartDelayMs(attempt) },
+      changed: () => this.publish(),
+    });
+    return lifecycle;
+  }
+
+  /** Enabled when switched on (and approved); active while one of its games runs (during a recording, unless `activation: "game"`). */
+  private desiredState(integration: Integration): DesiredState {
+    const enabled = this.wantsEnabled(integration);
+    const game = enabled ? this.runningGameOf(integration) : undefined;
     const duringRecordingsOnly = integration.plugin.manifest.integration.activation !== 'game';
-    const wantActive = game !== undefined && (!duringRecordingsOnly || this.environment.recorder.current !== undefined);
-
-    if (!wantEnabled && integration.phase === 'failed') {
-      // Switching a failed integration off clears its failures: switching it on again is a fresh start.
-      clearTimeout(integration.restartTimer);
-      integration.failures = 0;
-      integration.failure = undefined;
-      integration.phase = 'disabled';
-    }
-    if (integration.phase === 'failed') return this.publish();
-
-    if (integration.phase === 'active' && !wantActive) await this.step(integration, 'deactivate', async (running) => {
-      // Feeds stop first: no input reaches the plugin once its deactivate() has begun.
-      await running.feeds.shut();
-      integration.silence?.stop();
-      await running.instance.deactivate();
-    }, 'enabled');
-    if (integration.phase === 'enabled' && !wantEnabled) {
-      await this.step(integration, 'disable', async (running) => { await running.instance.disable?.(); }, 'disabled');
-      await this.discard(integration);
-    }
-    if (integration.phase === 'disabled' && wantEnabled && !this.stopping) {
-      if (!integration.running && !(await this.instantiate(integration))) return this.publish();
-      await this.step(integration, 'enable', async (running) => { await running.instance.enable?.(); }, 'enabled');
-    }
-    if (integration.phase === 'enabled' && wantActive && game) {
-      await this.step(integration, 'activate', async (running) => {
-        running.feeds.open();
-        integration.silence?.start();
-        await running.instance.activate(game);
-      }, 'active');
-    }
-    this.publish();
-  }
-
-  /** Runs one hook under the deadline; on failure the integration is torn down and a restart scheduled. */
-  private async step(integration: Integration, hook: string, run: (running: Running) => Promise<void>, next: Phase): Promise<void> {
-    const running = integration.running;
-    if (!running) return;
-    const key = integration.plugin.manifest.integration.key;
-    try {
-      await withDeadline(`${key}.${hook}`, this.environment.hookDeadlineMs, () => run(running));
-      integration.phase = next;
-      this.logger.info(`${hook}d integration`, { key });
-    } catch (error) {
-      await this.fail(integration, `${hook}() failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  private async instantiate(integration: Integration): Promise<boolean> {
-    const key = integration.plugin.manifest.integration.key;
-    const settings = this.settings;
-    if (!(await this.stillAsApproved(integration))) return false;
-    try {
-      this.logger.info('loading integration', { key, path: integration.plugin.packageRoot, entry: integration.plugin.entry });
-      const integrationClass = await loadIntegrationClass(integration.plugin.entry);
-      const logger = this.logger.child(`plugin:${key}`);
-      const health = this.healthReporter(integration);
-      const silence = integration.silence;
-      const { manifest } = integration.plugin;
-      const feeds = new GatedFeeds(this.environment.feedsFor(key, logger, (entry) => { integration.lastEventAt = entry.at; }, health), {
-        key, declaredKinds: declaredFeedKinds(manifest), heard: () => silence?.heard(),
-      });
-      const port = declaredPushPort(manifest);
-      const { instance } = instantiateIntegration(integrationClass, {
-        bookmarks: this.countingBookmarks(integration, this.environment.bookmarksFor(key)),
-        recorder: this.environment.recorder,
-        settings: { key, ...(port === undefined ? {} : { port }), get enabled() { return settings.current.gameIntegrations[key]?.enabled ?? true; } },
-        feeds,
-        clock: systemClock,
-        logger,
-        gamePaths: this.environment.gamePaths,
-        health,
-      });
-      integration.running = { instance, feeds };
-      return true;
-    } catch (error) {
-      await this.fail(integration, `could not load ${integration.plugin.packageName}: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
-    }
+    const active = game !== undefined && (!duringRecordingsOnly || this.environment.recorder.current !== undefined);
+    return { enabled, ...(active ? { activeFor: game } : {}) };
   }
 
   /** Checked again right before its code is imported: a package changed since its approval waits for a new one. */
@@ -322,112 +244,29 @@ export class IntegrationHost {
     return false;
   }
 
-  private async fail(integration: Integration, message: string): Promise<void> {
-    const key = integration.plugin.manifest.integration.key;
-    integration.phase = 'failed';
-    integration.failure = message;
-    integration.failures += 1;
-    this.logger.error('integration failed', { key, message, failures: integration.failures });
-    await this.discard(integration);
-    if (this.stopping || integration.failures > MAX_RESTARTS) return;
-    const delay = this.environment.restartDelayMs(integration.failures);
-    integration.restartTimer = setTimeout(() => {
-      integration.queue = integration.queue.then(() => {
-        if (integration.phase !== 'failed' || this.stopping) return;
-        this.logger.info('restarting integration', { key, attempt: integration.failures });
-        integration.phase = 'disabled';
-        return this.reconcile(integration);
-      });
-    }, delay);
-    integration.restartTimer.unref();
-  }
-
-  /** Drops the instance; its feeds are closed even if the plugin left them open. */
-  private async discard(integration: Integration): Promise<void> {
-    const running = integration.running;
-    integration.running = undefined;
-    integration.silence?.stop();
-    integration.silence = undefined;
-    integration.degradedReason = undefined;
-    await running?.feeds.closeAll().catch((error: unknown) => this.logger.warn('closing feeds failed', { error }));
-  }
-
   private runningGameOf(integration: Integration): DetectedGame | undefined {
     const names = new Set(integration.plugin.manifest.integration.games.map((game) => game.name));
     const running: RunningGame | undefined = this.games.current.find((game) => names.has(game.name));
     return running && { name: running.name, executablePath: running.executablePath, pid: running.pid };
   }
 
-  /**
-   * Counts every bookmark as an event, and logs the ones no recording covers (so plugins need not).
-   * A type the manifest does not declare is refused, and said once in the log and in health.
-   */
-  private countingBookmarks(integration: Integration, bookmarks: BookmarksService): BookmarksService {
-    const { key, events } = integration.plugin.manifest.integration;
-    return {
-      add: async (request) => {
-        if (!(events as readonly string[]).includes(request.type)) {
-          if (!integration.undeclaredEvents.has(request.type)) {
-            integration.undeclaredEvents.add(request.type);
-            this.logger.warn(`${request.type} not bookmarked: the manifest does not declare it in keyframe.integration.events`, { key });
-            this.publish();
-          }
-          return false;
-        }
-        integration.lastEventAt = new Date();
-        const added = await bookmarks.add(request);
-        if (!added) this.logger.debug(`${request.type} not bookmarked: no recording covers it`, { key });
-        this.publish();
-        return added;
-      },
-    };
-  }
-
-  /** Also makes the integration's silence watch: a new one for each instance. */
-  private healthReporter(integration: Integration): HealthReporter {
-    const key = integration.plugin.manifest.integration.key;
-    const degraded = (reason: string | undefined) => {
-      if (integration.degradedReason === reason) return;
-      integration.degradedReason = reason;
-      this.logger.info(reason ? 'integration degraded' : 'integration recovered', { key, reason });
-      this.publish();
-    };
-    const silence = new SilenceWatch(degraded, (reason) => integration.degradedReason === reason);
-    integration.silence = silence;
-    return {
-      degraded,
-      expectData: (expectation) => silence.expect(expectation),
-      notify: (title, description) => {
-        if (integration.notified.has(title)) return;
-        integration.notified.add(title);
-        this.notifier.showModal({ title, description, type: 'warning' });
-      },
-    };
-  }
-
   private healthOf(integration: Integration): IntegrationHealth {
-    const lastEventAt = integration.lastEventAt ? formatLocalDateTime(integration.lastEventAt) : null;
+    const { lifecycle } = integration;
+    const lastEventAt = lifecycle.lastEventAt ? formatLocalDateTime(lifecycle.lastEventAt) : null;
     const name = integration.plugin.manifest.integration.displayName;
-    if (integration.phase === 'failed') return { status: 'failed', message: integration.failure ?? 'failed', lastEventAt };
-    const reason = integration.degradedReason ?? this.undeclaredEventsProblem(integration);
-    if (reason && integration.phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
+    const phase = lifecycle.phase;
+    if (phase === 'failed') return { status: 'failed', message: lifecycle.failure ?? 'failed', lastEventAt };
+    const reason = lifecycle.problem;
+    if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
-    const messages: Record<Exclude<Phase, 'failed'>, string> = {
+    const messages: Record<Exclude<LifecyclePhase, 'failed'>, string> = {
       disabled: this.isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
       enabled: running
         ? `${running.name} is running: bookmarks start with the next recording`
         : `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} to start`,
       active: `Active: listening to ${running?.name ?? name}`,
     };
-    const status = integration.phase === 'enabled' ? 'idle' : integration.phase;
-    return { status, message: messages[integration.phase], lastEventAt };
-  }
-
-  private undeclaredEventsProblem(integration: Integration): string | undefined {
-    const types = [...integration.undeclaredEvents];
-    if (types.length === 0) return undefined;
-    return `${integration.plugin.manifest.integration.displayName} tried to add ${types.join(', ')} bookmarks, which its manifest does not declare `
-      + '(keyframe.integration.events in its package.json): they were not added.';
+    return { status: phase === 'enabled' ? 'idle' : phase, message: messages[phase], lastEventAt };
   }
 
   private publish(): void {

@@ -6,9 +6,9 @@ import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
 import { readTape } from '../feeds/tape/tape-format.js';
 import { playTape } from './tape-player.js';
 import { TapeWriter } from '../feeds/tape/tape-writer.js';
-import type { DetectedGame, PluginLogger, RecorderView } from '../sdk/game-integration.js';
-import { instantiateIntegration, systemClock } from './plugin-container.js';
-import { declaredPushPort } from './manifest.js';
+import type { DetectedGame, PluginLogger } from '../sdk/game-integration.js';
+import { IntegrationLifecycle } from './lifecycle.js';
+import { systemClock } from './plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin } from './plugin-discovery.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
@@ -60,14 +60,13 @@ async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Pr
 async function playCommand(file: string, dataFolder: string): Promise<void> {
   const tape = await readTape(file);
   const plugin = await findPlugin(tape.header.integration, dataFolder);
-  const port = declaredPushPort(plugin.manifest);
   // The service's token: a replay naming the running game's executable leaves the game's config as it is.
   const playback = await playTape(file, {
     pushToken: dataFolderPushToken(dataFolder),
     integrationClass: await loadIntegrationClass(plugin.entry),
     key: tape.header.integration,
     defaultGame: { name: plugin.manifest.integration.games[0]!.name },
-    ...(port === undefined ? {} : { port }),
+    manifest: plugin.manifest,
   });
   console.log(`${path.basename(file)}: ${tape.entries.length} entries, ${playback.bookmarks.length} bookmarks`);
   for (const bookmark of playback.bookmarks) {
@@ -80,14 +79,18 @@ async function playCommand(file: string, dataFolder: string): Promise<void> {
 async function recordCommand(key: string, out: string, dataFolder: string): Promise<void> {
   const plugin = await findPlugin(key, dataFolder);
   const game = await runningGameOf(plugin);
-  const port = declaredPushPort(plugin.manifest);
   // One t = 0 for the tape and for the bookmark times printed while recording.
   const startedAt = new Date();
   const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
   const logger = consoleLogger(key);
-  const feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry), pushToken: dataFolderPushToken(dataFolder) });
-  const recorder: RecorderView = { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} };
-  const { instance } = instantiateIntegration(await loadIntegrationClass(plugin.entry), {
+  const pushToken = dataFolderPushToken(dataFolder);
+  let active = true;
+  let shown: string | undefined;
+  const lifecycle: IntegrationLifecycle = new IntegrationLifecycle({
+    key, manifest: plugin.manifest, packageName: plugin.packageName,
+    desired: () => ({ enabled: true, ...(active ? { activeFor: game } : {}) }),
+    load: () => loadIntegrationClass(plugin.entry),
+    feeds: ({ observe }) => new LiveFeeds({ logger, observe: (entry) => { writer.write(entry); observe(entry); }, pushToken }),
     bookmarks: {
       add: async (request) => {
         const at = request.at ?? new Date();
@@ -95,20 +98,27 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
         return true;
       },
     },
-    recorder, settings: { key, enabled: true, ...(port === undefined ? {} : { port }) }, feeds, clock: systemClock, logger,
+    recorder: { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} },
+    enabled: () => true,
+    clock: systemClock,
     gamePaths: new SystemGamePaths(),
-    health: {
-      degraded: (reason) => reason && console.log(`  degraded: ${reason}`), notify: (title, text) => console.log(`  ${title}: ${text}`),
-      // The person recording watches the game: no silence warning.
-      expectData: () => undefined,
+    pluginLogger: logger,
+    logger,
+    notify: (title, text) => console.log(`  ${title}: ${text}`),
+    // The person recording watches the game: no silence warning.
+    watchSilence: false,
+    changed: () => {
+      if (lifecycle.problem === shown) return;
+      shown = lifecycle.problem;
+      if (shown) console.log(`  degraded: ${shown}`);
     },
   });
-  await instance.enable?.();
-  await instance.activate(game);
+  await lifecycle.reconcile();
+  if (lifecycle.phase !== 'active') throw new Error(`${key} did not start: ${lifecycle.failure ?? lifecycle.problem ?? lifecycle.phase}`);
   console.log(`Recording ${key} (${game.name}) to ${out}. Play; press Ctrl+C to finish.`);
   await new Promise<void>((resolve) => process.once('SIGINT', resolve));
-  await instance.deactivate();
-  await feeds.closeAll();
+  active = false;
+  await lifecycle.reconcile();
   console.log(`\n${writer.count} inputs written to ${out}`);
 }
 

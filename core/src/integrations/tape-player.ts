@@ -1,18 +1,19 @@
 // Replays a tape into an integration under a virtual clock, with a simulated recording, and
 // collects the bookmarks it adds. The plugin code is the same that runs against the live game.
 import { readFile } from 'node:fs/promises';
-import type { ClosableFeeds } from '../sdk/feed-observer.js';
-import type { Feed, FeedInputs, FeedKind, ScreenTextInput, ScreenTextOptions } from '../sdk/feed-types.js';
+import type { ScreenTextOptions } from '../sdk/feed-types.js';
 import { decodePng } from '../feeds/screen-text/png.js';
 import { ScreenTextHealth } from '../feeds/screen-text/screen-text-health.js';
 import { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';
 import { SharedTextRecognizer, type RecognizerLease } from '../feeds/screen-text/text-recognizer.js';
-import type {
-  BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger, RecorderView, RecordingInfo,
-} from '../sdk/game-integration.js';
-import { instantiateIntegration } from './plugin-container.js';
-import type { IntegrationClass } from './plugin-loader.js';
+import type { BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger } from '../sdk/game-integration.js';
 import { isFeedEntry, readTape, type Tape, type TapedFrame } from '../feeds/tape/tape-format.js';
+import { ManualClock } from './fakes/manual-clock.js';
+import { ScriptedFeeds, type ScreenTextReading } from './fakes/scripted-feeds.js';
+import { ScriptedRecorder } from './fakes/scripted-recorder.js';
+import { IntegrationLifecycle } from './lifecycle.js';
+import type { IntegrationManifest } from './manifest.js';
+import type { IntegrationClass } from './plugin-loader.js';
 
 export interface PlayedBookmark {
   type: BookmarkRequest['type'];
@@ -47,109 +48,29 @@ export interface PlayOptions {
    * it. Default: a fixed one (taped pushes are not checked again).
    */
   pushToken?: () => Promise<string>;
-  /** The port of the manifest's `httpPush:<port>` feed (`declaredPushPort`), handed to the integration as the host does. */
-  port?: number;
+  /**
+   * The package's manifest: as under the service, the integration gets its port, and what it does not
+   * declare is refused (health says so). Without one (a bare class) nothing is refused.
+   */
+  manifest?: IntegrationManifest;
 }
 
-class VirtualClock {
-  private currentMs: number;
-  constructor(startMs: number) { this.currentMs = startMs; }
-  now = (): Date => new Date(this.currentMs);
-  set(ms: number): void { this.currentMs = ms; }
-}
-
-/** A feed fed from tape lines; `convert` turns a line's input into what the integration gets (undefined: nothing). */
-class TapeFeed<T, Taped> implements Feed<T> {
-  private handler: ((input: T) => void | Promise<void>) | undefined;
-  readonly ready = Promise.resolve();
-  closed = false;
-
-  constructor(
-    private readonly convert: (taped: Taped) => Promise<T | undefined>,
-    private readonly onClose: () => Promise<void> = async () => undefined,
-  ) {}
-
-  onInput(handler: (input: T) => void | Promise<void>): void { this.handler = handler; }
-  async deliver(taped: Taped): Promise<boolean> {
-    if (!this.handler || this.closed) return false;
-    const input = await this.convert(taped);
-    if (input !== undefined) await this.handler(input);
-    return true;
-  }
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.onClose();
-  }
-}
-
-class TapeFeeds implements ClosableFeeds {
-  readonly open = new Map<string, TapeFeed<unknown, unknown>>();
-
-  constructor(
-    private readonly recognizer: SharedTextRecognizer,
-    private readonly health: HealthReporter,
-    readonly pushToken: () => Promise<string>,
-  ) {}
-
-  private openFeed<T, Taped>(id: string, feed: TapeFeed<T, Taped>): Feed<T> {
-    if (this.open.has(id) && !this.open.get(id)!.closed) throw new Error(`feed id ${id} is already open`);
-    this.open.set(id, feed as TapeFeed<unknown, unknown>);
-    return feed;
-  }
-  /** The line's input is the input. */
-  private plainFeed<K extends Exclude<FeedKind, 'screenText'>>(id: string): Feed<FeedInputs[K]> {
-    return this.openFeed(id, new TapeFeed<FeedInputs[K], FeedInputs[K]>(async (input) => input));
-  }
-  httpPush(id: string) { return this.plainFeed<'httpPush'>(id); }
-  poll(id: string) { return this.plainFeed<'poll'>(id); }
-  tail(id: string) { return this.plainFeed<'tail'>(id); }
-  watchFolder(id: string) { return this.plainFeed<'watchFolder'>(id); }
-  /** Each taped frame is read again, with real OCR, as the live feed would have read it. */
-  screenText(id: string, options: ScreenTextOptions) {
-    const lease: RecognizerLease = this.recognizer.lease();
+/** A taped frame read again, with real OCR, as the live feed would have read it. */
+function screenTextReading(recognizer: SharedTextRecognizer, health: HealthReporter) {
+  return (id: string, options: ScreenTextOptions): ScreenTextReading => {
+    const lease: RecognizerLease = recognizer.lease();
     const reader = new ScreenTextReader(id, options, lease);
-    const health = new ScreenTextHealth(id, (reason) => this.health.degraded(reason));
-    const read = async ({ absolutePath, frameTimeMs }: TapedFrame): Promise<ScreenTextInput | undefined> => {
-      const image = decodePng(await readFile(absolutePath));
-      const reading = await reader.read({ ...image, timeMs: frameTimeMs });
-      health.onReading(reading, frameTimeMs);
-      return reading.kind === 'read' ? reading.input : undefined;
+    const screenHealth = new ScreenTextHealth(id, (reason) => health.degraded(reason));
+    return {
+      read: async (taped) => {
+        const { absolutePath, frameTimeMs } = taped as TapedFrame;
+        const reading = await reader.read({ ...decodePng(await readFile(absolutePath)), timeMs: frameTimeMs });
+        screenHealth.onReading(reading, frameTimeMs);
+        return reading.kind === 'read' ? reading.input : undefined;
+      },
+      release: () => lease.release(),
     };
-    return this.openFeed(id, new TapeFeed(read, () => lease.release()));
-  }
-  async closeAll(): Promise<void> {
-    for (const feed of this.open.values()) await feed.close();
-  }
-}
-
-/** The simulated recorder: recordings start and stop where the tape says (by default, one for the whole tape). */
-class SimulatedRecorder implements RecorderView {
-  readonly recordings: { startedAt: Date; stoppedAt?: Date }[] = [];
-  private readonly started = new Set<(recording: RecordingInfo) => void>();
-  private readonly stopped = new Set<(recording: RecordingInfo) => void>();
-  constructor(private readonly game: string) {}
-
-  get current(): RecordingInfo | undefined {
-    const last = this.recordings.at(-1);
-    return last && !last.stoppedAt ? { startedAt: last.startedAt, game: this.game } : undefined;
-  }
-  onStarted(listener: (recording: RecordingInfo) => void) { this.started.add(listener); return () => this.started.delete(listener); }
-  onStopped(listener: (recording: RecordingInfo) => void) { this.stopped.add(listener); return () => this.stopped.delete(listener); }
-  start(at: Date): void {
-    this.recordings.push({ startedAt: at });
-    for (const listener of this.started) listener({ startedAt: at, game: this.game });
-  }
-  stop(at: Date): void {
-    const current = this.current;
-    if (!current) return;
-    this.recordings.at(-1)!.stoppedAt = at;
-    for (const listener of this.stopped) listener(current);
-  }
-  /** The recording whose time span holds `at`. */
-  covering(at: Date): number {
-    return this.recordings.findIndex((recording) => recording.startedAt <= at && (!recording.stoppedAt || at <= recording.stoppedAt));
-  }
+  };
 }
 
 const noGamePaths: GamePaths = {
@@ -163,9 +84,9 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
   const tape = await readTape(tapeFile);
   if (tape.header.integration !== options.key) throw new Error(`${tapeFile} is a tape of ${tape.header.integration}, not ${options.key}`);
   const startMs = new Date(tape.header.recordedAt).getTime();
-  const clock = new VirtualClock(startMs);
+  const clock = new ManualClock(new Date(startMs));
   const game: DetectedGame = tape.header.game ?? options.defaultGame;
-  const recorder = new SimulatedRecorder(game.name);
+  const recorder = new ScriptedRecorder();
   const playback: TapePlayback = { tape, bookmarks: [], dropped: [], unconsumed: 0, degradedReasons: [], notifications: [], log: [] };
 
   const bookmarks: Bookmarks = {
@@ -185,50 +106,62 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
     playback.log.push(`${level} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
   };
   const logger: PluginLogger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const health: HealthReporter = {
-    degraded: (reason) => { if (reason) playback.degradedReasons.push(reason); },
+  const recognizer = new SharedTextRecognizer();
+  let feeds: ScriptedFeeds | undefined;
+  let enabled = true;
+  let recording = false;
+  // As the host does: enabled first; active while a recording runs.
+  const lifecycle: IntegrationLifecycle = new IntegrationLifecycle({
+    key: options.key,
+    ...(options.manifest ? { manifest: options.manifest } : {}),
+    desired: () => ({ enabled, ...(recording ? { activeFor: game } : {}) }),
+    load: async () => options.integrationClass,
+    // Taped pushes passed the live feed's token check when they were recorded; none is checked again.
+    feeds: ({ health }) => (feeds = new ScriptedFeeds({
+      pushToken: options.pushToken ?? (async () => 'TapeReplayPushToken'),
+      screenText: screenTextReading(recognizer, health),
+      closeAllCloses: true,
+    })),
+    bookmarks, recorder, enabled: () => enabled, clock,
+    gamePaths: options.gamePaths ?? noGamePaths,
+    pluginLogger: logger,
+    logger,
     notify: (title) => { playback.notifications.push(title); },
     // A replay takes milliseconds of real time: no gap in it is a silence worth a warning.
-    expectData: () => undefined,
-  };
-  // Taped pushes passed the live feed's token check when they were recorded; none is checked again.
-  const feeds = new TapeFeeds(new SharedTextRecognizer(), health, options.pushToken ?? (async () => 'TapeReplayPushToken'));
-  const { instance } = instantiateIntegration(options.integrationClass, {
-    bookmarks, recorder, settings: { key: options.key, enabled: true, ...(options.port === undefined ? {} : { port: options.port }) }, feeds, clock, logger,
-    gamePaths: options.gamePaths ?? noGamePaths, health,
+    watchSilence: false,
+    changed: () => {
+      const reason = lifecycle.degradedReason;
+      if (reason && reason !== playback.degradedReasons.at(-1)) playback.degradedReasons.push(reason);
+    },
   });
+  const move = async () => {
+    await lifecycle.reconcile();
+    if (lifecycle.phase === 'failed') throw new Error(`${options.key} failed during the replay of ${tapeFile}: ${lifecycle.failure}`);
+  };
 
-  // As the host does: enabled first; active while a recording runs.
-  await instance.enable?.();
-  const setActive = async (active: boolean) => {
-    if (active) await instance.activate(game);
-    else {
-      await instance.deactivate();
-      await feeds.closeAll();
-    }
+  await move();
+  const setRecording = async (on: boolean) => {
+    if (on) recorder.start({ startedAt: clock.now(), game: game.name });
+    recording = on;
+    await move();
+    // Stopped after deactivate: what the integration flushes then still belongs to the recording.
+    if (!on) recorder.stop(clock.now());
   };
   const controlsRecording = tape.entries.some((entry) => !isFeedEntry(entry));
-  if (!controlsRecording) {
-    recorder.start(clock.now());
-    await setActive(true);
-  }
+  if (!controlsRecording) await setRecording(true);
   for (const entry of tape.entries) {
-    clock.set(startMs + entry.t);
+    clock.set(new Date(startMs + entry.t));
     if (isFeedEntry(entry)) {
-      const feed = feeds.open.get(entry.feed);
-      if (!feed || !(await feed.deliver(entry.input))) playback.unconsumed += 1;
-    } else if (entry.recording === 'started' && !recorder.current) {
-      recorder.start(clock.now());
-      await setActive(true);
-    } else if (entry.recording === 'stopped' && recorder.current) {
-      await setActive(false);
-      recorder.stop(clock.now());
+      const feed = feeds?.withId(entry.feed);
+      if (!feed || !(await feed.offer(entry.input))) playback.unconsumed += 1;
+    } else if (entry.recording === 'started' && !recording) {
+      await setRecording(true);
+    } else if (entry.recording === 'stopped' && recording) {
+      await setRecording(false);
     }
   }
-  if (recorder.current) {
-    await setActive(false);
-    recorder.stop(clock.now());
-  }
-  await instance.disable?.();
+  if (recording) await setRecording(false);
+  enabled = false;
+  await move();
   return playback;
 }

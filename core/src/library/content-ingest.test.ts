@@ -61,7 +61,7 @@ describe('ContentIngest', function () {
       tools,
     });
     expect(itemsAt(file)).to.deep.equal([item]);
-    expect(item.durationSeconds).to.be.within(2, 4);
+    expect(item.durationSeconds).to.be.within(2, 3.5);
     expect(item.bookmarks.map((entry) => entry.id)).to.deep.equal([1]);
     for (const artwork of artworkOf(item)) expect(await exists(artwork), artwork).to.equal(true);
   });

@@ -93,9 +93,9 @@ export interface HealthReporter {
   notify(title: string, description: string): void;
   /**
    * While active, the integration expects feed input at least every `within` ms: the host times it
-   * from activate and from each input, and when nothing came it sets health degraded with `message`
-   * (taken back by the next input, and at deactivate). Call it once (constructor, enable or activate);
-   * a later call replaces the expectation.
+   * from activate and from each input (with `onlyFirst`, only the first), and when nothing came it sets
+   * health degraded with `message`, unless health already says why (taken back by the next input, and at
+   * deactivate). Call it once (constructor, enable or activate); a later call replaces the expectation.
    */
   expectData(expectation: DataExpectation): void;
 }
@@ -106,4 +106,6 @@ export interface DataExpectation {
   within: number;
   /** What health says then, in words the user can act on. */
   message: string;
+  /** Only the first input after activate is awaited: a log that opened may then stay quiet for long. */
+  onlyFirst?: boolean;
 }

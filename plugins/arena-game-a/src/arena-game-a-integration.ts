@@ -44,8 +44,6 @@ export class ArenaGameAIntegration implements GameIntegration {
   }
 
   private async onPoll(input: PollInput): Promise<void> {
-    // The host closes the feed after deactivate; anything that slips in between belongs to no recording.
-    if (this.#health === undefined) return;
     const at = this.clock.now();
 
     // Refused, timed out or not 2xx: no match data (not in a match yet, loading, or closing).

@@ -30,7 +30,7 @@ describe('ArenaGameBIntegration', () => {
 
   const resolve = () => bed.resolve(ArenaGameBIntegration);
   /** The subclass is built by hand: tsyringe reads injection tokens from the decorated class only. */
-  const quick = () => new QuickArenaGameBIntegration(bed.feeds, bed.bookmarks, bed.clock, bed.gamePaths, bed.logger, bed.health);
+  const quick = () => bed.drive((feeds) => new QuickArenaGameBIntegration(feeds, bed.bookmarks, bed.clock, bed.gamePaths, bed.logger, bed.health, bed.settings));
   /** Delivers one input on the "gsi" feed the way the host does: one handler call at a time, awaited. */
   const push = (body: string, method = 'POST') =>
     bed.feeds.latest('httpPush', 'gsi').deliver({ method, path: '/', body, userAgent: 'Valve/Steam HTTP Client 1.0 (570)' });
@@ -47,7 +47,7 @@ describe('ArenaGameBIntegration', () => {
 
   beforeEach(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'keyframe-arena-game-b-'));
-    bed = new IntegrationTestBed({ key: 'arenaGameB', root: temp });
+    bed = new IntegrationTestBed({ key: 'arenaGameB', root: temp, port: 1341 });
   });
   afterEach(async () => {
     await rm(temp, { recursive: true, force: true });
@@ -59,8 +59,8 @@ describe('ArenaGameBIntegration', () => {
       const second = await steamLibraryWithDota('games');
       bed.gamePaths.steamLibraryFolders = [first.library, second.library];
       await resolve().enable();
-      expect(await readFile(first.config, 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
-      expect(await readFile(second.config, 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
+      expect(await readFile(first.config, 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1341).text);
+      expect(await readFile(second.config, 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1341).text);
       expect(notifications()).to.deep.equal([RESTART_TITLE]);
     });
 
@@ -103,7 +103,7 @@ describe('ArenaGameBIntegration', () => {
       await mkdir(path.join(game, 'dota'), { recursive: true });
       const integration = resolve();
       await integration.activate({ name: 'Dota 2', executablePath: path.join(game, 'bin', 'win64', 'dota2.exe') });
-      expect(await readFile(path.join(game, ...CONFIG, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
+      expect(await readFile(path.join(game, ...CONFIG, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1341).text);
       expect(notifications()).to.deep.equal([RESTART_TITLE]);
       await integration.deactivate();
     });
@@ -206,7 +206,6 @@ describe('ArenaGameBIntegration', () => {
       skipWithoutGameData(this);
       const integration = quick();
       await integration.activate(DOTA);
-      await push('{"map":{"game_state":"DOTA_GAMERULES_STATE_GAME_IN_PROGRESS"}}');
       await delay(80);
       expect(bed.health.current).to.equal(NO_DATA_MESSAGE);
       expect(NO_DATA_MESSAGE).to.include('-gamestateintegration');

@@ -1,12 +1,12 @@
 // Dota 2: installs the Game State Integration config, listens for the game's pushes on loopback port
 // 1341 and bookmarks the local player's kills, deaths and assists.
 import {
-  Bookmarks, Clock, Feeds, GamePaths, Health, Logger, openJsonPushFeed, readJsonPush, SilenceWarning,
+  Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, openJsonPushFeed, pushPortOf, readJsonPush,
   type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type HttpPushInput, type PluginLogger,
+  type HealthReporter, type HttpPushInput, type IntegrationSettingsService, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT, gsiConfig } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 export const NO_DATA_MESSAGE =
@@ -26,7 +26,6 @@ export class ArenaGameBIntegration implements GameIntegration {
 
   readonly #tracker = new GsiMatchTracker();
   #receivedData = false;
-  readonly #noData: SilenceWarning;
   /** A config that could not be written: stays in health until the game proves it sends anyway. */
   #configProblem: string | undefined;
 
@@ -37,9 +36,8 @@ export class ArenaGameBIntegration implements GameIntegration {
     @inject(GamePaths) private readonly paths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
-  ) {
-    this.#noData = new SilenceWarning(health);
-  }
+    @inject(IntegrationSettings) private readonly settings: IntegrationSettingsService,
+  ) {}
 
   async enable(): Promise<void> {
     await this.installConfigs(await this.feeds.pushToken(), undefined);
@@ -51,22 +49,14 @@ export class ArenaGameBIntegration implements GameIntegration {
     // SPEC: the config is written the first time the game is detected; usually it is already there.
     await this.installConfigs(token, game.executablePath);
 
-    this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
-    const onTokenRefused = (message: string) => {
-      this.#noData.stop();
-      this.health.degraded(message);
-    };
-    try {
-      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Dota 2', token, onTokenRefused }, (input) => this.onPush(input));
-    } catch (error) {
-      await this.deactivate();
-      throw error;
-    }
-    this.logger.info(`Listening for Dota 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
+    this.health.expectData({ within: this.noDataTimeoutMs, message: NO_DATA_MESSAGE, onlyFirst: true });
+    const onTokenRefused = (message: string) => this.health.degraded(message);
+    const port = pushPortOf(this.settings);
+    await openJsonPushFeed(this.feeds, { id: 'gsi', port, game: 'Dota 2', token, onTokenRefused }, (input) => this.onPush(input));
+    this.logger.info(`Listening for Dota 2 game state on 127.0.0.1:${port}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
-    this.#noData.stop();
     this.#tracker.reset();
     // The game is gone or the recording stopped: that is idle, not a problem to keep showing.
     this.health.degraded(this.#configProblem);
@@ -86,7 +76,6 @@ export class ArenaGameBIntegration implements GameIntegration {
     if (!this.#receivedData) {
       this.#receivedData = true;
       this.#configProblem = undefined;
-      this.#noData.stop();
       this.logger.info('Dota 2 is sending game state');
     }
     this.health.degraded(update.outcome === 'incomplete' ? NO_PLAYER_DATA_MESSAGE : undefined);
@@ -104,7 +93,7 @@ export class ArenaGameBIntegration implements GameIntegration {
    * Never throws: a config the user installed by hand works just as well.
    */
   private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
-    const config = gsiConfig(token);
+    const config = gsiConfig(token, pushPortOf(this.settings));
     const report = await config.installForGame(this.paths, executablePath);
     const { failedEverywhere } = config.logReport(report, 'Dota 2', this.logger);
     if (report.folders.length === 0) return;

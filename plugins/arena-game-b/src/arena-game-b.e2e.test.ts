@@ -8,8 +8,12 @@ import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME } from './gsi-config.js';
+
 import { readGameDataText, readLobbyToPostgameBodies, skipWithoutGameData, SPECTATOR_FILES, withCounters } from './recorded-payloads.js';
+
+/** The manifest's httpPush port. */
+const GSI_PORT = 1341;
 
 const GAME_FOLDER = path.join('steam', 'steamapps', 'common', 'dota 2 beta', 'game');
 const SECONDS_BETWEEN_EVENTS = 1.5;

@@ -10,11 +10,11 @@ import { readLobbyToPostgameBodies, skipWithoutGameData } from './recorded-paylo
 const GAME = ['steamapps', 'common', 'dota 2 beta', 'game'];
 const CONFIG = ['dota', 'cfg', 'gamestate_integration'];
 const TOKEN = 'TestPushToken0123456789';
-const GSI_CONFIG = gsiConfig(TOKEN);
+const GSI_CONFIG = gsiConfig(TOKEN, 1341);
 const GSI_CONFIG_TEXT = GSI_CONFIG.text;
 const AUTH_LINES = `\t"auth"\n\t{\n\t\t"token"\t"${TOKEN}"\n\t}\n`;
 /** The file versions before the push token wrote, untouched since. */
-const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN).replace(AUTH_LINES, ''));
+const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN, 1341).replace(AUTH_LINES, ''));
 
 /** Every `"key"` or `"key" "value"` line of a KeyValues text as `[depth, key, value]`. */
 function keyValueLines(text: string): Array<[number, string, string | undefined]> {

@@ -2,7 +2,6 @@
 // it; installing it (never over a file the user edited) is the SDK's `GameConfigFile`.
 import { GameConfigFile } from '@keyframe/core';
 
-export const GSI_PORT = 1341;
 export const GSI_CONFIG_FILE_NAME = 'gamestate_integration_keyframe.cfg';
 /** Dota 2 only reads the config folder when started with this option (Steam → Properties → Launch options). */
 export const GSI_LAUNCH_OPTION = '-gamestateintegration';
@@ -11,12 +10,12 @@ export const GSI_LAUNCH_OPTION = '-gamestateintegration';
 // the heartbeat keeps a menu that changes nothing from looking like a game that sends nothing.
 // Only the blocks the tracker reads: every extra block is bytes parsed ten times a second.
 // The auth block makes the game send `"auth": {"token": …}` in every push; the feed refuses pushes without it.
-export const gsiConfigBody = (token: string) => [
+export const gsiConfigBody = (token: string, port: number) => [
   '// Dota 2 sends its state to Keyframe so that kills, deaths and assists are bookmarked.',
   `// Dota 2 reads it only when started with the launch option ${GSI_LAUNCH_OPTION}.`,
   '"keyframe"',
   '{',
-  `\t"uri"\t\t"http://127.0.0.1:${GSI_PORT}/"`,
+  `\t"uri"\t\t"http://127.0.0.1:${port}/"`,
   '\t"timeout"\t"5.0"',
   '\t"buffer"\t"0.1"',
   '\t"throttle"\t"0.1"',
@@ -40,10 +39,10 @@ export const gsiConfigBody = (token: string) => [
  * `…/dota 2 beta/game/dota/cfg/gamestate_integration`; its executable is `…/game/bin/win64/dota2.exe`
  * or `…/game/bin/linuxsteamrt64/dota2`. A file of the user's without the token is kept but reported stale.
  */
-export function gsiConfig(token: string): GameConfigFile {
+export function gsiConfig(token: string, port: number): GameConfigFile {
   return new GameConfigFile({
     fileName: GSI_CONFIG_FILE_NAME,
-    body: gsiConfigBody(token),
+    body: gsiConfigBody(token, port),
     lineComment: '//',
     gameFolderInLibrary: ['steamapps', 'common', 'dota 2 beta', 'game'],
     executableDepth: 2,

@@ -5,4 +5,4 @@ export {
   COUNTED_GAME_STATES, DOTA_APP_ID, GsiMatchTracker,
   type GsiBaseline, type GsiEvent, type GsiEventType, type GsiOutcome, type GsiUpdate,
 } from './gsi-match-tracker.js';
-export { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, GSI_PORT, gsiConfig, gsiConfigBody } from './gsi-config.js';
+export { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, gsiConfig, gsiConfigBody } from './gsi-config.js';

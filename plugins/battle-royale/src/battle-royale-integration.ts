@@ -4,7 +4,7 @@
 // activation), since PUBG saves a replay only when its match has ended; README.md says how replays saved
 // while the game was not running are read at the next activation.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
+  Bookmarks, Feeds, GamePaths, Health, Logger,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger,
 } from '@keyframe/core';
@@ -32,9 +32,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
   readonly #assembler = new ReplayAssembler();
   /** Replay folders there when the integration was enabled: matches from before, never read. */
   #replaysBefore: Set<string> | undefined;
-  #active = false;
   #catchUp: AbortController | undefined;
-  readonly #noReplay: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -42,9 +40,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
-  ) {
-    this.#noReplay = new SilenceWarning(health);
-  }
+  ) {}
 
   private get demosFolder(): string {
     return demosFolderOf(this.gamePaths.localAppData());
@@ -55,16 +51,15 @@ export class BattleRoyaleIntegration implements GameIntegration {
   }
 
   async activate(game: DetectedGame): Promise<void> {
-    this.#active = true;
     this.#replaysBefore ??= await replayFolderNames(this.demosFolder);
     const feed = this.feeds.watchFolder(REPLAYS_FEED, { folder: this.demosFolder, pattern: REPLAY_FILE_PATTERN, intervalMs: 2500 });
     // The feed reports a file once it has stopped growing.
     feed.onInput((input) => this.onReplayFile(input.path, () => readFile(input.absolutePath).catch(() => undefined)));
-    this.startNoReplayWarning();
+    // Each replay file starts the wait for the next one over.
+    this.health.expectData({ within: this.noReplayTimeoutMs, message: NO_REPLAY_MESSAGE });
     try {
       await feed.ready;
     } catch (error) {
-      await this.deactivate();
       throw new Error(`Cannot watch PUBG's replay folder ${this.demosFolder}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     this.logger.info(`Watching PUBG's replays in ${this.demosFolder}`, { game: game.name });
@@ -77,10 +72,8 @@ export class BattleRoyaleIntegration implements GameIntegration {
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     this.#catchUp?.abort();
     this.#catchUp = undefined;
-    this.#noReplay.stop();
   }
 
   /** Replays saved since the integration was enabled that no feed reported: those saved while the game was not running. */
@@ -114,16 +107,7 @@ export class BattleRoyaleIntegration implements GameIntegration {
     if (result.info) {
       this.logger.info(`Reading the replay ${file.replay}`, { matchStartedAt: result.info.matchStartedAt.toISOString() });
       this.health.degraded(undefined);
-      if (this.#active) this.startNoReplayWarning();
     }
-    for (const bookmark of result.bookmarks) {
-      const added = await this.bookmarks.add({ type: bookmark.type, at: bookmark.at });
-      if (!added) this.logger.debug(`${bookmark.type} from ${bookmark.file} not bookmarked: no recording covers ${bookmark.at.toISOString()}`);
-    }
-  }
-
-  /** Each replay starts the wait for the next one over. */
-  private startNoReplayWarning(): void {
-    this.#noReplay.start({ message: NO_REPLAY_MESSAGE, timeoutMs: this.noReplayTimeoutMs });
+    for (const bookmark of result.bookmarks) await this.bookmarks.add({ type: bookmark.type, at: bookmark.at });
   }
 }

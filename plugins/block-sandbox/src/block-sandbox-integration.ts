@@ -1,7 +1,7 @@
 // Minecraft Java Edition: follows the client's `logs/latest.log` and bookmarks the local player's
 // deaths from the death messages the game prints in chat. Bedrock Edition writes no such log.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
+  Bookmarks, Feeds, GamePaths, Health, Logger,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger, type TailInput,
 } from '@keyframe/core';
@@ -30,8 +30,6 @@ export class BlockSandboxIntegration implements GameIntegration {
   protected readonly missingLogTimeoutMs: number = 30_000;
 
   readonly #tracker = new PlayerDeathTracker();
-  #active = false;
-  readonly #missingLog: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -39,28 +37,23 @@ export class BlockSandboxIntegration implements GameIntegration {
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
-  ) {
-    this.#missingLog = new SilenceWarning(health);
-  }
+  ) {}
 
   async activate(game: DetectedGame): Promise<void> {
     if (game.name === BEDROCK_GAME_NAME) {
       this.health.degraded(BEDROCK_UNSUPPORTED_MESSAGE);
       return;
     }
-    this.#active = true;
     const candidates = await minecraftLogCandidates(this.gamePaths);
     // latin1 hands every byte over unchanged: the tracker decodes UTF-8, GBK or Windows-1252 itself.
     const feed = this.feeds.tail('log', { paths: candidates, encoding: 'latin1' });
     feed.onInput((input) => this.onLogInput(input));
-    // Cleared when a log opens and on deactivate; the SDK's tail does not say when no candidate exists.
-    this.#missingLog.start({ message: missingLogMessage(candidates), timeoutMs: this.missingLogTimeoutMs });
+    // The tail's first input is the log opening; the SDK's tail does not say when no candidate exists.
+    this.health.expectData({ within: this.missingLogTimeoutMs, message: missingLogMessage(candidates), onlyFirst: true });
     this.logger.info('Looking for the Minecraft Java Edition log', { game: game.name, candidates: candidates.length });
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
-    this.#missingLog.stop();
     this.#tracker.setPlayer(undefined); // the next activation may be another account
   }
 
@@ -81,7 +74,6 @@ export class BlockSandboxIntegration implements GameIntegration {
 
   /** The feed follows a log from its end: the name of the player was written at its start. */
   private async onLogOpened(file: string): Promise<void> {
-    this.#missingLog.stop();
     let player: string | undefined;
     let reason = 'no "Setting user:" line';
     try {
@@ -89,7 +81,6 @@ export class BlockSandboxIntegration implements GameIntegration {
     } catch (error) {
       reason = `cannot read it: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (!this.#active) return;
     this.#tracker.setPlayer(player);
     if (player === undefined) {
       this.logger.warn(`No player name in the Minecraft log (${reason})`, { file });

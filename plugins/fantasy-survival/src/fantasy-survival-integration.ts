@@ -1,7 +1,7 @@
 // RuneScape: Dragonwilds: follows the client log in the per-user local app-data folder and bookmarks
 // every death of the local player (its input mode changing into the dead state).
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
+  Bookmarks, Feeds, GamePaths, Health, Logger,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger, type TailInput,
 } from '@keyframe/core';
@@ -18,7 +18,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
   protected readonly missingLogTimeoutMs: number = 30_000;
 
   readonly #tracker = new InputModeTracker();
-  readonly #missingLog: SilenceWarning;
 
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
@@ -26,22 +25,18 @@ export class FantasySurvivalIntegration implements GameIntegration {
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
-  ) {
-    this.#missingLog = new SilenceWarning(health);
-  }
+  ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-
     const logFile = clientLogPath(this.gamePaths.localAppData());
     const feed = this.feeds.tail('log', { paths: [logFile] });
     feed.onInput((input) => this.onLogInput(input));
-    // Cleared when the log opens and on deactivate; the SDK's tail does not say when no candidate exists.
-    this.#missingLog.start({ message: missingLogMessage(logFile), timeoutMs: this.missingLogTimeoutMs });
+    // The tail's first input is the log opening; the SDK's tail does not say when no candidate exists.
+    this.health.expectData({ within: this.missingLogTimeoutMs, message: missingLogMessage(logFile), onlyFirst: true });
     this.logger.info(`Watching for the client log ${logFile}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
-    this.#missingLog.stop();
     this.#tracker.reset(); // the next activation may be another game session
   }
 
@@ -51,7 +46,6 @@ export class FantasySurvivalIntegration implements GameIntegration {
       this.#tracker.reset();
       if (input.reset === 'opened') {
         // The feed itself logs which file it follows.
-        this.#missingLog.stop();
         this.health.degraded(undefined);
       } else {
         this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);

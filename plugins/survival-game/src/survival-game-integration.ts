@@ -1,7 +1,7 @@
 // Rust: follows the client's output_log.txt beside RustClient.exe and bookmarks every death of the
 // local player. The client logs no kills by the local player, so deaths are all there is.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger, SilenceWarning,
+  Bookmarks, Feeds, GamePaths, Health, Logger,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
   type HealthReporter, type PluginLogger, type TailInput,
 } from '@keyframe/core';
@@ -21,20 +21,15 @@ export class SurvivalGameIntegration implements GameIntegration {
   /** How long after activation a log file that still does not exist becomes a health warning. */
   protected readonly missingLogTimeoutMs: number = 30_000;
 
-  readonly #missingLog: SilenceWarning;
-
   constructor(
     @inject(Feeds) private readonly feeds: FeedsService,
     @inject(Bookmarks) private readonly bookmarks: BookmarksService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
-  ) {
-    this.#missingLog = new SilenceWarning(health);
-  }
+  ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-
     const candidates = outputLogCandidates(game.executablePath, await this.steamLibraries());
     if (candidates.length === 0) {
       this.health.degraded(NO_LOCATION_MESSAGE);
@@ -42,20 +37,17 @@ export class SurvivalGameIntegration implements GameIntegration {
     }
     const feed = this.feeds.tail('log', { paths: candidates });
     feed.onInput((input) => this.onLogInput(input));
-    // Cleared when a log opens and on deactivate; the SDK's tail does not say when no candidate exists.
-    this.#missingLog.start({ message: missingLogMessage(candidates), timeoutMs: this.missingLogTimeoutMs });
+    // The tail's first input is the log opening; the SDK's tail does not say when no candidate exists.
+    this.health.expectData({ within: this.missingLogTimeoutMs, message: missingLogMessage(candidates), onlyFirst: true });
     this.logger.info(`Watching for Rust's ${OUTPUT_LOG_NAME}`, { game: game.name, candidates });
   }
 
-  async deactivate(): Promise<void> {
-    this.#missingLog.stop();
-  }
+  async deactivate(): Promise<void> {}
 
   private async onLogInput(input: TailInput): Promise<void> {
     if ('reset' in input) {
       if (input.reset === 'opened') {
         // The feed itself logs which file it follows.
-        this.#missingLog.stop();
         this.health.degraded(undefined);
       } else {
         this.logger.debug(`${input.file} was ${input.reset}: reading it from its start`);

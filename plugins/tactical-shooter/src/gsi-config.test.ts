@@ -12,11 +12,11 @@ import { GAME_DATA_FOLDER, skipWithoutGameData } from './recorded-payloads.js';
 const SPEC = fileURLToPath(new URL('../../../../shared/SPEC.md', import.meta.url));
 const GAME = ['steamapps', 'common', 'Counter-Strike Global Offensive', 'game'];
 const TOKEN = 'TestPushToken0123456789';
-const GSI_CONFIG = gsiConfig(TOKEN);
+const GSI_CONFIG = gsiConfig(TOKEN, 1340);
 const GSI_CONFIG_TEXT = GSI_CONFIG.text;
 const AUTH_LINES = `\t"auth"\n\t{\n\t\t"token"\t"${TOKEN}"\n\t}\n`;
 /** The file versions before the push token wrote, untouched since. */
-const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN).replace(AUTH_LINES, ''));
+const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN, 1340).replace(AUTH_LINES, ''));
 
 /** The key/value lines of a KeyValues text: `[depth, key, value]`, comments left out. */
 function keyValueLines(text: string): Array<[number, string, string | undefined]> {

@@ -5,16 +5,15 @@ import { GameConfigFile } from '@keyframe/core';
 /** The `<service_name>` of SPEC's "Shooter push configuration": block name and file name suffix. */
 export const GSI_SERVICE_NAME = 'keyframe';
 export const GSI_CONFIG_FILE_NAME = `gamestate_integration_${GSI_SERVICE_NAME}.cfg`;
-export const GSI_PORT = 1340;
 
 /**
  * The block itself (SPEC values), in Valve KeyValues text, with the `auth` block SPEC lacks: the game
  * sends `"auth": {"token": …}` in every push, and the feed refuses pushes without it.
  */
-export const gsiConfigBody = (token: string) => [
+export const gsiConfigBody = (token: string, port: number) => [
   `"${GSI_SERVICE_NAME}"`,
   '{',
-  `\t"uri"\t\t"http://localhost:${GSI_PORT}/"`,
+  `\t"uri"\t\t"http://localhost:${port}/"`,
   '\t"timeout"\t"5.0"',
   '\t"buffer"\t"0.1"',
   '\t"throttle"\t"0.2"',
@@ -40,10 +39,10 @@ export const gsiConfigBody = (token: string) => [
  * A library whose game folder has no `csgo` folder (an old CS:GO install) is not CS2. A file of the
  * user's without the token is kept but reported stale.
  */
-export function gsiConfig(token: string): GameConfigFile {
+export function gsiConfig(token: string, port: number): GameConfigFile {
   return new GameConfigFile({
     fileName: GSI_CONFIG_FILE_NAME,
-    body: gsiConfigBody(token),
+    body: gsiConfigBody(token, port),
     lineComment: '//',
     gameFolderInLibrary: ['steamapps', 'common', 'Counter-Strike Global Offensive', 'game'],
     executableDepth: 2,

@@ -5,4 +5,4 @@ export {
   COUNTED_MAP_PHASES, GsiMatchTracker,
   type GsiBaseline, type GsiEvent, type GsiEventType, type GsiOutcome, type GsiUpdate,
 } from './gsi-match-tracker.js';
-export { GSI_CONFIG_FILE_NAME, GSI_PORT, GSI_SERVICE_NAME, gsiConfig, gsiConfigBody } from './gsi-config.js';
+export { GSI_CONFIG_FILE_NAME, GSI_SERVICE_NAME, gsiConfig, gsiConfigBody } from './gsi-config.js';

@@ -25,7 +25,7 @@ describe('TacticalShooterIntegration', () => {
 
   const resolve = () => bed.resolve(TacticalShooterIntegration);
   /** The subclass is built by hand: tsyringe reads injection tokens from the decorated class only. */
-  const quick = () => new QuickTacticalShooterIntegration(bed.feeds, bed.bookmarks, bed.gamePaths, bed.logger, bed.health);
+  const quick = () => bed.drive((feeds) => new QuickTacticalShooterIntegration(feeds, bed.bookmarks, bed.gamePaths, bed.logger, bed.health, bed.settings));
   /** Delivers one input on the "gsi" feed the way the host does: one handler call at a time, awaited. */
   const push = (body: string, method = 'POST', userAgent = 'Valve/Steam HTTP Client 1.0 (730)') =>
     bed.feeds.latest('httpPush', 'gsi').deliver({ method, path: '/', body, userAgent });
@@ -39,7 +39,7 @@ describe('TacticalShooterIntegration', () => {
 
   beforeEach(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'keyframe-tactical-shooter-'));
-    bed = new IntegrationTestBed({ key: 'tacticalShooter', root: temp });
+    bed = new IntegrationTestBed({ key: 'tacticalShooter', root: temp, port: 1340 });
   });
   afterEach(async () => {
     await rm(temp, { recursive: true, force: true });
@@ -51,8 +51,8 @@ describe('TacticalShooterIntegration', () => {
       const second = await steamLibrary('games');
       bed.gamePaths.steamLibraryFolders = [first.library, second.library];
       await resolve().enable();
-      expect(await readFile(path.join(first.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
-      expect(await readFile(path.join(second.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
+      expect(await readFile(path.join(first.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1340).text);
+      expect(await readFile(path.join(second.cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1340).text);
       expect(bed.health.notifications).to.have.length(1);
       expect(bed.health.notifications[0]!.title).to.equal('Restart Counter-Strike 2');
     });
@@ -107,7 +107,7 @@ describe('TacticalShooterIntegration', () => {
       await mkdir(path.join(game, 'csgo'), { recursive: true });
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'win64', 'cs2.exe') });
-      expect(await readFile(path.join(game, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN).text);
+      expect(await readFile(path.join(game, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1340).text);
       expect(bed.health.notifications).to.have.length(1);
       await integration.deactivate();
     });
@@ -201,11 +201,10 @@ describe('TacticalShooterIntegration', () => {
     it('says so when no game data arrives after activation', async () => {
       const integration = quick();
       await integration.activate({ name: 'Counter-Strike 2' });
-      await push('{"map":{"mode":"competitive","phase":"live"},"round":{"phase":"live"}}', 'POST', 'curl/8.0');
       await delay(80);
-      expect(bed.health.degradations).to.deep.equal([NO_DATA]);
+      expect(bed.health.changes).to.deep.equal([NO_DATA]);
       await push(JSON.stringify({ provider: { appid: 730, steamid: '1' }, player: { steamid: '1', activity: 'menu' } }));
-      expect(bed.health.degradations).to.deep.equal([NO_DATA, undefined]);
+      expect(bed.health.changes).to.deep.equal([NO_DATA, undefined]);
       await integration.deactivate();
     });
 

@@ -1,12 +1,12 @@
 // Counter-Strike 2: installs the Game State Integration config, listens for the game's pushes on
 // loopback port 1340 and bookmarks the local player's kills and deaths.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger, openJsonPushFeed, readJsonPush, SilenceWarning,
+  Bookmarks, Feeds, GamePaths, Health, IntegrationSettings, Logger, openJsonPushFeed, pushPortOf, readJsonPush,
   type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type HttpPushInput, type PluginLogger,
+  type HealthReporter, type HttpPushInput, type IntegrationSettingsService, type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
-import { GSI_CONFIG_FILE_NAME, GSI_PORT, gsiConfig } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
 const NO_DATA_MESSAGE = 'No data from Counter-Strike 2 yet: is the config installed and the game restarted?';
@@ -18,7 +18,6 @@ export class TacticalShooterIntegration implements GameIntegration {
 
   readonly #tracker = new GsiMatchTracker();
   #receivedData = false;
-  readonly #noData: SilenceWarning;
   /** A config that could not be written or lacks the token: stays in health until the game proves it sends anyway. */
   #configProblem: string | undefined;
   /** Health says pushes were refused: the game sends with a stale config (or someone else posts). */
@@ -30,9 +29,8 @@ export class TacticalShooterIntegration implements GameIntegration {
     @inject(GamePaths) private readonly paths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
-  ) {
-    this.#noData = new SilenceWarning(health);
-  }
+    @inject(IntegrationSettings) private readonly settings: IntegrationSettingsService,
+  ) {}
 
   async enable(): Promise<void> {
     await this.installConfigs(await this.feeds.pushToken(), undefined);
@@ -45,23 +43,17 @@ export class TacticalShooterIntegration implements GameIntegration {
     // SPEC: the config is written the first time the game is detected; usually it is already there.
     await this.installConfigs(token, game.executablePath);
 
-    this.#noData.start({ message: NO_DATA_MESSAGE, timeoutMs: this.noDataTimeoutMs });
+    this.health.expectData({ within: this.noDataTimeoutMs, message: NO_DATA_MESSAGE, onlyFirst: true });
     const onTokenRefused = (message: string) => {
       this.#refusalShown = true;
-      this.#noData.stop();
       this.health.degraded(message);
     };
-    try {
-      await openJsonPushFeed(this.feeds, { id: 'gsi', port: GSI_PORT, game: 'Counter-Strike 2', token, onTokenRefused }, (input) => this.onPush(input));
-    } catch (error) {
-      await this.deactivate();
-      throw error;
-    }
-    this.logger.info(`Listening for Counter-Strike 2 game state on 127.0.0.1:${GSI_PORT}`, { game: game.name });
+    const port = pushPortOf(this.settings);
+    await openJsonPushFeed(this.feeds, { id: 'gsi', port, game: 'Counter-Strike 2', token, onTokenRefused }, (input) => this.onPush(input));
+    this.logger.info(`Listening for Counter-Strike 2 game state on 127.0.0.1:${port}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
-    this.#noData.stop();
     this.#tracker.reset();
     // The game is gone or the recording stopped: refused pushes are no longer news.
     if (this.#refusalShown) this.health.degraded(this.#configProblem);
@@ -80,7 +72,6 @@ export class TacticalShooterIntegration implements GameIntegration {
     if (!this.#receivedData) {
       this.#receivedData = true;
       this.#configProblem = undefined;
-      this.#noData.stop();
       this.health.degraded(undefined);
       this.logger.info('Counter-Strike 2 is sending game state');
     }
@@ -98,7 +89,7 @@ export class TacticalShooterIntegration implements GameIntegration {
    * Never throws: a config the user installed by hand works just as well.
    */
   private async installConfigs(token: string, executablePath: string | undefined): Promise<void> {
-    const config = gsiConfig(token);
+    const config = gsiConfig(token, pushPortOf(this.settings));
     const report = await config.installForGame(this.paths, executablePath);
     const { failedEverywhere } = config.logReport(report, 'Counter-Strike 2', this.logger);
     if (report.written.length > 0) {

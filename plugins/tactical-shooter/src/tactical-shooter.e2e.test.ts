@@ -6,8 +6,12 @@ import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushTok
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GSI_CONFIG_FILE_NAME, GSI_PORT } from './gsi-config.js';
+import { GSI_CONFIG_FILE_NAME } from './gsi-config.js';
+
 import { readGameDataText, skipWithoutGameData } from './recorded-payloads.js';
+
+/** The manifest's httpPush port. */
+const GSI_PORT = 1340;
 
 const GAME_FOLDER = path.join('steam', 'steamapps', 'common', 'Counter-Strike Global Offensive', 'game');
 

@@ -86,17 +86,6 @@ describe('VehicleCombatIntegration', () => {
     expect(nextUrl()).to.equal('http://127.0.0.1:8111/hudmsg?lastEvt=0&lastDmg=6');
   });
 
-  it('ignores what the feed of an earlier activation still delivers', async () => {
-    await writeClog(logs(), 'session.clog', loggedInSession('Me'));
-    await integration.activate({ name: 'War Thunder' });
-    const earlier = hudFeed();
-    await integration.activate({ name: 'War Thunder' });
-    await poll(1, answer([5, 'start', 40]));
-    await earlier.deliver(answer([6, 'Me (Tiger) destroyed Other (T-34)', 41]));
-    expect(bed.bookmarks.added).to.deep.equal([]);
-    expect(nextUrl()).to.equal('http://127.0.0.1:8111/hudmsg?lastEvt=0&lastDmg=5');
-  });
-
   it('without a nickname is degraded at once and bookmarks nothing, until the log names the player', async () => {
     await integration.activate({ name: 'War Thunder' });
     expect(bed.health.current).to.equal(NO_NICKNAME_MESSAGE);

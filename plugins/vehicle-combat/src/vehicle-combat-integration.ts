@@ -2,7 +2,7 @@
 // kills and deaths; the player's nickname comes from the game's own client log.
 import {
   Bookmarks, Clock, Feeds, GamePaths, Health, Logger,
-  type BookmarksService, type ClockService, type DetectedGame, type Feed, type FeedsService, type GameIntegration,
+  type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration,
   type GamePathsService, type HealthReporter, type PluginLogger, type PollInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
@@ -35,8 +35,6 @@ export class VehicleCombatIntegration implements GameIntegration {
 
   readonly #tracker = new HudMessageTracker();
   readonly #battleClock = new BattleClock(POLL_INTERVAL_MS);
-  #active = false;
-  #feed: Feed<PollInput> | undefined;
   #logFolders: string[] = [];
   #nickname: string | undefined;
   #nicknameCheckedAt = 0;
@@ -57,28 +55,24 @@ export class VehicleCombatIntegration implements GameIntegration {
   ) {}
 
   async activate(game: DetectedGame): Promise<void> {
-    this.#active = true;
     this.#logFolders = await logFolderCandidates(game.executablePath, this.paths);
     await this.lookUpNickname();
 
     this.#noDataTimer = setTimeout(() => {
       this.#noDataTimer = undefined;
-      this.#silent = this.#active && !this.#receivedData;
+      this.#silent = !this.#receivedData;
       this.reportHealth();
     }, this.noDataTimeoutMs);
     this.#noDataTimer.unref?.();
     // Asked before every request, so each one continues from the newest ids seen so far.
     const feed = this.feeds.poll(FEED_ID, { url: () => hudMessagesUrl(this.#tracker.cursor), intervalMs: POLL_INTERVAL_MS });
-    feed.onInput((input) => this.onPoll(feed, input));
-    this.#feed = feed;
+    feed.onInput((input) => this.onPoll(input));
     this.logger.info(`Polling War Thunder's HUD messages on 127.0.0.1:${HUD_PORT}`, { game: game.name });
   }
 
   async deactivate(): Promise<void> {
-    this.#active = false;
     if (this.#noDataTimer !== undefined) clearTimeout(this.#noDataTimer);
     this.#noDataTimer = undefined;
-    this.#feed = undefined; // the host closes it
     this.#tracker.reset(); // the next activation may be another battle: it starts from a new baseline
     this.#battleClock.reset();
     this.#nickname = undefined;
@@ -91,13 +85,7 @@ export class VehicleCombatIntegration implements GameIntegration {
     this.#reportedHealth = undefined;
   }
 
-  /** Inputs that slip in after deactivate, or from the feed of an activation that was not deactivated, belong to nobody. */
-  private isCurrent(feed: Feed<PollInput>): boolean {
-    return this.#active && this.#feed === feed;
-  }
-
-  private async onPoll(feed: Feed<PollInput>, input: PollInput): Promise<void> {
-    if (!this.isCurrent(feed)) return;
+  private async onPoll(input: PollInput): Promise<void> {
     if ('error' in input || input.status < 200 || input.status > 299) {
       this.noteUnanswered('error' in input ? input.error : `HTTP ${input.status}`);
       return;
@@ -117,7 +105,6 @@ export class VehicleCombatIntegration implements GameIntegration {
     }
     if (this.#nickname === undefined && arrivedAt.getTime() - this.#nicknameCheckedAt >= NICKNAME_RETRY_MS) {
       await this.lookUpNickname();
-      if (!this.isCurrent(feed)) return;
     }
 
     const window = { after: this.#previousAnswerAt, arrivedAt };
@@ -131,7 +118,6 @@ export class VehicleCombatIntegration implements GameIntegration {
         const type = this.#nickname === undefined ? undefined : readHudMessage(message.text, this.#nickname);
         if (type === undefined) continue;
         await this.bookmarks.add({ type, at });
-        if (!this.isCurrent(feed)) return;
       }
     }
   }
@@ -146,7 +132,6 @@ export class VehicleCombatIntegration implements GameIntegration {
   private async lookUpNickname(): Promise<void> {
     this.#nicknameCheckedAt = this.clock.now().getTime();
     const lookup = await readLocalNickname(this.#logFolders);
-    if (!this.#active) return;
     if (lookup.nickname === undefined) {
       this.logger.debug(`No nickname yet: ${lookup.reason}`);
     } else {
@@ -157,7 +142,6 @@ export class VehicleCombatIntegration implements GameIntegration {
   }
 
   private reportHealth(): void {
-    if (!this.#active) return;
     const reason = this.#silent ? NO_DATA_MESSAGE : this.#nickname === undefined ? NO_NICKNAME_MESSAGE : undefined;
     if (reason === this.#reportedHealth) return;
     this.#reportedHealth = reason;

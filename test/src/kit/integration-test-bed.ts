@@ -2,92 +2,17 @@
 // the integration resolved the way the host does it (a child container with the SDK tokens). Feeds
 // hand inputs to the integration only when the test delivers them; nothing listens or reads files.
 // As under the host, inputs reach the integration only between the start of activate() and the start
-// of deactivate() (the host's GatedFeeds).
+// of deactivate() (the host's GatedFeeds). The clock, feeds and recorder are core's stand-ins, the same
+// the tape player runs integrations with.
 import {
   Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
-  type BookmarkRequest, type BookmarksService, type DataExpectation, type ClockService, type Feed, type FeedInputs, type FeedKind, type FeedsService,
-  type GamePathsService, type HealthReporter, type HttpPushOptions, type IntegrationSettingsService, type PluginLogger, type PollOptions,
-  type RecorderView, type RecordingInfo, type ScreenTextOptions, type TailOptions, type WatchFolderOptions,
+  type BookmarkRequest, type BookmarksService, type DataExpectation, type FeedsService, type GamePathsService, type HealthReporter, type IntegrationSettingsService,
+  type PluginLogger,
 } from '@keyframe/core';
-import { GatedFeeds } from '@keyframe/core/tapes';
+import { GatedFeeds, ManualClock, ScriptedFeeds, ScriptedRecorder, SilenceWatch } from '@keyframe/core/tapes';
 import os from 'node:os';
 import path from 'node:path';
 import { container, type InjectionToken } from 'tsyringe';
-
-/** A feed the test drives: `deliver` calls the integration's handler as the host does, one input at a time. */
-export class ScriptedFeed<T> implements Feed<T> {
-  closed = false;
-  private handler: ((input: T) => void | Promise<void>) | undefined;
-  private queue: Promise<void> = Promise.resolve();
-
-  constructor(readonly kind: FeedKind, readonly id: string, readonly options: unknown, readonly ready: Promise<void>) {}
-
-  onInput(handler: (input: T) => void | Promise<void>): void {
-    this.handler = handler;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-  }
-
-  /** Resolves once the handler has finished with this input (and every input delivered before it). */
-  deliver(input: T): Promise<void> {
-    const handler = this.handler;
-    if (!handler) return Promise.reject(new Error(`the ${this.kind} feed "${this.id}" has no handler yet`));
-    if (this.closed) return Promise.reject(new Error(`the ${this.kind} feed "${this.id}" is closed`));
-    this.queue = this.queue.then(() => handler(input));
-    return this.queue;
-  }
-}
-
-export const SCRIPTED_PUSH_TOKEN = 'ScriptedPushToken0123';
-
-/** Opens scripted feeds and remembers them, newest last. */
-export class ScriptedFeeds implements FeedsService {
-  readonly opened: ScriptedFeed<unknown>[] = [];
-  /** What `ready` of the next opened feed settles to (a rejection: the port is in use). */
-  ready: Promise<void> = Promise.resolve();
-
-  httpPush(id: string, options: HttpPushOptions): Feed<FeedInputs['httpPush']> {
-    return this.open('httpPush', id, options);
-  }
-  /** The token integrations write into game configs here; a scripted push is delivered whatever it carries. */
-  async pushToken(): Promise<string> {
-    return SCRIPTED_PUSH_TOKEN;
-  }
-  poll(id: string, options: PollOptions): Feed<FeedInputs['poll']> {
-    return this.open('poll', id, options);
-  }
-  tail(id: string, options: TailOptions): Feed<FeedInputs['tail']> {
-    return this.open('tail', id, options);
-  }
-  watchFolder(id: string, options: WatchFolderOptions): Feed<FeedInputs['watchFolder']> {
-    return this.open('watchFolder', id, options);
-  }
-  /** Delivers what the test says was read (`{text, confidence, frameTimeMs}`); no frames, no OCR. */
-  screenText(id: string, options: ScreenTextOptions): Feed<FeedInputs['screenText']> {
-    return this.open('screenText', id, options);
-  }
-
-  /**
-   * Called when the integration deactivates. The feeds stay open, so that a test can show that what it
-   * delivers afterwards is not handed over.
-   */
-  async closeAll(): Promise<void> {}
-
-  /** The newest open feed of that kind (and id); throws when there is none. */
-  latest<K extends FeedKind>(kind: K, id?: string): ScriptedFeed<FeedInputs[K]> {
-    const feed = this.opened.findLast((entry) => entry.kind === kind && !entry.closed && (id === undefined || entry.id === id));
-    if (!feed) throw new Error(`no open ${kind} feed${id === undefined ? '' : ` "${id}"`}; opened: ${this.opened.map((entry) => `${entry.kind}:${entry.id}`).join(', ') || 'none'}`);
-    return feed as ScriptedFeed<FeedInputs[K]>;
-  }
-
-  private open<K extends FeedKind>(kind: K, id: string, options: unknown): Feed<FeedInputs[K]> {
-    const feed = new ScriptedFeed<FeedInputs[K]>(kind, id, options, this.ready);
-    this.opened.push(feed as ScriptedFeed<unknown>);
-    return feed;
-  }
-}
 
 export class RecordedBookmarks implements BookmarksService {
   readonly added: BookmarkRequest[] = [];
@@ -105,11 +30,14 @@ export class RecordedHealth implements HealthReporter {
   readonly notifications: { title: string; description: string }[] = [];
   /** What the integration said it expects (`expectData`), newest last. */
   readonly expectations: DataExpectation[] = [];
+  /** `watch`: times each expectation as the host does (the test bed's silence watch). */
+  constructor(private readonly watch: (expectation: DataExpectation) => void = () => undefined) {}
   degraded(reason: string | undefined): void {
     this.degradations.push(reason);
   }
   expectData(expectation: DataExpectation): void {
     this.expectations.push(expectation);
+    this.watch(expectation);
   }
   notify(title: string, description: string): void {
     this.notifications.push({ title, description });
@@ -145,20 +73,6 @@ export class RecordedLogger implements PluginLogger {
   }
 }
 
-/** A clock the test sets; starts at 2026-01-01T12:00:00Z. */
-export class ManualClock implements ClockService {
-  private time = Date.UTC(2026, 0, 1, 12);
-  now(): Date {
-    return new Date(this.time);
-  }
-  set(at: Date): void {
-    this.time = at.getTime();
-  }
-  advance(milliseconds: number): void {
-    this.time += milliseconds;
-  }
-}
-
 /** Game folders inside `root` (a temp folder), and the Steam libraries the test lists. */
 export class TestGamePaths implements GamePathsService {
   steamLibraryFolders: string[] = [];
@@ -177,35 +91,13 @@ export class TestGamePaths implements GamePathsService {
   }
 }
 
-/** A recorder the test starts and stops; listeners are told as the host's are. */
-export class ScriptedRecorder implements RecorderView {
-  current: RecordingInfo | undefined;
-  private readonly started = new Set<(recording: RecordingInfo) => void>();
-  private readonly stopped = new Set<(recording: RecordingInfo) => void>();
-  onStarted(listener: (recording: RecordingInfo) => void): () => void {
-    this.started.add(listener);
-    return () => this.started.delete(listener);
-  }
-  onStopped(listener: (recording: RecordingInfo) => void): () => void {
-    this.stopped.add(listener);
-    return () => this.stopped.delete(listener);
-  }
-  start(recording: RecordingInfo): void {
-    this.current = recording;
-    for (const listener of this.started) listener(recording);
-  }
-  stop(): void {
-    const recording = this.current;
-    this.current = undefined;
-    if (recording) for (const listener of this.stopped) listener(recording);
-  }
-}
-
 /** Every SDK service as a stand-in; `resolve` builds the integration from them. */
 export class IntegrationTestBed {
   readonly feeds = new ScriptedFeeds();
   readonly bookmarks = new RecordedBookmarks();
-  readonly health = new RecordedHealth();
+  /** Times what the integration expects with `health.expectData`, as the host does. */
+  readonly #silence = new SilenceWatch((reason) => this.health.degraded(reason), () => this.health.current);
+  readonly health = new RecordedHealth((expectation) => this.#silence.expect(expectation));
   readonly logger = new RecordedLogger();
   readonly clock = new ManualClock();
   readonly recorder = new ScriptedRecorder();
@@ -220,34 +112,44 @@ export class IntegrationTestBed {
 
   /** The integration as the host builds it: from a child container holding these services under the SDK tokens. */
   resolve<T>(integration: InjectionToken<T>): T {
-    const child = container.createChildContainer();
-    // Every kind is allowed here: the test bed does not know the manifest.
-    const feeds = new GatedFeeds(this.feeds, {
-      key: this.settings.key, declaredKinds: new Set(['httpPush', 'poll', 'tail', 'watchFolder', 'screenText']), heard: () => undefined,
+    return this.drive((feeds) => {
+      const child = container.createChildContainer();
+      child.register(Feeds, { useValue: feeds });
+      child.register(Bookmarks, { useValue: this.bookmarks });
+      child.register(Health, { useValue: this.health });
+      child.register(Logger, { useValue: this.logger });
+      child.register(Clock, { useValue: this.clock });
+      child.register(Recorder, { useValue: this.recorder });
+      child.register(GamePaths, { useValue: this.gamePaths });
+      child.register(IntegrationSettings, { useValue: this.settings });
+      return child.resolve(integration);
     });
-    child.register(Feeds, { useValue: feeds });
-    child.register(Bookmarks, { useValue: this.bookmarks });
-    child.register(Health, { useValue: this.health });
-    child.register(Logger, { useValue: this.logger });
-    child.register(Clock, { useValue: this.clock });
-    child.register(Recorder, { useValue: this.recorder });
-    child.register(GamePaths, { useValue: this.gamePaths });
-    child.register(IntegrationSettings, { useValue: this.settings });
-    return drivenLikeTheHost(child.resolve(integration), feeds);
+  }
+
+  /**
+   * An integration built by hand (e.g. a test's subclass, which tsyringe cannot resolve) from the feeds
+   * handed to `build`, driven as the host drives it: feeds gated, silence timed.
+   */
+  drive<T>(build: (feeds: FeedsService) => T): T {
+    // Without declared kinds every kind is allowed: the test bed does not know the manifest.
+    const feeds = new GatedFeeds(this.feeds, { key: this.settings.key, heard: () => this.#silence.heard() });
+    return drivenLikeTheHost(build(feeds), feeds, this.#silence);
   }
 }
 
-/** The instance, with activate and deactivate opening and shutting the feeds' gate as the host does. */
-function drivenLikeTheHost<T>(instance: T, feeds: GatedFeeds): T {
+/** The instance, with activate and deactivate opening and shutting the feeds' gate and timing silence as the host does. */
+function drivenLikeTheHost<T>(instance: T, feeds: GatedFeeds, silence: SilenceWatch): T {
   const integration = instance as unknown as { activate?: (...args: unknown[]) => Promise<void>; deactivate?: () => Promise<void> };
   const { activate, deactivate } = integration;
   if (!activate || !deactivate) return instance;
   integration.activate = async (...args) => {
     feeds.open();
+    silence.start();
     await activate.apply(instance, args);
   };
   integration.deactivate = async () => {
     await feeds.shut();
+    silence.stop();
     await deactivate.apply(instance);
   };
   return instance;

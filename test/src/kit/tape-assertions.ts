@@ -1,6 +1,6 @@
 // For plugin authors: replay a tape into an integration package and compare its bookmarks with
 // the `*.expected.json` beside the tape.
-import { declaredPushPort, inspectPackage, loadIntegrationClass, playTape, type PlayedBookmark, type TapeHeader, type TapePlayback } from '@keyframe/core/tapes';
+import { inspectPackage, loadIntegrationClass, playTape, type PlayedBookmark, type TapeHeader, type TapePlayback } from '@keyframe/core/tapes';
 import type { GamePathsService } from '@keyframe/core';
 import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -24,11 +24,10 @@ export async function replayTape(tapeFile: string, options: ReplayOptions): Prom
   if (!plugin) throw new Error(`${options.pluginRoot} is not an integration package (no keyframe manifest)`);
   if ('reason' in plugin) throw new Error(`${options.pluginRoot} is refused: ${plugin.reason}`);
   const { key, games } = plugin.manifest.integration;
-  const port = declaredPushPort(plugin.manifest);
   return playTape(tapeFile, {
     integrationClass: await loadIntegrationClass(plugin.entry),
     key,
-    ...(port === undefined ? {} : { port }),
+    manifest: plugin.manifest,
     defaultGame: { name: games[0]!.name },
     ...(options.gamePaths ? { gamePaths: options.gamePaths } : {}),
   });

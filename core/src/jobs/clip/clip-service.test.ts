@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { readMp4Layout } from '../../media/mp4-layout.js';
 import { probeMedia } from '../../media/probe.js';
-import { type EventContent, type Segment } from '../../protocol/index.js';
+import type { EventContent, Segment } from '../../protocol/index.js';
 import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';

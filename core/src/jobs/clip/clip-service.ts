@@ -16,12 +16,12 @@ import { probeMedia } from '../../media/probe.js';
 import { type CommandParameters, type Segment } from '../../protocol/index.js';
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
-import { ContentIngest } from '../../library/content-ingest.js';
-import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
 import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
 import { ContentLocator } from '../../library/content-locator.js';
 import { fileStamp } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
+import { ContentIngest } from '../../library/content-ingest.js';
+import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
 
 type OutputMode = NonNullable<CommandParameters<'CreateClip'>['OutputMode']>;
 

@@ -19,7 +19,7 @@ import { percentOf, produceInto } from '../../media/job-output.js';
 import { measureLoudness } from '../../media/loudness.js';
 import { probeMedia, type ProbeResult } from '../../media/probe.js';
 import { audioTrackNameArgs } from '../../media/session-encoding.js';
-import { type EventContent, type Settings } from '../../protocol/index.js';
+import type { EventContent, Settings } from '../../protocol/index.js';
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { GamePaths } from '../sdk/game-integration.js';
+import type { GamePaths } from './game-integration.js';
 import { GameConfigFile } from './game-config-file.js';
 
 const GAME = ['steamapps', 'common', 'Some Game', 'game'];

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-file.js';
-import type { GamePaths, PluginLogger } from '../sdk/game-integration.js';
+import type { GamePaths, PluginLogger } from './game-integration.js';
 
 /**
  * - `written`: the file was missing, or was an older text of ours that nobody had changed.

@@ -1,8 +1,8 @@
 // Turns what a screenText feed reads into game events: keywords in order, exclusion fragments with
 // a confirmation window, and a cool-down per event type so one message on screen (shown for
 // seconds, read many times) is one event. Decisions use frame times only, so a tape replays the same.
-import type { BookmarkType } from '../../protocol/index.js';
-import type { ScreenTextInput } from '../../sdk/feed-types.js';
+import type { BookmarkType } from '../protocol/index.js';
+import type { ScreenTextInput } from './feed-types.js';
 import { containsKeyword } from './keyword-match.js';
 
 export interface ScreenTextKeyword {

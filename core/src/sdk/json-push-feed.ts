@@ -1,8 +1,14 @@
 // The shared half of an integration the game pushes JSON to (a Game State Integration): listening on
 // its loopback port with an error that says what to do, refusing pushes without the config's token,
 // and reading each push without logging its body.
-import type { Feeds, HttpPushInput } from '../sdk/feed-types.js';
-import type { PluginLogger } from '../sdk/game-integration.js';
+import type { Feeds, HttpPushInput } from './feed-types.js';
+import type { IntegrationSettings, PluginLogger } from './game-integration.js';
+
+/** The port of the manifest's `httpPush:<port>` feed, which the host hands over; throws (a failed hook) when it declares none. */
+export function pushPortOf(settings: IntegrationSettings): number {
+  if (settings.port === undefined) throw new Error(`${settings.key}'s package.json declares no httpPush:<port> feed in keyframe.integration.feeds`);
+  return settings.port;
+}
 
 export interface JsonPushFeedOptions {
   /** The feed's id, unique within the integration (it names the feed in tapes). */

@@ -1,8 +1,8 @@
 // The whole of an on-screen text integration's work, for plugins: open a screenText feed, match
 // what it reads, bookmark each event at its frame's time in the recording. Matches still waiting
 // for their exclusion window are confirmed when the integration closes it (the recording ended).
-import type { Feed, Feeds, ScreenTextInput, ScreenTextOptions } from '../../sdk/feed-types.js';
-import type { Bookmarks, PluginLogger, RecorderView } from '../../sdk/game-integration.js';
+import type { Feed, Feeds, ScreenTextInput, ScreenTextOptions } from './feed-types.js';
+import type { Bookmarks, PluginLogger, RecorderView } from './game-integration.js';
 import { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextMatcherOptions } from './screen-text-matcher.js';
 
 export interface ScreenTextBookmarksServices {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Feed, Feeds, HttpPushInput, HttpPushOptions } from '../sdk/feed-types.js';
-import type { PluginLogger } from '../sdk/game-integration.js';
+import type { Feed, Feeds, HttpPushInput, HttpPushOptions } from './feed-types.js';
+import type { PluginLogger } from './game-integration.js';
 import { openJsonPushFeed, readJsonPush, tokenRefusedMessage } from './json-push-feed.js';
 
 /** Feeds that open one httpPush feed whose `ready` settles as told; the other kinds are not used here. */
