@@ -66,6 +66,9 @@ async function loggedRecords(dataFolder: string, message: RegExp): Promise<{ mes
     .filter((record) => message.test(record.message));
 }
 
+/** The game's token with its last character changed: one that differs whatever that character was. */
+const wrongToken = (token: string) => `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+
 describe('game push receivers refuse all but the game', function () {
   this.timeout(120_000);
 
@@ -134,7 +137,7 @@ describe('game push receivers refuse all but the game', function () {
     });
 
     it('refuses pushes with a wrong or no token, and says in health that the game must be restarted', async () => {
-      expect(await postAsGame(CS2_PORT, withPushToken(cs2Push(20), `${token.slice(0, -1)}0`))).to.equal(403);
+      expect(await postAsGame(CS2_PORT, withPushToken(cs2Push(20), wrongToken(token)))).to.equal(403);
       expect(await postAsGame(CS2_PORT, cs2Push(20))).to.equal(403);
       const state = await keyframe.client.until('State', (next) => /^Refused 2 pushes/.test(healthMessage(next)), 10_000);
       expect(keyframe.health(state)).to.deep.include({ status: 'degraded' });
