@@ -95,13 +95,13 @@ describe('check-layers (npm run lint, npm test)', function () {
     );
   });
 
-  it('keeps the sdk a leaf over protocol, even for downward imports', async () => {
+  it('keeps the sdk a leaf over protocol and support, even for downward imports', async () => {
     await expectRefused(
       {
-        'sdk/contract.ts': "import { log } from '../support/logger.js';\nexport const contract = log;\n",
-        'support/logger.ts': 'export const log = () => undefined;\n',
+        'sdk/contract.ts': "import { gpu } from '../platform/gpu.js';\nexport const contract = gpu;\n",
+        'platform/gpu.ts': 'export const gpu = () => undefined;\n',
       },
-      'sdk/ may import only protocol/',
+      'sdk/ may import only protocol/, support/',
     );
   });
 
