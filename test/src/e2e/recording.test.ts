@@ -101,7 +101,8 @@ describe('recording', function () {
     }
 
     const sidecar = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8')) as Record<string, unknown>;
-    expect(sidecar).to.deep.include({ id: item.id, filePath: item.filePath, duration: item.duration });
+    expect(sidecar).to.deep.include({ id: item.id, filePath: item.filePath });
+    expect(sidecar.durationSeconds).to.be.closeTo(itemSeconds, 0.01);
     expect(Date.parse(sidecar.recordedFrom as string)).to.equal(startedAt);
     expect(await readdir(path.join(under.data.path, 'cache', 'recordings'))).to.deep.equal([]);
 
