@@ -2,23 +2,17 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { commandRejection, RecordedEvents, startedToolbox } from '../testing/fixtures.js';
+import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
+import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
-import { ContentIngest } from '../library/content-ingest.js';
-import { JobRunner } from '../jobs/job-runner.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { GameCatalog } from '../games/game-catalog.js';
-import { Notifier } from '../notices/notifier.js';
 import { findOrphanVideos, RecoveryService, toRecoverableFile } from './recovery-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
-import type { StorageMonitor } from '../storage/storage-monitor.js';
+import { StorageMonitor } from '../storage/storage-monitor.js';
 
 describe('recovery', function () {
   this.timeout(30000);
@@ -26,7 +20,7 @@ describe('recovery', function () {
   let videos: string;
   let cache: string;
   let events: RecordedEvents;
-  let settings: SettingsStore;
+  let app: TestApp;
   let library: ContentLibrary;
 
   const file = async (relative: string, bytes = 1024) => {
@@ -37,20 +31,15 @@ describe('recovery', function () {
   };
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-recovery-'));
+    events = new RecordedEvents();
+    app = await createTestApp({ settings: {}, overrides: [[EVENT_SINK, events]] });
+    folder = app.dataFolder;
     videos = path.join(folder, 'Videos');
     cache = path.join(folder, 'cache');
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), logger);
-    await settings.load();
-    library = new ContentLibrary(settings, logger);
+    library = app.resolve(ContentLibrary);
     await library.load();
   });
-  afterEach(async () => {
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => app.dispose());
 
   it('finds videos no sidecar lists: interrupted recordings, then files under the type folders', async () => {
     const interrupted = await file('cache/recordings/2026-11-22_10-00-00.mp4', 3 * 1024 * 1024);
@@ -97,10 +86,10 @@ describe('recovery', function () {
     let toolbox: FfmpegToolbox;
     let refreshes: number;
 
+    /** A new service over the app's (a restart), with a monitor that counts refreshes. */
     const service = () => {
-      const logger = new Logger([]);
       const monitor = { refreshSoon: () => { refreshes++; } } as unknown as StorageMonitor;
-      return new RecoveryService(settings, library, new GameCatalog(settings, logger), new JobRunner(toolbox), new ContentIngest(settings, library, logger), new Notifier(events, logger), monitor, events, logger);
+      return app.fresh(RecoveryService, [[StorageMonitor, monitor]]);
     };
     /** A fragmented MP4 as an interrupted recording leaves it. */
     const fragmentedRecording = async (target: string, seconds = 2) => {
@@ -112,7 +101,8 @@ describe('recovery', function () {
       return target;
     };
     beforeEach(async () => {
-      toolbox = await startedToolbox(folder);
+      toolbox = app.resolve(FfmpegToolbox);
+      await toolbox.load({ downloadFolder: path.join(folder, 'capture-engine') });
       refreshes = 0;
     });
 
