@@ -6,16 +6,11 @@ import path from 'node:path';
 import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { thumbnailPath } from '../../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../../platform/native-picker.js';
-import { Logger } from '../../support/logger.js';
-import { allocatedFile, commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
-import { ContentIngest } from '../../library/content-ingest.js';
-import { JobRunner } from '../job-runner.js';
+import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
 import { ContentLibrary } from '../../library/content-library.js';
-import { IMPORTED_GAME, ImportService, type MultiFilePicker } from './import-service.js';
-import { Notifier } from '../../notices/notifier.js';
+import { IMPORTED_GAME, ImportService, MULTI_FILE_PICKER, type MultiFilePicker } from './import-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
-import { DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, StorageMonitor } from '../../storage/storage-monitor.js';
-import { StorageLimitConsent } from '../../storage/storage-limit-consent.js';
+import { GIB } from '../../storage/storage-monitor.js';
 import { StorageWarnings } from '../../storage/storage-warnings.js';
 
 async function filesUnder(folder: string): Promise<string[]> {
@@ -37,17 +32,13 @@ describe('ImportService', function () {
   let warnings: StorageWarnings;
   let picked: PickOptions[];
 
+  /** An import service over the world's, whose picker answers with `pick` and keeps what it was asked. */
   const build = (pick: MultiFilePicker = async () => []) => {
-    const logger = new Logger([]);
-    const notifier = new Notifier(events, logger);
-    const ingest = new ContentIngest(settings, library, logger);
-    const recorder = createRecorder(world);
-    const monitor = new StorageMonitor(settings, library, recorder, notifier, warnings, new StorageLimitConsent(world.options, logger), DEFAULT_STORAGE_MONITOR_OPTIONS, logger);
     const recordingPicker: MultiFilePicker = (options) => {
       picked.push(options);
       return pick(options);
     };
-    return new ImportService(library, ingest, new JobRunner(toolbox), toolbox, monitor, warnings, notifier, recordingPicker, events, logger);
+    return world.app.fresh(ImportService, [[MULTI_FILE_PICKER, recordingPicker]]);
   };
 
   /** Two videos (the second with two named tracks) and a text file named .mp4, with known modification times. */
@@ -70,7 +61,7 @@ describe('ImportService', function () {
     sources = path.join(folder, 'Downloads');
     await mkdir(sources, { recursive: true });
     picked = [];
-    warnings = new StorageWarnings(events, world.logger);
+    warnings = world.app.resolve(StorageWarnings);
   });
   afterEach(() => world.dispose());
 
