@@ -1,21 +1,20 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CAPTURE_CAPABILITIES } from '../media/capture-source.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { CommandError } from '../protocol/refusal.js';
 import { PickerUnavailableError } from '../platform/native-picker.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
 import { ContentLibrary } from './content-library.js';
-import { LibraryLocations, type FolderPicker } from './library-locations.js';
+import { FOLDER_PICKER, LibraryLocations, type FolderPicker } from './library-locations.js';
 import { validFolder } from '../settings/valid-folder.js';
-import { Notifier } from '../notices/notifier.js';
-import { SettingsService } from '../settings/settings-service.js';
+import { RECORDING_ACTIVITY } from '../settings/settings-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { RecordedEvents, commandRejection } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 describe('LibraryLocations', () => {
   let folder: string;
@@ -23,41 +22,36 @@ describe('LibraryLocations', () => {
   let store: SettingsStore;
   let state: StatePublisher;
   let library: ContentLibrary;
-  let options: ServiceOptions;
+  let app: TestApp;
   let picked: Awaited<ReturnType<FolderPicker>> | Error;
   let recorder: { isRecording: boolean };
   let stopProjection: () => void;
 
-  const locations = () => {
-    const logger = new Logger([]);
-    const notifier = new Notifier(events, logger);
+  const locations = () => app.resolve(LibraryLocations);
+
+  beforeEach(async () => {
+    events = new RecordedEvents();
+    recorder = { isRecording: false };
     const picker: FolderPicker = async () => {
       if (picked instanceof Error) throw picked;
       return picked;
     };
     const machine = { maxDisplayHeight: 1080, captureCapabilities: () => undefined };
-    return new LibraryLocations(new SettingsService(store, recorder, machine, notifier, options, events, logger), recorder, library, notifier, picker, logger);
-  };
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-locations-'));
-    events = new RecordedEvents();
-    const logger = new Logger([]);
-    options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-    store = new SettingsStore(options, logger);
-    await store.load();
-    state = new StatePublisher(events);
-    recorder = { isRecording: false };
-    library = new ContentLibrary(store, logger);
-    stopProjection = state.follow({ settings: store, library });
+    app = await createTestApp({
+      settings: {},
+      overrides: [[EVENT_SINK, events], [RECORDING_ACTIVITY, recorder], [CAPTURE_CAPABILITIES, machine], [FOLDER_PICKER, picker]],
+    });
+    folder = app.dataFolder;
+    store = app.resolve(SettingsStore);
+    state = app.resolve(StatePublisher);
+    library = app.resolve(ContentLibrary); // State follows the library from its creation, as in the app
+    stopProjection = state.follow({ settings: store });
     await library.load();
     picked = undefined;
   });
   afterEach(async () => {
     stopProjection();
-    state.dispose();
-    await store.flush();
-    await rm(folder, { recursive: true, force: true });
+    await app.dispose();
   });
 
   it('takes absolute folder paths only, without ".."', () => {
