@@ -6,19 +6,18 @@ import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, PollInput } from '../sdk/feed-types.js';
 import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { GameDetector } from '../games/game-detector.js';
-import { Notifier } from '../notices/notifier.js';
+import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { FrameDemand } from '../recording/frame-demand.js';
 import { Logger, type LogRecord } from '../support/logger.js';
-import type { EventSink } from '../protocol/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
 import { ScriptedRecorder } from './fakes/scripted-recorder.js';
-import { IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
+import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';
 import type { PluginSource } from './plugin-folders.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 type Hook = 'enable' | 'disable' | 'activate' | 'deactivate';
 type Behaviour = Partial<Record<Hook, 'throw' | 'reject' | 'hang'>>;
@@ -95,6 +94,7 @@ const waitUntil = async (condition: () => boolean, timeoutMs = 3000) => {
 };
 
 describe('IntegrationHost', function () {
+  let app: TestApp | undefined;
   let folder: string;
   let plugins: string;
   let processes: { pid: number; executable: string }[];
@@ -130,17 +130,14 @@ describe('IntegrationHost', function () {
   afterEach(async () => {
     await host?.stop();
     games?.stop();
-    state?.dispose();
-    await settings?.flush();
+    await app?.dispose();
+    app = undefined;
     await rm(folder, { recursive: true, force: true });
   });
 
   async function startHost(deadlineMs = 500, source: PluginSource = 'environment'): Promise<void> {
     const logger = new Logger([{ write: (record) => logged.push(record), close: () => undefined }]);
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
-    await settings.load();
-    state = new StatePublisher(silentSink);
-    games = new GameDetector(async () => processes, logger);
+    const listProcesses: ProcessLister = async () => processes;
     const environment: IntegrationHostEnvironment = {
       searchFolders: [{ path: plugins, source }],
       approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
@@ -166,7 +163,14 @@ describe('IntegrationHost', function () {
       hookDeadlineMs: deadlineMs,
       restartDelayMs: () => 20,
     };
-    host = new IntegrationHost(environment, settings, games, new Notifier(silentSink, logger), logger);
+    app = await createTestApp({
+      dataFolder: folder, settings: {},
+      overrides: [[Logger, logger], [EVENT_SINK, silentSink], [PROCESS_LISTER, listProcesses], [INTEGRATION_HOST_ENVIRONMENT, environment]],
+    });
+    settings = app.resolve(SettingsStore);
+    state = app.resolve(StatePublisher);
+    games = app.resolve(GameDetector);
+    host = app.resolve(IntegrationHost);
     state.follow({ integrations: host });
     await host.start();
   }
