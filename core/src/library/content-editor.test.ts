@@ -1,20 +1,15 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Bookmark } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
-import { BookmarkService } from '../recording/bookmark-service.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { ContentEditor, fileNameFromTitle } from './content-editor.js';
 import { ContentLibrary } from './content-library.js';
-import { ContentLocator } from './content-locator.js';
-import { ContentItemQueue } from './content-item-queue.js';
-import type { RecorderService } from '../recording/recorder-service.js';
-import { SettingsStore } from '../settings/settings-store.js';
+import { RecorderService } from '../recording/recorder-service.js';
 
 /** The running recording as the editor and bookmarks see it: its session file and its bookmarks. */
 class FakeRecording {
@@ -38,7 +33,7 @@ class FakeRecording {
 describe('ContentEditor', () => {
   let folder: string;
   let videos: string;
-  let settings: SettingsStore;
+  let app: TestApp;
   let events: RecordedEvents;
   let library: ContentLibrary;
   let recording: FakeRecording | undefined;
@@ -53,21 +48,17 @@ describe('ContentEditor', () => {
   const clip = async (relative: string, seconds = 30) => library.add({ type: 'Clip', filePath: await video(relative), game: 'Arena', durationSeconds: seconds, createdAt: new Date('2026-11-22T10:00:30') });
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-editor-'));
-    videos = path.join(folder, 'Videos');
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], videos), new Logger([]));
-    await settings.load();
     events = new RecordedEvents();
-    library = new ContentLibrary(settings, new Logger([]));
-    await library.load();
     recording = undefined;
     const recorder = { get current() { return recording; } } as unknown as RecorderService;
-    const bookmarks = new BookmarkService(recorder, { findCovering: () => undefined, addBookmark: async () => undefined }, events, new Logger([]));
-    editor = new ContentEditor(library, new ContentLocator(settings, library), recorder, bookmarks, new ContentItemQueue(), new Logger([]));
+    app = await createTestApp({ settings: {}, overrides: [[EVENT_SINK, events], [RecorderService, recorder]] });
+    folder = app.dataFolder;
+    videos = path.join(folder, 'Videos');
+    library = app.resolve(ContentLibrary);
+    await library.load();
+    editor = app.resolve(ContentEditor);
   });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => app.dispose());
 
   it('turns titles into file names', () => {
     expect(fileNameFromTitle(' Ace: round 1/2? ')).to.equal('Ace round 12');
