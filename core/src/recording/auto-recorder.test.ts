@@ -1,18 +1,14 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
 import type { GameSetting } from '../protocol/index.js';
 import type { RunningProcess } from '../platform/process-list.js';
-import { ServiceOptions } from '../service-options.js';
 import { Logger, type LogSink } from '../support/logger.js';
 import { AutoRecorder, type RecordingControl } from './auto-recorder.js';
-import { GameCatalog } from '../games/game-catalog.js';
-import { GameDetector } from '../games/game-detector.js';
-import type { RecorderService, StartRequest } from './recorder-service.js';
+import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
+import { RecorderService, type StartRequest } from './recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 /** The recorder's contract as the auto-recorder sees it: one recording at a time, `NotAllowed` otherwise. */
 class FakeRecorder implements RecordingControl {
@@ -64,7 +60,7 @@ void ((recorder: RecorderService): RecordingControl => recorder);
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('AutoRecorder', () => {
-  let folder: string;
+  let app: TestApp;
   let settings: SettingsStore;
   let processes: RunningProcess[];
   let detector: GameDetector;
@@ -82,22 +78,23 @@ describe('AutoRecorder', () => {
   const exit = (pid: number) => { processes = processes.filter((process) => process.pid !== pid); };
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-auto-'));
     logged = [];
     const sink: LogSink = { write: (record) => { logged.push({ level: record.level, message: record.message }); }, close: () => undefined };
-    const logger = new Logger([sink]);
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
-    await settings.load();
     processes = [];
-    detector = new GameDetector(async () => processes, logger, new GameCatalog(settings, logger));
+    const listProcesses: ProcessLister = async () => processes;
     recorder = new FakeRecorder();
-    auto = new AutoRecorder(detector, recorder, settings, logger);
+    app = await createTestApp({
+      settings: {},
+      overrides: [[Logger, new Logger([sink])], [PROCESS_LISTER, listProcesses], [RecorderService, recorder as unknown as RecorderService]],
+    });
+    settings = app.resolve(SettingsStore);
+    detector = app.resolve(GameDetector);
+    auto = app.resolve(AutoRecorder);
     auto.start();
   });
   afterEach(async () => {
     auto.stop();
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
+    await app.dispose();
   });
 
   it('records a catalog game without a user entry while it runs', async () => {
