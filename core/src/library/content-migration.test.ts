@@ -1,39 +1,32 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { RecordedEvents } from '../testing/fixtures.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { ContentLibrary } from './content-library.js';
 import { ContentMigration } from './content-migration.js';
 import { DATA_MIGRATIONS, DataMigrations, type DataMigration } from './data-migrations.js';
-import type { RecorderService } from '../recording/recorder-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 
 describe('migrations', () => {
   let folder: string;
   let events: RecordedEvents;
-  let options: ServiceOptions;
+  let app: TestApp;
   let settings: SettingsStore;
   let library: ContentLibrary;
-  const logger = new Logger([]);
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-migration-'));
     events = new RecordedEvents();
-    options = new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos'));
-    settings = new SettingsStore(options, logger);
-    await settings.load();
-    library = new ContentLibrary(settings, logger);
+    app = await createTestApp({ settings: {}, overrides: [[EVENT_SINK, events]] });
+    folder = app.dataFolder;
+    settings = app.resolve(SettingsStore);
+    library = app.resolve(ContentLibrary);
     await library.load();
   });
-  afterEach(async () => {
-    await settings.flush();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => app.dispose());
 
   const video = async (file: string, bytes = 2048) => {
     await mkdir(path.dirname(file), { recursive: true });
@@ -42,7 +35,8 @@ describe('migrations', () => {
   };
 
   describe('ContentMigration', () => {
-    const migration = () => new ContentMigration(library, { current: undefined } as unknown as RecorderService, events, logger);
+    /** A new migration over the app's library and (idle) recorder. */
+    const migration = () => app.fresh(ContentMigration);
 
     it('moves items outside the layout into it, updates their sidecars, and ignores a second request while running', async () => {
       const content = settings.current.contentFolder;
@@ -104,7 +98,8 @@ describe('migrations', () => {
         { id: '0001_first', run: async ({ dataFolder }) => { runs.push('0001'); expect(dataFolder).to.equal(folder); } },
         { id: '0003_third', run: async () => { runs.push('0003'); } },
       ];
-      const start = () => new DataMigrations(options, settings, events, logger).run(registry);
+      /** The migrations as a restarted service runs them. */
+      const start = () => app.fresh(DataMigrations).run(registry);
 
       expect(await start()).to.deep.equal(['0001_first']);
       expect(runs).to.deep.equal(['0001', '0002']);
@@ -130,7 +125,7 @@ describe('migrations', () => {
       const kept = path.join(settings.current.cacheFolder, 'thumbnails', 'Clips', '0123.jpeg');
       await video(pending, 10);
       await video(kept, 10);
-      expect(await new DataMigrations(options, settings, events, logger).run(DATA_MIGRATIONS)).to.include('0001_remove_orphaned_pending_thumbnails');
+      expect(await app.resolve(DataMigrations).run(DATA_MIGRATIONS)).to.include('0001_remove_orphaned_pending_thumbnails');
       expect(existsSync(pending)).to.equal(false);
       expect(existsSync(kept)).to.equal(true);
     });
