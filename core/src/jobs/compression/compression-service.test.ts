@@ -7,14 +7,10 @@ import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { moveFile } from '../../media/move-file.js';
 import { probeMedia } from '../../media/probe.js';
 import type { Codec } from '../../protocol/index.js';
-import { Logger } from '../../support/logger.js';
 import { commandRejection, createMediaWorld, createRecorder, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
-import { ContentIngest } from '../../library/content-ingest.js';
-import { JobRunner } from '../job-runner.js';
 import { ContentItemQueue } from '../../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
-import { ContentLocator } from '../../library/content-locator.js';
 import { RecorderService } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
 import { StatePublisher } from '../../state/state-publisher.js';
@@ -58,12 +54,9 @@ describe('CompressionService', function () {
   let recorder: RecorderService;
   let service: CompressionService;
 
-  const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) => {
-    const logger = new Logger([]);
-    const jobs = new JobRunner(toolbox);
-    return new CompressionService(settings, library, new ContentLocator(settings, library), toolbox, recorderService,
-      new ContentIngest(settings, library, logger), jobs, items, events, logger);
-  };
+  /** A compression service over the world's, with this recorder and queue of item edits. */
+  const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) =>
+    world.app.fresh(CompressionService, [[RecorderService, recorderService], [ContentItemQueue, items]]);
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {
     const file = library.contentPath('Session', 'Arena', `${name}.mp4`);
