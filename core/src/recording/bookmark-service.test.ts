@@ -1,16 +1,13 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { finishedRecordings } from '../integrations/host-environment.js';
 import { type Bookmark, type EventContent, type EventName } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
-import { Logger } from '../support/logger.js';
-import type { EventSink } from '../protocol/event-sink.js';
+import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { BookmarkService, type BookmarkableRecording } from './bookmark-service.js';
+import { RecorderService } from './recorder-service.js';
 import { ContentLibrary } from '../library/content-library.js';
-import { SettingsStore } from '../settings/settings-store.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 class Events implements EventSink {
   readonly isConnected = true;
@@ -19,7 +16,7 @@ class Events implements EventSink {
 }
 
 describe('BookmarkService', () => {
-  let folder: string;
+  let app: TestApp;
   let library: ContentLibrary;
   let active: { current: BookmarkableRecording | undefined; bookmarks: Bookmark[] };
   let events: Events;
@@ -32,22 +29,17 @@ describe('BookmarkService', () => {
   });
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-bookmarks-'));
-    const logger = new Logger([]);
-    const settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'videos')), logger);
-    await settings.load();
     events = new Events();
-    library = new ContentLibrary(settings, logger);
-    await library.load();
     active = { current: undefined, bookmarks: [] };
-    service = new BookmarkService(active, finishedRecordings(library), events, logger);
+    app = await createTestApp({ settings: {}, overrides: [[EVENT_SINK, events], [RecorderService, active as unknown as RecorderService]] });
+    library = app.resolve(ContentLibrary);
+    await library.load();
+    service = app.resolve(BookmarkService);
   });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => app.dispose());
 
   async function finishedSession(from: string, until: string) {
-    const video = path.join(folder, 'videos', 'Full Sessions', 'Game', 'session.mp4');
+    const video = path.join(app.dataFolder, 'Videos', 'Full Sessions', 'Game', 'session.mp4');
     await mkdir(path.dirname(video), { recursive: true });
     await writeFile(video, 'video');
     return library.add({ type: 'Session', filePath: video, game: 'Game', durationSeconds: 60, recordedFrom: at(from), recordedUntil: at(until) });
