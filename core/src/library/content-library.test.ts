@@ -1,26 +1,17 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EventContent, EventName } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
 import { RecordedEvents } from '../testing/fixtures.js';
-import { Logger } from '../support/logger.js';
-import type { EventSink } from '../protocol/event-sink.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { EVENT_SINK } from '../protocol/event-sink.js';
 import { ContentLibrary, sanitizeFolderName } from './content-library.js';
-import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
-
-class SilentSink implements EventSink {
-  readonly isConnected = false;
-  send<E extends EventName>(_method: E, _content: EventContent<E>): void {}
-}
 
 describe('ContentLibrary', () => {
   let folder: string;
-  let settings: SettingsStore;
+  let app: TestApp;
   let state: StatePublisher;
   let library: ContentLibrary;
 
@@ -30,8 +21,9 @@ describe('ContentLibrary', () => {
     await writeFile(file, Buffer.alloc(bytes));
     return file;
   };
+  /** The library as a restarted service loads it, shown in the same State. */
   const freshLibrary = async () => {
-    const next = new ContentLibrary(settings, new Logger([]));
+    const next = app.fresh(ContentLibrary);
     state.follow({ library: next });
     await next.load();
     return next;
@@ -42,16 +34,13 @@ describe('ContentLibrary', () => {
   });
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-content-'));
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')), new Logger([]));
-    await settings.load();
-    state = new StatePublisher(new SilentSink());
-    library = await freshLibrary();
+    app = await createTestApp({ settings: {} });
+    folder = app.dataFolder;
+    state = app.resolve(StatePublisher);
+    library = app.resolve(ContentLibrary); // State follows it from its creation, as in the app
+    await library.load();
   });
-  afterEach(async () => {
-    state.dispose();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterEach(() => app.dispose());
 
   it('makes game names safe folder names', () => {
     expect(sanitizeFolderName('Half-Life: Alyx')).to.equal('Half-Life_ Alyx');
@@ -137,8 +126,8 @@ describe('ContentLibrary', () => {
 
   it('removes a batch of items with their files and empty game folders, publishing State once', async () => {
     const events = new RecordedEvents();
-    const counted = new StatePublisher(events);
-    const batchLibrary = new ContentLibrary(settings, new Logger([]));
+    const counted = app.fresh(StatePublisher, [[EVENT_SINK, events]]);
+    const batchLibrary = app.fresh(ContentLibrary);
     counted.follow({ library: batchLibrary });
     await batchLibrary.load();
     const first = await batchLibrary.add(session(await video('Full Sessions/Arena/1.mp4'), '2026-11-22T10:00:00Z', 60));
