@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatLocalDateTime, type ContentItem } from '../protocol/index.js';
-import { ServiceOptions } from '../service-options.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import { toContentItem } from './content-item.js';
@@ -16,7 +15,7 @@ import { migrateSidecars } from './sidecar-migration.js';
 describe('migrateSidecars', () => {
   let folder: string;
   let metadata: string;
-  let settings: SettingsStore;
+  let app: TestApp;
   const records: LogRecord[] = [];
   const logger = new Logger([{ level: 'debug', write: (record) => records.push(record), close: () => undefined }]);
 
@@ -36,21 +35,21 @@ describe('migrateSidecars', () => {
     await writeFile(file, `${JSON.stringify(item, null, 2)}\n`);
     return { file, item };
   };
+  /** The items as a library loaded afresh lists them. */
   const listed = async () => {
-    const library = new ContentLibrary(settings, logger);
+    const library = app.fresh(ContentLibrary);
     await library.load();
     return library.list().map(toContentItem);
   };
   const wireOf = ({ recordedFrom: _from, recordedUntil: _until, gameExePath: _exe, ...item }: Record<string, unknown>) => item;
 
   beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-sidecars-'));
-    settings = new SettingsStore(new ServiceOptions(folder, 0, undefined, [], path.join(folder, 'Videos')), logger);
-    await settings.load();
-    metadata = path.join(settings.current.cacheFolder, 'metadata');
+    app = await createTestApp({ settings: {}, overrides: [[Logger, logger]] });
+    folder = app.dataFolder;
+    metadata = path.join(app.resolve(SettingsStore).current.cacheFolder, 'metadata');
     records.length = 0;
   });
-  afterEach(() => rm(folder, { recursive: true, force: true }));
+  afterEach(() => app.dispose());
 
   it('rewrites version 1 as version 2, the library shows the items as before, and a second run changes nothing', async () => {
     const first = await v1('a'.repeat(32));
