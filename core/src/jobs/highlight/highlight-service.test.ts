@@ -9,7 +9,6 @@ import { formatDuration, type Bookmark } from '../../protocol/index.js';
 import { fromWireBookmark } from '../../library/content-item.js';
 import { commandRejection, createMediaWorld, createRecorder, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
-import { ContentLocator } from '../../library/content-locator.js';
 import { HighlightService } from './highlight-service.js';
 import { RecorderService } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
@@ -34,9 +33,8 @@ describe('HighlightService', function () {
   beforeEach(async () => {
     world = await createMediaWorld('keyframe-highlight-', { resolution: '720p', frameRate: 30, crfValue: 30, clipPreset: 'ultrafast', clipFps: 30 });
     ({ events, settings, library, toolbox } = world);
-    const { ingest, logger } = world;
     recorder = createRecorder(world);
-    highlights = new HighlightService(settings, new ContentLocator(settings, library), library, ingest, world.jobs, recorder, events, logger);
+    highlights = world.app.fresh(HighlightService, [[RecorderService, recorder]]);
   });
   afterEach(async () => {
     await world.jobs.idle();
