@@ -4,14 +4,13 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
+import { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { readMp4Layout } from '../../media/mp4-layout.js';
 import { probeMedia } from '../../media/probe.js';
 import type { EventContent, Segment } from '../../protocol/index.js';
 import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
-import { ContentLocator } from '../../library/content-locator.js';
 import { SettingsStore } from '../../settings/settings-store.js';
 
 const run = promisify(execFile);
@@ -91,8 +90,7 @@ describe('ClipService', function () {
     const bookmark = (id: number, seconds: number) => ({ id, type: 'Kill' as const, seconds });
     first = await library.add({ type: 'Session', filePath: path.join(games, 'first.mp4'), game: 'Arena', durationSeconds: 8, bookmarks: [bookmark(1, 2.5), bookmark(2, 7)] });
     second = await library.add({ type: 'Session', filePath: path.join(games, 'second.mp4'), game: 'Arena', durationSeconds: 6, bookmarks: [bookmark(3, 1)] });
-    const locator = new ContentLocator(settings, library);
-    clips = new ClipService(settings, library, locator, toolbox, world.ingest, world.jobs, events, world.logger);
+    clips = world.app.resolve(ClipService);
   });
   after(async () => {
     await world.dispose();
@@ -230,7 +228,7 @@ describe('ClipService', function () {
   });
 
   it('without ffmpeg, refuses the clip with a reason that names the clip and says how to fix it', async () => {
-    const refusing = new ClipService(settings, library, new ContentLocator(settings, library), await toolboxWithoutFfmpeg(folder), world.ingest, world.jobs, events, world.logger);
+    const refusing = world.app.fresh(ClipService, [[FfmpegToolbox, await toolboxWithoutFfmpeg(folder)]]);
     const sent = events.sent.length;
     const refusal = await commandRejection(refusing.create([segment(first, 0, 1)]), 'Unavailable');
     expect(refusal.message).to.match(/^Making the clip needs ffmpeg, which is not available: .*found none/).and.match(/install ffmpeg/);
