@@ -6,7 +6,9 @@ import path from 'node:path';
 import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { thumbnailPath } from '../../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../../platform/native-picker.js';
-import { allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
+import {
+  allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents,
+} from '../../testing/fixtures.js';
 import { ContentLibrary } from '../../library/content-library.js';
 import { IMPORTED_GAME, ImportService, MULTI_FILE_PICKER, type MultiFilePicker } from './import-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
