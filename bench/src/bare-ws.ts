@@ -8,13 +8,18 @@ import { WebSocket, WebSocketServer } from 'ws';
 export async function echoServer(frames: string[]): Promise<{ url: string; close(): Promise<void> }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await once(server, 'listening');
-  server.on('connection', (socket) => socket.on('message', () => { for (const frame of frames) socket.send(frame); }));
+  server.on('connection', (socket) =>
+    socket.on('message', () => {
+      for (const frame of frames) socket.send(frame);
+    }),
+  );
   return {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((resolve) => {
-      for (const client of server.clients) client.terminate();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const client of server.clients) client.terminate();
+        server.close(() => resolve());
+      }),
   };
 }
 

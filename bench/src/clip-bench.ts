@@ -6,7 +6,16 @@
 //   service's own command line for it (same pieces, encoder, quality and filters).
 import 'reflect-metadata';
 import {
-  chooseClipEncoder, ClipService, ContentLibrary, encodeArgs, EVENT_SINK, FfmpegToolbox, JobRunner, probeMedia, SettingsStore, type ClipSource,
+  chooseClipEncoder,
+  ClipService,
+  ContentLibrary,
+  encodeArgs,
+  EVENT_SINK,
+  FfmpegToolbox,
+  JobRunner,
+  probeMedia,
+  SettingsStore,
+  type ClipSource,
 } from '@keyframe/core/internal';
 import type { Codec } from '@keyframe/core/protocol';
 import { createTestApp, generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
@@ -45,7 +54,12 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   await mkdir(dataFolder, { recursive: true });
   const toolbox = await startedToolbox(dataFolder);
   const app = await createTestApp({
-    dataFolder, settings: { clipFps: 0, clipPreset: 'veryfast' }, overrides: [[EVENT_SINK, new RecordedEvents()], [FfmpegToolbox, toolbox]],
+    dataFolder,
+    settings: { clipFps: 0, clipPreset: 'veryfast' },
+    overrides: [
+      [EVENT_SINK, new RecordedEvents()],
+      [FfmpegToolbox, toolbox],
+    ],
   });
   const settings = app.resolve(SettingsStore);
   const library = app.resolve(ContentLibrary);
@@ -60,11 +74,26 @@ export async function openClipWorld(sourceSeconds = 600): Promise<ClipWorld> {
   const clips = app.resolve(ClipService);
   let id = 1;
   return {
-    settings, ffmpeg: ffmpeg.path, ffprobe: ffprobe.path, codecs: toolbox.codecs, source, middle: sourceSeconds / 2, bare: path.join(temp.path, 'bare.mp4'),
+    settings,
+    ffmpeg: ffmpeg.path,
+    ffprobe: ffprobe.path,
+    codecs: toolbox.codecs,
+    source,
+    middle: sourceSeconds / 2,
+    bare: path.join(temp.path, 'bare.mp4'),
     async clip(start, mutedAudioTracks = []) {
-      await clips.create([{
-        id: id++, startTime: start, endTime: start + CLIP_SECONDS, fileName: item.fileName, filePath: item.filePath, type: 'Session', game: 'Bench', mutedAudioTracks,
-      }]);
+      await clips.create([
+        {
+          id: id++,
+          startTime: start,
+          endTime: start + CLIP_SECONDS,
+          fileName: item.fileName,
+          filePath: item.filePath,
+          type: 'Session',
+          game: 'Bench',
+          mutedAudioTracks,
+        },
+      ]);
       await clips.idle();
     },
     async artworkMade() {
@@ -89,21 +118,70 @@ export async function benchClips(): Promise<Figure[]> {
 }
 
 export async function benchClipFastPath(world: ClipWorld): Promise<Figure> {
-  const copy = () => run(world.ffmpeg, ['-v', 'error', '-ss', String(world.middle), '-i', world.source, '-t', String(CLIP_SECONDS), '-map', '0', '-c', 'copy', '-y', world.bare]).then(() => undefined);
+  const copy = () =>
+    run(world.ffmpeg, [
+      '-v',
+      'error',
+      '-ss',
+      String(world.middle),
+      '-i',
+      world.source,
+      '-t',
+      String(CLIP_SECONDS),
+      '-map',
+      '0',
+      '-c',
+      'copy',
+      '-y',
+      world.bare,
+    ]).then(() => undefined);
   const fast = await measureAgainst(() => world.clip(world.middle), copy, COPY_RUNS, 1, world.artworkMade);
   return {
-    name: 'clip 30 s fast path (probe + copy + item listed)', ...fast, baseline: 'ffmpeg -ss -t -c copy (runs alternated)', ratio: fast.medianMs / fast.baselineMedianMs, runs: COPY_RUNS,
+    name: 'clip 30 s fast path (probe + copy + item listed)',
+    ...fast,
+    baseline: 'ffmpeg -ss -t -c copy (runs alternated)',
+    ratio: fast.medianMs / fast.baselineMedianMs,
+    runs: COPY_RUNS,
     note: 'target <= 1.3x; thumbnail and waveform follow the listing (requests for them wait)',
   };
 }
 
 export async function benchClipSmartCut(world: ClipWorld): Promise<Figure> {
   const start = world.middle + 0.5;
-  const reencodeSpan = () => run(world.ffmpeg, ['-v', 'error', '-ss', String(start), '-i', world.source, '-t', String(CLIP_SECONDS), '-map', '0',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-c:a', 'aac', '-y', world.bare]).then(() => undefined);
+  const reencodeSpan = () =>
+    run(world.ffmpeg, [
+      '-v',
+      'error',
+      '-ss',
+      String(start),
+      '-i',
+      world.source,
+      '-t',
+      String(CLIP_SECONDS),
+      '-map',
+      '0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-c:a',
+      'aac',
+      '-y',
+      world.bare,
+    ]).then(() => undefined);
   const smart = await measure(() => world.clip(start), ENCODE_RUNS, 1, world.artworkMade);
   const encoded = await measure(reencodeSpan, ENCODE_RUNS, 1);
-  return { name: 'clip 30 s smart cut', medianMs: smart, baseline: 'full re-encode of the span', baselineMedianMs: encoded, ratio: smart / encoded, runs: ENCODE_RUNS, note: 'target <= 0.3x' };
+  return {
+    name: 'clip 30 s smart cut',
+    medianMs: smart,
+    baseline: 'full re-encode of the span',
+    baselineMedianMs: encoded,
+    ratio: smart / encoded,
+    runs: ENCODE_RUNS,
+    note: 'target <= 0.3x',
+  };
 }
 
 export async function benchClipReencode(world: ClipWorld): Promise<Figure> {
@@ -112,22 +190,40 @@ export async function benchClipReencode(world: ClipWorld): Promise<Figure> {
   const video = probed.streams.find((stream) => stream.type === 'video')!;
   // The source as the clip service reads it from the same probe.
   const source: ClipSource = {
-    path: world.source, durationSeconds: probed.durationSeconds ?? 0, videoCodec: video.codec, width: video.width ?? 1920, height: video.height ?? 1080, frameRate: video.frameRate ?? 10,
-    audioTracks: probed.streams.filter((stream) => stream.type === 'audio').map((stream) => ({
-      codec: stream.codec,
-      ...(stream.sampleRate ? { sampleRate: stream.sampleRate } : {}),
-      ...(stream.channels ? { channels: stream.channels } : {}),
-      ...(stream.title ? { title: stream.title } : {}),
-    })),
+    path: world.source,
+    durationSeconds: probed.durationSeconds ?? 0,
+    videoCodec: video.codec,
+    width: video.width ?? 1920,
+    height: video.height ?? 1080,
+    frameRate: video.frameRate ?? 10,
+    audioTracks: probed.streams
+      .filter((stream) => stream.type === 'audio')
+      .map((stream) => ({
+        codec: stream.codec,
+        ...(stream.sampleRate ? { sampleRate: stream.sampleRate } : {}),
+        ...(stream.channels ? { channels: stream.channels } : {}),
+        ...(stream.title ? { title: stream.title } : {}),
+      })),
   };
   const quality = world.settings.current;
-  const args = encodeArgs([{ source, startSeconds: world.middle, endSeconds: world.middle + CLIP_SECONDS, mutedAudioTracks: muted, audioTrackVolumes: {} }], {
-    quality, encoder: chooseClipEncoder(quality, world.codecs), target: world.bare, format: 'mp4', keepSeparateTracks: quality.clipKeepSeparateAudioTracks,
-  });
+  const args = encodeArgs(
+    [{ source, startSeconds: world.middle, endSeconds: world.middle + CLIP_SECONDS, mutedAudioTracks: muted, audioTrackVolumes: {} }],
+    {
+      quality,
+      encoder: chooseClipEncoder(quality, world.codecs),
+      target: world.bare,
+      format: 'mp4',
+      keepSeparateTracks: quality.clipKeepSeparateAudioTracks,
+    },
+  );
   const bare = () => run(world.ffmpeg, ['-v', 'error', ...args]).then(() => undefined);
   const timed = await measureAgainst(() => world.clip(world.middle, muted), bare, ENCODE_RUNS, 1, world.artworkMade);
   return {
-    name: 'clip 30 s re-encode (a muted audio track)', ...timed, baseline: 'bare ffmpeg, the same command line (runs alternated)', ratio: timed.medianMs / timed.baselineMedianMs,
-    runs: ENCODE_RUNS, note: `bound by the encoder (${quality.clipPreset} at CRF ${quality.clipQualityCpu}); the service adds the probe, the listing and the artwork`,
+    name: 'clip 30 s re-encode (a muted audio track)',
+    ...timed,
+    baseline: 'bare ffmpeg, the same command line (runs alternated)',
+    ratio: timed.medianMs / timed.baselineMedianMs,
+    runs: ENCODE_RUNS,
+    note: `bound by the encoder (${quality.clipPreset} at CRF ${quality.clipQualityCpu}); the service adds the probe, the listing and the artwork`,
   };
 }

@@ -24,11 +24,12 @@ async function batchSender(url: string): Promise<{ send: () => Promise<void>; la
     if (--expected === 0) done();
   });
   return {
-    send: () => new Promise<void>((resolve) => {
-      expected = BATCH;
-      done = resolve;
-      for (let index = 0; index < BATCH; index++) socket.send(COMMAND);
-    }),
+    send: () =>
+      new Promise<void>((resolve) => {
+        expected = BATCH;
+        done = resolve;
+        for (let index = 0; index < BATCH; index++) socket.send(COMMAND);
+      }),
     lastReply: () => last,
     close: () => socket.terminate(),
   };
@@ -50,10 +51,15 @@ export async function benchCommandThroughput(): Promise<Figure> {
       bare.close();
       const perSecond = (ms: number) => Math.round(BATCH / (ms / 1000)).toLocaleString('en');
       return {
-        name: `command throughput, ${BATCH} ApplyClipPreset sent at once`, medianMs: serviceMs,
-        baseline: 'bare ws echo of the same reply', baselineMedianMs: baselineMs, ratio: serviceMs / baselineMs, runs: RUNS,
-        note: `${perSecond(serviceMs)} commands/s answered (bare ws ${perSecond(baselineMs)}/s); each reply a ${(Buffer.byteLength(reply) / 1024).toFixed(1)} KiB Settings frame; `
-          + 'includes parsing, validating and logging each command and merging the settings (the file write is coalesced)',
+        name: `command throughput, ${BATCH} ApplyClipPreset sent at once`,
+        medianMs: serviceMs,
+        baseline: 'bare ws echo of the same reply',
+        baselineMedianMs: baselineMs,
+        ratio: serviceMs / baselineMs,
+        runs: RUNS,
+        note:
+          `${perSecond(serviceMs)} commands/s answered (bare ws ${perSecond(baselineMs)}/s); each reply a ${(Buffer.byteLength(reply) / 1024).toFixed(1)} KiB Settings frame; ` +
+          'includes parsing, validating and logging each command and merging the settings (the file write is coalesced)',
       };
     } finally {
       await echo.close();

@@ -27,17 +27,27 @@ export async function benchCompression(): Promise<Figure> {
     const compress = async () => {
       keyframe.client.skipReceived();
       keyframe.client.send('CompressVideo', { FilePath: item.filePath });
-      const last = await keyframe.client.next('CompressionProgress', (progress) => progress.filePath === item.filePath && progress.status !== 'compressing', 600_000);
+      const last = await keyframe.client.next(
+        'CompressionProgress',
+        (progress) => progress.filePath === item.filePath && progress.status !== 'compressing',
+        600_000,
+      );
       if (last.status !== 'done') throw new Error(`the compression ended ${last.status}: ${last.message ?? ''}`);
     };
     const probed = await probeMedia(ffprobe.path, source);
     const frameRate = probed.streams.find((stream) => stream.type === 'video')?.frameRate ?? 0;
     const encoder = compressionEncoder(keyframe.client.latest('Settings')!, keyframe.client.latest('State')!.codecs, frameRate);
-    const bare = () => run(ffmpeg.path, ['-v', 'error', ...compressionArgs(source, path.join(keyframe.scratch, 'bare.mp4'), probed, encoder.args)]).then(() => undefined);
+    const bare = () =>
+      run(ffmpeg.path, ['-v', 'error', ...compressionArgs(source, path.join(keyframe.scratch, 'bare.mp4'), probed, encoder.args)]).then(
+        () => undefined,
+      );
     const timed = await measureAgainst(compress, bare, RUNS, 0);
     return {
-      name: `compression of a ${SECONDS} s 1080p video (CompressVideo to done)`, ...timed,
-      baseline: 'bare ffmpeg, same arguments (runs alternated)', ratio: timed.medianMs / timed.baselineMedianMs, runs: RUNS,
+      name: `compression of a ${SECONDS} s 1080p video (CompressVideo to done)`,
+      ...timed,
+      baseline: 'bare ffmpeg, same arguments (runs alternated)',
+      ratio: timed.medianMs / timed.baselineMedianMs,
+      runs: RUNS,
       note: `encoder ${encoder.entry.id} (${encoder.args.slice(0, 6).join(' ')}); 10 fps source; bound by the encoder; the service adds the probe, the size check and the artwork`,
     };
   } finally {

@@ -21,7 +21,9 @@ const PLAYER = '[KFR]Hunter';
 
 const replay = (index: number, matchStartedAt: Date) => ({
   folder: `match.bro.official.pc-2018-31.steam.squad-fpp.eu.2026.11.24.19.00.00.bench${index}`,
-  matchStartedAt, player: PLAYER, events: [kill(1000 + index * 500, 'Hunter', `Victim${index}`, false)],
+  matchStartedAt,
+  player: PLAYER,
+  events: [kill(1000 + index * 500, 'Hunter', `Victim${index}`, false)],
 });
 
 /** A random pause, so that replays fall at every phase of the feed's 2.5 s rescan. */
@@ -51,8 +53,12 @@ export async function benchFolderLatency(): Promise<Figure> {
     const baseline = await bareFolderLatency(path.join(keyframe.temp.path, 'bare-demos'));
     const serviceMs = median(latencies);
     return {
-      name: 'folder (battleRoyale, replay saved) event to bookmark in State', medianMs: serviceMs,
-      baseline: `bare fs.watch + ${STABLE_MS} ms quiet, to ws`, baselineMedianMs: baseline, ratio: serviceMs / baseline, runs: REPLAYS,
+      name: 'folder (battleRoyale, replay saved) event to bookmark in State',
+      medianMs: serviceMs,
+      baseline: `bare fs.watch + ${STABLE_MS} ms quiet, to ws`,
+      baselineMedianMs: baseline,
+      ratio: serviceMs / baseline,
+      runs: REPLAYS,
       note: `bound by the ${STABLE_MS} ms a file must stay unchanged before it is read (both sides wait it); from the replay's last file written`,
     };
   } finally {
@@ -70,7 +76,9 @@ async function bareFolderLatency(demos: string): Promise<number> {
     if (name?.endsWith('PUBG.replayinfo')) latest = name;
     clearTimeout(quiet);
     quiet = setTimeout(() => {
-      void readFile(path.join(demos, latest)).then((info) => pair.forward(JSON.stringify({ method: 'State', content: { bytes: info.length } })));
+      void readFile(path.join(demos, latest)).then((info) =>
+        pair.forward(JSON.stringify({ method: 'State', content: { bytes: info.length } })),
+      );
     }, STABLE_MS);
   });
   const latencies: number[] = [];

@@ -58,7 +58,11 @@ export async function cpuMs(pid: number): Promise<number> {
  * same state (disk write-back of the previous run, other load): a fairer ratio for short operations.
  */
 export async function measureAgainst(
-  task: () => Promise<void>, baseline: () => Promise<void>, runs: number, warmup = 1, settle?: () => Promise<void>,
+  task: () => Promise<void>,
+  baseline: () => Promise<void>,
+  runs: number,
+  warmup = 1,
+  settle?: () => Promise<void>,
 ): Promise<{ medianMs: number; baselineMedianMs: number }> {
   const timed = async (work: () => Promise<void>) => {
     const start = process.hrtime.bigint();
@@ -82,8 +86,11 @@ export async function measureAgainst(
 
 export function printTable(figures: Figure[]): void {
   const rows = figures.map((figure) => [
-    figure.name, `${figure.medianMs.toFixed(2)} ${figure.unit ?? 'ms'}`, `${figure.baselineMedianMs.toFixed(2)} ${figure.unit ?? 'ms'} (${figure.baseline})`,
-    `${figure.ratio.toFixed(2)}x`, String(figure.runs),
+    figure.name,
+    `${figure.medianMs.toFixed(2)} ${figure.unit ?? 'ms'}`,
+    `${figure.baselineMedianMs.toFixed(2)} ${figure.unit ?? 'ms'} (${figure.baseline})`,
+    `${figure.ratio.toFixed(2)}x`,
+    String(figure.runs),
   ]);
   const header = ['figure', 'median', 'baseline median', 'ratio', 'runs'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));

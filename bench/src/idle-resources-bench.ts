@@ -23,13 +23,23 @@ export async function benchIdleResources(): Promise<Figure[]> {
     const samples = WINDOW_MS / 1000;
     return [
       {
-        name: 'service CPU idle (connected, not recording)', medianMs: serviceUse!.cpuMsPerSecond, unit: 'ms/s',
-        baseline: 'one core', baselineMedianMs: 1000, ratio: serviceUse!.cpuMsPerSecond / 1000, runs: 1,
+        name: 'service CPU idle (connected, not recording)',
+        medianMs: serviceUse!.cpuMsPerSecond,
+        unit: 'ms/s',
+        baseline: 'one core',
+        baselineMedianMs: 1000,
+        ratio: serviceUse!.cpuMsPerSecond / 1000,
+        runs: 1,
         note: `${(serviceUse!.cpuMsPerSecond / 10).toFixed(2)}% of one core over ${samples} s, ${integrations} integrations enabled (game detection, feeds idle); an empty Node process ${emptyUse!.cpuMsPerSecond.toFixed(2)} ms/s`,
       },
       {
-        name: 'service RSS idle (connected, not recording)', medianMs: serviceUse!.rssMiB, unit: 'MiB',
-        baseline: 'empty Node process', baselineMedianMs: emptyUse!.rssMiB, ratio: serviceUse!.rssMiB / emptyUse!.rssMiB, runs: samples,
+        name: 'service RSS idle (connected, not recording)',
+        medianMs: serviceUse!.rssMiB,
+        unit: 'MiB',
+        baseline: 'empty Node process',
+        baselineMedianMs: emptyUse!.rssMiB,
+        ratio: serviceUse!.rssMiB / emptyUse!.rssMiB,
+        runs: samples,
         note: `median of ${samples} samples, ${SETTLE_MS / 1000} s after the first NewConnection answer; empty library`,
       },
     ];

@@ -23,7 +23,11 @@ export interface InProcessService {
  * ServiceProcess does: a stand-in game of a suite running beside the bench must not start a recording
  * here. Game detection reads the variable once, at start.
  */
-export async function startIsolatedService(folder: string, options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
+export async function startIsolatedService(
+  folder: string,
+  options: ServiceOptions,
+  startOptions: StartOptions = {},
+): Promise<KeyframeService> {
   const previous = process.env.KEYFRAME_GAME_PROCESS_ROOT;
   process.env.KEYFRAME_GAME_PROCESS_ROOT = folder;
   try {
@@ -37,7 +41,9 @@ export async function startIsolatedService(folder: string, options: ServiceOptio
 export async function startInProcessService(prefix: string): Promise<InProcessService> {
   const temp = await createTempFolder(prefix);
   const videos = path.join(temp.path, 'Videos');
-  const service = await startIsolatedService(temp.path, new ServiceOptions(path.join(temp.path, 'data'), 0, undefined, [], videos), { consoleLevel: 'error' });
+  const service = await startIsolatedService(temp.path, new ServiceOptions(path.join(temp.path, 'data'), 0, undefined, [], videos), {
+    consoleLevel: 'error',
+  });
   const client = await ProtocolClient.connect(service.url);
   const { settings } = await client.handshake();
   const sessionsFolder = path.join(settings.contentFolder, 'Full Sessions', 'Bench');
@@ -45,7 +51,11 @@ export async function startInProcessService(prefix: string): Promise<InProcessSe
   await mkdir(sessionsFolder, { recursive: true });
   await mkdir(scratch, { recursive: true });
   return {
-    library: serviceOf(service, ContentLibrary), client, tools: serviceOf(service, FfmpegToolbox).requireFfmpeg('The bench'), sessionsFolder, scratch,
+    library: serviceOf(service, ContentLibrary),
+    client,
+    tools: serviceOf(service, FfmpegToolbox).requireFfmpeg('The bench'),
+    sessionsFolder,
+    scratch,
     async stop() {
       await client.close();
       await service.stop();

@@ -19,11 +19,23 @@ function contentItem(index: number): ContentItem {
   const created = new Date(Date.UTC(2026, 0, 1) + index * 60_000);
   const fileName = `2026-01-01_${String(index).padStart(6, '0')}`;
   return {
-    id: index.toString(16).padStart(32, '0'), type: index % 4 === 0 ? 'Clip' : 'Session', title: '', game: `Game ${index % 17}`,
+    id: index.toString(16).padStart(32, '0'),
+    type: index % 4 === 0 ? 'Clip' : 'Session',
+    title: '',
+    game: `Game ${index % 17}`,
     bookmarks: [{ id: index + 1, type: 'Kill', subtype: null, time: formatDuration(index % 600), aiRating: null }],
-    fileName, filePath: `/videos/Keyframe/Full Sessions/Game/${fileName}.mp4`, fileSize: '812.40 MB', fileSizeKb: 831897,
-    duration: formatDuration(1800.5), createdAt: formatLocalDateTime(created), aiAnalysis: null, uploadId: null,
-    gameDatabaseId: null, audioTrackNames: null, isImported: false, compressed: false,
+    fileName,
+    filePath: `/videos/Keyframe/Full Sessions/Game/${fileName}.mp4`,
+    fileSize: '812.40 MB',
+    fileSizeKb: 831897,
+    duration: formatDuration(1800.5),
+    createdAt: formatLocalDateTime(created),
+    aiAnalysis: null,
+    uploadId: null,
+    gameDatabaseId: null,
+    audioTrackNames: null,
+    isImported: false,
+    compressed: false,
   };
 }
 
@@ -33,10 +45,12 @@ function roundTrip(url: string, expectedFrames: number, capture?: string[]): () 
     const socket = new WebSocket(url);
     await once(socket, 'open');
     let received = 0;
-    const done = new Promise<void>((resolve) => socket.on('message', (data) => {
-      capture?.push(data.toString());
-      if (++received === expectedFrames) resolve();
-    }));
+    const done = new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        capture?.push(data.toString());
+        if (++received === expectedFrames) resolve();
+      }),
+    );
     socket.send(NEW_CONNECTION);
     await done;
     socket.terminate();
@@ -57,8 +71,12 @@ export async function benchNewConnection(): Promise<Figure> {
       const baselineMs = await measure(roundTrip(echo.url, frames.length), RUNS);
       const bytes = frames.reduce((total, frame) => total + Buffer.byteLength(frame), 0);
       return {
-        name: `NewConnection round trip, ${CONTENT_ITEMS} items`, medianMs: serviceMs,
-        baseline: 'bare ws, same bytes', baselineMedianMs: baselineMs, ratio: serviceMs / baselineMs, runs: RUNS,
+        name: `NewConnection round trip, ${CONTENT_ITEMS} items`,
+        medianMs: serviceMs,
+        baseline: 'bare ws, same bytes',
+        baselineMedianMs: baselineMs,
+        ratio: serviceMs / baselineMs,
+        runs: RUNS,
         note: `${(bytes / 1024 / 1024).toFixed(2)} MiB per answer; the ratio is the cost of building and serialising the state`,
       };
     } finally {

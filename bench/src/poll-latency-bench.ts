@@ -19,7 +19,9 @@ const KILLS = 20;
 const POLL_INTERVAL_MS = 250;
 const PLAYER = 'mikehpoo';
 /** The real answer recorded in a match played as PLAYER (see SOURCES.md there), kept outside the repository. */
-const RECORDED_ANSWER = fileURLToPath(new URL('../../../shared/game-data/arena-game-a/lol-allgamedata-playing-lux-28min.json', import.meta.url));
+const RECORDED_ANSWER = fileURLToPath(
+  new URL('../../../shared/game-data/arena-game-a/lol-allgamedata-playing-lux-28min.json', import.meta.url),
+);
 const ALL_GAME_DATA = '/liveclientdata/allgamedata';
 
 interface RecordedAnswer {
@@ -33,7 +35,10 @@ class StandInLiveClientData {
   private readonly startedAt = Date.now();
   private readonly kills: number[] = [];
 
-  private constructor(private readonly server: Server, private readonly recorded: RecordedAnswer) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly recorded: RecordedAnswer,
+  ) {}
 
   static async start(folder: string): Promise<StandInLiveClientData> {
     const server = createServer(await selfSignedCertificate(folder));
@@ -64,11 +69,21 @@ class StandInLiveClientData {
 
   private answer(): RecordedAnswer {
     let nextId = this.recorded.events.Events.length;
-    const events = this.kills.map((time) => ({ EventID: nextId++, EventName: 'ChampionKill', EventTime: time, KillerName: PLAYER, VictimName: 'Japudi', Assisters: [] }));
+    const events = this.kills.map((time) => ({
+      EventID: nextId++,
+      EventName: 'ChampionKill',
+      EventTime: time,
+      KillerName: PLAYER,
+      VictimName: 'Japudi',
+      Assisters: [],
+    }));
     return {
       ...this.recorded,
-      allPlayers: this.recorded.allPlayers.map((player) => (player.summonerName !== PLAYER ? player
-        : { ...player, scores: { ...player.scores, kills: player.scores.kills! + this.kills.length } })),
+      allPlayers: this.recorded.allPlayers.map((player) =>
+        player.summonerName !== PLAYER
+          ? player
+          : { ...player, scores: { ...player.scores, kills: player.scores.kills! + this.kills.length } },
+      ),
       events: { Events: [...this.recorded.events.Events, ...events] },
       gameData: { ...this.recorded.gameData, gameTime: this.gameTime() },
     };
@@ -89,8 +104,12 @@ export async function benchPollLatency(): Promise<Figure> {
     const baseline = await barePollerLatency(game);
     const serviceMs = median(latencies);
     return {
-      name: 'poll (arenaGameA, HTTPS every 250 ms) event to bookmark in State', medianMs: serviceMs,
-      baseline: 'bare poller, same interval, to ws', baselineMedianMs: baseline, ratio: serviceMs / baseline, runs: KILLS,
+      name: 'poll (arenaGameA, HTTPS every 250 ms) event to bookmark in State',
+      medianMs: serviceMs,
+      baseline: 'bare poller, same interval, to ws',
+      baselineMedianMs: baseline,
+      ratio: serviceMs / baseline,
+      runs: KILLS,
       note: `bound by the ${POLL_INTERVAL_MS} ms poll interval (half of it on average); p90 ${[...latencies].sort((a, b) => a - b)[Math.floor(KILLS * 0.9)]!.toFixed(0)} ms, while recording 720p30`,
     };
   } catch (error) {
@@ -120,13 +139,16 @@ async function serviceLatencies(keyframe: IntegrationService, game: StandInLiveC
 async function barePollerLatency(game: StandInLiveClientData): Promise<number> {
   const pair = await forwardingPair();
   const agent = new Agent({ keepAlive: true, rejectUnauthorized: false });
-  const fetchAnswer = () => new Promise<RecordedAnswer>((resolve, reject) => {
-    request({ host: '127.0.0.1', port: 2999, path: ALL_GAME_DATA, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as RecordedAnswer));
-    }).on('error', reject).end();
-  });
+  const fetchAnswer = () =>
+    new Promise<RecordedAnswer>((resolve, reject) => {
+      request({ host: '127.0.0.1', port: 2999, path: ALL_GAME_DATA, agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as RecordedAnswer));
+      })
+        .on('error', reject)
+        .end();
+    });
   let polling = true;
   let lastKills: number | undefined;
   const poller = (async () => {

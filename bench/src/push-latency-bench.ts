@@ -16,11 +16,12 @@ import { median, msSince, type Figure } from './harness.js';
 const PUSHES = 40;
 const ME = '76561198000000001';
 
-const payload = (kills: number) => JSON.stringify({
-  provider: { name: 'Counter-Strike: Global Offensive', appid: 730, version: 14120, steamid: ME, timestamp: 1763800000 },
-  map: { mode: 'competitive', name: 'de_mirage', phase: 'live', round: 1 },
-  player: { steamid: ME, name: 'Me', activity: 'playing', match_stats: { kills, assists: 0, deaths: 0, mvps: 0, score: 0 } },
-});
+const payload = (kills: number) =>
+  JSON.stringify({
+    provider: { name: 'Counter-Strike: Global Offensive', appid: 730, version: 14120, steamid: ME, timestamp: 1763800000 },
+    map: { mode: 'competitive', name: 'de_mirage', phase: 'live', round: 1 },
+    player: { steamid: ME, name: 'Me', activity: 'playing', match_stats: { kills, assists: 0, deaths: 0, mvps: 0, score: 0 } },
+  });
 
 const post = (url: string, body: string) => fetch(url, { method: 'POST', body }).then((response) => response.arrayBuffer());
 /** As CS2 posts with the service's config: node:http (no browser headers), the data folder's token in the body. */
@@ -33,7 +34,9 @@ export async function benchPushLatency(): Promise<Figure> {
   await copyFile('/bin/sleep', executable);
   const game = spawn(executable, ['600'], { stdio: 'ignore' });
   const service = await ServiceProcess.start({
-    dataFolder: path.join(temp.path, 'data'), legacyPort: 'off', gameProcessRoot: temp.path,
+    dataFolder: path.join(temp.path, 'data'),
+    legacyPort: 'off',
+    gameProcessRoot: temp.path,
     env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') },
   });
   const client = await ProtocolClient.connect(service.url);
@@ -63,8 +66,12 @@ export async function benchPushLatency(): Promise<Figure> {
     const baseline = await bareForwardingLatency(PUSHES);
     const serviceMs = median(latencies);
     return {
-      name: 'httpPush event to bookmark in State', medianMs: serviceMs, baseline: 'bare HTTP to ws forward',
-      baselineMedianMs: baseline, ratio: serviceMs / baseline, runs: PUSHES,
+      name: 'httpPush event to bookmark in State',
+      medianMs: serviceMs,
+      baseline: 'bare HTTP to ws forward',
+      baselineMedianMs: baseline,
+      ratio: serviceMs / baseline,
+      runs: PUSHES,
       note: `target under 20 ms median; p90 ${[...latencies].sort((a, b) => a - b)[Math.floor(PUSHES * 0.9)]!.toFixed(2)} ms, while recording 720p30`,
     };
   } finally {

@@ -29,12 +29,17 @@ async function ffmpegChild(servicePid: number): Promise<number> {
   return Number(line.trim().split(/\s+/)[0]);
 }
 
-interface SaveLog { fields: { tookMs: number; waitedForSegmentMs: number } }
+interface SaveLog {
+  fields: { tookMs: number; waitedForSegmentMs: number };
+}
 
 /** The service logs each save's time and the part of it spent waiting for the last segment to close. */
 async function saveLogs(dataFolder: string): Promise<SaveLog[]> {
   const text = await readFile(path.join(dataFolder, 'logs', 'keyframe.log'), 'utf8');
-  return text.split('\n').filter((line) => line.includes('"replay buffer saved"')).map((line) => JSON.parse(line) as SaveLog);
+  return text
+    .split('\n')
+    .filter((line) => line.includes('"replay buffer saved"'))
+    .map((line) => JSON.parse(line) as SaveLog);
 }
 
 export async function benchRecorder(): Promise<Figure[]> {
@@ -46,7 +51,11 @@ export async function benchRecorder(): Promise<Figure[]> {
   try {
     await client.handshake();
     client.send('UpdateSettings', {
-      resolution: '720p', frameRate: 30, recordingMode: 'Buffer', replayBufferDuration: REPLAY_SECONDS, contentFolder: path.join(temp.path, 'videos'),
+      resolution: '720p',
+      frameRate: 30,
+      recordingMode: 'Buffer',
+      replayBufferDuration: REPLAY_SECONDS,
+      contentFolder: path.join(temp.path, 'videos'),
     });
     await client.next('Settings');
 
@@ -66,15 +75,38 @@ export async function benchRecorder(): Promise<Figure[]> {
       await stop();
     }
     const startMs = median(startTimes);
-    const firstFrameArgs = ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-c:v', 'libx264', '-preset', 'veryfast', '-frames:v', '1', '-f', 'null', '-'];
-    const rawStartMs = await measure(async () => {
-      await once(spawn(ffmpeg.path, firstFrameArgs, { stdio: 'ignore' }), 'exit');
-    }, START_RUNS, 1);
+    const firstFrameArgs = [
+      '-v',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=30',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-frames:v',
+      '1',
+      '-f',
+      'null',
+      '-',
+    ];
+    const rawStartMs = await measure(
+      async () => {
+        await once(spawn(ffmpeg.path, firstFrameArgs, { stdio: 'ignore' }), 'exit');
+      },
+      START_RUNS,
+      1,
+    );
 
     await record();
     const encoder = await ffmpegChild(service.child.pid!);
     const empty = await startEmptyNode();
-    const [serviceUse, ffmpegUse, emptyUse] = await processUse([service.child.pid!, encoder, empty.pid], CPU_WINDOW_MS).finally(() => empty.stop());
+    const [serviceUse, ffmpegUse, emptyUse] = await processUse([service.child.pid!, encoder, empty.pid], CPU_WINDOW_MS).finally(() =>
+      empty.stop(),
+    );
     await sleep((REPLAY_SECONDS + 4) * 1000 - CPU_WINDOW_MS);
 
     const segmentsFolder = path.join(dataFolder, 'cache', 'replay-buffer');
@@ -89,8 +121,28 @@ export async function benchRecorder(): Promise<Figure[]> {
       const list = path.join(temp.path, 'bench.ffconcat');
       await writeFile(list, `ffconcat version 1.0\n${segments.map((file) => `file '${file}'\n`).join('')}`);
       const began = process.hrtime.bigint();
-      await run(ffmpeg.path, ['-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc',
-        '-movflags', '+faststart', '-f', 'mp4', '-y', path.join(temp.path, 'bare.mp4')]);
+      await run(ffmpeg.path, [
+        '-v',
+        'error',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        list,
+        '-map',
+        '0',
+        '-c',
+        'copy',
+        '-bsf:a',
+        'aac_adtstoasc',
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        '-y',
+        path.join(temp.path, 'bare.mp4'),
+      ]);
       bareMs.push(Number(process.hrtime.bigint() - began) / 1e6);
     }
     const saves = (await saveLogs(dataFolder)).map(({ fields }) => fields.tookMs - fields.waitedForSegmentMs);
@@ -99,23 +151,40 @@ export async function benchRecorder(): Promise<Figure[]> {
     const serviceShare = serviceUse!.cpuMsPerSecond / 1000;
     return [
       {
-        name: 'start to first frame (StartRecording to State)', medianMs: startMs, baseline: 'raw ffmpeg, first frame of the same input',
-        baselineMedianMs: rawStartMs, ratio: startMs / rawStartMs, runs: START_RUNS,
+        name: 'start to first frame (StartRecording to State)',
+        medianMs: startMs,
+        baseline: 'raw ffmpeg, first frame of the same input',
+        baselineMedianMs: rawStartMs,
+        ratio: startMs / rawStartMs,
+        runs: START_RUNS,
         note: 'from the command to the State that shows the recording; the raw run spawns ffmpeg and waits for its exit',
       },
       {
-        name: 'service CPU per second of recording (ffmpeg excluded)', medianMs: serviceUse!.cpuMsPerSecond, baseline: 'its ffmpeg, same window',
-        baselineMedianMs: ffmpegUse!.cpuMsPerSecond, ratio: serviceUse!.cpuMsPerSecond / ffmpegUse!.cpuMsPerSecond, runs: 1,
+        name: 'service CPU per second of recording (ffmpeg excluded)',
+        medianMs: serviceUse!.cpuMsPerSecond,
+        baseline: 'its ffmpeg, same window',
+        baselineMedianMs: ffmpegUse!.cpuMsPerSecond,
+        ratio: serviceUse!.cpuMsPerSecond / ffmpegUse!.cpuMsPerSecond,
+        runs: 1,
         note: `${(serviceShare * 100).toFixed(2)}% of one core (target < 3%); ffmpeg ${(ffmpegUse!.cpuMsPerSecond / 10).toFixed(0)}%; ${CPU_WINDOW_MS / 1000} s window, preview off`,
       },
       {
-        name: 'service RSS while recording (ffmpeg excluded)', medianMs: serviceUse!.rssMiB, unit: 'MiB', baseline: 'empty Node process, same window',
-        baselineMedianMs: emptyUse!.rssMiB, ratio: serviceUse!.rssMiB / emptyUse!.rssMiB, runs: CPU_WINDOW_MS / 1000,
+        name: 'service RSS while recording (ffmpeg excluded)',
+        medianMs: serviceUse!.rssMiB,
+        unit: 'MiB',
+        baseline: 'empty Node process, same window',
+        baselineMedianMs: emptyUse!.rssMiB,
+        ratio: serviceUse!.rssMiB / emptyUse!.rssMiB,
+        runs: CPU_WINDOW_MS / 1000,
         note: `median of one sample a second; its ffmpeg ${ffmpegUse!.rssMiB.toFixed(0)} MiB besides (720p30, 30 s replay buffer)`,
       },
       {
-        name: `replay-buffer save of ${REPLAY_SECONDS} s (segments closed)`, medianMs: median(saves), baseline: 'bare ffmpeg concat of the same segments',
-        baselineMedianMs: median(bareMs), ratio: median(saves) / median(bareMs), runs: saves.length,
+        name: `replay-buffer save of ${REPLAY_SECONDS} s (segments closed)`,
+        medianMs: median(saves),
+        baseline: 'bare ffmpeg concat of the same segments',
+        baselineMedianMs: median(bareMs),
+        ratio: median(saves) / median(bareMs),
+        runs: saves.length,
         note: 'join + probe + thumbnail + waveform + item; target ratio <= 1.5',
       },
     ];

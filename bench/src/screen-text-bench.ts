@@ -15,10 +15,18 @@ const CPU_WINDOW_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The vehicle-soccer event band (plugins/vehicle-soccer/src/event-text.ts). */
 const EVENT_BAND: ScreenTextOptions = {
-  region: { left: 0.38, top: 0.15, width: 0.24, height: 0.10 }, intervalMs: 250, preprocess: { kind: 'threshold', level: 200 },
+  region: { left: 0.38, top: 0.15, width: 0.24, height: 0.1 },
+  intervalMs: 250,
+  preprocess: { kind: 'threshold', level: 200 },
 };
 const goalMessage = (fromMs: number, toMs: number): DrawnText => ({
-  text: '+100 GOAL', fromMs, toMs, centre: { x: 0.5, y: 0.2 }, size: 0.055, colour: 'white', outline: { colour: 'black', width: 4 },
+  text: '+100 GOAL',
+  fromMs,
+  toMs,
+  centre: { x: 0.5, y: 0.2 },
+  size: 0.055,
+  colour: 'white',
+  outline: { colour: 'black', width: 4 },
 });
 
 export async function benchScreenText(): Promise<Figure[]> {
@@ -48,11 +56,21 @@ async function benchFrameOcr(folder: string): Promise<Figure> {
 
   const whole = await createOfflineWorker('sparse');
   let wholeText = '';
-  const wholeMs = await measure(async () => { wholeText = (await whole.recognize(png)).data.text.replace(/\s+/g, ' ').trim(); }, RUNS, 1);
+  const wholeMs = await measure(
+    async () => {
+      wholeText = (await whole.recognize(png)).data.text.replace(/\s+/g, ' ').trim();
+    },
+    RUNS,
+    1,
+  );
   await whole.terminate();
   return {
-    name: 'OCR of a 1080p frame: event band (cut, threshold, one line)', medianMs: regionMs,
-    baseline: 'the whole frame (sparse text)', baselineMedianMs: wholeMs, ratio: regionMs / wholeMs, runs: RUNS,
+    name: 'OCR of a 1080p frame: event band (cut, threshold, one line)',
+    medianMs: regionMs,
+    baseline: 'the whole frame (sparse text)',
+    baselineMedianMs: wholeMs,
+    ratio: regionMs / wholeMs,
+    runs: RUNS,
     note: `band read ${JSON.stringify(regionText)}; the whole frame read ${JSON.stringify(wholeText.slice(0, 60))}; target for the band 50-100 ms`,
   };
 }
@@ -60,10 +78,16 @@ async function benchFrameOcr(folder: string): Promise<Figure> {
 async function benchServiceCpu(folder: string): Promise<Figure> {
   const video = path.join(folder, 'match.mp4');
   // A goal message every 10 s, on screen for 2 s: the band has text about a fifth of the time.
-  await writeTextVideo({
-    width: 1920, height: 1080, durationMs: 40_000, background: 'noisyBars',
-    texts: [0, 1, 2, 3].map((index) => goalMessage(index * 10_000 + 3000, index * 10_000 + 5000)),
-  }, video);
+  await writeTextVideo(
+    {
+      width: 1920,
+      height: 1080,
+      durationMs: 40_000,
+      background: 'noisyBars',
+      texts: [0, 1, 2, 3].map((index) => goalMessage(index * 10_000 + 3000, index * 10_000 + 5000)),
+    },
+    video,
+  );
   const keyframe = await IntegrationService.start({ integration: 'vehicleSoccer', env: () => ({ KEYFRAME_SYNTHETIC_VIDEO: video }) });
   try {
     keyframe.client.send('UpdateSettings', { resolution: '1080p' });
@@ -86,8 +110,12 @@ async function benchServiceCpu(folder: string): Promise<Figure> {
     const bookmarks = keyframe.client.latest('State')!.recording!.bookmarks.length;
     await keyframe.stopRecording();
     return {
-      name: 'service CPU per second of a 1080p recording, vehicleSoccer reading every 250 ms', medianMs: readingMs,
-      baseline: 'the same recording, integration idle', baselineMedianMs: idleMs, ratio: readingMs / idleMs, runs: 1,
+      name: 'service CPU per second of a 1080p recording, vehicleSoccer reading every 250 ms',
+      medianMs: readingMs,
+      baseline: 'the same recording, integration idle',
+      baselineMedianMs: idleMs,
+      ratio: readingMs / idleMs,
+      runs: 1,
       note: `${(readingMs / 10).toFixed(1)}% of one core with OCR, ${(idleMs / 10).toFixed(1)}% without (ffmpeg excluded; the raw frames pipe is read in both); ${bookmarks} Goal bookmarks in the window`,
     };
   } finally {

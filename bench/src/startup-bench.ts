@@ -16,22 +16,34 @@ export async function benchStartup(): Promise<Figure> {
   const temp = await createTempFolder('keyframe-bench-');
   let discovered = 0;
   try {
-    const serviceMs = await measure(async () => {
-      const service = await ServiceProcess.start({ dataFolder: temp.path, legacyPort: 'off' });
-      const client = await ProtocolClient.connect(service.url);
-      const { state } = await client.handshake();
-      discovered = Object.keys(state.integrations).length;
-      await client.close();
-      await service.stop();
-    }, RUNS, 1);
+    const serviceMs = await measure(
+      async () => {
+        const service = await ServiceProcess.start({ dataFolder: temp.path, legacyPort: 'off' });
+        const client = await ProtocolClient.connect(service.url);
+        const { state } = await client.handshake();
+        discovered = Object.keys(state.integrations).length;
+        await client.close();
+        await service.stop();
+      },
+      RUNS,
+      1,
+    );
     const plugins = (await readdir(PLUGINS_FOLDER, { withFileTypes: true })).filter((entry) => entry.isDirectory()).length;
     if (discovered < plugins) throw new Error(`only ${discovered} of the workspace's ${plugins} plugins were in the first State`);
-    const baselineMs = await measure(async () => {
-      await once(spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }), 'exit');
-    }, RUNS, 1);
+    const baselineMs = await measure(
+      async () => {
+        await once(spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }), 'exit');
+      },
+      RUNS,
+      1,
+    );
     return {
-      name: `start-up to first NewConnection answer, all ${discovered} plugins discovered`, medianMs: serviceMs, baseline: 'empty Node process',
-      baselineMedianMs: baselineMs, ratio: serviceMs / baselineMs, runs: RUNS,
+      name: `start-up to first NewConnection answer, all ${discovered} plugins discovered`,
+      medianMs: serviceMs,
+      baseline: 'empty Node process',
+      baselineMedianMs: baselineMs,
+      ratio: serviceMs / baselineMs,
+      runs: RUNS,
       note: 'spawn to the answer of the first accepted connection, every integration in its first State; includes process exit after stop',
     };
   } finally {

@@ -42,29 +42,56 @@ export async function benchState(): Promise<Figure[]> {
     for (let index = 0; index < ITEMS; index++) {
       const filePath = path.join(folder, `session-${index}.mp4`);
       await writeFile(filePath, '');
-      await library.add({ type: 'Session', filePath, game: 'Bench', durationSeconds: 1800, createdAt: new Date(Date.UTC(2026, 0, 1) + index * 60_000) });
+      await library.add({
+        type: 'Session',
+        filePath,
+        game: 'Bench',
+        durationSeconds: 1800,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + index * 60_000),
+      });
     }
     const sidecars = path.join(settings.current.cacheFolder, 'metadata', 'Full Sessions');
     const reindex = await measure(() => library.load(), RUNS, 1);
-    const bareRead = await measure(async () => {
-      for (const name of await readdir(sidecars)) JSON.parse(await readFile(path.join(sidecars, name), 'utf8'));
-    }, RUNS, 1);
+    const bareRead = await measure(
+      async () => {
+        for (const name of await readdir(sidecars)) JSON.parse(await readFile(path.join(sidecars, name), 'utf8'));
+      },
+      RUNS,
+      1,
+    );
 
     const item = library.list()[ITEMS / 2]!;
     let title = 0;
-    const rename = () => new Promise<void>((resolve, reject) => {
-      sink.onState = () => resolve();
-      library.update(item.id, { title: `Round ${++title}` }).catch(reject);
-    });
+    const rename = () =>
+      new Promise<void>((resolve, reject) => {
+        sink.onState = () => resolve();
+        library.update(item.id, { title: `Round ${++title}` }).catch(reject);
+      });
     const renamed = await measure(rename, RUNS * 3, 3);
-    const serialised = await measure(async () => {
-      JSON.stringify({ method: 'State', content: state.current });
-    }, RUNS * 3, 3);
+    const serialised = await measure(
+      async () => {
+        JSON.stringify({ method: 'State', content: state.current });
+      },
+      RUNS * 3,
+      3,
+    );
     await app.dispose();
     return [
-      { name: `re-index at start, ${ITEMS} items`, medianMs: reindex, baseline: 'read + JSON.parse the same sidecars', baselineMedianMs: bareRead, ratio: reindex / bareRead, runs: RUNS },
       {
-        name: `rename to State sent, ${ITEMS} items`, medianMs: renamed, baseline: 'JSON.stringify of that State', baselineMedianMs: serialised, ratio: renamed / serialised, runs: RUNS * 3,
+        name: `re-index at start, ${ITEMS} items`,
+        medianMs: reindex,
+        baseline: 'read + JSON.parse the same sidecars',
+        baselineMedianMs: bareRead,
+        ratio: reindex / bareRead,
+        runs: RUNS,
+      },
+      {
+        name: `rename to State sent, ${ITEMS} items`,
+        medianMs: renamed,
+        baseline: 'JSON.stringify of that State',
+        baselineMedianMs: serialised,
+        ratio: renamed / serialised,
+        runs: RUNS * 3,
         note: 'includes the sidecar write and rebuilding the content list newest first',
       },
     ];

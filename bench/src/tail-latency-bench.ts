@@ -48,8 +48,12 @@ export async function benchTailLatency(): Promise<Figure> {
     const baseline = await bareTailLatency(bareLog);
     const serviceMs = median(latencies);
     return {
-      name: 'tail (blockSandbox, log line) event to bookmark in State', medianMs: serviceMs,
-      baseline: 'bare fs.watch + read, to ws', baselineMedianMs: baseline, ratio: serviceMs / baseline, runs: DEATHS,
+      name: 'tail (blockSandbox, log line) event to bookmark in State',
+      medianMs: serviceMs,
+      baseline: 'bare fs.watch + read, to ws',
+      baselineMedianMs: baseline,
+      ratio: serviceMs / baseline,
+      runs: DEATHS,
       note: `bound by the file-system notification (inotify); a missed one is caught by the 250 ms stat; p90 ${[...latencies].sort((a, b) => a - b)[Math.floor(DEATHS * 0.9)]!.toFixed(1)} ms, while recording 720p30`,
     };
   } finally {
@@ -74,7 +78,9 @@ async function bareTailLatency(log: string): Promise<number> {
     pending = lines.pop()!;
     for (const line of lines) if (line.includes('[CHAT] Steve')) pair.forward(JSON.stringify({ method: 'State', content: { line } }));
   };
-  const watcher = watch(log, () => { reading = reading.then(readAppended); });
+  const watcher = watch(log, () => {
+    reading = reading.then(readAppended);
+  });
   const latencies: number[] = [];
   for (let count = 1; count <= DEATHS; count++) {
     await delay(200 + Math.random() * 200);

@@ -1,22 +1,50 @@
 // @keyframe/core: the SDK for game integrations. Everything a plugin may use is exported here;
 // anything else in this package is internal and may change.
 export type {
-  GameIntegration, DetectedGame, BookmarkRequest, RecordingInfo, RecorderView, PluginLogger, HealthReporter, DataExpectation,
-  Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService,
+  GameIntegration,
+  DetectedGame,
+  BookmarkRequest,
+  RecordingInfo,
+  RecorderView,
+  PluginLogger,
+  HealthReporter,
+  DataExpectation,
+  Bookmarks as BookmarksService,
+  Clock as ClockService,
+  GamePaths as GamePathsService,
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';
 export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
 export type {
-  Feed, FeedInputs, FeedKind, Feeds as FeedsService, FolderInput, HttpPushInput, HttpPushOptions, HttpPushRefusal, PollInput, PollOptions,
-  ScreenTextInput, ScreenTextOptions, TailInput, TailOptions, WatchFolderOptions,
+  Feed,
+  FeedInputs,
+  FeedKind,
+  Feeds as FeedsService,
+  FolderInput,
+  HttpPushInput,
+  HttpPushOptions,
+  HttpPushRefusal,
+  PollInput,
+  PollOptions,
+  ScreenTextInput,
+  ScreenTextOptions,
+  TailInput,
+  TailOptions,
+  WatchFolderOptions,
 } from './sdk/feed-types.js';
 export type { BookmarkType } from './protocol/index.js';
 export {
-  GameConfigFile, type GameConfigFileOptions, type GameConfigInstallReport, type GameConfigInstallResult,
+  GameConfigFile,
+  type GameConfigFileOptions,
+  type GameConfigInstallReport,
+  type GameConfigInstallResult,
 } from './sdk/game-config-file.js';
-export { ScreenTextMatcher, type ScreenTextEvent, type ScreenTextKeyword, type ScreenTextMatcherOptions } from './sdk/screen-text-matcher.js';
+export {
+  ScreenTextMatcher,
+  type ScreenTextEvent,
+  type ScreenTextKeyword,
+  type ScreenTextMatcherOptions,
+} from './sdk/screen-text-matcher.js';
 export { containsKeyword, editDistance } from './sdk/keyword-match.js';
 export { openJsonPushFeed, pushPortOf, readJsonPush, type JsonPushFeedOptions } from './sdk/json-push-feed.js';
-export {
-  ScreenTextBookmarks, type ScreenTextBookmarksOptions, type ScreenTextBookmarksServices,
-} from './sdk/screen-text-bookmarks.js';
+export { ScreenTextBookmarks, type ScreenTextBookmarksOptions, type ScreenTextBookmarksServices } from './sdk/screen-text-bookmarks.js';

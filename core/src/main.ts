@@ -29,7 +29,8 @@ Options:
 function parsePort(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${name} must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
   return port;
 }
 
@@ -67,26 +68,31 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  console.log([
-    `Keyframe ${appVersion()} is running`,
-    `  UI:        ${service.url}`,
-    `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
-    ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
-    `  Data:      ${options.dataFolder}`,
-    `  Content:   ${service.settings.contentFolder}`,
-    `  Logs:      ${options.logFolder}`,
-    'Press Ctrl+C to stop.',
-  ].join('\n'));
+  console.log(
+    [
+      `Keyframe ${appVersion()} is running`,
+      `  UI:        ${service.url}`,
+      `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
+      ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
+      `  Data:      ${options.dataFolder}`,
+      `  Content:   ${service.settings.contentFolder}`,
+      `  Logs:      ${options.logFolder}`,
+      'Press Ctrl+C to stop.',
+    ].join('\n'),
+  );
 
   let stopping = false;
   const shutdown = (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping Keyframe…`);
-    void service.stop().then(() => process.exit(exitCode), (error: unknown) => {
-      console.error('Keyframe did not stop cleanly:', error);
-      process.exit(1);
-    });
+    void service.stop().then(
+      () => process.exit(exitCode),
+      (error: unknown) => {
+        console.error('Keyframe did not stop cleanly:', error);
+        process.exit(1);
+      },
+    );
   };
   const container = containerOf(service);
   handleProcessFaults(container.resolve(Logger).child('process'), shutdown);

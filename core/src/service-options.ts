@@ -21,16 +21,32 @@ export class ServiceOptions {
     readonly platform: PlatformEndpoints = DEFAULT_PLATFORM_ENDPOINTS,
   ) {}
 
-  get logFolder(): string { return path.join(this.dataFolder, 'logs'); }
-  get settingsFile(): string { return path.join(this.dataFolder, 'settings.json'); }
-  get defaultCacheFolder(): string { return path.join(this.dataFolder, 'cache'); }
+  get logFolder(): string {
+    return path.join(this.dataFolder, 'logs');
+  }
+  get settingsFile(): string {
+    return path.join(this.dataFolder, 'settings.json');
+  }
+  get defaultCacheFolder(): string {
+    return path.join(this.dataFolder, 'cache');
+  }
 
-  static fromEnvironment(overrides: { dataFolder?: string; port?: number; legacyPort?: number | undefined; allowedOrigins?: readonly string[] } = {},
-    variables: NodeJS.ProcessEnv = process.env): ServiceOptions {
+  static fromEnvironment(
+    overrides: { dataFolder?: string; port?: number; legacyPort?: number | undefined; allowedOrigins?: readonly string[] } = {},
+    variables: NodeJS.ProcessEnv = process.env,
+  ): ServiceOptions {
     const dataFolder = path.resolve(overrides.dataFolder ?? (variables.KEYFRAME_HOME || defaultDataFolder()));
     const allowedOrigins = [...(variables.KEYFRAME_ALLOWED_ORIGINS ?? '').split(','), ...(overrides.allowedOrigins ?? [])]
-      .map((origin) => origin.trim()).filter(Boolean);
+      .map((origin) => origin.trim())
+      .filter(Boolean);
     const legacyPort = 'legacyPort' in overrides ? overrides.legacyPort : DEFAULT_LEGACY_PORT;
-    return new ServiceOptions(dataFolder, overrides.port ?? DEFAULT_PORT, legacyPort, allowedOrigins, userContentFolder(), platformEndpointsFrom(variables));
+    return new ServiceOptions(
+      dataFolder,
+      overrides.port ?? DEFAULT_PORT,
+      legacyPort,
+      allowedOrigins,
+      userContentFolder(),
+      platformEndpointsFrom(variables),
+    );
   }
 }

@@ -1,6 +1,14 @@
 // Tapes for plugin authors and tools: read, write and replay recorded game data.
 import 'reflect-metadata';
-export { readTape, isFeedEntry, tapeFilesFolder, type Tape, type TapeEntry, type TapeHeader, type FeedEntry } from './feeds/tape/tape-format.js';
+export {
+  readTape,
+  isFeedEntry,
+  tapeFilesFolder,
+  type Tape,
+  type TapeEntry,
+  type TapeHeader,
+  type FeedEntry,
+} from './feeds/tape/tape-format.js';
 export { TapeWriter } from './feeds/tape/tape-writer.js';
 export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './integrations/tape-player.js';
 export { inspectPackage, type DiscoveredPlugin } from './integrations/plugin-discovery.js';
@@ -11,9 +19,20 @@ export { SilenceWatch } from './integrations/silence-watch.js';
 export { ManualClock } from './integrations/fakes/manual-clock.js';
 export { ScriptedRecorder, type ScriptedRecording } from './integrations/fakes/scripted-recorder.js';
 export {
-  SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, type ScreenTextReading, type ScriptedFeedsOptions,
+  SCRIPTED_PUSH_TOKEN,
+  ScriptedFeed,
+  ScriptedFeeds,
+  type ScreenTextReading,
+  type ScriptedFeedsOptions,
 } from './integrations/fakes/scripted-feeds.js';
 export {
-  writeScreenTextTape, writeTextFrames, writeTextVideo,
-  type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,
+  writeScreenTextTape,
+  writeTextFrames,
+  writeTextVideo,
+  type Cover,
+  type DrawnText,
+  type ScreenTextTapeSpec,
+  type TextBackground,
+  type TextScene,
+  type WrittenFrame,
 } from './feeds/screen-text/text-frames.js';

@@ -10,14 +10,34 @@ export { mebibytes, processSamplingSupported, sampleProcess, sampleUntil, type P
 export { filesBelow, folderChecksum, folderListing } from './kit/folder-checksum.js';
 export { fileSha256, importGeneratedVideo } from './kit/imported-video.js';
 export { longTestsSelected } from './kit/test-length.js';
-export { importUploadableVideo, TusPlatform, type PlatformTokens, type RenewalRecord, type StoredUpload, type TusPlatformOptions, type TusRequestRecord } from './kit/tus-platform.js';
+export {
+  importUploadableVideo,
+  TusPlatform,
+  type PlatformTokens,
+  type RenewalRecord,
+  type StoredUpload,
+  type TusPlatformOptions,
+  type TusRequestRecord,
+} from './kit/tus-platform.js';
 export { openUi, waitForCondition, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
 export {
-  assertTapeMatchesExpected, compareBookmarks, expectedFileOf, itReplaysEveryTape, replayTape, writeTape,
-  type EveryTapeOptions, type ExpectedBookmarks, type ReplayOptions,
+  assertTapeMatchesExpected,
+  compareBookmarks,
+  expectedFileOf,
+  itReplaysEveryTape,
+  replayTape,
+  writeTape,
+  type EveryTapeOptions,
+  type ExpectedBookmarks,
+  type ReplayOptions,
 } from './kit/tape-assertions.js';
 export {
-  IntegrationTestBed, RecordedBookmarks, RecordedHealth, RecordedLogger, TestGamePaths, type LoggedLine,
+  IntegrationTestBed,
+  RecordedBookmarks,
+  RecordedHealth,
+  RecordedLogger,
+  TestGamePaths,
+  type LoggedLine,
 } from './kit/integration-test-bed.js';
 // The SDK's stand-ins the test bed and the tape player share.
 export { ManualClock, SCRIPTED_PUSH_TOKEN, ScriptedFeed, ScriptedFeeds, ScriptedRecorder } from '@keyframe/core/tapes';
@@ -26,6 +46,13 @@ export { IntegrationService, StandInGame, type IntegrationServiceOptions } from 
 export { postAsGame, readPushToken, withPushToken, type GamePost } from '@keyframe/core/testing';
 export { canMakeCertificates, selfSignedCertificate, type Certificate } from './kit/self-signed-certificate.js';
 export {
-  writeScreenTextTape, writeTextFrames, writeTextVideo,
-  type Cover, type DrawnText, type ScreenTextTapeSpec, type TextBackground, type TextScene, type WrittenFrame,
+  writeScreenTextTape,
+  writeTextFrames,
+  writeTextVideo,
+  type Cover,
+  type DrawnText,
+  type ScreenTextTapeSpec,
+  type TextBackground,
+  type TextScene,
+  type WrittenFrame,
 } from '@keyframe/core/tapes';

@@ -17,10 +17,14 @@ import { VideoPage } from './video';
 
 function Page({ route }: { route: Route }) {
   switch (route.page) {
-    case 'library': return <LibraryPage key={route.section} section={route.section} />;
-    case 'video': return <VideoPage key={route.id} id={route.id} />;
-    case 'recording': return <RecordingPage />;
-    case 'settings': return <SettingsPage tab={route.tab} />;
+    case 'library':
+      return <LibraryPage key={route.section} section={route.section} />;
+    case 'video':
+      return <VideoPage key={route.id} id={route.id} />;
+    case 'recording':
+      return <RecordingPage />;
+    case 'settings':
+      return <SettingsPage tab={route.tab} />;
   }
 }
 

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { EXPIRY_MARGIN_MS, jwtExpiry, needsRenewal } from './access-token.js';
 
-const jwt = (payload: object) => ['{"alg":"HS256"}', JSON.stringify(payload), 'signature']
-  .map((part, index) => (index < 2 ? Buffer.from(part).toString('base64url') : part)).join('.');
+const jwt = (payload: object) =>
+  ['{"alg":"HS256"}', JSON.stringify(payload), 'signature']
+    .map((part, index) => (index < 2 ? Buffer.from(part).toString('base64url') : part))
+    .join('.');
 
 describe('access token expiry', () => {
   const now = Date.UTC(2026, 10, 24, 12, 0, 0);

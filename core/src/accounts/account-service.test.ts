@@ -12,8 +12,10 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { AccountService, SignedOut, type SignOutReason } from './account-service.js';
 import { TokenStore } from './token-store.js';
 
-const jwt = (secondsLeft: number, id: string) => ['{"alg":"none"}', JSON.stringify({ exp: Math.floor(Date.now() / 1000) + secondsLeft, id }), 'x']
-  .map((part, index) => (index < 2 ? Buffer.from(part).toString('base64url') : part)).join('.');
+const jwt = (secondsLeft: number, id: string) =>
+  ['{"alg":"none"}', JSON.stringify({ exp: Math.floor(Date.now() / 1000) + secondsLeft, id }), 'x']
+    .map((part, index) => (index < 2 ? Buffer.from(part).toString('base64url') : part))
+    .join('.');
 
 /** An OAuth 2 token endpoint on loopback that answers as told and keeps the forms it received. */
 class TokenEndpoint {
@@ -26,10 +28,16 @@ class TokenEndpoint {
     const endpoint = new TokenEndpoint(server);
     server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
       let body = '';
-      request.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       request.on('end', () => {
         endpoint.forms.push(new URLSearchParams(body));
-        setTimeout(() => response.writeHead(endpoint.answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(endpoint.answer.body)), 20);
+        setTimeout(
+          () =>
+            response.writeHead(endpoint.answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(endpoint.answer.body)),
+          20,
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,7 +67,13 @@ describe('AccountService', () => {
   const start = async (tokenUrl: string) => {
     await app?.dispose();
     const options = new ServiceOptions(folder, 0, undefined, [], folder, { ...DEFAULT_PLATFORM_ENDPOINTS, tokenUrl });
-    app = await createTestApp({ dataFolder: folder, overrides: [[ServiceOptions, options], [EVENT_SINK, events]] });
+    app = await createTestApp({
+      dataFolder: folder,
+      overrides: [
+        [ServiceOptions, options],
+        [EVENT_SINK, events],
+      ],
+    });
     store = app.resolve(TokenStore);
     account = app.resolve(AccountService);
     account.onSignOut(async (reason) => {
@@ -96,7 +110,9 @@ describe('AccountService', () => {
     await account.login({ accessToken: jwt(10, 'expiring'), refreshToken: 'refresh-1' });
     const tokens = await Promise.all([account.accessToken(), account.accessToken(), account.accessToken()]);
     expect(new Set(tokens).size).to.equal(1);
-    expect(endpoint.forms.map((form) => Object.fromEntries(form))).to.deep.equal([{ grant_type: 'refresh_token', refresh_token: 'refresh-1', client_id: 'keyframe-desktop' }]);
+    expect(endpoint.forms.map((form) => Object.fromEntries(form))).to.deep.equal([
+      { grant_type: 'refresh_token', refresh_token: 'refresh-1', client_id: 'keyframe-desktop' },
+    ]);
     expect(await store.load()).to.deep.equal({ accessToken: tokens[0], refreshToken: 'refresh-2' });
   });
 
@@ -117,7 +133,10 @@ describe('AccountService', () => {
   it('signs out with a dialog when the endpoint refuses the grant', async () => {
     endpoint.answer = { status: 400, body: { error: 'invalid_grant', error_description: 'refresh token expired' } };
     await account.login({ accessToken: jwt(-60, 'expired'), refreshToken: 'refresh-1' });
-    const failure = await account.accessToken().then(() => undefined, (error: unknown) => error);
+    const failure = await account.accessToken().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(SignedOut);
     expect(account.isSignedIn).to.equal(false);
     expect(await store.load()).to.equal(undefined);
@@ -130,12 +149,22 @@ describe('AccountService', () => {
   it('stays signed in when the endpoint fails or cannot be reached', async () => {
     endpoint.answer = { status: 503, body: {} };
     await account.login({ accessToken: jwt(-60, 'expired'), refreshToken: 'refresh-1' });
-    expect(await account.accessToken().then(() => undefined, (error: unknown) => error)).to.be.instanceOf(Error).and.not.instanceOf(SignedOut);
+    expect(
+      await account.accessToken().then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+    )
+      .to.be.instanceOf(Error)
+      .and.not.instanceOf(SignedOut);
     expect(account.isSignedIn).to.equal(true);
     await endpoint.close();
     await start('http://127.0.0.1:9/token');
     await account.login({ accessToken: jwt(-60, 'expired'), refreshToken: 'refresh-1' });
-    const failure = await account.accessToken().then(() => undefined, (error: unknown) => error);
+    const failure = await account.accessToken().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(Error).and.not.instanceOf(SignedOut);
     expect(account.isSignedIn).to.equal(true);
     expect(events.of('ShowModal')).to.deep.equal([]);
@@ -148,7 +177,10 @@ describe('AccountService', () => {
     expect(account.isSignedIn).to.equal(false);
     await logout;
     expect(signOuts).to.deep.equal(['logout']);
-    await account.accessToken().then(() => expect.fail('signed out'), (error: unknown) => expect(error).to.be.instanceOf(SignedOut));
+    await account.accessToken().then(
+      () => expect.fail('signed out'),
+      (error: unknown) => expect(error).to.be.instanceOf(SignedOut),
+    );
     await start(endpoint.url);
     await account.load();
     expect(account.isSignedIn).to.equal(false);

@@ -90,7 +90,9 @@ export class AccountService {
 
   /** One renewal at a time; everyone who needs a token meanwhile waits for it. */
   private renew(): Promise<string> {
-    this.renewal ??= this.renewOnce().finally(() => { this.renewal = undefined; });
+    this.renewal ??= this.renewOnce().finally(() => {
+      this.renewal = undefined;
+    });
     return this.renewal;
   }
 

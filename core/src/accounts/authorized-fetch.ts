@@ -3,7 +3,8 @@
 import type { AccountService } from './account-service.js';
 
 export async function authorizedFetch(account: AccountService, url: string, init: RequestInit = {}): Promise<Response> {
-  const send = (token: string) => fetch(url, { ...init, headers: { ...init.headers as Record<string, string>, authorization: `Bearer ${token}` } });
+  const send = (token: string) =>
+    fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } });
   const token = await account.accessToken();
   const response = await send(token);
   if (response.status !== 401) return response;

@@ -23,9 +23,14 @@ export async function renewTokens(tokenUrl: string, clientId: string, refreshTok
     signal: AbortSignal.timeout(RENEWAL_TIMEOUT_MS),
   });
   const body: unknown = await response.json().catch(() => undefined);
-  const fields = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {};
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   if (response.status === 400 || response.status === 401) {
-    const reason = typeof fields.error_description === 'string' ? fields.error_description : typeof fields.error === 'string' ? fields.error : `HTTP ${response.status}`;
+    const reason =
+      typeof fields.error_description === 'string'
+        ? fields.error_description
+        : typeof fields.error === 'string'
+          ? fields.error
+          : `HTTP ${response.status}`;
     throw new RenewalRefused(`The sign-in could not be renewed: ${reason}.`);
   }
   if (!response.ok) throw new Error(`The token endpoint answered HTTP ${response.status}.`);

@@ -122,9 +122,16 @@ export class KeyframeService {
     await this.container.resolve(IntegrationHost).stop();
     this.container.resolve(GameDetector).stop();
     // Stopped where they are, to resume at the next start.
-    await this.container.resolve(UploadService).shutdown().catch((error: unknown) => this.logger.error('uploads did not stop cleanly', { error }));
-    await this.container.resolve(JobRunner).shutdown().catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
-    await Promise.resolve().then(() => this.container.resolve(RecorderService).shutdown())
+    await this.container
+      .resolve(UploadService)
+      .shutdown()
+      .catch((error: unknown) => this.logger.error('uploads did not stop cleanly', { error }));
+    await this.container
+      .resolve(JobRunner)
+      .shutdown()
+      .catch((error: unknown) => this.logger.error('media jobs did not stop cleanly', { error }));
+    await Promise.resolve()
+      .then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
     await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
     this.container.resolve(StatePublisher).dispose();
@@ -145,7 +152,10 @@ export class KeyframeService {
   private async startUp(): Promise<void> {
     this.logger.info('starting', { dataFolder: this.options.dataFolder, pid: process.pid, instanceId: this.lock.instanceId });
     if (this.lock.replaced) {
-      this.logger.warn('the data folder lock of a Keyframe that did not stop was taken over', { lock: this.lock.file, previous: this.lock.replaced });
+      this.logger.warn('the data folder lock of a Keyframe that did not stop was taken over', {
+        lock: this.lock.file,
+        previous: this.lock.replaced,
+      });
     }
     const settings = this.container.resolve(SettingsStore);
     this.reportSettingsLoad(await settings.load());
@@ -205,8 +215,10 @@ export class KeyframeService {
 }
 
 function missingUiPage(): string {
-  return '<!doctype html><meta charset="utf-8"><title>Keyframe</title>'
-    + '<body style="font-family:sans-serif;background:#111;color:#ddd;padding:2rem">'
-    + '<h1>Keyframe is running</h1><p>The web UI has not been built: run <code>npm run build</code>. '
-    + 'Frontends can connect to the WebSocket at this address.</p></body>';
+  return (
+    '<!doctype html><meta charset="utf-8"><title>Keyframe</title>' +
+    '<body style="font-family:sans-serif;background:#111;color:#ddd;padding:2rem">' +
+    '<h1>Keyframe is running</h1><p>The web UI has not been built: run <code>npm run build</code>. ' +
+    'Frontends can connect to the WebSocket at this address.</p></body>'
+  );
 }

@@ -95,9 +95,22 @@ const FEATURES: Record<string, InjectionToken<object>[]> = {
 
 /** One per command family; the dispatcher collects them all through `COMMAND_GROUP`. */
 const COMMAND_GROUPS: InjectionToken<CommandGroup>[] = [
-  ConnectionCommands, SettingsCommands, RecordingCommands, GameCommands, RecoveryCommands, StorageCommands, ClipCommands,
-  MediaCommands, ContentCommands, HighlightCommands, MigrationCommands, UpdateCommands, DesktopCommands, AccountCommands,
-  UploadCommands, IntegrationCommands,
+  ConnectionCommands,
+  SettingsCommands,
+  RecordingCommands,
+  GameCommands,
+  RecoveryCommands,
+  StorageCommands,
+  ClipCommands,
+  MediaCommands,
+  ContentCommands,
+  HighlightCommands,
+  MigrationCommands,
+  UpdateCommands,
+  DesktopCommands,
+  AccountCommands,
+  UploadCommands,
+  IntegrationCommands,
 ];
 
 /** What the container is given from outside: how the service was started and where it logs. */
@@ -130,9 +143,13 @@ function linkFeatures(container: DependencyContainer): void {
   container.register(FINISHED_RECORDINGS, { useFactory: (scope) => finishedRecordings(scope.resolve(ContentLibrary)) });
   container.register(INTEGRATION_HOST_ENVIRONMENT, { useFactory: integrationHostEnvironment });
   // State.content follows the library from its creation (the other features are followed as the service starts).
-  container.afterResolution(ContentLibrary, (_token, library) => {
-    if (!Array.isArray(library)) container.resolve(StatePublisher).follow({ library });
-  }, { frequency: 'Once' });
+  container.afterResolution(
+    ContentLibrary,
+    (_token, library) => {
+      if (!Array.isArray(library)) container.resolve(StatePublisher).follow({ library });
+    },
+    { frequency: 'Once' },
+  );
 }
 
 /**

@@ -13,7 +13,15 @@ import { systemCommandRunner, type CommandResult, type CommandRunner } from '../
 import { StatePublisher } from '../state/state-publisher.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
 import {
-  downloadFfmpegBuild, FfmpegToolboxConfig, listedProfiles, locateFfmpegTools, parseEncoders, parseFilters, parseHwaccels, parseInputDevices, parseVersion,
+  downloadFfmpegBuild,
+  FfmpegToolboxConfig,
+  listedProfiles,
+  locateFfmpegTools,
+  parseEncoders,
+  parseFilters,
+  parseHwaccels,
+  parseInputDevices,
+  parseVersion,
 } from '../media/ffmpeg-toolbox.js';
 import { CommandError } from '../protocol/refusal.js';
 import { MachineCapabilities, MachineCapabilitiesConfig } from './machine-capabilities.js';
@@ -21,7 +29,10 @@ import { RecordedEvents } from '../testing/fixtures.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 /** Delegates to `inner`, lets `answer` replace a reply, and keeps every call with its reply. */
-function spyRunner(inner: CommandRunner, answer: (line: string, args: readonly string[]) => CommandResult | undefined | 'pass' = () => 'pass') {
+function spyRunner(
+  inner: CommandRunner,
+  answer: (line: string, args: readonly string[]) => CommandResult | undefined | 'pass' = () => 'pass',
+) {
   const calls: { line: string; result: CommandResult | undefined }[] = [];
   const run: CommandRunner = async (command, args) => {
     const line = [command, ...args].join(' ');
@@ -98,16 +109,28 @@ describe('MachineCapabilities', function () {
   const noSysfs = () => path.join(folder, 'no-sysfs');
 
   it('parses the listings of old and new builds', () => {
-    expect(parseVersion('ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright')).to.equal('N-47683-g0e8eb07980-static');
+    expect(parseVersion('ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright')).to.equal(
+      'N-47683-g0e8eb07980-static',
+    );
     expect(parseVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2025')).to.equal('5.1.9-0+deb12u1');
     const encoders = parseEncoders(ENCODERS);
-    expect(encoders.map((encoder) => `${encoder.type}:${encoder.name}${encoder.experimental ? '!' : ''}`))
-      .to.deep.equal(['video:libaom-av1!', 'video:libx264', 'video:libx264rgb', 'video:h264_nvenc', 'video:h264_vaapi', 'video:libsvtav1', 'audio:aac']);
+    expect(encoders.map((encoder) => `${encoder.type}:${encoder.name}${encoder.experimental ? '!' : ''}`)).to.deep.equal([
+      'video:libaom-av1!',
+      'video:libx264',
+      'video:libx264rgb',
+      'video:h264_nvenc',
+      'video:h264_vaapi',
+      'video:libsvtav1',
+      'audio:aac',
+    ]);
     // Known, listed, not experimental; libaom only without SVT-AV1.
     expect(listedProfiles({ encoders }).map((entry) => entry.id)).to.deep.equal(['h264_nvenc', 'h264_vaapi', 'libx264', 'libsvtav1']);
     expect(parseInputDevices(DEVICES)).to.deep.equal(['alsa', 'lavfi', 'pulse', 'video4linux2', 'v4l2', 'x11grab']);
-    expect([...parseFilters(' ... amix              N->A       Audio mixing.\n TSC anullsrc          |->A       Null audio source.\n T.. = Timeline support\n ... ddagrab           |->V       Grab Windows Desktop images using Desktop Duplication API.\n')])
-      .to.deep.equal(['amix', 'anullsrc', 'ddagrab']);
+    expect([
+      ...parseFilters(
+        ' ... amix              N->A       Audio mixing.\n TSC anullsrc          |->A       Null audio source.\n T.. = Timeline support\n ... ddagrab           |->V       Grab Windows Desktop images using Desktop Duplication API.\n',
+      ),
+    ]).to.deep.equal(['amix', 'anullsrc', 'ddagrab']);
     expect(parseHwaccels('Hardware acceleration methods:\nvdpau\nvaapi\n\n')).to.deep.equal(['vdpau', 'vaapi']);
   });
 
@@ -133,26 +156,36 @@ describe('MachineCapabilities', function () {
     // Every hardware encoder offered passed a one-frame encode; every one that failed is not offered.
     const testEncodes = spy.calls.filter((call) => call.line.includes(' -frames:v 1 '));
     for (const codec of current.codecs.filter((entry) => entry.isHardwareEncoder)) {
-      expect(testEncodes.find((call) => call.line.includes(`-c:v ${codec.internalEncoderId} `))?.result?.code, codec.internalEncoderId).to.equal(0);
+      expect(
+        testEncodes.find((call) => call.line.includes(`-c:v ${codec.internalEncoderId} `))?.result?.code,
+        codec.internalEncoderId,
+      ).to.equal(0);
     }
     for (const failed of testEncodes.filter((call) => call.result?.code !== 0)) {
       const id = /-c:v (\S+)/.exec(failed.line)![1]!;
       expect(current.codecs.map((codec) => codec.internalEncoderId)).to.not.include(id);
     }
     expect(current.availableCaptureEngineVersions[0]).to.deep.equal({
-      version: tools.ffmpeg.version, isBeta: false, supportsFrom: null, supportsTo: null, url: pathToFileURL(real.ffmpeg.path).href,
+      version: tools.ffmpeg.version,
+      isBeta: false,
+      supportsFrom: null,
+      supportsTo: null,
+      url: pathToFileURL(real.ffmpeg.path).href,
     });
     expect(current).to.deep.include({ displays: [], maxDisplayHeight: 1080, gpuVendor: 'Intel', gpuComputeCapability: 0 });
-    console.log(`      ${tools.ffmpeg.version}: codecs ${current.codecs.map((codec) => codec.internalEncoderId).join(', ')}; `
-      + `inputs ${[...machine.toolbox.probe!.inputFormats].join(', ')}; hwaccels ${machine.toolbox.probe!.hwaccels.join(', ') || 'none'}; `
-      + `test encodes ${testEncodes.map((call) => `${/-c:v (\S+)/.exec(call.line)![1]}=${call.result?.code}`).join(', ') || 'none'}; ${tookMs} ms`);
+    console.log(
+      `      ${tools.ffmpeg.version}: codecs ${current.codecs.map((codec) => codec.internalEncoderId).join(', ')}; ` +
+        `inputs ${[...machine.toolbox.probe!.inputFormats].join(', ')}; hwaccels ${machine.toolbox.probe!.hwaccels.join(', ') || 'none'}; ` +
+        `test encodes ${testEncodes.map((call) => `${/-c:v (\S+)/.exec(call.line)![1]}=${call.result?.code}`).join(', ') || 'none'}; ${tookMs} ms`,
+    );
   });
 
   it('counts a listed hardware encoder only when a one-frame encode with it succeeds', async () => {
     const spy = spyRunner(systemCommandRunner(), (line) => {
       if (line.endsWith(' -hide_banner -encoders')) return { stdout: ENCODERS, stderr: '', code: 0 };
       if (line.includes('-c:v h264_nvenc ')) return { stdout: '', stderr: '', code: 0 };
-      if (line.includes('-c:v h264_vaapi ')) return { stdout: '', stderr: '[AVHWDeviceContext @ 0x5] No VA display found for device /dev/dri/renderD128.', code: 1 };
+      if (line.includes('-c:v h264_vaapi '))
+        return { stdout: '', stderr: '[AVHWDeviceContext @ 0x5] No VA display found for device /dev/dri/renderD128.', code: 1 };
       return 'pass';
     });
     const { machine, state } = await machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
@@ -183,11 +216,17 @@ describe('MachineCapabilities', function () {
     await machine.start();
     const [modal] = events.of('ShowModal');
     expect(modal).to.deep.include({ title: 'Recording is not available', subtitle: 'Capture engine not found', type: 'error' });
-    expect(modal!.description).to.match(/install ffmpeg/).and.match(/npm install/).and.match(/FFMPEG_PATH/);
+    expect(modal!.description)
+      .to.match(/install ffmpeg/)
+      .and.match(/npm install/)
+      .and.match(/FFMPEG_PATH/);
     expect(state.current.hasLoadedCaptureEngine).to.equal(true);
     expect(state.current.codecs).to.deep.equal([]);
     expect(machine.toolbox.available).to.equal(false);
-    expect(() => machine.toolbox.requireFfmpeg('Recording')).to.throw(CommandError, /^Recording needs ffmpeg, which is not available: .*install ffmpeg/);
+    expect(() => machine.toolbox.requireFfmpeg('Recording')).to.throw(
+      CommandError,
+      /^Recording needs ffmpeg, which is not available: .*install ffmpeg/,
+    );
   });
 
   /** A stand-in for an ffmpeg build: a shell script that runs the real one, padded to 256 KB. */
@@ -216,7 +255,9 @@ describe('MachineCapabilities', function () {
     if (process.platform === 'win32') this.skip();
     const body = standIn();
     const { url, hits } = await serve(body);
-    const { machine, state } = await machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }));
+    const { machine, state } = await machineWith(
+      withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(body).toUpperCase() }),
+    );
     await machine.start();
     expect(events.of('ShowModal')).to.deep.equal([]);
     const downloaded = path.join(folder, 'capture-engine', 'ffmpeg');
@@ -233,7 +274,9 @@ describe('MachineCapabilities', function () {
     expect(percents.length).to.be.at.least(5);
     for (let index = 1; index < percents.length; index++) expect(percents[index]).to.be.greaterThan(percents[index - 1]!);
     expect(percents.at(-1)).to.equal(100);
-    console.log(`      ${body.length} bytes in ${hits.length} request: ${percents.length} progress events (${percents.slice(0, 4).join(', ')} … ${percents.at(-1)})`);
+    console.log(
+      `      ${body.length} bytes in ${hits.length} request: ${percents.length} progress events (${percents.slice(0, 4).join(', ')} … ${percents.at(-1)})`,
+    );
 
     // The next start finds the downloaded engine and does not fetch it again.
     events = new RecordedEvents();
@@ -247,11 +290,15 @@ describe('MachineCapabilities', function () {
   it('refuses a download whose SHA-256 does not match and keeps no file', async () => {
     const body = standIn();
     const { url } = await serve(body);
-    const { machine, state } = await machineWith(withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }));
+    const { machine, state } = await machineWith(
+      withoutFfmpeg({ KEYFRAME_CAPTURE_ENGINE_URL: url, KEYFRAME_CAPTURE_ENGINE_SHA256: sha256(Buffer.from('something else')) }),
+    );
     await machine.start();
     const [modal] = events.of('ShowModal');
     expect(modal).to.deep.include({ subtitle: 'Capture engine download failed', type: 'error' });
-    expect(modal!.description).to.include(`has SHA-256 ${sha256(body)}`).and.include('deleted and not run');
+    expect(modal!.description)
+      .to.include(`has SHA-256 ${sha256(body)}`)
+      .and.include('deleted and not run');
     expect(await readdir(path.join(folder, 'capture-engine'))).to.deep.equal([]);
     expect(machine.toolbox.available).to.equal(false);
     expect(state.current.hasLoadedCaptureEngine).to.equal(true);
@@ -268,7 +315,10 @@ describe('MachineCapabilities', function () {
 
   it('a failed download leaves nothing behind', async () => {
     const target = path.join(folder, 'machine');
-    const error = await downloadFfmpegBuild({ url: 'http://127.0.0.1:9/ffmpeg', sha256: '00', folder: target, fileName: 'ffmpeg' }).then(() => undefined, (failure: Error) => failure);
+    const error = await downloadFfmpegBuild({ url: 'http://127.0.0.1:9/ffmpeg', sha256: '00', folder: target, fileName: 'ffmpeg' }).then(
+      () => undefined,
+      (failure: Error) => failure,
+    );
     expect(error?.message).to.match(/^Downloading the capture engine from http:\/\/127\.0\.0\.1:9\/ffmpeg failed: /);
     expect(await readdir(target)).to.deep.equal([]);
   });

@@ -97,8 +97,10 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     const { run, environment } = this.toolbox;
     const displaysAndGpu = Promise.all([
       this.tolerant('displays', detectDisplays(run, environment), []),
-      this.tolerant('GPU', detectGpu(run, environment, this.config.sysfsRoot === undefined ? {} : { sysfsRoot: this.config.sysfsRoot }),
-        { vendor: 'Unknown' as const, computeCapability: 0 }),
+      this.tolerant('GPU', detectGpu(run, environment, this.config.sysfsRoot === undefined ? {} : { sysfsRoot: this.config.sysfsRoot }), {
+        vendor: 'Unknown' as const,
+        computeCapability: 0,
+      }),
     ]);
     await this.toolbox.load({
       downloadFolder: path.join(this.options.dataFolder, DOWNLOAD_FOLDER),
@@ -106,14 +108,23 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
       onDownloadProgress: (progress) => this.sink.send('CaptureEngineDownloadProgress', { progress, status: 'downloading' }),
     });
     const failure = this.toolbox.failure;
-    if (failure) this.notifier.showModal({ title: 'Recording is not available', subtitle: failure.subtitle, description: failure.message, type: 'error' });
+    if (failure)
+      this.notifier.showModal({
+        title: 'Recording is not available',
+        subtitle: failure.subtitle,
+        description: failure.message,
+        type: 'error',
+      });
     const [displays, gpu] = await displaysAndGpu;
     const audio = await this.tolerant('audio devices', this.detectAudio(), NO_AUDIO_DEVICES);
     this.devices = { displays, audio, gpu };
     this.logger.info('capture devices', {
       displays: displays.map((display) => `${display.deviceName} ${display.width}x${display.height}+${display.x}+${display.y}`),
-      inputs: audio.inputs.map((device) => device.id), outputs: audio.outputs.map((device) => device.id),
-      gpu: gpu.vendor, computeCapability: gpu.computeCapability, tookMs: Date.now() - startedAt,
+      inputs: audio.inputs.map((device) => device.id),
+      outputs: audio.outputs.map((device) => device.id),
+      gpu: gpu.vendor,
+      computeCapability: gpu.computeCapability,
+      tookMs: Date.now() - startedAt,
     });
     this.events.emit('loaded', { devices: this.devices, codecs: this.toolbox.codecs, builds: this.toolbox.builds });
   }
@@ -130,5 +141,4 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
       return fallback;
     });
   }
-
 }

@@ -46,7 +46,8 @@ export class ConnectionCommands implements CommandGroup {
       this.recovery.offerPending();
       this.storageWarnings.offerPending();
       // Release notes may come from the network: they follow when they are ready.
-      void this.updates.releaseNotes()
+      void this.updates
+        .releaseNotes()
         .then((releaseNotesList) => {
           this.events.send('ReleaseNotes', { releaseNotesList });
           // After the notes it names, once: the first frontend after a restart into a new version.

@@ -30,16 +30,21 @@ export class ContentCommands implements CommandGroup {
     },
     DeleteContent: ({ FileName, ContentType }) => this.editor.delete(FileName, ContentType),
     DeleteMultipleContent: ({ Items }) => this.editor.deleteMany(Items),
-    AddBookmark: ({ FilePath, Type, Time, ContentType, Id }) => this.editor.addBookmark({ filePath: FilePath, type: Type, time: Time, contentType: ContentType, id: Id }),
+    AddBookmark: ({ FilePath, Type, Time, ContentType, Id }) =>
+      this.editor.addBookmark({ filePath: FilePath, type: Type, time: Time, contentType: ContentType, id: Id }),
     DeleteBookmark: ({ FilePath, ContentType, Id }) => this.editor.deleteBookmark(FilePath, ContentType, Id),
     OpenFileLocation: async ({ FilePath }) => this.files.reveal(await this.locator.insideContent(FilePath)),
     CopyFileToClipboard: async ({ FilePath }) => this.clipboard.copyFile(await this.locator.insideContent(FilePath)),
     OpenLogsLocation: () => {
       // What a bug report needs, at the end of the log the user is about to open.
       this.logger.info('diagnostics', {
-        platform: process.platform, arch: process.arch, node: process.version,
-        dataFolder: this.options.dataFolder, contentFolder: this.settings.current.contentFolder,
-        cacheFolder: this.settings.current.cacheFolder, contentItems: this.library.list().length,
+        platform: process.platform,
+        arch: process.arch,
+        node: process.version,
+        dataFolder: this.options.dataFolder,
+        contentFolder: this.settings.current.contentFolder,
+        cacheFolder: this.settings.current.cacheFolder,
+        contentItems: this.library.list().length,
       });
       return this.files.reveal(path.join(this.options.logFolder, 'keyframe.log'));
     },

@@ -12,7 +12,8 @@ import { DesktopCommands } from './desktop-commands.js';
 function recordingTools(platform: NodeJS.Platform, installed: readonly string[], code = 0) {
   const runs: { command: string; args: readonly string[] }[] = [];
   const tools: DesktopTools = {
-    platform, variables: {},
+    platform,
+    variables: {},
     run: (command, args): Promise<DesktopToolExit | undefined> => {
       runs.push({ command, args });
       return Promise.resolve(installed.includes(command) ? { code } : undefined);
@@ -21,7 +22,8 @@ function recordingTools(platform: NodeJS.Platform, installed: readonly string[],
   return { tools, runs };
 }
 
-const commandsWith = (tools: DesktopTools, window: DesktopWindow = browserTab) => new DesktopCommands(new WebBrowser(tools), window, new Logger([]));
+const commandsWith = (tools: DesktopTools, window: DesktopWindow = browserTab) =>
+  new DesktopCommands(new WebBrowser(tools), window, new Logger([]));
 
 describe('DesktopCommands', () => {
   it('opens http and https pages with the platform opener', async () => {
@@ -47,15 +49,26 @@ describe('DesktopCommands', () => {
   });
 
   it('says what to install when no opener exists, and reports a failing one', async () => {
-    const missing = await commandRejection(commandsWith(recordingTools('linux', []).tools).handlers.OpenInBrowser!({ Url: 'https://example.org/' }), 'Unavailable');
+    const missing = await commandRejection(
+      commandsWith(recordingTools('linux', []).tools).handlers.OpenInBrowser!({ Url: 'https://example.org/' }),
+      'Unavailable',
+    );
     expect(missing.message).to.include('xdg-utils');
-    const failing = await commandRejection(commandsWith(recordingTools('linux', ['xdg-open'], 3).tools).handlers.OpenInBrowser!({ Url: 'https://example.org/' }), 'Failed');
+    const failing = await commandRejection(
+      commandsWith(recordingTools('linux', ['xdg-open'], 3).tools).handlers.OpenInBrowser!({ Url: 'https://example.org/' }),
+      'Failed',
+    );
     expect(failing.message).to.include('exit code 3');
   });
 
   it('hands ToggleFullscreen to the desktop window of an embedding shell', async () => {
     const switched: boolean[] = [];
-    const shell: DesktopWindow = { kind: 'test shell', setFullscreen: (enabled) => { switched.push(enabled); } };
+    const shell: DesktopWindow = {
+      kind: 'test shell',
+      setFullscreen: (enabled) => {
+        switched.push(enabled);
+      },
+    };
     const commands = commandsWith(recordingTools('linux', []).tools, shell);
     await commands.handlers.ToggleFullscreen!({ enabled: true });
     await commands.handlers.ToggleFullscreen!({ enabled: false });

@@ -21,10 +21,16 @@ describe('GameCommands', () => {
     events = new RecordedEvents();
     picked = [];
     pickerAnswer = async () => [];
-    const picker: ExecutablePicker = (options) => { picked.push(options); return pickerAnswer(); };
+    const picker: ExecutablePicker = (options) => {
+      picked.push(options);
+      return pickerAnswer();
+    };
     app = await createTestApp({
       settings: { games: [{ name: 'Test Game', paths: ['keyframe-test-game'], record: true }] },
-      overrides: [[EVENT_SINK, events], [EXECUTABLE_PICKER, picker]],
+      overrides: [
+        [EVENT_SINK, events],
+        [EXECUTABLE_PICKER, picker],
+      ],
     });
     folder = app.dataFolder;
     commands = app.resolve(GameCommands);
@@ -81,13 +87,17 @@ describe('GameCommands', () => {
   });
 
   it('without a picker tells the user what to do and rejects with Unavailable', async () => {
-    pickerAnswer = async () => { throw new PickerUnavailableError(); };
+    pickerAnswer = async () => {
+      throw new PickerUnavailableError();
+    };
     const error = await commandRejection(select());
     expect(error.code).to.equal('Unavailable');
     expect(events.sent).to.have.length(1);
     const modal = events.sent[0]!;
     expect(modal.method).to.equal('ShowModal');
     expect(modal.content).to.deep.include({ type: 'error', title: 'No file picker available' });
-    expect((modal.content as { description: string }).description).to.match(/zenity/).and.match(/FilePath/);
+    expect((modal.content as { description: string }).description)
+      .to.match(/zenity/)
+      .and.match(/FilePath/);
   });
 });

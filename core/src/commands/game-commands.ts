@@ -43,8 +43,9 @@ export class GameCommands implements CommandGroup {
       if (!(error instanceof PickerUnavailableError)) throw error;
       this.notifier.showModal({
         title: 'No file picker available',
-        description: 'Keyframe could not open a file picker on this machine. Install zenity or kdialog, '
-          + 'or type the path of the game executable where the frontend offers it (SelectGameExecutable with FilePath).',
+        description:
+          'Keyframe could not open a file picker on this machine. Install zenity or kdialog, ' +
+          'or type the path of the game executable where the frontend offers it (SelectGameExecutable with FilePath).',
         type: 'error',
       });
       throw new CommandError('Unavailable', `${error.message}.`);
@@ -53,9 +54,11 @@ export class GameCommands implements CommandGroup {
 }
 
 async function existingFile(filePath: string): Promise<string> {
-  if (!path.isAbsolute(filePath)) throw new CommandError('InvalidParameters', `FilePath must be an absolute path to the game executable, not ${filePath}`);
+  if (!path.isAbsolute(filePath))
+    throw new CommandError('InvalidParameters', `FilePath must be an absolute path to the game executable, not ${filePath}`);
   const info = await stat(filePath).catch(() => undefined);
   if (!info) throw new CommandError('InvalidParameters', `There is no file at ${filePath}: check the path of the game executable.`);
-  if (!info.isFile()) throw new CommandError('InvalidParameters', `${filePath} is not a file: choose the game's executable, not its folder.`);
+  if (!info.isFile())
+    throw new CommandError('InvalidParameters', `${filePath} is not a file: choose the game's executable, not its folder.`);
   return filePath;
 }

@@ -7,7 +7,10 @@ import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()
 export class IntegrationCommands implements CommandGroup {
-  constructor(private readonly host: IntegrationHost, private readonly settings: SettingsService) {}
+  constructor(
+    private readonly host: IntegrationHost,
+    private readonly settings: SettingsService,
+  ) {}
 
   readonly handlers: CommandHandlers = {
     ApproveIntegration: async ({ key, hash }) => {

@@ -7,7 +7,10 @@ import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()
 export class MediaCommands implements CommandGroup {
-  constructor(private readonly compression: CompressionService, private readonly imports: ImportService) {}
+  constructor(
+    private readonly compression: CompressionService,
+    private readonly imports: ImportService,
+  ) {}
 
   readonly handlers: CommandHandlers = {
     CompressVideo: async ({ FilePath }) => {

@@ -5,11 +5,16 @@ import { executableMatch, findGameSetting, GameCatalog, loadBundledCatalog, merg
 import { SettingsStore } from '../settings/settings-store.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
-const userGame = (name: string, paths: string[], extra: Partial<GameSetting> = {}): GameSetting => ({ name, paths, record: true, ...extra });
+const userGame = (name: string, paths: string[], extra: Partial<GameSetting> = {}): GameSetting => ({
+  name,
+  paths,
+  record: true,
+  ...extra,
+});
 
 describe('game catalog', () => {
   describe('executableMatch', () => {
-    it('matches a bare name against the file name, case-insensitively, on any platform\'s path', () => {
+    it("matches a bare name against the file name, case-insensitively, on any platform's path", () => {
       expect(executableMatch('C:\\Games\\CS2\\game\\bin\\win64\\cs2.exe', 'CS2.EXE')).to.equal(1);
       expect(executableMatch('/home/me/.steam/steamapps/common/cs2/game/bin/linuxsteamrt64/cs2', 'cs2')).to.equal(1);
       expect(executableMatch('/usr/bin/cs2-helper', 'cs2')).to.equal(0);
@@ -44,8 +49,14 @@ describe('game catalog', () => {
     it('merges by name case-insensitively: the first spelling, ids and icons win, executables are the union', () => {
       const merged = mergeCatalog([
         [{ name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2'] }],
-        [{ name: 'counter-strike 2', executables: ['CS2.exe', 'cs2'], gameDatabaseId: 7, icon: 'bundled' }, { name: 'Dota 2', executables: ['dota2.exe'] }],
-        [{ name: 'COUNTER-STRIKE 2 ', executables: ['D:\\CS2\\cs2.exe'], gameDatabaseId: 9, icon: null }, { name: 'Test Game', executables: ['keyframe-test-game'] }],
+        [
+          { name: 'counter-strike 2', executables: ['CS2.exe', 'cs2'], gameDatabaseId: 7, icon: 'bundled' },
+          { name: 'Dota 2', executables: ['dota2.exe'] },
+        ],
+        [
+          { name: 'COUNTER-STRIKE 2 ', executables: ['D:\\CS2\\cs2.exe'], gameDatabaseId: 9, icon: null },
+          { name: 'Test Game', executables: ['keyframe-test-game'] },
+        ],
       ]);
       expect(merged).to.deep.equal([
         { name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2', 'D:\\CS2\\cs2.exe'], gameDatabaseId: 7, icon: 'bundled' },
@@ -55,7 +66,12 @@ describe('game catalog', () => {
     });
 
     it('keeps a user game without paths, and drops blank names and executables', () => {
-      const merged = mergeCatalog([[{ name: 'Paths Later', executables: [' '] }, { name: '  ', executables: ['x.exe'] }]]);
+      const merged = mergeCatalog([
+        [
+          { name: 'Paths Later', executables: [' '] },
+          { name: '  ', executables: ['x.exe'] },
+        ],
+      ]);
       expect(merged).to.deep.equal([{ name: 'Paths Later', executables: [], gameDatabaseId: null, icon: null }]);
     });
   });
@@ -69,11 +85,15 @@ describe('game catalog', () => {
 
     it('prefers the entry whose path matches the executable most closely', () => {
       expect(findGameSetting(games, { name: 'Counter-Strike 2', executablePath: 'C:\\Games\\CS2\\cs2.exe' })?.name).to.equal('My CS');
-      expect(findGameSetting(games, { name: 'Counter-Strike 2', executablePath: 'E:/elsewhere/cs2.exe' })?.name).to.equal('Anything named cs2');
+      expect(findGameSetting(games, { name: 'Counter-Strike 2', executablePath: 'E:/elsewhere/cs2.exe' })?.name).to.equal(
+        'Anything named cs2',
+      );
     });
 
     it('falls back to the name, case-insensitively', () => {
-      expect(findGameSetting(games, { name: 'counter-strike 2', executablePath: '/usr/games/cs2-linux' })?.name).to.equal('Counter-Strike 2');
+      expect(findGameSetting(games, { name: 'counter-strike 2', executablePath: '/usr/games/cs2-linux' })?.name).to.equal(
+        'Counter-Strike 2',
+      );
       expect(findGameSetting(games, { name: 'COUNTER-STRIKE 2' })?.name).to.equal('Counter-Strike 2');
       expect(findGameSetting(games, { name: 'Dota 2', executablePath: '/x/dota2' })).to.equal(undefined);
     });
@@ -116,7 +136,9 @@ describe('game catalog', () => {
     });
 
     it('leaves Minecraft out: java.exe cannot be told apart from other Java programs', () => {
-      expect(bundled.some((game) => /minecraft/i.test(game.name) || game.executables.some((executable) => /^javaw?(\.exe)?$/i.test(executable)))).to.equal(false);
+      expect(
+        bundled.some((game) => /minecraft/i.test(game.name) || game.executables.some((executable) => /^javaw?(\.exe)?$/i.test(executable))),
+      ).to.equal(false);
     });
   });
 
@@ -133,15 +155,30 @@ describe('game catalog', () => {
     afterEach(() => app.dispose());
 
     it('lists bundled, declared and user games merged by name, the declared spelling first', () => {
-      catalog.addSource(() => [{ name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2'] }, { name: 'Plugin Game', executables: ['plugin-game'] }]);
-      settings.replace({ ...settings.current, games: [userGame('counter-strike 2', ['/games/cs2/cs2'], { gameDatabaseId: 42 }), userGame('Test Game', ['keyframe-test-game'], { record: false })] });
+      catalog.addSource(() => [
+        { name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2'] },
+        { name: 'Plugin Game', executables: ['plugin-game'] },
+      ]);
+      settings.replace({
+        ...settings.current,
+        games: [
+          userGame('counter-strike 2', ['/games/cs2/cs2'], { gameDatabaseId: 42 }),
+          userGame('Test Game', ['keyframe-test-game'], { record: false }),
+        ],
+      });
       const list = catalog.list();
       const byName = (name: string) => list.filter((game) => game.name.toLowerCase() === name.toLowerCase());
-      expect(byName('Counter-Strike 2')).to.deep.equal([{ name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2', '/games/cs2/cs2'], gameDatabaseId: 42, icon: null }]);
+      expect(byName('Counter-Strike 2')).to.deep.equal([
+        { name: 'Counter-Strike 2', executables: ['cs2.exe', 'cs2', '/games/cs2/cs2'], gameDatabaseId: 42, icon: null },
+      ]);
       expect(byName('Plugin Game')).to.have.length(1);
-      expect(byName('Test Game')).to.deep.equal([{ name: 'Test Game', executables: ['keyframe-test-game'], gameDatabaseId: null, icon: null }]);
+      expect(byName('Test Game')).to.deep.equal([
+        { name: 'Test Game', executables: ['keyframe-test-game'], gameDatabaseId: null, icon: null },
+      ]);
       expect(byName('Dota 2')).to.have.length(1);
-      expect(list.map((game) => game.name)).to.deep.equal([...list.map((game) => game.name)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+      expect(list.map((game) => game.name)).to.deep.equal(
+        [...list.map((game) => game.name)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+      );
     });
 
     it('reads its sources at every use, so new settings and plugins show at once', () => {
@@ -155,7 +192,9 @@ describe('game catalog', () => {
     });
 
     it('names an executable by the closest match: a user path beats a bundled file name', () => {
-      expect(catalog.nameFor('C:\\Program Files\\Riot Games\\League of Legends\\Game\\League of Legends.exe')).to.equal('League of Legends');
+      expect(catalog.nameFor('C:\\Program Files\\Riot Games\\League of Legends\\Game\\League of Legends.exe')).to.equal(
+        'League of Legends',
+      );
       settings.replace({ ...settings.current, games: [userGame('My Dota Build', ['/home/me/dota/dota2'])] });
       expect(catalog.nameFor('/home/me/dota/dota2')).to.equal('My Dota Build');
       expect(catalog.nameFor('/elsewhere/dota2')).to.equal('Dota 2');

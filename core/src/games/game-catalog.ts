@@ -23,12 +23,14 @@ export interface CatalogGame extends KnownGame {
 export const BUNDLED_CATALOG_URL = new URL('../../data/game-catalog.json', import.meta.url);
 
 const BundledCatalog = Type.Object({
-  games: Type.Array(Type.Object({
-    name: Type.String({ minLength: 1 }),
-    executables: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-    gameDatabaseId: Type.Optional(Nullable(Type.Integer())),
-    icon: Type.Optional(Nullable(Type.String())),
-  })),
+  games: Type.Array(
+    Type.Object({
+      name: Type.String({ minLength: 1 }),
+      executables: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+      gameDatabaseId: Type.Optional(Nullable(Type.Integer())),
+      icon: Type.Optional(Nullable(Type.String())),
+    }),
+  ),
 });
 type BundledCatalog = Static<typeof BundledCatalog>;
 
@@ -46,7 +48,10 @@ export class GameCatalog {
   private readonly bundled: readonly CatalogGame[];
   private readonly declared: (() => readonly CatalogGame[])[] = [];
 
-  constructor(private readonly settings: SettingsStore, logger: Logger) {
+  constructor(
+    private readonly settings: SettingsStore,
+    logger: Logger,
+  ) {
     const log = logger.child('games');
     try {
       this.bundled = loadBundledCatalog();
@@ -67,11 +72,7 @@ export class GameCatalog {
 
   /** The merged catalog, sorted by name: what `GameList` sends and what the detector watches. */
   list(): GameEntry[] {
-    return mergeCatalog([
-      ...this.declared.map((source) => source()),
-      this.bundled,
-      this.settings.current.games.map(userGame),
-    ]);
+    return mergeCatalog([...this.declared.map((source) => source()), this.bundled, this.settings.current.games.map(userGame)]);
   }
 
   /** The catalog name of an executable; a path pattern that matches beats a file name that does. */
@@ -141,7 +142,10 @@ export function executableMatcher(pattern: string): Matcher {
   let matcher = matchers.get(pattern);
   if (matcher) return matcher;
   const wanted = normalizePath(pattern);
-  const body = wanted.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = wanted
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   if (!wanted) {
     matcher = () => 0;
   } else if (wanted.includes('/')) {
@@ -161,7 +165,10 @@ export function executableMatcher(pattern: string): Matcher {
  * The user's entry for a game: one whose paths match the executable (the closest match wins),
  * else one with the game's name (case-insensitive).
  */
-export function findGameSetting(games: readonly GameSetting[], game: { name: string; executablePath?: string | undefined }): GameSetting | undefined {
+export function findGameSetting(
+  games: readonly GameSetting[],
+  game: { name: string; executablePath?: string | undefined },
+): GameSetting | undefined {
   if (game.executablePath) {
     let best: { entry: GameSetting; score: number } | undefined;
     for (const entry of games) {

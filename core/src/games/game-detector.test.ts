@@ -79,12 +79,18 @@ describe('GameDetector', () => {
 
     it('keeps the last answer when the process list cannot be read', async () => {
       let failing = false;
-      const flaky = new GameDetector(async () => {
-        if (failing) throw new Error('no /proc');
-        return [{ pid: 7, executable: '/games/cs2' }];
-      }, new Logger([]), catalog);
+      const flaky = new GameDetector(
+        async () => {
+          if (failing) throw new Error('no /proc');
+          return [{ pid: 7, executable: '/games/cs2' }];
+        },
+        new Logger([]),
+        catalog,
+      );
       let changes = 0;
-      flaky.onChange(() => { changes += 1; });
+      flaky.onChange(() => {
+        changes += 1;
+      });
       await flaky.detect();
       failing = true;
       expect((await flaky.detect()).map((game) => game.name)).to.deep.equal(['Counter-Strike 2']);
@@ -93,7 +99,13 @@ describe('GameDetector', () => {
   });
 
   it('without a catalog watches only the sources added to it', async () => {
-    const detector = new GameDetector(async () => [{ pid: 5, executable: '/games/dota2' }, { pid: 6, executable: '/games/mine' }], new Logger([]));
+    const detector = new GameDetector(
+      async () => [
+        { pid: 5, executable: '/games/dota2' },
+        { pid: 6, executable: '/games/mine' },
+      ],
+      new Logger([]),
+    );
     detector.addCatalog(() => [{ name: 'Mine', executables: ['mine'] }]);
     expect((await detector.detect()).map((game) => game.name)).to.deep.equal(['Mine']);
   });

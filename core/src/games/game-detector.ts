@@ -31,7 +31,11 @@ export class GameDetector {
   private readonly logger: Logger;
 
   /** Without a catalog (tests of other parts) the detector watches only the sources added to it. */
-  constructor(@inject(PROCESS_LISTER) private readonly listProcesses: ProcessLister, logger: Logger, private readonly catalog?: GameCatalog) {
+  constructor(
+    @inject(PROCESS_LISTER) private readonly listProcesses: ProcessLister,
+    logger: Logger,
+    private readonly catalog?: GameCatalog,
+  ) {
     this.logger = logger.child('games');
   }
 
@@ -79,7 +83,11 @@ export class GameDetector {
     }
     const known = this.catalog ? this.catalog.list() : this.sources.flatMap((source) => source());
     const found = matchGames(processes, known);
-    const key = (games: readonly RunningGame[]) => games.map((game) => `${game.name}\0${game.pid}`).sort().join('\n');
+    const key = (games: readonly RunningGame[]) =>
+      games
+        .map((game) => `${game.name}\0${game.pid}`)
+        .sort()
+        .join('\n');
     if (key(found) !== key(this.running)) {
       this.running = found;
       this.logger.info('running games changed', { games: found.map((game) => game.name) });

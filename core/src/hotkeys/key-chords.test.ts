@@ -7,8 +7,14 @@ const chord = (keys: number[]): KeyChord => {
   if ('problem' in result) throw new Error(result.problem);
   return result.chord;
 };
-const press = (keycode: number, modifiers: Partial<Record<'ctrlKey' | 'altKey' | 'shiftKey' | 'metaKey', boolean>> = {}) =>
-  ({ keycode, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false, ...modifiers });
+const press = (keycode: number, modifiers: Partial<Record<'ctrlKey' | 'altKey' | 'shiftKey' | 'metaKey', boolean>> = {}) => ({
+  keycode,
+  ctrlKey: false,
+  altKey: false,
+  shiftKey: false,
+  metaKey: false,
+  ...modifiers,
+});
 
 describe('key chords', () => {
   it('maps virtual-key codes (F keys, letters, digits, numpad, punctuation) to the hook key codes', () => {
@@ -17,19 +23,27 @@ describe('key chords', () => {
     expect(chord([0x41]).keycode).to.equal(30); // A
     expect(chord([0x30]).keycode).to.equal(11); // 0
     expect(chord([0x61]).keycode).to.equal(79); // Numpad1
-    expect(chord([0xBC]).keycode).to.equal(51); // comma
+    expect(chord([0xbc]).keycode).to.equal(51); // comma
   });
 
   it('collects Ctrl, Alt, Shift and Win from generic and left/right codes', () => {
     expect(chord([0x11, 0x10, 0x53])).to.deep.equal({ keycode: 31, ctrl: true, alt: false, shift: true, meta: false });
-    expect(chord([0xA5, 0x5C, 0x70])).to.deep.equal({ keycode: 59, ctrl: false, alt: true, shift: false, meta: true });
+    expect(chord([0xa5, 0x5c, 0x70])).to.deep.equal({ keycode: 59, ctrl: false, alt: true, shift: false, meta: true });
   });
 
   it('refuses bindings without a key, with two keys, or with a code no hook knows', () => {
-    expect(chordOf([])).to.have.property('problem').that.matches(/needs one key/);
-    expect(chordOf([0x11])).to.have.property('problem').that.matches(/needs one key/);
-    expect(chordOf([0x41, 0x42])).to.have.property('problem').that.matches(/one key besides/);
-    expect(chordOf([0xFF])).to.have.property('problem').that.matches(/255/);
+    expect(chordOf([]))
+      .to.have.property('problem')
+      .that.matches(/needs one key/);
+    expect(chordOf([0x11]))
+      .to.have.property('problem')
+      .that.matches(/needs one key/);
+    expect(chordOf([0x41, 0x42]))
+      .to.have.property('problem')
+      .that.matches(/one key besides/);
+    expect(chordOf([0xff]))
+      .to.have.property('problem')
+      .that.matches(/255/);
   });
 
   it('matches the key with exactly the bound modifiers', () => {
@@ -42,7 +56,7 @@ describe('key chords', () => {
 
   it('describes bindings for people', () => {
     expect(describeKeys([0x10, 0x11, 119])).to.equal('Ctrl+Shift+F8');
-    expect(describeKeys([0xBF])).to.equal('/');
+    expect(describeKeys([0xbf])).to.equal('/');
     expect(describeKeys([])).to.equal('(no key)');
   });
 });

@@ -23,23 +23,58 @@ export type ChordResult = { chord: KeyChord } | { problem: string };
 
 type Modifier = 'ctrl' | 'alt' | 'shift' | 'meta';
 const MODIFIERS = new Map<number, Modifier>([
-  [0x10, 'shift'], [0xA0, 'shift'], [0xA1, 'shift'],
-  [0x11, 'ctrl'], [0xA2, 'ctrl'], [0xA3, 'ctrl'],
-  [0x12, 'alt'], [0xA4, 'alt'], [0xA5, 'alt'],
-  [0x5B, 'meta'], [0x5C, 'meta'],
+  [0x10, 'shift'],
+  [0xa0, 'shift'],
+  [0xa1, 'shift'],
+  [0x11, 'ctrl'],
+  [0xa2, 'ctrl'],
+  [0xa3, 'ctrl'],
+  [0x12, 'alt'],
+  [0xa4, 'alt'],
+  [0xa5, 'alt'],
+  [0x5b, 'meta'],
+  [0x5c, 'meta'],
 ]);
 const MODIFIER_NAMES: Record<Modifier, string> = { ctrl: 'Ctrl', alt: 'Alt', shift: 'Shift', meta: 'Win' };
 
 /** Virtual-key code -> [hook key code, name]. */
 const KEYS = new Map<number, [number, string]>([
-  [0x08, [14, 'Backspace']], [0x09, [15, 'Tab']], [0x0D, [28, 'Enter']], [0x13, [3653, 'Pause']], [0x14, [58, 'CapsLock']],
-  [0x1B, [1, 'Escape']], [0x20, [57, 'Space']], [0x21, [3657, 'PageUp']], [0x22, [3665, 'PageDown']], [0x23, [3663, 'End']],
-  [0x24, [3655, 'Home']], [0x25, [57419, 'Left']], [0x26, [57416, 'Up']], [0x27, [57421, 'Right']], [0x28, [57424, 'Down']],
-  [0x2C, [3639, 'PrintScreen']], [0x2D, [3666, 'Insert']], [0x2E, [3667, 'Delete']],
-  [0x6A, [55, 'NumpadMultiply']], [0x6B, [78, 'NumpadAdd']], [0x6D, [74, 'NumpadSubtract']], [0x6E, [83, 'NumpadDecimal']], [0x6F, [3637, 'NumpadDivide']],
-  [0x90, [69, 'NumLock']], [0x91, [70, 'ScrollLock']],
-  [0xBA, [39, ';']], [0xBB, [13, '=']], [0xBC, [51, ',']], [0xBD, [12, '-']], [0xBE, [52, '.']], [0xBF, [53, '/']], [0xC0, [41, '`']],
-  [0xDB, [26, '[']], [0xDC, [43, '\\']], [0xDD, [27, ']']], [0xDE, [40, "'"]],
+  [0x08, [14, 'Backspace']],
+  [0x09, [15, 'Tab']],
+  [0x0d, [28, 'Enter']],
+  [0x13, [3653, 'Pause']],
+  [0x14, [58, 'CapsLock']],
+  [0x1b, [1, 'Escape']],
+  [0x20, [57, 'Space']],
+  [0x21, [3657, 'PageUp']],
+  [0x22, [3665, 'PageDown']],
+  [0x23, [3663, 'End']],
+  [0x24, [3655, 'Home']],
+  [0x25, [57419, 'Left']],
+  [0x26, [57416, 'Up']],
+  [0x27, [57421, 'Right']],
+  [0x28, [57424, 'Down']],
+  [0x2c, [3639, 'PrintScreen']],
+  [0x2d, [3666, 'Insert']],
+  [0x2e, [3667, 'Delete']],
+  [0x6a, [55, 'NumpadMultiply']],
+  [0x6b, [78, 'NumpadAdd']],
+  [0x6d, [74, 'NumpadSubtract']],
+  [0x6e, [83, 'NumpadDecimal']],
+  [0x6f, [3637, 'NumpadDivide']],
+  [0x90, [69, 'NumLock']],
+  [0x91, [70, 'ScrollLock']],
+  [0xba, [39, ';']],
+  [0xbb, [13, '=']],
+  [0xbc, [51, ',']],
+  [0xbd, [12, '-']],
+  [0xbe, [52, '.']],
+  [0xbf, [53, '/']],
+  [0xc0, [41, '`']],
+  [0xdb, [26, '[']],
+  [0xdc, [43, '\\']],
+  [0xdd, [27, ']']],
+  [0xde, [40, "'"]],
 ]);
 const DIGITS = [11, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const NUMPAD_DIGITS = [82, 79, 80, 81, 75, 76, 77, 71, 72, 73];
@@ -70,8 +105,13 @@ export function chordOf(keys: readonly number[]): ChordResult {
 
 /** True when `press` is the chord's key with exactly its modifiers held. */
 export function chordMatches(chord: KeyChord, press: KeyPress): boolean {
-  return press.keycode === chord.keycode && press.ctrlKey === chord.ctrl && press.altKey === chord.alt
-    && press.shiftKey === chord.shift && press.metaKey === chord.meta;
+  return (
+    press.keycode === chord.keycode &&
+    press.ctrlKey === chord.ctrl &&
+    press.altKey === chord.alt &&
+    press.shiftKey === chord.shift &&
+    press.metaKey === chord.meta
+  );
 }
 
 /** `Ctrl+Shift+F8`, for logs and messages. */

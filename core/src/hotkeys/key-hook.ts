@@ -34,7 +34,10 @@ export function hookSessionProblem(platform: NodeJS.Platform, variables: NodeJS.
 }
 
 /** Loads uiohook-napi; a missing package or prebuilt binary is a problem to report, not a crash. */
-export function nativeKeyHookLoader(platform: NodeJS.Platform = process.platform, variables: NodeJS.ProcessEnv = process.env): KeyHookLoader {
+export function nativeKeyHookLoader(
+  platform: NodeJS.Platform = process.platform,
+  variables: NodeJS.ProcessEnv = process.env,
+): KeyHookLoader {
   return async () => {
     const sessionProblem = hookSessionProblem(platform, variables);
     if (sessionProblem) return { problem: sessionProblem, headless: true };
@@ -42,7 +45,9 @@ export function nativeKeyHookLoader(platform: NodeJS.Platform = process.platform
     try {
       entry = createRequire(import.meta.url).resolve('uiohook-napi');
     } catch (error) {
-      return { problem: `the keyboard hook library (uiohook-napi) is not installed: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        problem: `the keyboard hook library (uiohook-napi) is not installed: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
     const trialProblem = await tryHookInChildProcess(entry);
     if (trialProblem) return { problem: trialProblem };
@@ -51,7 +56,9 @@ export function nativeKeyHookLoader(platform: NodeJS.Platform = process.platform
       const module = (await import(pathToFileURL(entry).href)) as UiohookModule & { default?: UiohookModule };
       loaded = module.default ?? module;
     } catch (error) {
-      return { problem: `the keyboard hook library (uiohook-napi) could not be loaded: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        problem: `the keyboard hook library (uiohook-napi) could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
     const native = loaded.uIOhook;
     return {
@@ -78,13 +85,19 @@ const TRIAL_TIMEOUT_MS = 10_000;
  * it cannot open the display or lacks the X RECORD extension, which must not end the service.
  */
 function tryHookInChildProcess(entry: string): Promise<string | undefined> {
-  const script = `const m = await import(${JSON.stringify(pathToFileURL(entry).href)}); const hook = (m.default ?? m).uIOhook;`
-    + ' hook.start(); setTimeout(() => { hook.stop(); process.exit(0); }, 200);';
+  const script =
+    `const m = await import(${JSON.stringify(pathToFileURL(entry).href)}); const hook = (m.default ?? m).uIOhook;` +
+    ' hook.start(); setTimeout(() => { hook.stop(); process.exit(0); }, 200);';
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: TRIAL_TIMEOUT_MS, windowsHide: true }, (error, _stdout, stderr) => {
-      if (!error) return resolve(undefined);
-      const detail = stderr.trim().split(/\r?\n/).filter(Boolean).slice(-1)[0] ?? error.message;
-      resolve(`the keyboard hook could not start (${detail})`);
-    });
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { timeout: TRIAL_TIMEOUT_MS, windowsHide: true },
+      (error, _stdout, stderr) => {
+        if (!error) return resolve(undefined);
+        const detail = stderr.trim().split(/\r?\n/).filter(Boolean).slice(-1)[0] ?? error.message;
+        resolve(`the keyboard hook could not start (${detail})`);
+      },
+    );
   });
 }

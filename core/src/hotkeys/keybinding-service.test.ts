@@ -45,10 +45,21 @@ class FakeRecorder implements HotkeyRecorder {
   current: HotkeyRecorder['current'];
   isRecording = false;
 
-  async start(): Promise<void> { this.calls.push('start'); }
-  async stop(): Promise<undefined> { this.calls.push('stop'); return undefined; }
-  async saveReplayBuffer(): Promise<never> { this.calls.push('saveReplayBuffer'); throw new Error('no buffer in this fake'); }
-  togglePreview(): boolean { this.calls.push('togglePreview'); return true; }
+  async start(): Promise<void> {
+    this.calls.push('start');
+  }
+  async stop(): Promise<undefined> {
+    this.calls.push('stop');
+    return undefined;
+  }
+  async saveReplayBuffer(): Promise<never> {
+    this.calls.push('saveReplayBuffer');
+    throw new Error('no buffer in this fake');
+  }
+  togglePreview(): boolean {
+    this.calls.push('togglePreview');
+    return true;
+  }
 
   recording(mode: RecordingMode): void {
     this.current = { recordingMode: mode };
@@ -76,10 +87,19 @@ describe('KeybindingService', () => {
     recorder = new FakeRecorder();
     bookmarks = [];
     hook = new FakeHook();
-    const bookmarkSink: HotkeyBookmarks = { add: async (request) => { bookmarks.push(request); return true; } };
+    const bookmarkSink: HotkeyBookmarks = {
+      add: async (request) => {
+        bookmarks.push(request);
+        return true;
+      },
+    };
     app = await createTestApp({
       settings: {},
-      overrides: [[EVENT_SINK, events], [HOTKEY_RECORDER, recorder], [HOTKEY_BOOKMARKS, bookmarkSink]],
+      overrides: [
+        [EVENT_SINK, events],
+        [HOTKEY_RECORDER, recorder],
+        [HOTKEY_BOOKMARKS, bookmarkSink],
+      ],
     });
     settings = app.resolve(SettingsStore);
   });
@@ -164,7 +184,12 @@ describe('KeybindingService', () => {
   });
 
   it('tells the user at start-up when the hook exists but cannot start', async () => {
-    const broken: KeyHook = { start: () => { throw new Error('XRecord extension missing'); }, stop: () => undefined };
+    const broken: KeyHook = {
+      start: () => {
+        throw new Error('XRecord extension missing');
+      },
+      stop: () => undefined,
+    };
     await startService({ hook: broken });
     expect(service.problem).to.include('XRecord extension missing');
     expect(events.of('ShowModal')).to.have.length(1);
@@ -172,6 +197,8 @@ describe('KeybindingService', () => {
 
   it('tells the user at start-up when a desktop session exists but the hook library is unusable', async () => {
     await startService({ problem: 'the keyboard hook could not start (XOpenDisplay failure!)' });
-    expect(events.of('ShowModal').map((modal) => modal.description)).to.satisfy((texts: string[]) => texts.length === 1 && texts[0]!.includes('XOpenDisplay'));
+    expect(events.of('ShowModal').map((modal) => modal.description)).to.satisfy(
+      (texts: string[]) => texts.length === 1 && texts[0]!.includes('XOpenDisplay'),
+    );
   });
 });

@@ -58,7 +58,10 @@ export class KeybindingService {
     const loaded = await this.loadHook();
     if ('problem' in loaded) return this.disable(loaded.problem, !loaded.headless);
     try {
-      loaded.hook.start((press) => this.keyDown(press), (press) => this.held.delete(press.keycode));
+      loaded.hook.start(
+        (press) => this.keyDown(press),
+        (press) => this.held.delete(press.keycode),
+      );
     } catch (error) {
       return this.disable(`the keyboard hook could not start: ${error instanceof Error ? error.message : String(error)}`, true);
     }
@@ -97,7 +100,11 @@ export class KeybindingService {
       }
       const clash = this.bindings.find((bound) => JSON.stringify(bound.chord) === JSON.stringify(result.chord));
       if (clash) {
-        this.logger.warn('keybinding ignored: its keys are already bound', { action: binding.action, keys: describeKeys(binding.keys), boundTo: clash.action });
+        this.logger.warn('keybinding ignored: its keys are already bound', {
+          action: binding.action,
+          keys: describeKeys(binding.keys),
+          boundTo: clash.action,
+        });
         continue;
       }
       this.bindings.push({ action: binding.action, chord: result.chord });
@@ -124,8 +131,9 @@ export class KeybindingService {
     this.notified = true;
     this.notifier.showModal({
       title: 'Hotkeys are not available',
-      description: `Keyframe cannot listen for hotkeys on this computer: ${this.unavailableReason}. `
-        + 'Use the buttons in Keyframe instead (start/stop, save replay, bookmarks), or run Keyframe in a desktop session.',
+      description:
+        `Keyframe cannot listen for hotkeys on this computer: ${this.unavailableReason}. ` +
+        'Use the buttons in Keyframe instead (start/stop, save replay, bookmarks), or run Keyframe in a desktop session.',
       type: 'warning',
     });
   }
@@ -138,7 +146,10 @@ export class KeybindingService {
     this.logger.info('hotkey pressed', { action: binding.action });
     void this.perform(binding.action).catch((error: unknown) => {
       // Refusals (nothing recording, no replay buffer) are normal for a key pressed at the wrong time.
-      this.logger.info('hotkey action not done', { action: binding.action, reason: error instanceof Error ? error.message : String(error) });
+      this.logger.info('hotkey action not done', {
+        action: binding.action,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     });
   }
 

@@ -4,7 +4,13 @@
 // kinds its manifest declares open.
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type {
-  Feed, FeedKind, HttpPushOptions, PollOptions, ScreenTextOptions, TailOptions, WatchFolderOptions,
+  Feed,
+  FeedKind,
+  HttpPushOptions,
+  PollOptions,
+  ScreenTextOptions,
+  TailOptions,
+  WatchFolderOptions,
 } from '../sdk/feed-types.js';
 
 export interface GatedFeedsOptions {
@@ -20,14 +26,29 @@ export class GatedFeeds implements ClosableFeeds {
   #open = false;
   readonly #handling = new Set<Promise<void>>();
 
-  constructor(private readonly inner: ClosableFeeds, private readonly options: GatedFeedsOptions) {}
+  constructor(
+    private readonly inner: ClosableFeeds,
+    private readonly options: GatedFeedsOptions,
+  ) {}
 
-  httpPush(id: string, options: HttpPushOptions) { return this.gate('httpPush', id, () => this.inner.httpPush(id, options)); }
-  pushToken(): Promise<string> { return this.inner.pushToken(); }
-  poll(id: string, options: PollOptions) { return this.gate('poll', id, () => this.inner.poll(id, options)); }
-  tail(id: string, options: TailOptions) { return this.gate('tail', id, () => this.inner.tail(id, options)); }
-  watchFolder(id: string, options: WatchFolderOptions) { return this.gate('watchFolder', id, () => this.inner.watchFolder(id, options)); }
-  screenText(id: string, options: ScreenTextOptions) { return this.gate('screenText', id, () => this.inner.screenText(id, options)); }
+  httpPush(id: string, options: HttpPushOptions) {
+    return this.gate('httpPush', id, () => this.inner.httpPush(id, options));
+  }
+  pushToken(): Promise<string> {
+    return this.inner.pushToken();
+  }
+  poll(id: string, options: PollOptions) {
+    return this.gate('poll', id, () => this.inner.poll(id, options));
+  }
+  tail(id: string, options: TailOptions) {
+    return this.gate('tail', id, () => this.inner.tail(id, options));
+  }
+  watchFolder(id: string, options: WatchFolderOptions) {
+    return this.gate('watchFolder', id, () => this.inner.watchFolder(id, options));
+  }
+  screenText(id: string, options: ScreenTextOptions) {
+    return this.gate('screenText', id, () => this.inner.screenText(id, options));
+  }
 
   /** Inputs are handed over from now on (at activate). */
   open(): void {
@@ -49,7 +70,9 @@ export class GatedFeeds implements ClosableFeeds {
   private gate<T>(kind: FeedKind, id: string, open: () => Feed<T>): Feed<T> {
     const { key, declaredKinds } = this.options;
     if (declaredKinds && !declaredKinds.has(kind)) {
-      throw new Error(`${key} opened a ${kind} feed ("${id}") that its manifest does not declare: add "${kind}" to keyframe.integration.feeds in its package.json`);
+      throw new Error(
+        `${key} opened a ${kind} feed ("${id}") that its manifest does not declare: add "${kind}" to keyframe.integration.feeds in its package.json`,
+      );
     }
     const feed = open();
     return {
@@ -63,7 +86,10 @@ export class GatedFeeds implements ClosableFeeds {
     if (!this.#open) return;
     this.options.heard();
     const handling = (async () => handler(input))();
-    const settled = handling.then(() => undefined, () => undefined);
+    const settled = handling.then(
+      () => undefined,
+      () => undefined,
+    );
     this.#handling.add(settled);
     try {
       await handling;

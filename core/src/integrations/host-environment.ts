@@ -22,7 +22,9 @@ const DEFAULT_HOOK_DEADLINE_MS = 10_000;
 export function recorderView(recorder: RecorderService): RecorderView {
   const info = () => recorder.current && { startedAt: recorder.current.startedAt, game: recorder.current.game };
   return {
-    get current() { return info(); },
+    get current() {
+      return info();
+    },
     onStarted: (listener) => recorder.onStarted((recording) => listener({ startedAt: recording.startedAt, game: recording.game })),
     onStopped: (listener) => recorder.onStopped((recording) => listener({ startedAt: recording.startedAt, game: recording.game })),
   };
@@ -42,7 +44,10 @@ export function finishedRecordings(library: ContentLibrary): FinishedRecordingBo
   };
 }
 
-export function integrationHostEnvironment(container: DependencyContainer, variables: NodeJS.ProcessEnv = process.env): IntegrationHostEnvironment {
+export function integrationHostEnvironment(
+  container: DependencyContainer,
+  variables: NodeJS.ProcessEnv = process.env,
+): IntegrationHostEnvironment {
   const options = container.resolve(ServiceOptions);
   const bookmarks = () => container.resolve(BookmarkService);
   const recorder = container.resolve(RecorderService);
@@ -58,10 +63,13 @@ export function integrationHostEnvironment(container: DependencyContainer, varia
     recorder: recorderView(recorder),
     frameDemand: container.resolve(FrameDemand),
     bookmarksFor: (key) => ({ add: (request) => bookmarks().add(request, `integration:${key}`) }),
-    feedsFor: (_key, logger, observe, health) => new LiveFeeds({
-      logger, observe, pushToken,
-      screenText: { frames: () => recorder.screenFrames, recognizer, degraded: (reason) => health.degraded(reason) },
-    }),
+    feedsFor: (_key, logger, observe, health) =>
+      new LiveFeeds({
+        logger,
+        observe,
+        pushToken,
+        screenText: { frames: () => recorder.screenFrames, recognizer, degraded: (reason) => health.degraded(reason) },
+      }),
     gamePaths: new SystemGamePaths(variables),
     hookDeadlineMs: Number.isFinite(deadline) && deadline > 0 ? deadline : DEFAULT_HOOK_DEADLINE_MS,
     restartDelayMs: (attempt) => 1000 * 2 ** (attempt - 1),

@@ -44,11 +44,22 @@ async function writeFixture(folder: string, name: string, options: FixtureOption
   await mkdir(root, { recursive: true });
   const manifest = options.manifest ?? {
     apiVersion: 1,
-    integration: { key: options.key, displayName: `Fixture ${options.key}`, events: ['Kill'], games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }], feeds: options.opensFeed ? ['poll'] : [] },
+    integration: {
+      key: options.key,
+      displayName: `Fixture ${options.key}`,
+      events: ['Kill'],
+      games: [{ name: `Game ${options.key}`, executables: [`${options.key}.exe`] }],
+      feeds: options.opensFeed ? ['poll'] : [],
+    },
   };
-  await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }));
+  await writeFile(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }),
+  );
   if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
-  await writeFile(path.join(root, 'index.js'), `
+  await writeFile(
+    path.join(root, 'index.js'),
+    `
 import { inject, injectable } from 'tsyringe';
 import { Bookmarks, Feeds, Health, IntegrationSettings } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
@@ -81,7 +92,8 @@ inject(Feeds)(Fixture, undefined, 1);
 inject(Health)(Fixture, undefined, 2);
 inject(IntegrationSettings)(Fixture, undefined, 3);
 export default injectable()(Fixture) ?? Fixture;
-`);
+`,
+  );
 }
 
 const silentSink: EventSink = { isConnected: false, send<E extends EventName>(_method: E, _content: EventContent<E>) {} };
@@ -124,7 +136,9 @@ describe('IntegrationHost', function () {
     covered = true;
     logged = [];
     closedFeeds = [];
-    pushInput = () => { throw new Error('no feed open'); };
+    pushInput = () => {
+      throw new Error('no feed open');
+    };
     hooks.onDeactivate = undefined;
   });
   afterEach(async () => {
@@ -143,20 +157,46 @@ describe('IntegrationHost', function () {
       approvals: new PluginApprovals(path.join(folder, 'plugin-approvals.json')),
       recorder,
       frameDemand,
-      bookmarksFor: (key) => ({ add: async (request) => { bookmarks.push({ key, request }); return covered; } }),
+      bookmarksFor: (key) => ({
+        add: async (request) => {
+          bookmarks.push({ key, request });
+          return covered;
+        },
+      }),
       feedsFor: (key): ClosableFeeds => {
         let opened = false;
         let closed = false;
         return {
-        httpPush: () => { throw new Error('unused'); },
-        poll: (): Feed<PollInput> => ({
-          ready: Promise.resolve(),
-          onInput: (handler) => { opened = true; pushInput = (input) => { if (!closed) void handler({ error: input }); }; },
-          close: async () => { closed = true; },
-        }),
-        tail: () => { throw new Error('unused'); }, watchFolder: () => { throw new Error('unused'); },
-        screenText: () => { throw new Error('unused'); }, pushToken: () => Promise.reject(new Error('unused')),
-        closeAll: async () => { closed = true; closedFeeds.push(key); if (opened) calls.push(`${key}:closeAll`); },
+          httpPush: () => {
+            throw new Error('unused');
+          },
+          poll: (): Feed<PollInput> => ({
+            ready: Promise.resolve(),
+            onInput: (handler) => {
+              opened = true;
+              pushInput = (input) => {
+                if (!closed) void handler({ error: input });
+              };
+            },
+            close: async () => {
+              closed = true;
+            },
+          }),
+          tail: () => {
+            throw new Error('unused');
+          },
+          watchFolder: () => {
+            throw new Error('unused');
+          },
+          screenText: () => {
+            throw new Error('unused');
+          },
+          pushToken: () => Promise.reject(new Error('unused')),
+          closeAll: async () => {
+            closed = true;
+            closedFeeds.push(key);
+            if (opened) calls.push(`${key}:closeAll`);
+          },
         };
       },
       gamePaths: { steamLibraries: async () => [], roamingAppData: () => folder, localAppData: () => folder, home: () => folder },
@@ -164,8 +204,14 @@ describe('IntegrationHost', function () {
       restartDelayMs: () => 20,
     };
     app = await createTestApp({
-      dataFolder: folder, settings: {},
-      overrides: [[Logger, logger], [EVENT_SINK, silentSink], [PROCESS_LISTER, listProcesses], [INTEGRATION_HOST_ENVIRONMENT, environment]],
+      dataFolder: folder,
+      settings: {},
+      overrides: [
+        [Logger, logger],
+        [EVENT_SINK, silentSink],
+        [PROCESS_LISTER, listProcesses],
+        [INTEGRATION_HOST_ENVIRONMENT, environment],
+      ],
     });
     settings = app.resolve(SettingsStore);
     state = app.resolve(StatePublisher);
@@ -185,7 +231,13 @@ describe('IntegrationHost', function () {
     await writeFixture(plugins, 'good', { key: 'goodGame' });
     await writeFixture(plugins, 'duplicate', { key: 'goodGame' });
     await writeFixture(plugins, 'bad-manifest', { key: 'badManifest', manifest: { apiVersion: 1, integration: { key: 'badManifest' } } });
-    await writeFixture(plugins, 'future', { key: 'futureGame', manifest: { apiVersion: 9, integration: { key: 'futureGame', displayName: 'F', events: ['Kill'], games: [{ name: 'F', executables: ['f'] }], feeds: [] } } });
+    await writeFixture(plugins, 'future', {
+      key: 'futureGame',
+      manifest: {
+        apiVersion: 9,
+        integration: { key: 'futureGame', displayName: 'F', events: ['Kill'], games: [{ name: 'F', executables: ['f'] }], feeds: [] },
+      },
+    });
     await writeFixture(plugins, 'bundled', { key: 'bundledCore', bundlesCore: true });
     await startHost();
 
@@ -208,7 +260,10 @@ describe('IntegrationHost', function () {
     expect(health('thirdGame').status).to.equal('disabled');
     expect(settings.current.gameIntegrations).to.not.have.property('thirdGame');
     expect(calls).to.deep.equal([]);
-    const wrong = await host.approve('thirdGame', '0'.repeat(64)).then(() => undefined, (error: unknown) => error);
+    const wrong = await host.approve('thirdGame', '0'.repeat(64)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(wrong).to.have.property('code', 'InvalidParameters');
     expect(calls).to.deep.equal([]);
 
@@ -308,7 +363,16 @@ describe('IntegrationHost', function () {
   it('refuses a bookmark type the manifest does not declare: logged once, said in health, never added', async () => {
     await writeFixture(plugins, 'sneaky', {
       key: 'sneakyGame',
-      manifest: { apiVersion: 1, integration: { key: 'sneakyGame', displayName: 'Sneaky', events: ['Death'], games: [{ name: 'Game sneakyGame', executables: ['sneakyGame.exe'] }], feeds: [] } },
+      manifest: {
+        apiVersion: 1,
+        integration: {
+          key: 'sneakyGame',
+          displayName: 'Sneaky',
+          events: ['Death'],
+          games: [{ name: 'Game sneakyGame', executables: ['sneakyGame.exe'] }],
+          feeds: [],
+        },
+      },
     });
     await startHost();
     await launchGame('sneakyGame');
@@ -325,26 +389,49 @@ describe('IntegrationHost', function () {
       { message: 'Kill not bookmarked: the manifest does not declare it in keyframe.integration.events', fields: { key: 'sneakyGame' } },
     ]);
     expect(health('sneakyGame')).to.deep.include({ status: 'degraded' });
-    expect(health('sneakyGame').message).to.match(/tried to add Kill bookmarks, which its manifest does not declare \(keyframe\.integration\.events/);
+    expect(health('sneakyGame').message).to.match(
+      /tried to add Kill bookmarks, which its manifest does not declare \(keyframe\.integration\.events/,
+    );
   });
 
   it('refuses to open a feed kind the manifest does not declare, naming the manifest field', async () => {
     await writeFixture(plugins, 'undeclared', {
-      key: 'undeclaredGame', opensFeed: true,
-      manifest: { apiVersion: 1, integration: { key: 'undeclaredGame', displayName: 'Undeclared', events: ['Kill'], games: [{ name: 'Game undeclaredGame', executables: ['undeclaredGame.exe'] }], feeds: ['tail'] } },
+      key: 'undeclaredGame',
+      opensFeed: true,
+      manifest: {
+        apiVersion: 1,
+        integration: {
+          key: 'undeclaredGame',
+          displayName: 'Undeclared',
+          events: ['Kill'],
+          games: [{ name: 'Game undeclaredGame', executables: ['undeclaredGame.exe'] }],
+          feeds: ['tail'],
+        },
+      },
     });
     await startHost();
     await launchGame('undeclaredGame');
     recorder.start({ startedAt: new Date(), game: 'x' });
     await waitUntil(() => health('undeclaredGame')?.status === 'failed');
-    expect(health('undeclaredGame').message).to.equal('activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: '
-      + 'add "poll" to keyframe.integration.feeds in its package.json');
+    expect(health('undeclaredGame').message).to.equal(
+      'activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: ' +
+        'add "poll" to keyframe.integration.feeds in its package.json',
+    );
   });
 
   it('hands the plugin the port its manifest declares for its httpPush feed', async () => {
     await writeFixture(plugins, 'pusher', {
       key: 'portGame',
-      manifest: { apiVersion: 1, integration: { key: 'portGame', displayName: 'Port', events: ['Kill'], games: [{ name: 'Game portGame', executables: ['portGame.exe'] }], feeds: ['httpPush:1777'] } },
+      manifest: {
+        apiVersion: 1,
+        integration: {
+          key: 'portGame',
+          displayName: 'Port',
+          events: ['Kill'],
+          games: [{ name: 'Game portGame', executables: ['portGame.exe'] }],
+          feeds: ['httpPush:1777'],
+        },
+      },
     });
     await writeFixture(plugins, 'portless', { key: 'portlessGame' });
     await startHost();
@@ -368,7 +455,16 @@ describe('IntegrationHost', function () {
   it('wants frames for on-screen text while an enabled integration that reads it has its game running', async () => {
     await writeFixture(plugins, 'reader', {
       key: 'textGame',
-      manifest: { apiVersion: 1, integration: { key: 'textGame', displayName: 'Text', events: ['Goal'], games: [{ name: 'Game textGame', executables: ['textGame.exe'] }], feeds: ['screenText:events'] } },
+      manifest: {
+        apiVersion: 1,
+        integration: {
+          key: 'textGame',
+          displayName: 'Text',
+          events: ['Goal'],
+          games: [{ name: 'Game textGame', executables: ['textGame.exe'] }],
+          feeds: ['screenText:events'],
+        },
+      },
     });
     await writeFixture(plugins, 'pusher', { key: 'pushGame' });
     await startHost();
@@ -384,7 +480,17 @@ describe('IntegrationHost', function () {
   it('with activation "game" is active while its game runs, recording or not', async () => {
     await writeFixture(plugins, 'replays', {
       key: 'replayGame',
-      manifest: { apiVersion: 1, integration: { key: 'replayGame', displayName: 'Replays', events: ['Kill'], games: [{ name: 'Game replayGame', executables: ['replayGame.exe'] }], feeds: [], activation: 'game' } },
+      manifest: {
+        apiVersion: 1,
+        integration: {
+          key: 'replayGame',
+          displayName: 'Replays',
+          events: ['Kill'],
+          games: [{ name: 'Game replayGame', executables: ['replayGame.exe'] }],
+          feeds: [],
+          activation: 'game',
+        },
+      },
     });
     await startHost();
     await launchGame('replayGame');
@@ -413,7 +519,11 @@ describe('IntegrationHost', function () {
     expect(health('brokenGame').status).to.equal('idle');
   });
 
-  for (const [hook, behaviour] of [['enable', 'throw'], ['activate', 'reject'], ['activate', 'hang']] as const) {
+  for (const [hook, behaviour] of [
+    ['enable', 'throw'],
+    ['activate', 'reject'],
+    ['activate', 'hang'],
+  ] as const) {
     it(`contains a plugin whose ${hook}() does ${behaviour}: failed with the message, restarted at most ${3} times, others unaffected`, async () => {
       await writeFixture(plugins, 'broken', { key: 'brokenGame', behaviour: { [hook]: behaviour } });
       await writeFixture(plugins, 'healthy', { key: 'healthyGame' });
@@ -426,7 +536,9 @@ describe('IntegrationHost', function () {
       await waitUntil(() => attempts() === 4 && health('brokenGame').status === 'failed', 5000);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(attempts()).to.equal(4);
-      expect(health('brokenGame').message).to.match(behaviour === 'hang' ? /did not finish within 100 ms/ : new RegExp(`${hook}\\(\\) failed`));
+      expect(health('brokenGame').message).to.match(
+        behaviour === 'hang' ? /did not finish within 100 ms/ : new RegExp(`${hook}\\(\\) failed`),
+      );
       expect(calls).to.include('healthyGame:activate:Game healthyGame');
       expect(health('healthyGame').status).to.equal('active');
     });
@@ -447,7 +559,8 @@ describe('IntegrationHost', function () {
     await startHost();
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 4);
     await host.settled();
-    const toggle = (enabled: boolean) => settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, brokenGame: { enabled } } });
+    const toggle = (enabled: boolean) =>
+      settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, brokenGame: { enabled } } });
     toggle(false);
     await host.settled();
     expect(health('brokenGame').status).to.equal('disabled');

@@ -13,7 +13,12 @@ import { SettingsStore } from '../settings/settings-store.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { Logger } from '../support/logger.js';
 import type {
-  Bookmarks as BookmarksService, DetectedGame, GamePaths as GamePathsService, HealthReporter, PluginLogger, RecorderView,
+  Bookmarks as BookmarksService,
+  DetectedGame,
+  GamePaths as GamePathsService,
+  HealthReporter,
+  PluginLogger,
+  RecorderView,
 } from '../sdk/game-integration.js';
 import type { FrameDemand } from '../recording/frame-demand.js';
 import { IntegrationLifecycle, type DesiredState, type LifecyclePhase } from './lifecycle.js';
@@ -83,7 +88,8 @@ export class IntegrationHost {
   private declareFrameDemand(): void {
     for (const [key, integration] of this.integrations) {
       const { feeds } = integration.plugin.manifest.integration;
-      const reads = this.wantsEnabled(integration) && integration.lifecycle.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed));
+      const reads =
+        this.wantsEnabled(integration) && integration.lifecycle.phase !== 'failed' && feeds.some((feed) => /^screenText(:|$)/.test(feed));
       this.environment.frameDemand.want(key, reads ? this.runningGameOf(integration)?.name : undefined);
     }
   }
@@ -98,13 +104,17 @@ export class IntegrationHost {
     for (const plugin of discovery.plugins) {
       const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
       this.integrations.set(plugin.manifest.integration.key, integration);
-      if (integration.approval?.status === 'pending') this.logger.warn('integration waits for the user\'s approval', { ...integration.approval });
+      if (integration.approval?.status === 'pending')
+        this.logger.warn("integration waits for the user's approval", { ...integration.approval });
     }
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
     // A package the user has not approved adds no games either: it could start recordings.
-    this.games.addCatalog(() => [...this.integrations.values()].filter((integration) => !this.isPending(integration))
-      .flatMap((integration) => integration.plugin.manifest.integration.games));
+    this.games.addCatalog(() =>
+      [...this.integrations.values()]
+        .filter((integration) => !this.isPending(integration))
+        .flatMap((integration) => integration.plugin.manifest.integration.games),
+    );
 
     this.unsubscribe.push(
       this.settings.onChange(() => this.reconcileAll()),
@@ -138,8 +148,11 @@ export class IntegrationHost {
       this.publish();
     }
     if (current.hash !== hash) {
-      throw new CommandError('InvalidParameters', `${approval.packageName} at ${approval.path} is not the package that was shown for approval `
-        + `(its contents hash ${current.hash.slice(0, 12)}…, not ${hash.slice(0, 12)}…): look at it again before approving it.`);
+      throw new CommandError(
+        'InvalidParameters',
+        `${approval.packageName} at ${approval.path} is not the package that was shown for approval ` +
+          `(its contents hash ${current.hash.slice(0, 12)}…, not ${hash.slice(0, 12)}…): look at it again before approving it.`,
+      );
     }
     await this.environment.approvals.approve(key, approval.path, hash);
     integration.approval = { ...approval, status: 'approved', hash };
@@ -161,8 +174,16 @@ export class IntegrationHost {
 
   private thirdParty(key: string): Integration {
     const integration = this.integrations.get(key);
-    if (!integration) throw new CommandError('NotFound', `There is no integration "${key}": it may have been removed, or it was not loaded (see State.integrations).`);
-    if (!integration.approval) throw new CommandError('NotAllowed', `${integration.plugin.manifest.integration.displayName} comes with Keyframe (or from a folder in KEYFRAME_PLUGIN_DIRS): it needs no approval.`);
+    if (!integration)
+      throw new CommandError(
+        'NotFound',
+        `There is no integration "${key}": it may have been removed, or it was not loaded (see State.integrations).`,
+      );
+    if (!integration.approval)
+      throw new CommandError(
+        'NotAllowed',
+        `${integration.plugin.manifest.integration.displayName} comes with Keyframe (or from a folder in KEYFRAME_PLUGIN_DIRS): it needs no approval.`,
+      );
     return integration;
   }
 
@@ -170,7 +191,13 @@ export class IntegrationHost {
     if (plugin.contentHash === undefined) return undefined;
     const path = toWirePath(plugin.packageRoot);
     const approved = this.environment.approvals.isApproved(plugin.manifest.integration.key, path, plugin.contentHash);
-    return { status: approved ? 'approved' : 'pending', packageName: plugin.packageName, version: plugin.version, path, hash: plugin.contentHash };
+    return {
+      status: approved ? 'approved' : 'pending',
+      packageName: plugin.packageName,
+      version: plugin.version,
+      path,
+      hash: plugin.contentHash,
+    };
   }
 
   private isPending(integration: Integration): boolean {
@@ -179,7 +206,9 @@ export class IntegrationHost {
 
   /** Switched on in the settings, and approved where it has to be. */
   private wantsEnabled(integration: Integration): boolean {
-    return !this.isPending(integration) && (this.settings.current.gameIntegrations[integration.plugin.manifest.integration.key]?.enabled ?? true);
+    return (
+      !this.isPending(integration) && (this.settings.current.gameIntegrations[integration.plugin.manifest.integration.key]?.enabled ?? true)
+    );
   }
 
   health(key: string): IntegrationHealth | undefined {
@@ -199,7 +228,9 @@ export class IntegrationHost {
     const integration = () => this.integrations.get(key)!;
     const pluginLogger = this.logger.child(`plugin:${key}`);
     const lifecycle: IntegrationLifecycle = new IntegrationLifecycle({
-      key, manifest, packageName: plugin.packageName,
+      key,
+      manifest,
+      packageName: plugin.packageName,
       desired: () => this.desiredState(integration()),
       load: async () => {
         if (!(await this.stillAsApproved(integration()))) return undefined;
@@ -239,7 +270,8 @@ export class IntegrationHost {
     if (!('problem' in current) && current.hash === approval.hash) return true;
     integration.approval = { ...approval, status: 'pending', hash: 'problem' in current ? approval.hash : current.hash };
     this.logger.warn('integration changed since it was approved: it waits for a new approval', {
-      ...integration.approval, problem: 'problem' in current ? current.problem : undefined,
+      ...integration.approval,
+      problem: 'problem' in current ? current.problem : undefined,
     });
     return false;
   }
@@ -260,7 +292,9 @@ export class IntegrationHost {
     if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
     const messages: Record<Exclude<LifecyclePhase, 'failed'>, string> = {
-      disabled: this.isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
+      disabled: this.isPending(integration)
+        ? `${name} waits for your approval: it is not shipped with Keyframe`
+        : `${name} is switched off`,
       enabled: running
         ? `${running.name} is running: bookmarks start with the next recording`
         : `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} to start`,
@@ -287,7 +321,9 @@ export class IntegrationHost {
   /** A newly installed plugin appears in the settings, switched on (a third-party one once approved). */
   private addSettingsKeys(): void {
     const current = this.settings.current;
-    const missing = [...this.integrations].filter(([key, integration]) => !current.gameIntegrations[key] && !this.isPending(integration)).map(([key]) => key);
+    const missing = [...this.integrations]
+      .filter(([key, integration]) => !current.gameIntegrations[key] && !this.isPending(integration))
+      .map(([key]) => key);
     if (missing.length === 0) return;
     const gameIntegrations = { ...current.gameIntegrations };
     for (const key of missing) gameIntegrations[key] = { enabled: true };

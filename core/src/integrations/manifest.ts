@@ -10,16 +10,22 @@ export const IntegrationManifest = Type.Object({
     key: Type.String({ pattern: '^[a-z][a-zA-Z0-9]*$', description: 'The `gameIntegrations` settings key' }),
     displayName: Type.String({ minLength: 1 }),
     events: Type.Array(BookmarkType, { minItems: 1 }),
-    games: Type.Array(Type.Object({
-      name: Type.String({ minLength: 1 }),
-      executables: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-    }), { minItems: 1 }),
+    games: Type.Array(
+      Type.Object({
+        name: Type.String({ minLength: 1 }),
+        executables: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+      }),
+      { minItems: 1 },
+    ),
     feeds: Type.Array(Type.String({ pattern: '^(httpPush|poll|tail|watchFolder|screenText)(:.+)?$' })),
-    activation: Type.Optional(StringEnum(['recording', 'game'] as const, {
-      description: '`recording` (default): active while one of its games runs during a recording. `game`: while one of its games '
-        + 'runs, recording or not, for games that tell of events after the fact (replay files): their bookmarks go to the '
-        + 'finished recording that covered them.',
-    })),
+    activation: Type.Optional(
+      StringEnum(['recording', 'game'] as const, {
+        description:
+          '`recording` (default): active while one of its games runs during a recording. `game`: while one of its games ' +
+          'runs, recording or not, for games that tell of events after the fact (replay files): their bookmarks go to the ' +
+          'finished recording that covered them.',
+      }),
+    ),
   }),
 });
 export type IntegrationManifest = Static<typeof IntegrationManifest>;

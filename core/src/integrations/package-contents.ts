@@ -51,7 +51,9 @@ async function listFiles(root: string): Promise<PackageFile[] | { problem: strin
         total += info.size;
       }
       if (files.length > MAX_PACKAGE_FILES || total > MAX_PACKAGE_BYTES) {
-        return { problem: `the package is larger than ${MAX_PACKAGE_FILES} files or ${MAX_PACKAGE_BYTES / 1024 / 1024} MiB (its node_modules aside): too large to fingerprint` };
+        return {
+          problem: `the package is larger than ${MAX_PACKAGE_FILES} files or ${MAX_PACKAGE_BYTES / 1024 / 1024} MiB (its node_modules aside): too large to fingerprint`,
+        };
       }
     }
   }

@@ -8,8 +8,12 @@ const HASH = 'a'.repeat(64);
 
 describe('plugin approvals', () => {
   let data: string;
-  beforeEach(async () => { data = await mkdtemp(path.join(tmpdir(), 'approvals-')); });
-  afterEach(async () => { await rm(data, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    data = await mkdtemp(path.join(tmpdir(), 'approvals-'));
+  });
+  afterEach(async () => {
+    await rm(data, { recursive: true, force: true });
+  });
 
   it('keeps an approval of one folder and hash across restarts, and forgets it on revoke', async () => {
     const approvals = new PluginApprovals(approvalsFile(data));
@@ -21,7 +25,8 @@ describe('plugin approvals', () => {
     expect(reloaded.isApproved('userGame', '/p/user-game', 'b'.repeat(64))).to.equal(false);
     expect(reloaded.isApproved('userGame', '/elsewhere', HASH)).to.equal(false);
     expect(JSON.parse(await readFile(approvalsFile(data), 'utf8'))).to.deep.equal({
-      version: 1, approvals: { userGame: { hash: HASH, path: '/p/user-game', approvedAt: '2026-01-02T03:04:05.000Z' } },
+      version: 1,
+      approvals: { userGame: { hash: HASH, path: '/p/user-game', approvedAt: '2026-01-02T03:04:05.000Z' } },
     });
     await reloaded.revoke('userGame');
     const afterRevoke = new PluginApprovals(approvalsFile(data));

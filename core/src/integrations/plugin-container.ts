@@ -2,8 +2,13 @@
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Feeds as FeedsService } from '../sdk/feed-types.js';
 import type {
-  Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService, HealthReporter,
-  IntegrationSettings as IntegrationSettingsService, PluginLogger, RecorderView,
+  Bookmarks as BookmarksService,
+  Clock as ClockService,
+  GamePaths as GamePathsService,
+  HealthReporter,
+  IntegrationSettings as IntegrationSettingsService,
+  PluginLogger,
+  RecorderView,
 } from '../sdk/game-integration.js';
 import type { IntegrationClass } from './plugin-loader.js';
 import { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from '../sdk/tokens.js';
@@ -20,12 +25,21 @@ export interface PluginServices {
 }
 
 const TOKENS: { [K in keyof PluginServices]: InjectionToken<PluginServices[K]> } = {
-  bookmarks: Bookmarks, recorder: Recorder, settings: IntegrationSettings, feeds: Feeds,
-  clock: Clock, logger: Logger, gamePaths: GamePaths, health: Health,
+  bookmarks: Bookmarks,
+  recorder: Recorder,
+  settings: IntegrationSettings,
+  feeds: Feeds,
+  clock: Clock,
+  logger: Logger,
+  gamePaths: GamePaths,
+  health: Health,
 };
 
 /** Instantiates an integration in a fresh child container that provides `services` under the SDK tokens. */
-export function instantiateIntegration(integrationClass: IntegrationClass, services: PluginServices): { container: DependencyContainer; instance: InstanceType<IntegrationClass> } {
+export function instantiateIntegration(
+  integrationClass: IntegrationClass,
+  services: PluginServices,
+): { container: DependencyContainer; instance: InstanceType<IntegrationClass> } {
   const container = rootContainer.createChildContainer();
   for (const name of Object.keys(TOKENS) as (keyof PluginServices)[]) {
     container.registerInstance(TOKENS[name] as InjectionToken<unknown>, services[name]);

@@ -4,12 +4,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { discoverPlugins } from './plugin-discovery.js';
 
-const MANIFEST = { apiVersion: 1, integration: { key: 'someGame', displayName: 'Some game', events: ['Kill'], games: [{ name: 'Some', executables: ['some.exe'] }], feeds: [] } };
+const MANIFEST = {
+  apiVersion: 1,
+  integration: {
+    key: 'someGame',
+    displayName: 'Some game',
+    events: ['Kill'],
+    games: [{ name: 'Some', executables: ['some.exe'] }],
+    feeds: [],
+  },
+};
 
 describe('plugin discovery', () => {
   let folder: string;
-  beforeEach(async () => { folder = await mkdtemp(path.join(tmpdir(), 'discovery-')); });
-  afterEach(async () => { await rm(folder, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'discovery-'));
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
 
   async function writePackage(root: string, main: string): Promise<void> {
     await mkdir(root, { recursive: true });
@@ -39,6 +52,12 @@ describe('plugin discovery', () => {
     await chmod(path.join(folder, '@scope'), 0o777);
     const { plugins, refused } = await discoverPlugins([{ path: folder, source: 'install' }]);
     expect(plugins).to.deep.equal([]);
-    expect(refused).to.deep.equal([{ packageRoot: path.join(folder, '@scope', 'some'), key: 'someGame', reason: `others can change it: ${path.join(folder, '@scope')}: every user can write to it` }]);
+    expect(refused).to.deep.equal([
+      {
+        packageRoot: path.join(folder, '@scope', 'some'),
+        key: 'someGame',
+        reason: `others can change it: ${path.join(folder, '@scope')}: every user can write to it`,
+      },
+    ]);
   });
 });

@@ -59,7 +59,11 @@ export async function discoverPlugins(searchFolders: readonly PluginFolder[]): P
       }
       const owner = discovery.plugins.find((plugin) => plugin.manifest.integration.key === found.manifest.integration.key);
       if (owner) {
-        discovery.refused.push({ packageRoot: root, key: found.manifest.integration.key, reason: `duplicate key ${found.manifest.integration.key}: already provided by ${owner.packageName} (${owner.packageRoot})` });
+        discovery.refused.push({
+          packageRoot: root,
+          key: found.manifest.integration.key,
+          reason: `duplicate key ${found.manifest.integration.key}: already provided by ${owner.packageName} (${owner.packageRoot})`,
+        });
         continue;
       }
       discovery.plugins.push(found);
@@ -91,9 +95,10 @@ async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: st
   const refuse = (reason: string): RefusedPlugin => ({ packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason });
   const entry = path.relative(plugin.packageRoot, plugin.entry);
   if (entry.startsWith('..') || path.isAbsolute(entry)) return refuse(`its entry module ${plugin.entry} lies outside the package`);
-  const writable = await foreignWriteAccess(foundAt, scanned)
-    ?? await foreignWriteAccess(path.join(plugin.packageRoot, 'package.json'), plugin.packageRoot)
-    ?? await foreignWriteAccess(plugin.entry, plugin.packageRoot);
+  const writable =
+    (await foreignWriteAccess(foundAt, scanned)) ??
+    (await foreignWriteAccess(path.join(plugin.packageRoot, 'package.json'), plugin.packageRoot)) ??
+    (await foreignWriteAccess(plugin.entry, plugin.packageRoot));
   if (writable) return refuse(`others can change it: ${writable}`);
   if (plugin.source !== 'user') return plugin;
   const contents = await hashPackageContents(plugin.packageRoot);
@@ -102,7 +107,10 @@ async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: st
 }
 
 /** undefined: not an integration package at all; otherwise the plugin or why it is refused. */
-export async function inspectPackage(root: string, source: PluginSource = 'environment'): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
+export async function inspectPackage(
+  root: string,
+  source: PluginSource = 'environment',
+): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
   let pkg: PackageJson;
   try {
     pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as PackageJson;
@@ -115,18 +123,29 @@ export async function inspectPackage(root: string, source: PluginSource = 'envir
   const key = check.manifest.integration.key;
   // A second copy of core would give the plugin its own DI container and tokens: it could never work.
   if (existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
-    return { packageRoot: root, key, reason: 'the package bundles its own copy of @keyframe/core: declare it as a peer dependency instead' };
+    return {
+      packageRoot: root,
+      key,
+      reason: 'the package bundles its own copy of @keyframe/core: declare it as a peer dependency instead',
+    };
   }
   const entry = entryOf(pkg);
   if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)' };
   return {
-    manifest: check.manifest, packageName: pkg.name ?? path.basename(root), version: pkg.version ?? '', packageRoot: root, entry: path.resolve(root, entry), source,
+    manifest: check.manifest,
+    packageName: pkg.name ?? path.basename(root),
+    version: pkg.version ?? '',
+    packageRoot: root,
+    entry: path.resolve(root, entry),
+    source,
   };
 }
 
 function entryOf(pkg: PackageJson): string | undefined {
-  const root = typeof pkg.exports === 'object' && pkg.exports !== null && '.' in pkg.exports
-    ? (pkg.exports as Record<string, unknown>)['.'] : pkg.exports;
+  const root =
+    typeof pkg.exports === 'object' && pkg.exports !== null && '.' in pkg.exports
+      ? (pkg.exports as Record<string, unknown>)['.']
+      : pkg.exports;
   if (typeof root === 'string') return root;
   if (typeof root === 'object' && root !== null) {
     const conditions = root as Record<string, unknown>;

@@ -5,7 +5,7 @@ import { defaultPluginFolders, installPluginFolders } from './plugin-folders.js'
 const root = path.resolve('/', 'opt', 'app');
 
 describe('plugin folders', () => {
-  it('for an npm install scans the node_modules folder holding core and core\'s own, never the ones above', () => {
+  it("for an npm install scans the node_modules folder holding core and core's own, never the ones above", () => {
     const core = path.join(root, 'node_modules', '@keyframe', 'core');
     expect(installPluginFolders(core)).to.deep.equal([path.join(root, 'node_modules'), path.join(core, 'node_modules')]);
   });

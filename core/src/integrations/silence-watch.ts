@@ -12,7 +12,10 @@ export class SilenceWatch {
   #reported = false;
 
   /** `degraded` reports to the integration's health; `shown` is what health says now. */
-  constructor(private readonly degraded: (reason: string | undefined) => void, private readonly shown: () => string | undefined) {}
+  constructor(
+    private readonly degraded: (reason: string | undefined) => void,
+    private readonly shown: () => string | undefined,
+  ) {}
 
   /** What to wait for, from the next activation (and from now, when active). */
   expect(expectation: DataExpectation): void {

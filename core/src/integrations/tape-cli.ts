@@ -28,12 +28,15 @@ export const TAPE_USAGE = `Usage:
 
 export async function runTapeCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, strict: true,
+    args,
+    allowPositionals: true,
+    strict: true,
     options: { out: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
   });
   const [action, target] = positionals;
   if (values.help) return void console.log(TAPE_USAGE);
-  if (!target || (action !== 'record' && action !== 'play')) throw new Error(`expected "tape record <key>" or "tape play <file>"\n\n${TAPE_USAGE}`);
+  if (!target || (action !== 'record' && action !== 'play'))
+    throw new Error(`expected "tape record <key>" or "tape play <file>"\n\n${TAPE_USAGE}`);
   const dataFolder = ServiceOptions.fromEnvironment({ dataFolder: values['data-dir'] }).dataFolder;
   if (action === 'play') return playCommand(target, dataFolder);
   return recordCommand(target, values.out ?? `${target}-${new Date().toISOString().replace(/[:.]/g, '-')}.tape.jsonl`, dataFolder);
@@ -45,7 +48,11 @@ async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPl
   const plugin = plugins.find((candidate) => candidate.manifest.integration.key === key);
   if (plugin) return approvedOrThrow(plugin, dataFolder);
   const refusal = refused.find((candidate) => candidate.key === key);
-  throw new Error(refusal ? `integration ${key} is refused: ${refusal.reason}` : `no integration with key ${key} is installed (found: ${plugins.map((found) => found.manifest.integration.key).join(', ') || 'none'})`);
+  throw new Error(
+    refusal
+      ? `integration ${key} is refused: ${refusal.reason}`
+      : `no integration with key ${key} is installed (found: ${plugins.map((found) => found.manifest.integration.key).join(', ') || 'none'})`,
+  );
 }
 
 /** A third-party package runs here too only once the user approved its contents in the settings. */
@@ -54,7 +61,9 @@ async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Pr
   const approvals = new PluginApprovals(approvalsFile(dataFolder));
   await approvals.load();
   if (approvals.isApproved(plugin.manifest.integration.key, toWirePath(plugin.packageRoot), plugin.contentHash)) return plugin;
-  throw new Error(`integration ${plugin.manifest.integration.key} (${plugin.packageRoot}) is not approved in these contents: approve it in Settings → Integrations first`);
+  throw new Error(
+    `integration ${plugin.manifest.integration.key} (${plugin.packageRoot}) is not approved in these contents: approve it in Settings → Integrations first`,
+  );
 }
 
 async function playCommand(file: string, dataFolder: string): Promise<void> {
@@ -70,7 +79,9 @@ async function playCommand(file: string, dataFolder: string): Promise<void> {
   });
   console.log(`${path.basename(file)}: ${tape.entries.length} entries, ${playback.bookmarks.length} bookmarks`);
   for (const bookmark of playback.bookmarks) {
-    console.log(`  ${bookmark.time.toFixed(3).padStart(10)} s  ${bookmark.type}${bookmark.subtype ? ` (${bookmark.subtype})` : ''}${bookmark.recording ? `  recording ${bookmark.recording + 1}` : ''}`);
+    console.log(
+      `  ${bookmark.time.toFixed(3).padStart(10)} s  ${bookmark.type}${bookmark.subtype ? ` (${bookmark.subtype})` : ''}${bookmark.recording ? `  recording ${bookmark.recording + 1}` : ''}`,
+    );
   }
   if (playback.unconsumed > 0) console.log(`  ${playback.unconsumed} entries went to feeds the integration did not open`);
   for (const reason of playback.degradedReasons) console.log(`  degraded: ${reason}`);
@@ -81,16 +92,30 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
   const game = await runningGameOf(plugin);
   // One t = 0 for the tape and for the bookmark times printed while recording.
   const startedAt = new Date();
-  const writer = new TapeWriter(out, { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` }, startedAt);
+  const writer = new TapeWriter(
+    out,
+    { integration: key, game, description: `recorded with keyframe tape record on ${process.platform}` },
+    startedAt,
+  );
   const logger = consoleLogger(key);
   const pushToken = dataFolderPushToken(dataFolder);
   let active = true;
   let shown: string | undefined;
   const lifecycle: IntegrationLifecycle = new IntegrationLifecycle({
-    key, manifest: plugin.manifest, packageName: plugin.packageName,
+    key,
+    manifest: plugin.manifest,
+    packageName: plugin.packageName,
     desired: () => ({ enabled: true, ...(active ? { activeFor: game } : {}) }),
     load: () => loadIntegrationClass(plugin.entry),
-    feeds: ({ observe }) => new LiveFeeds({ logger, observe: (entry) => { writer.write(entry); observe(entry); }, pushToken }),
+    feeds: ({ observe }) =>
+      new LiveFeeds({
+        logger,
+        observe: (entry) => {
+          writer.write(entry);
+          observe(entry);
+        },
+        pushToken,
+      }),
     bookmarks: {
       add: async (request) => {
         const at = request.at ?? new Date();
@@ -125,7 +150,9 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
 /** The integration's game as it runs now, or its first catalog game when none runs. */
 async function runningGameOf(plugin: DiscoveredPlugin): Promise<DetectedGame> {
   const [running] = matchGames(await listProcesses(), plugin.manifest.integration.games);
-  return running ? { name: running.name, executablePath: running.executablePath, pid: running.pid } : { name: plugin.manifest.integration.games[0]!.name };
+  return running
+    ? { name: running.name, executablePath: running.executablePath, pid: running.pid }
+    : { name: plugin.manifest.integration.games[0]!.name };
 }
 
 function consoleLogger(key: string): PluginLogger {

@@ -117,16 +117,22 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
     desired: () => ({ enabled, ...(recording ? { activeFor: game } : {}) }),
     load: async () => options.integrationClass,
     // Taped pushes passed the live feed's token check when they were recorded; none is checked again.
-    feeds: ({ health }) => (feeds = new ScriptedFeeds({
-      pushToken: options.pushToken ?? (async () => 'TapeReplayPushToken'),
-      screenText: screenTextReading(recognizer, health),
-      closeAllCloses: true,
-    })),
-    bookmarks, recorder, enabled: () => enabled, clock,
+    feeds: ({ health }) =>
+      (feeds = new ScriptedFeeds({
+        pushToken: options.pushToken ?? (async () => 'TapeReplayPushToken'),
+        screenText: screenTextReading(recognizer, health),
+        closeAllCloses: true,
+      })),
+    bookmarks,
+    recorder,
+    enabled: () => enabled,
+    clock,
     gamePaths: options.gamePaths ?? noGamePaths,
     pluginLogger: logger,
     logger,
-    notify: (title) => { playback.notifications.push(title); },
+    notify: (title) => {
+      playback.notifications.push(title);
+    },
     // A replay takes milliseconds of real time: no gap in it is a silence worth a warning.
     watchSilence: false,
     changed: () => {

@@ -45,13 +45,30 @@ describe('ContentEditor', () => {
     await writeFile(file, Buffer.alloc(bytes));
     return file;
   };
-  const clip = async (relative: string, seconds = 30) => library.add({ type: 'Clip', filePath: await video(relative), game: 'Arena', durationSeconds: seconds, createdAt: new Date('2026-11-22T10:00:30') });
+  const clip = async (relative: string, seconds = 30) =>
+    library.add({
+      type: 'Clip',
+      filePath: await video(relative),
+      game: 'Arena',
+      durationSeconds: seconds,
+      createdAt: new Date('2026-11-22T10:00:30'),
+    });
 
   beforeEach(async () => {
     events = new RecordedEvents();
     recording = undefined;
-    const recorder = { get current() { return recording; } } as unknown as RecorderService;
-    app = await createTestApp({ settings: {}, overrides: [[EVENT_SINK, events], [RecorderService, recorder]] });
+    const recorder = {
+      get current() {
+        return recording;
+      },
+    } as unknown as RecorderService;
+    app = await createTestApp({
+      settings: {},
+      overrides: [
+        [EVENT_SINK, events],
+        [RecorderService, recorder],
+      ],
+    });
     folder = app.dataFolder;
     videos = path.join(folder, 'Videos');
     library = app.resolve(ContentLibrary);
@@ -85,12 +102,22 @@ describe('ContentEditor', () => {
   it('deletes a batch only when every item resolves, and never the file being recorded', async () => {
     const a = await clip('Clips/Arena/a.mp4');
     const b = await clip('Clips/Arena/b.mp4');
-    await commandRejection(editor.deleteMany([{ FileName: 'a', ContentType: 'Clip' }, { FileName: 'zz', ContentType: 'Clip' }]), 'NotFound');
+    await commandRejection(
+      editor.deleteMany([
+        { FileName: 'a', ContentType: 'Clip' },
+        { FileName: 'zz', ContentType: 'Clip' },
+      ]),
+      'NotFound',
+    );
     expect(existsSync(a.filePath)).to.equal(true);
     recording = new FakeRecording(b.filePath);
     await commandRejection(editor.delete('b', 'Clip'), 'NotAllowed');
     recording = undefined;
-    await editor.deleteMany([{ FileName: 'a', ContentType: 'Clip' }, { FileName: 'b', ContentType: 'Clip' }, { FileName: 'a', ContentType: 'Clip' }]);
+    await editor.deleteMany([
+      { FileName: 'a', ContentType: 'Clip' },
+      { FileName: 'b', ContentType: 'Clip' },
+      { FileName: 'a', ContentType: 'Clip' },
+    ]);
     expect(library.list()).to.deep.equal([]);
     expect(existsSync(path.join(videos, 'Clips', 'Arena'))).to.equal(false);
   });
@@ -99,9 +126,18 @@ describe('ContentEditor', () => {
     const item = await clip('Clips/Arena/a.mp4', 30);
     await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 5, type: 'Kill', time: '00:00:20.500' });
     await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 6, type: 'Manual', time: '00:00:03' });
-    expect(library.get(item.id)!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([[6, 3], [5, 20.5]]);
-    await commandRejection(editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 7, type: 'Kill', time: '00:05:00' }), 'InvalidParameters');
-    await commandRejection(editor.addBookmark({ filePath: item.filePath, contentType: 'Session', id: 7, type: 'Kill', time: '00:00:01' }), 'NotFound');
+    expect(library.get(item.id)!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([
+      [6, 3],
+      [5, 20.5],
+    ]);
+    await commandRejection(
+      editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 7, type: 'Kill', time: '00:05:00' }),
+      'InvalidParameters',
+    );
+    await commandRejection(
+      editor.addBookmark({ filePath: item.filePath, contentType: 'Session', id: 7, type: 'Kill', time: '00:00:01' }),
+      'NotFound',
+    );
     await editor.deleteBookmark(item.filePath, 'Clip', 5);
     expect(library.get(item.id)!.bookmarks.map((bookmark) => bookmark.id)).to.deep.equal([6]);
     await commandRejection(editor.deleteBookmark(item.filePath, 'Clip', 5), 'NotFound');
@@ -110,9 +146,17 @@ describe('ContentEditor', () => {
 
   it('keeps every bookmark of many added to one item at once, and a rename and a delete of one item at once never both act', async () => {
     const item = await clip('Clips/Arena/a.mp4', 30);
-    await Promise.all(Array.from({ length: 10 }, (_, index) => editor.addBookmark({
-      filePath: item.filePath, contentType: 'Clip', id: index + 1, type: 'Kill', time: `00:00:${String(index + 10)}`,
-    })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        editor.addBookmark({
+          filePath: item.filePath,
+          contentType: 'Clip',
+          id: index + 1,
+          type: 'Kill',
+          time: `00:00:${String(index + 10)}`,
+        }),
+      ),
+    );
     expect(library.get(item.id)!.bookmarks.map((bookmark) => bookmark.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 
     const [renamed, deleted] = await Promise.allSettled([editor.rename('a', 'Clip', 'Ace'), editor.delete('a', 'Clip')]);
@@ -123,7 +167,7 @@ describe('ContentEditor', () => {
     expect(await readdir(path.join(videos, 'Clips/Arena'))).to.deep.equal(['Ace.mp4']);
   });
 
-  it('puts a bookmark on the running recording\'s session file with BookmarkCreated, and takes it off again', async () => {
+  it("puts a bookmark on the running recording's session file with BookmarkCreated, and takes it off again", async () => {
     const contentFilePath = path.join(videos, 'Full Sessions', 'Manual Recording', 'now.mp4');
     const running = new FakeRecording(contentFilePath);
     recording = running;

@@ -65,7 +65,10 @@ export class ContentEditor {
       return updated;
     } catch (error) {
       await moveFile(moved, current).catch(() => undefined);
-      throw new CommandError('Failed', `${item.fileName} could not be renamed: its metadata could not be written (${(error as Error).message}).`);
+      throw new CommandError(
+        'Failed',
+        `${item.fileName} could not be renamed: its metadata could not be written (${(error as Error).message}).`,
+      );
     }
   }
 
@@ -138,7 +141,8 @@ export class ContentEditor {
   /** The item `id` as it is now, if it still has the name the frontend gave; renamed or deleted meanwhile is `NotFound`. */
   private stillNamed(id: string, fileName: string, type: ContentType): ContentRecord {
     const item = this.library.get(id);
-    if (item?.fileName !== fileName) throw new CommandError('NotFound', `There is no ${type} named "${fileName}" in the library any more (renamed or deleted meanwhile).`);
+    if (item?.fileName !== fileName)
+      throw new CommandError('NotFound', `There is no ${type} named "${fileName}" in the library any more (renamed or deleted meanwhile).`);
     return item;
   }
 

@@ -1,7 +1,14 @@
 // A library item as the service knows it (seconds, Dates, bytes, absent fields left out), and the one
 // place where it becomes the wire `ContentItem` the frontends see.
 import {
-  formatContentSize, formatDuration, formatLocalDateTime, parseDuration, type Bookmark, type BookmarkType, type ContentItem, type ContentType,
+  formatContentSize,
+  formatDuration,
+  formatLocalDateTime,
+  parseDuration,
+  type Bookmark,
+  type BookmarkType,
+  type ContentItem,
+  type ContentType,
 } from '../protocol/index.js';
 
 export interface ContentBookmark {

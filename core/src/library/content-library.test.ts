@@ -29,8 +29,13 @@ describe('ContentLibrary', () => {
     return next;
   };
   const session = (filePath: string, from: string, seconds: number, createdAt = new Date(Date.parse(from) + seconds * 1000)) => ({
-    type: 'Session' as const, filePath, game: 'Arena', durationSeconds: seconds, createdAt,
-    recordedFrom: new Date(from), recordedUntil: new Date(Date.parse(from) + seconds * 1000),
+    type: 'Session' as const,
+    filePath,
+    game: 'Arena',
+    durationSeconds: seconds,
+    createdAt,
+    recordedFrom: new Date(from),
+    recordedUntil: new Date(Date.parse(from) + seconds * 1000),
   });
 
   beforeEach(async () => {
@@ -53,18 +58,39 @@ describe('ContentLibrary', () => {
   });
 
   it('adds an item: sidecar under its type folder, 32-hex id, sizes, durations, recorded range, State newest first', async () => {
-    const older = await library.add(session(await video('Full Sessions/Arena/2026-11-22_10-00-00.mp4', 5 * 1024 * 1024), '2026-11-22T10:00:00.000Z', 60));
-    const newer = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4'), game: 'Arena', durationSeconds: 12.5, createdAt: new Date('2026-11-22T11:00:00Z') });
+    const older = await library.add(
+      session(await video('Full Sessions/Arena/2026-11-22_10-00-00.mp4', 5 * 1024 * 1024), '2026-11-22T10:00:00.000Z', 60),
+    );
+    const newer = await library.add({
+      type: 'Clip',
+      filePath: await video('Clips/Arena/clip.mp4'),
+      game: 'Arena',
+      durationSeconds: 12.5,
+      createdAt: new Date('2026-11-22T11:00:00Z'),
+    });
     expect(older.id).to.match(/^[0-9a-f]{32}$/);
     expect(older).to.deep.include({
-      type: 'Session', title: '', fileName: '2026-11-22_10-00-00', sizeBytes: 5 * 1024 * 1024, durationSeconds: 60,
-      recordedFrom: new Date('2026-11-22T10:00:00.000Z'), recordedUntil: new Date('2026-11-22T10:01:00.000Z'), isImported: false, compressed: false,
+      type: 'Session',
+      title: '',
+      fileName: '2026-11-22_10-00-00',
+      sizeBytes: 5 * 1024 * 1024,
+      durationSeconds: 60,
+      recordedFrom: new Date('2026-11-22T10:00:00.000Z'),
+      recordedUntil: new Date('2026-11-22T10:01:00.000Z'),
+      isImported: false,
+      compressed: false,
     });
     expect(older).to.not.have.any.keys('uploadId', 'gameDatabaseId', 'audioTrackNames', 'gameExePath');
     expect(newer.durationSeconds).to.equal(12.5);
-    const sidecar = JSON.parse(await readFile(path.join(folder, 'cache', 'metadata', 'Full Sessions', `${older.id}.json`), 'utf8')) as unknown;
+    const sidecar = JSON.parse(
+      await readFile(path.join(folder, 'cache', 'metadata', 'Full Sessions', `${older.id}.json`), 'utf8'),
+    ) as unknown;
     expect(sidecar).to.deep.equal({
-      version: 2, ...older, createdAt: older.createdAt.toISOString(), recordedFrom: '2026-11-22T10:00:00.000Z', recordedUntil: '2026-11-22T10:01:00.000Z',
+      version: 2,
+      ...older,
+      createdAt: older.createdAt.toISOString(),
+      recordedFrom: '2026-11-22T10:00:00.000Z',
+      recordedUntil: '2026-11-22T10:01:00.000Z',
     });
     expect(state.current.content[1]).to.deep.include({ fileSize: '5.00 MB', fileSizeKb: 5120, duration: '00:01:00' });
     expect(await readdir(path.join(folder, 'cache', 'metadata', 'Clips'))).to.deep.equal([`${newer.id}.json`]);
@@ -87,7 +113,12 @@ describe('ContentLibrary', () => {
     const first = await library.add(session(upper, '2026-11-22T10:00:00Z', 10));
     const second = await library.add(session(lower, '2026-11-22T11:00:00Z', 10));
     expect(second.id).to.not.equal(first.id);
-    expect(library.list().map((item) => path.basename(item.filePath)).sort()).to.deep.equal(['Match.mp4', 'match.mp4']);
+    expect(
+      library
+        .list()
+        .map((item) => path.basename(item.filePath))
+        .sort(),
+    ).to.deep.equal(['Match.mp4', 'match.mp4']);
   });
 
   it('updates an item atomically and keeps the change across a reload', async () => {
@@ -98,7 +129,7 @@ describe('ContentLibrary', () => {
     await library.update(item.id, { filePath: renamed });
     const reloaded = await freshLibrary();
     expect(reloaded.get(item.id)).to.deep.include({ title: 'first', bookmarks: [bookmark], fileName: 'renamed', sizeBytes: 4096 });
-    expect((await readdir(path.join(folder, 'cache', 'metadata', 'Full Sessions')))).to.deep.equal([`${item.id}.json`]);
+    expect(await readdir(path.join(folder, 'cache', 'metadata', 'Full Sessions'))).to.deep.equal([`${item.id}.json`]);
     expect(state.current.content[0]!.title).to.equal('first');
   });
 
@@ -121,7 +152,9 @@ describe('ContentLibrary', () => {
     const reloaded = await freshLibrary();
     expect(reloaded.list().map((item) => item.id)).to.deep.equal([kept.id]);
     expect(state.current.content.map((item) => item.id)).to.deep.equal([kept.id]);
-    expect((await readdir(sessions)).sort()).to.deep.equal([`${'a'.repeat(32)}.json`, `${'b'.repeat(32)}.json`, `${gone.id}.json`, `${kept.id}.json`].sort());
+    expect((await readdir(sessions)).sort()).to.deep.equal(
+      [`${'a'.repeat(32)}.json`, `${'b'.repeat(32)}.json`, `${gone.id}.json`, `${kept.id}.json`].sort(),
+    );
   });
 
   it('removes a batch of items with their files and empty game folders, publishing State once', async () => {
@@ -144,7 +177,12 @@ describe('ContentLibrary', () => {
     await batchLibrary.removeMany([first.id, second.id]);
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(events.of('State').length - before).to.equal(1);
-    expect(events.of('State').at(-1)!.content.map((item) => item.id)).to.deep.equal([kept.id]);
+    expect(
+      events
+        .of('State')
+        .at(-1)!
+        .content.map((item) => item.id),
+    ).to.deep.equal([kept.id]);
     expect(existsSync(first.filePath) || existsSync(second.filePath) || existsSync(thumbnail) || existsSync(waveform)).to.equal(false);
     expect(existsSync(path.join(folder, 'Videos', 'Clips', 'Solo'))).to.equal(false);
     expect(existsSync(path.join(folder, 'Videos', 'Full Sessions', 'Arena'))).to.equal(true);

@@ -183,21 +183,34 @@ export class ContentLibrary {
     this.items.delete(id);
     await this.writes.get(id)?.catch(() => undefined); // a sidecar write in flight must not bring it back
     const cacheFolder = this.settings.current.cacheFolder;
-    await Promise.all([
-      this.sidecarPath(record),
-      thumbnailPath(cacheFolder, TYPE_FOLDERS[record.type], id),
-      waveformPath(cacheFolder, TYPE_FOLDERS[record.type], id),
-    ].map((file) => rm(file, { force: true }).catch((error: unknown) => this.logger.warn('could not delete a file of removed content', { file, error }))));
+    await Promise.all(
+      [
+        this.sidecarPath(record),
+        thumbnailPath(cacheFolder, TYPE_FOLDERS[record.type], id),
+        waveformPath(cacheFolder, TYPE_FOLDERS[record.type], id),
+      ].map((file) =>
+        rm(file, { force: true }).catch((error: unknown) =>
+          this.logger.warn('could not delete a file of removed content', { file, error }),
+        ),
+      ),
+    );
     const gameFolder = path.dirname(record.filePath);
-    if ((Object.values(TYPE_FOLDERS) as string[]).includes(path.basename(path.dirname(gameFolder)))) await rmdir(gameFolder).catch(() => undefined);
+    if ((Object.values(TYPE_FOLDERS) as string[]).includes(path.basename(path.dirname(gameFolder))))
+      await rmdir(gameFolder).catch(() => undefined);
     this.logger.info('content removed', { id, type: record.type, file: record.filePath });
   }
 
   /** The session whose video covers `at`: recordedFrom ≤ at ≤ recordedUntil. */
   findCovering(at: Date): ContentRecord | undefined {
     const time = at.getTime();
-    return this.list().find((item) => item.type === 'Session' && item.recordedFrom !== undefined && item.recordedUntil !== undefined
-      && item.recordedFrom.getTime() <= time && time <= item.recordedUntil.getTime());
+    return this.list().find(
+      (item) =>
+        item.type === 'Session' &&
+        item.recordedFrom !== undefined &&
+        item.recordedUntil !== undefined &&
+        item.recordedFrom.getTime() <= time &&
+        time <= item.recordedUntil.getTime(),
+    );
   }
 
   sidecarPath(record: Pick<ContentRecord, 'id' | 'type'>): string {
@@ -225,20 +238,28 @@ export class ContentLibrary {
 
   private write(id: string): Promise<void> {
     const previous = this.writes.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
-      const record = this.items.get(id);
-      if (record) await writeFileAtomic(this.sidecarPath(record), encodeSidecar(record));
-    });
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const record = this.items.get(id);
+        if (record) await writeFileAtomic(this.sidecarPath(record), encodeSidecar(record));
+      });
     this.writes.set(id, next);
-    void next.finally(() => {
-      if (this.writes.get(id) === next) this.writes.delete(id);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.writes.get(id) === next) this.writes.delete(id);
+      })
+      .catch(() => undefined);
     return next;
   }
 }
 
 /** A sidecar of either version, and the size of its video now (undefined: the video is gone); logged and undefined when unusable. */
-export async function readSidecar(file: string, type: ContentType, logger: Logger): Promise<{ record: ContentRecord; version: number; videoBytes: number | undefined } | undefined> {
+export async function readSidecar(
+  file: string,
+  type: ContentType,
+  logger: Logger,
+): Promise<{ record: ContentRecord; version: number; videoBytes: number | undefined } | undefined> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
@@ -287,7 +308,6 @@ async function fileSize(file: string): Promise<number | undefined> {
     return undefined;
   }
 }
-
 
 /** `value` without its undefined and null fields: a record leaves out what it does not know, in memory and on disk. */
 function withoutAbsent<T extends object>(value: { [K in keyof T]: T[K] | null }): T {

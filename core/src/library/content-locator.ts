@@ -13,7 +13,10 @@ import { SettingsStore } from '../settings/settings-store.js';
 
 @injectable()
 export class ContentLocator {
-  constructor(private readonly settings: SettingsStore, private readonly library: ContentLibrary) {}
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly library: ContentLibrary,
+  ) {}
 
   /** The item with this `fileName` (no extension) and type. */
   byFileName(fileName: string, type: ContentType): ContentRecord {
@@ -32,8 +35,12 @@ export class ContentLocator {
   /** The item whose video is at `filePath` (and of `type`, when given). Refuses paths outside the content folder. */
   async byFilePath(filePath: string, type?: ContentType): Promise<ContentRecord> {
     const resolved = await this.insideContent(filePath);
-    const item = this.library.list().find((entry) => (samePath(entry.filePath, resolved) || samePath(entry.filePath, filePath))
-      && (type === undefined || entry.type === type));
+    const item = this.library
+      .list()
+      .find(
+        (entry) =>
+          (samePath(entry.filePath, resolved) || samePath(entry.filePath, filePath)) && (type === undefined || entry.type === type),
+      );
     if (!item) throw new CommandError('NotFound', `${filePath} is not ${type ? `a ${type} ` : ''}in the library.`);
     return item;
   }
@@ -50,12 +57,18 @@ export class ContentLocator {
     const root = await realpath(this.settings.current.contentFolder).catch(() => path.resolve(this.settings.current.contentFolder));
     const lexical = path.resolve(filePath);
     if (!isWithin(root, lexical) && !isWithin(path.resolve(this.settings.current.contentFolder), lexical)) {
-      throw new CommandError('NotAllowed', `${filePath} is outside the content folder: Keyframe only touches files in ${this.settings.current.contentFolder}.`);
+      throw new CommandError(
+        'NotAllowed',
+        `${filePath} is outside the content folder: Keyframe only touches files in ${this.settings.current.contentFolder}.`,
+      );
     }
     const real = await realpath(lexical).catch(() => undefined);
     if (real === undefined) throw new CommandError('NotFound', `There is no file at ${filePath}.`);
     if (!isWithin(root, real)) {
-      throw new CommandError('NotAllowed', `${filePath} leads outside the content folder (a link to ${real}): Keyframe only touches files in ${this.settings.current.contentFolder}.`);
+      throw new CommandError(
+        'NotAllowed',
+        `${filePath} leads outside the content folder (a link to ${real}): Keyframe only touches files in ${this.settings.current.contentFolder}.`,
+      );
     }
     return real;
   }

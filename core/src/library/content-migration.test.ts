@@ -40,13 +40,34 @@ describe('migrations', () => {
 
     it('moves items outside the layout into it, updates their sidecars, and ignores a second request while running', async () => {
       const content = settings.current.contentFolder;
-      const stray = await library.add({ type: 'Clip', game: 'Arena: Legends', durationSeconds: 3, title: 'Ace round', filePath: await video(path.join(content, 'old clips', 'ace.mp4')) });
-      const outside = await library.add({ type: 'Session', game: 'Arena: Legends', durationSeconds: 3, filePath: await video(path.join(folder, 'elsewhere', 'long.mp4'), 4096) });
-      const placed = await library.add({ type: 'Session', game: 'Arena: Legends', durationSeconds: 3, filePath: await video(library.contentPath('Session', 'Arena: Legends', 'fine.mp4')) });
+      const stray = await library.add({
+        type: 'Clip',
+        game: 'Arena: Legends',
+        durationSeconds: 3,
+        title: 'Ace round',
+        filePath: await video(path.join(content, 'old clips', 'ace.mp4')),
+      });
+      const outside = await library.add({
+        type: 'Session',
+        game: 'Arena: Legends',
+        durationSeconds: 3,
+        filePath: await video(path.join(folder, 'elsewhere', 'long.mp4'), 4096),
+      });
+      const placed = await library.add({
+        type: 'Session',
+        game: 'Arena: Legends',
+        durationSeconds: 3,
+        filePath: await video(library.contentPath('Session', 'Arena: Legends', 'fine.mp4')),
+      });
       // Something already at the target name: the moved video takes the next free name.
       await video(library.contentPath('Clip', 'Arena: Legends', 'ace.mp4'));
       const service = migration();
-      expect(service.misplaced().map((item) => item.id).sort()).to.deep.equal([stray.id, outside.id].sort());
+      expect(
+        service
+          .misplaced()
+          .map((item) => item.id)
+          .sort(),
+      ).to.deep.equal([stray.id, outside.id].sort());
 
       const [first, second] = await Promise.all([service.migrate(), service.migrate()]);
       expect(first).to.deep.equal({ moved: 2, failed: 0, ran: true });
@@ -54,7 +75,9 @@ describe('migrations', () => {
 
       const clipPath = path.join(content, 'Clips', 'Arena_ Legends', 'ace (1).mp4');
       expect(library.get(stray.id)).to.deep.include({ filePath: clipPath.replaceAll('\\', '/'), fileName: 'ace (1)' });
-      expect(library.get(outside.id)!.filePath).to.equal(library.contentPath('Session', 'Arena: Legends', 'long.mp4').replaceAll('\\', '/'));
+      expect(library.get(outside.id)!.filePath).to.equal(
+        library.contentPath('Session', 'Arena: Legends', 'long.mp4').replaceAll('\\', '/'),
+      );
       expect(library.get(placed.id)!.filePath).to.equal(placed.filePath);
       expect(existsSync(path.join(content, 'old clips', 'ace.mp4'))).to.equal(false);
       expect(existsSync(path.join(folder, 'elsewhere', 'long.mp4'))).to.equal(false);
@@ -66,7 +89,9 @@ describe('migrations', () => {
       expect(new Set(progress.map((event) => event.id)).size).to.equal(1);
       expect(progress[0]!.id).to.match(/^[0-9a-f]{32}$/);
       expect(progress.map((event) => [event.status, event.progress, event.currentFileIndex, event.totalFiles])).to.deep.equal([
-        ['migrating', 0, 1, 2], ['migrating', 50, 2, 2], ['done', 100, 2, 2],
+        ['migrating', 0, 1, 2],
+        ['migrating', 50, 2, 2],
+        ['done', 100, 2, 2],
       ]);
       expect(progress.map((event) => event.fileName)).to.include('Ace round');
       expect(progress.at(-1)!.message).to.equal('Moved 2 videos to your content folder.');
@@ -77,8 +102,18 @@ describe('migrations', () => {
 
     it('reports -1 when a video cannot be moved, and moves the others', async () => {
       const content = settings.current.contentFolder;
-      const gone = await library.add({ type: 'Clip', game: 'Arena', durationSeconds: 3, filePath: await video(path.join(content, 'loose', 'gone.mp4')) });
-      const fine = await library.add({ type: 'Clip', game: 'Arena', durationSeconds: 3, filePath: await video(path.join(content, 'loose', 'fine.mp4')) });
+      const gone = await library.add({
+        type: 'Clip',
+        game: 'Arena',
+        durationSeconds: 3,
+        filePath: await video(path.join(content, 'loose', 'gone.mp4')),
+      });
+      const fine = await library.add({
+        type: 'Clip',
+        game: 'Arena',
+        durationSeconds: 3,
+        filePath: await video(path.join(content, 'loose', 'fine.mp4')),
+      });
       await rm(gone.filePath);
       expect(await migration().migrate()).to.deep.equal({ moved: 1, failed: 1, ran: true });
       expect(library.get(fine.id)!.filePath).to.equal(library.contentPath('Clip', 'Arena', 'fine.mp4').replaceAll('\\', '/'));
@@ -94,9 +129,26 @@ describe('migrations', () => {
       const runs: string[] = [];
       let failing = true;
       const registry: DataMigration[] = [
-        { id: '0002_second', run: async () => { runs.push('0002'); if (failing) throw new Error('not yet'); } },
-        { id: '0001_first', run: async ({ dataFolder }) => { runs.push('0001'); expect(dataFolder).to.equal(folder); } },
-        { id: '0003_third', run: async () => { runs.push('0003'); } },
+        {
+          id: '0002_second',
+          run: async () => {
+            runs.push('0002');
+            if (failing) throw new Error('not yet');
+          },
+        },
+        {
+          id: '0001_first',
+          run: async ({ dataFolder }) => {
+            runs.push('0001');
+            expect(dataFolder).to.equal(folder);
+          },
+        },
+        {
+          id: '0003_third',
+          run: async () => {
+            runs.push('0003');
+          },
+        },
       ];
       /** The migrations as a restarted service runs them. */
       const start = () => app.fresh(DataMigrations).run(registry);
@@ -104,7 +156,8 @@ describe('migrations', () => {
       expect(await start()).to.deep.equal(['0001_first']);
       expect(runs).to.deep.equal(['0001', '0002']);
       expect(events.of('MigrationStatus')).to.deep.equal([
-        { isRunning: true, currentMigration: '0001_first' }, { isRunning: true, currentMigration: '0002_second' },
+        { isRunning: true, currentMigration: '0001_first' },
+        { isRunning: true, currentMigration: '0002_second' },
         { isRunning: false, currentMigration: null },
       ]);
 

@@ -51,7 +51,8 @@ export class ContentMigration {
     }
     this.running = true;
     const id = randomUUID().replaceAll('-', '');
-    const report = (content: Omit<EventContent<'ContentMigrationProgress'>, 'id'>) => this.events.send('ContentMigrationProgress', { id, ...content });
+    const report = (content: Omit<EventContent<'ContentMigrationProgress'>, 'id'>) =>
+      this.events.send('ContentMigrationProgress', { id, ...content });
     try {
       const items = this.misplaced();
       const totalFiles = items.length;
@@ -63,7 +64,13 @@ export class ContentMigration {
       const failures: string[] = [];
       for (const [index, item] of items.entries()) {
         const fileName = item.title || item.fileName;
-        report({ fileName, progress: Math.floor((index / totalFiles) * 100), status: 'migrating', totalFiles, currentFileIndex: index + 1 });
+        report({
+          fileName,
+          progress: Math.floor((index / totalFiles) * 100),
+          status: 'migrating',
+          totalFiles,
+          currentFileIndex: index + 1,
+        });
         try {
           await this.move(item);
           moved++;
@@ -74,7 +81,14 @@ export class ContentMigration {
       }
       const summary = `Moved ${moved} ${moved === 1 ? 'video' : 'videos'} to your content folder.`;
       if (failures.length > 0) {
-        report({ fileName: '', progress: -1, status: 'error', totalFiles, currentFileIndex: totalFiles, message: `${summary} ${failures.length} could not be moved: ${failures.join('; ')}` });
+        report({
+          fileName: '',
+          progress: -1,
+          status: 'error',
+          totalFiles,
+          currentFileIndex: totalFiles,
+          message: `${summary} ${failures.length} could not be moved: ${failures.join('; ')}`,
+        });
       } else {
         report({ fileName: '', progress: 100, status: 'done', totalFiles, currentFileIndex: totalFiles, message: summary });
       }
@@ -82,7 +96,14 @@ export class ContentMigration {
       return { moved, failed: failures.length, ran: true };
     } catch (error) {
       this.logger.warn('content migration failed', { error });
-      report({ fileName: '', progress: -1, status: 'error', totalFiles: 0, currentFileIndex: 0, message: `Error: ${error instanceof Error ? error.message : String(error)}` });
+      report({
+        fileName: '',
+        progress: -1,
+        status: 'error',
+        totalFiles: 0,
+        currentFileIndex: 0,
+        message: `Error: ${error instanceof Error ? error.message : String(error)}`,
+      });
       return { moved: 0, failed: 0, ran: true };
     } finally {
       this.running = false;
@@ -100,7 +121,9 @@ export class ContentMigration {
     try {
       await this.library.update(item.id, { filePath: destination });
     } catch (error) {
-      await rename(destination, source).catch((undo: unknown) => this.logger.error('moved video could not be put back', { source, destination, error: undo }));
+      await rename(destination, source).catch((undo: unknown) =>
+        this.logger.error('moved video could not be put back', { source, destination, error: undo }),
+      );
       throw error;
     }
     this.logger.info('content moved', { id: item.id, from: source, to: destination });

@@ -17,13 +17,15 @@ const SidecarV2 = Type.Object({
   type: ContentType,
   title: Type.String(),
   game: Type.String(),
-  bookmarks: Type.Array(Type.Object({
-    id: Type.Integer(),
-    type: BookmarkType,
-    subtype: Type.Optional(Type.String()),
-    seconds: Type.Number({ minimum: 0 }),
-    aiRating: Type.Optional(Type.Integer()),
-  })),
+  bookmarks: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      type: BookmarkType,
+      subtype: Type.Optional(Type.String()),
+      seconds: Type.Number({ minimum: 0 }),
+      aiRating: Type.Optional(Type.Integer()),
+    }),
+  ),
   fileName: Type.String(),
   filePath: Type.String(),
   sizeBytes: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -51,9 +53,7 @@ const SidecarV1 = Type.Intersect([
 ]);
 type SidecarV1 = Static<typeof SidecarV1>;
 
-export type SidecarReading =
-  | { ok: true; record: ContentRecord; version: 1 | typeof SIDECAR_VERSION }
-  | { ok: false; problems: string[] };
+export type SidecarReading = { ok: true; record: ContentRecord; version: 1 | typeof SIDECAR_VERSION } | { ok: false; problems: string[] };
 
 /** Reads a parsed sidecar of either version; `videoBytes` is the video's size now, if known (v1 kept only a rounded one). */
 export function decodeSidecar(value: unknown, videoBytes: number | undefined): SidecarReading {

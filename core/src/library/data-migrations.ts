@@ -106,7 +106,8 @@ export class DataMigrations {
         : [];
       return { applied };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn('migrations.json unreadable; treating every migration as pending', { error });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.logger.warn('migrations.json unreadable; treating every migration as pending', { error });
       return { applied: [] };
     }
   }

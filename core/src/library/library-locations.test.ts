@@ -39,7 +39,12 @@ describe('LibraryLocations', () => {
     const machine = { maxDisplayHeight: 1080, captureCapabilities: () => undefined };
     app = await createTestApp({
       settings: {},
-      overrides: [[EVENT_SINK, events], [RECORDING_ACTIVITY, recorder], [CAPTURE_CAPABILITIES, machine], [FOLDER_PICKER, picker]],
+      overrides: [
+        [EVENT_SINK, events],
+        [RECORDING_ACTIVITY, recorder],
+        [CAPTURE_CAPABILITIES, machine],
+        [FOLDER_PICKER, picker],
+      ],
     });
     folder = app.dataFolder;
     store = app.resolve(SettingsStore);
@@ -57,7 +62,9 @@ describe('LibraryLocations', () => {
   it('takes absolute folder paths only, without ".."', () => {
     expect(validFolder('/tmp/videos/')).to.equal(path.resolve('/tmp/videos'));
     for (const bad of ['videos', './videos', '../videos', '/tmp/../etc', '/tmp/a/..', 'C:relative', '/tmp/\0x']) {
-      expect(() => validFolder(bad), bad).to.throw(CommandError).with.property('code', 'InvalidParameters');
+      expect(() => validFolder(bad), bad)
+        .to.throw(CommandError)
+        .with.property('code', 'InvalidParameters');
     }
   });
 
@@ -115,13 +122,18 @@ describe('LibraryLocations', () => {
     expect(library.list().map((listed) => listed.id)).to.deep.equal([item.id]);
     expect(state.current.cacheFolder).to.equal(target.replaceAll('\\', '/'));
     expect(events.of('Settings').at(-1)!.cacheFolder).to.equal(target);
-    expect((await commandRejection(locations().setCacheLocation(path.join(target, 'metadata', 'inside')))).code).to.equal('InvalidParameters');
+    expect((await commandRejection(locations().setCacheLocation(path.join(target, 'metadata', 'inside')))).code).to.equal(
+      'InvalidParameters',
+    );
   });
 
   it('moves the cache into a folder that already holds cache files without replacing any of them', async () => {
     const oldCache = store.current.cacheFolder;
     const target = path.join(folder, 'Shared Cache');
-    for (const [cache, text] of [[oldCache, 'ours'], [target, 'theirs']] as const) {
+    for (const [cache, text] of [
+      [oldCache, 'ours'],
+      [target, 'theirs'],
+    ] as const) {
       await mkdir(path.join(cache, 'thumbnails', 'Clips'), { recursive: true });
       await writeFile(path.join(cache, 'thumbnails', 'Clips', 'same.jpeg'), text);
     }

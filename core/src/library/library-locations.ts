@@ -60,7 +60,10 @@ export class LibraryLocations {
     for (const name of MOVED_CACHE_FOLDERS) {
       const moved = path.join(current, name);
       if (isWithin(moved, folder)) {
-        throw new CommandError('InvalidParameters', `The cache cannot move into ${moved}, a folder it moves itself: choose a folder outside it.`);
+        throw new CommandError(
+          'InvalidParameters',
+          `The cache cannot move into ${moved}, a folder it moves itself: choose a folder outside it.`,
+        );
       }
     }
     await this.prepareFolder(folder);
@@ -71,15 +74,20 @@ export class LibraryLocations {
         const source = path.join(current, name);
         if (!(await exists(source))) continue;
         const left = await moveFolder(source, path.join(folder, name));
-        if (left.length > 0) this.logger.warn('cache files kept in the old cache folder: the new one already holds files of those names', { folder: name, files: left });
+        if (left.length > 0)
+          this.logger.warn('cache files kept in the old cache folder: the new one already holds files of those names', {
+            folder: name,
+            files: left,
+          });
         moved.push(name);
       }
       await this.settings.update({ cacheFolder: folder });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       for (const name of moved.reverse()) {
-        await moveFolder(path.join(folder, name), path.join(current, name))
-          .catch((rollbackError: unknown) => this.logger.error('cache folder could not be moved back', { folder: name, error: rollbackError }));
+        await moveFolder(path.join(folder, name), path.join(current, name)).catch((rollbackError: unknown) =>
+          this.logger.error('cache folder could not be moved back', { folder: name, error: rollbackError }),
+        );
       }
       this.logger.error('cache folder not moved', { from: current, to: folder, error: message });
       const description = `The cache could not be moved to ${folder} (${message}); Keyframe keeps using ${current}.`;
@@ -162,4 +170,8 @@ async function removeEmptyFolders(folder: string): Promise<void> {
   for (const candidate of [...folders, folder]) await rmdir(candidate).catch(() => undefined);
 }
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );

@@ -64,7 +64,12 @@ async function pendingSidecars(metadataFolder: string, backupFolder: string, log
       const file = path.join(metadataFolder, folder, name);
       const read = await readSidecar(file, type, logger);
       if (!read || read.version === SIDECAR_VERSION) continue;
-      pending.push({ file, backup: path.join(backupFolder, folder, name), original: await readFile(file, 'utf8'), encoded: encodeSidecar(read.record) });
+      pending.push({
+        file,
+        backup: path.join(backupFolder, folder, name),
+        original: await readFile(file, 'utf8'),
+        encoded: encodeSidecar(read.record),
+      });
     }
   }
   return pending;

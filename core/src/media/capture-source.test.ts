@@ -8,7 +8,13 @@ import { promisify } from 'node:util';
 import type { AudioDevices } from '../platform/audio-devices.js';
 import type { DetectedDisplay } from '../platform/displays.js';
 import {
-  audioTrackPlan, chooseAudioDevices, chooseCaptureSource, ScreenCaptureSource, SyntheticCaptureSource, x11Screen, type CaptureCapabilities,
+  audioTrackPlan,
+  chooseAudioDevices,
+  chooseCaptureSource,
+  ScreenCaptureSource,
+  SyntheticCaptureSource,
+  x11Screen,
+  type CaptureCapabilities,
 } from './capture-source.js';
 import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
@@ -32,7 +38,11 @@ const PULSE: AudioDevices = {
   ],
 };
 const linux = (variables: NodeJS.ProcessEnv) => ({ platform: 'linux' as const, home: '/h', variables });
-const capabilities = (inputs: string[], audio: AudioDevices = PULSE): CaptureCapabilities => ({ inputFormats: new Set(inputs), displays: DISPLAYS, audio });
+const capabilities = (inputs: string[], audio: AudioDevices = PULSE): CaptureCapabilities => ({
+  inputFormats: new Set(inputs),
+  displays: DISPLAYS,
+  audio,
+});
 
 describe('capture sources', () => {
   it('chooses x11grab with a display and the input, synthetic otherwise, and says why', () => {
@@ -47,72 +57,202 @@ describe('capture sources', () => {
     expect(chooseCaptureSource(linux({ KEYFRAME_CAPTURE: 'webcam' }), full).fallbackReason).to.match(/webcam/);
     // Forced: taken even without a probed engine or a DISPLAY.
     expect(chooseCaptureSource(linux({ KEYFRAME_CAPTURE: 'x11grab' })).source.name).to.equal('x11grab');
-    expect(chooseCaptureSource({ platform: 'win32', home: 'C:\\', variables: {} }, capabilities(['gdigrab', 'dshow'], { ...PULSE, backend: 'dshow' })).source.name).to.equal('gdigrab');
+    expect(
+      chooseCaptureSource(
+        { platform: 'win32', home: 'C:\\', variables: {} },
+        capabilities(['gdigrab', 'dshow'], { ...PULSE, backend: 'dshow' }),
+      ).source.name,
+    ).to.equal('gdigrab');
     expect(chooseCaptureSource({ platform: 'sunos', home: '/h', variables: {} }, full).fallbackReason).to.match(/sunos/);
     // No PulseAudio in the build (the bundled 2018 ffmpeg): screen with a silent track.
     const silent = chooseCaptureSource(linux({ DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0' }), capabilities(['x11grab']));
     expect(silent.source.name).to.equal('x11grab');
-    expect(silent.notes).to.deep.equal(['this ffmpeg build cannot record pulse audio: recordings get a silent audio track', 'Wayland session: x11grab sees only X11 (XWayland) windows']);
-    expect(chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'], { inputs: [], outputs: [] })).notes[0]).to.match(/no pulse audio devices/);
+    expect(silent.notes).to.deep.equal([
+      'this ffmpeg build cannot record pulse audio: recordings get a silent audio track',
+      'Wayland session: x11grab sees only X11 (XWayland) windows',
+    ]);
+    expect(
+      chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'], { inputs: [], outputs: [] })).notes[0],
+    ).to.match(/no pulse audio devices/);
   });
 
   it('grabs the selected display at its own size and place', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab', 'pulse'])).source;
     const primary = source.inputs({ width: 1920, height: 1080, frameRate: 60 });
-    expect(primary.args.slice(0, 12)).to.deep.equal(['-thread_queue_size', '15', '-f', 'x11grab', '-framerate', '60', '-video_size', '2560x1440', '-draw_mouse', '1', '-i', ':1.0+1920,0']);
+    expect(primary.args.slice(0, 12)).to.deep.equal([
+      '-thread_queue_size',
+      '15',
+      '-f',
+      'x11grab',
+      '-framerate',
+      '60',
+      '-video_size',
+      '2560x1440',
+      '-draw_mouse',
+      '1',
+      '-i',
+      ':1.0+1920,0',
+    ]);
     expect(primary.captureSize).to.deep.equal({ width: 2560, height: 1440 });
-    const hdmi = source.inputs({ width: 1280, height: 720, frameRate: 30, display: { deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: false, isHdr: false } });
+    const hdmi = source.inputs({
+      width: 1280,
+      height: 720,
+      frameRate: 30,
+      display: { deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: false, isHdr: false },
+    });
     expect(hdmi.args.slice(0, 12)).to.include.members(['1920x1080', ':1.0+0,180']);
     expect(x11Screen(':99')).to.equal(':99.0');
     expect(x11Screen('localhost:10.0')).to.equal('localhost:10.0');
 
-    const gdigrab = new ScreenCaptureSource({ grabber: 'gdigrab', displays: DISPLAYS, audio: { inputs: [], outputs: [] } })
-      .inputs({ width: 1920, height: 1080, frameRate: 60, display: DISPLAYS[1]! });
-    expect(gdigrab.args).to.deep.equal(['-thread_queue_size', '15', '-f', 'gdigrab', '-framerate', '60', '-offset_x', '0', '-offset_y', '180',
-      '-video_size', '1920x1080', '-draw_mouse', '1', '-i', 'desktop', '-f', 'lavfi', '-i', 'anullsrc=channel_layout=stereo:sample_rate=48000']);
+    const gdigrab = new ScreenCaptureSource({ grabber: 'gdigrab', displays: DISPLAYS, audio: { inputs: [], outputs: [] } }).inputs({
+      width: 1920,
+      height: 1080,
+      frameRate: 60,
+      display: DISPLAYS[1]!,
+    });
+    expect(gdigrab.args).to.deep.equal([
+      '-thread_queue_size',
+      '15',
+      '-f',
+      'gdigrab',
+      '-framerate',
+      '60',
+      '-offset_x',
+      '0',
+      '-offset_y',
+      '180',
+      '-video_size',
+      '1920x1080',
+      '-draw_mouse',
+      '1',
+      '-i',
+      'desktop',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=channel_layout=stereo:sample_rate=48000',
+    ]);
     expect(gdigrab).to.deep.include({ video: '0:v', audioTracks: [{ map: '1:a', name: 'Full Mix' }] });
-    const mac = new ScreenCaptureSource({ grabber: 'avfoundation', displays: DISPLAYS, audio: { inputs: [], outputs: [] } })
-      .inputs({ width: 1920, height: 1080, frameRate: 30, display: DISPLAYS[1]! });
+    const mac = new ScreenCaptureSource({ grabber: 'avfoundation', displays: DISPLAYS, audio: { inputs: [], outputs: [] } }).inputs({
+      width: 1920,
+      height: 1080,
+      frameRate: 30,
+      display: DISPLAYS[1]!,
+    });
     expect(mac.args.slice(0, 10)).to.include('Capture screen 1');
   });
 
   it('records the default output when the settings select no device, the selected ones otherwise', () => {
-    expect(chooseAudioDevices({}, PULSE)).to.deep.equal({ devices: [{ name: 'Headset', source: 'sink.headset.monitor', volume: 1 }], missing: [] });
-    expect(chooseAudioDevices({
-      inputDevices: [{ id: 'default', name: 'Default', volume: 0.5 }, { id: 'mic.usb', name: 'Yeti', volume: 1 }, { id: 'mic.gone', name: 'Old mic', volume: 1 }],
-      outputDevices: [{ id: 'sink.hdmi', name: 'HDMI', volume: 1.5 }],
-    }, PULSE)).to.deep.equal({
-      devices: [{ name: 'HDMI', source: 'sink.hdmi.monitor', volume: 1.5 }, { name: 'Yeti', source: 'mic.usb', volume: 0.5 }],
+    expect(chooseAudioDevices({}, PULSE)).to.deep.equal({
+      devices: [{ name: 'Headset', source: 'sink.headset.monitor', volume: 1 }],
+      missing: [],
+    });
+    expect(
+      chooseAudioDevices(
+        {
+          inputDevices: [
+            { id: 'default', name: 'Default', volume: 0.5 },
+            { id: 'mic.usb', name: 'Yeti', volume: 1 },
+            { id: 'mic.gone', name: 'Old mic', volume: 1 },
+          ],
+          outputDevices: [{ id: 'sink.hdmi', name: 'HDMI', volume: 1.5 }],
+        },
+        PULSE,
+      ),
+    ).to.deep.equal({
+      devices: [
+        { name: 'HDMI', source: 'sink.hdmi.monitor', volume: 1.5 },
+        { name: 'Yeti', source: 'mic.usb', volume: 0.5 },
+      ],
       missing: ['Old mic'],
     });
-    expect(chooseAudioDevices({ inputDevices: [{ id: 'x', name: 'X', volume: 1 }] }, { inputs: [], outputs: [] })).to.deep.equal({ devices: [], missing: ['X'] });
+    expect(chooseAudioDevices({ inputDevices: [{ id: 'x', name: 'X', volume: 1 }] }, { inputs: [], outputs: [] })).to.deep.equal({
+      devices: [],
+      missing: ['X'],
+    });
   });
 
   it('plans the audio tracks: one device as is, a mix with volumes, separate tracks per device', () => {
     expect(audioTrackPlan(1, [{ name: 'Headset', volume: 1 }], false)).to.deep.equal({ tracks: [{ map: '1:a', name: 'Full Mix' }] });
-    expect(audioTrackPlan(1, [{ name: 'Headset', volume: 1 }, { name: 'Yeti', volume: 0.5 }], false)).to.deep.equal({
-      filter: '[1:a]aformat=sample_rates=48000:channel_layouts=stereo[m0];[2:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=0.5[m1];'
-        + '[m0][m1]amix=inputs=2:duration=longest:dropout_transition=0,volume=2[mix]',
+    expect(
+      audioTrackPlan(
+        1,
+        [
+          { name: 'Headset', volume: 1 },
+          { name: 'Yeti', volume: 0.5 },
+        ],
+        false,
+      ),
+    ).to.deep.equal({
+      filter:
+        '[1:a]aformat=sample_rates=48000:channel_layouts=stereo[m0];[2:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=0.5[m1];' +
+        '[m0][m1]amix=inputs=2:duration=longest:dropout_transition=0,volume=2[mix]',
       tracks: [{ map: '[mix]', name: 'Full Mix' }],
     });
-    expect(audioTrackPlan(1, [{ name: 'Headset', volume: 1 }, { name: 'Yeti', volume: 2 }], true)).to.deep.equal({
-      filter: '[1:a]aformat=sample_rates=48000:channel_layouts=stereo,asplit=2[m0][t0];[2:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=2,asplit=2[m1][t1];'
-        + '[m0][m1]amix=inputs=2:duration=longest:dropout_transition=0,volume=2[mix]',
-      tracks: [{ map: '[mix]', name: 'Full Mix' }, { map: '[t0]', name: 'Headset' }, { map: '[t1]', name: 'Yeti' }],
+    expect(
+      audioTrackPlan(
+        1,
+        [
+          { name: 'Headset', volume: 1 },
+          { name: 'Yeti', volume: 2 },
+        ],
+        true,
+      ),
+    ).to.deep.equal({
+      filter:
+        '[1:a]aformat=sample_rates=48000:channel_layouts=stereo,asplit=2[m0][t0];[2:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=2,asplit=2[m1][t1];' +
+        '[m0][m1]amix=inputs=2:duration=longest:dropout_transition=0,volume=2[mix]',
+      tracks: [
+        { map: '[mix]', name: 'Full Mix' },
+        { map: '[t0]', name: 'Headset' },
+        { map: '[t1]', name: 'Yeti' },
+      ],
     });
-    expect(audioTrackPlan(3, [{ name: 'Mic', volume: 0.8 }], false).filter).to.equal('[3:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=0.8[m0];[m0]anull[mix]');
+    expect(audioTrackPlan(3, [{ name: 'Mic', volume: 0.8 }], false).filter).to.equal(
+      '[3:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=0.8[m0];[m0]anull[mix]',
+    );
   });
 
   it('gives PulseAudio inputs after the screen and maps the tracks', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'])).source;
     const inputs = source.inputs({
-      width: 1280, height: 720, frameRate: 30, separateAudioTracks: true,
-      inputDevices: [{ id: 'mic.usb', name: 'Yeti', volume: 1 }], outputDevices: [{ id: 'default', name: 'Default', volume: 1 }],
+      width: 1280,
+      height: 720,
+      frameRate: 30,
+      separateAudioTracks: true,
+      inputDevices: [{ id: 'mic.usb', name: 'Yeti', volume: 1 }],
+      outputDevices: [{ id: 'default', name: 'Default', volume: 1 }],
     });
     expect(inputs.args.slice(12)).to.deep.equal([
-      '-thread_queue_size', '1024', '-f', 'pulse', '-sample_rate', '48000', '-channels', '2', '-i', 'sink.headset.monitor',
-      '-thread_queue_size', '1024', '-f', 'pulse', '-sample_rate', '48000', '-channels', '2', '-i', 'mic.usb',
-      '-filter_complex', audioTrackPlan(1, [{ name: 'Headset', volume: 1 }, { name: 'Yeti', volume: 1 }], true).filter!,
+      '-thread_queue_size',
+      '1024',
+      '-f',
+      'pulse',
+      '-sample_rate',
+      '48000',
+      '-channels',
+      '2',
+      '-i',
+      'sink.headset.monitor',
+      '-thread_queue_size',
+      '1024',
+      '-f',
+      'pulse',
+      '-sample_rate',
+      '48000',
+      '-channels',
+      '2',
+      '-i',
+      'mic.usb',
+      '-filter_complex',
+      audioTrackPlan(
+        1,
+        [
+          { name: 'Headset', volume: 1 },
+          { name: 'Yeti', volume: 1 },
+        ],
+        true,
+      ).filter!,
     ]);
     expect(inputs.audioTracks[0]!.map).to.equal('[mix]');
     expect(inputs.audioTracks!.map((track) => track.name)).to.deep.equal(['Full Mix', 'Headset', 'Yeti']);
@@ -128,25 +268,75 @@ describe('capture sources', () => {
     after(() => rm(folder, { recursive: true, force: true }));
 
     it('the track plan runs: tones standing in for two devices give a mix and one track per device', async () => {
-      const plan = audioTrackPlan(1, [{ name: 'Game', volume: 1 }, { name: 'Voice', volume: 0.5 }], true);
+      const plan = audioTrackPlan(
+        1,
+        [
+          { name: 'Game', volume: 1 },
+          { name: 'Voice', volume: 0.5 },
+        ],
+        true,
+      );
       const output = path.join(folder, 'tracks.mp4');
-      await run(tools.ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-        '-f', 'lavfi', '-i', 'testsrc2=size=160x90:rate=10:duration=1',
-        '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=1',
-        '-f', 'lavfi', '-i', 'sine=frequency=880:sample_rate=48000:duration=1',
-        '-filter_complex', plan.filter!, '-map', '0:v', ...plan.tracks.flatMap((track) => ['-map', track.map]),
+      await run(tools.ffmpeg.path, [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=160x90:rate=10:duration=1',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=44100:duration=1',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=880:sample_rate=48000:duration=1',
+        '-filter_complex',
+        plan.filter!,
+        '-map',
+        '0:v',
+        ...plan.tracks.flatMap((track) => ['-map', track.map]),
         ...plan.tracks.flatMap((track, index) => [`-metadata:s:a:${index}`, `title=${track.name}`]),
-        '-c:v', 'libx264', '-c:a', 'aac', output]);
+        '-c:v',
+        'libx264',
+        '-c:a',
+        'aac',
+        output,
+      ]);
       const probed = await probeMedia(tools.ffprobe.path, output);
       const audio = probed.streams.filter((stream) => stream.type === 'audio');
-      expect(audio.map((stream) => [stream.sampleRate, stream.channels])).to.deep.equal([[48000, 2], [48000, 2], [48000, 2]]);
+      expect(audio.map((stream) => [stream.sampleRate, stream.channels])).to.deep.equal([
+        [48000, 2],
+        [48000, 2],
+        [48000, 2],
+      ]);
     });
 
     it('the synthetic source with separate tracks gives a mix and the tone', async () => {
       const inputs = new SyntheticCaptureSource().inputs({ width: 160, height: 90, frameRate: 10, separateAudioTracks: true });
       const output = path.join(folder, 'synthetic.mp4');
-      await run(tools.ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...inputs.args, '-map', inputs.video,
-        ...inputs.audioTracks!.flatMap((track) => ['-map', track.map]), '-t', '1', '-c:v', 'libx264', '-c:a', 'aac', output]);
+      await run(tools.ffmpeg.path, [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-y',
+        ...inputs.args,
+        '-map',
+        inputs.video,
+        ...inputs.audioTracks!.flatMap((track) => ['-map', track.map]),
+        '-t',
+        '1',
+        '-c:v',
+        'libx264',
+        '-c:a',
+        'aac',
+        output,
+      ]);
       const probed = await probeMedia(tools.ffprobe.path, output);
       expect(probed.streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio', 'audio']);
     });
@@ -156,7 +346,28 @@ describe('capture sources', () => {
       const inputs = new SyntheticCaptureSource().inputs({ width: 1920, height: 1080, frameRate: 60 });
       const encode = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
-        args: ['-vsync', 'vfr', ...inputs.args, '-map', inputs.video, '-vf', inputs.videoFilter!, '-r', '60', '-c:v', 'libx264', '-preset', 'placebo', '-tune', 'zerolatency', '-threads', '1', '-f', 'null', '-'],
+        args: [
+          '-vsync',
+          'vfr',
+          ...inputs.args,
+          '-map',
+          inputs.video,
+          '-vf',
+          inputs.videoFilter!,
+          '-r',
+          '60',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'placebo',
+          '-tune',
+          'zerolatency',
+          '-threads',
+          '1',
+          '-f',
+          'null',
+          '-',
+        ],
       });
       try {
         const reports: { at: number; frame: number; seconds: number }[] = [];
@@ -170,7 +381,9 @@ describe('capture sources', () => {
         while (Date.now() - first < 4000) await new Promise((resolve) => setTimeout(resolve, 100));
         const last = reports.at(-1)!;
         const elapsed = (last.at - first) / 1000;
-        console.log(`      ${(last.frame / elapsed).toFixed(1)} frames a second encoded; ${last.seconds.toFixed(2)} s encoded after ${elapsed.toFixed(2)} s`);
+        console.log(
+          `      ${(last.frame / elapsed).toFixed(1)} frames a second encoded; ${last.seconds.toFixed(2)} s encoded after ${elapsed.toFixed(2)} s`,
+        );
         expect(last.frame / elapsed, 'frames encoded a second').to.be.below(50);
         expect(last.seconds, `encoded seconds after ${elapsed.toFixed(2)} s of clock`).to.be.above(elapsed - 1);
       } finally {

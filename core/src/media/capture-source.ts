@@ -74,8 +74,14 @@ const LIVE_RESYNC_SECONDS = 0.25;
  * encoded: a slow encode made a file shorter than the time recorded, and a crash lost the difference).
  */
 export function liveTestPattern(width: number, height: number, frameRate: number): string[] {
-  return ['-thread_queue_size', String(LIVE_QUEUE_FRAMES), '-f', 'lavfi', '-i',
-    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS}`];
+  return [
+    '-thread_queue_size',
+    String(LIVE_QUEUE_FRAMES),
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS}`,
+  ];
 }
 
 /**
@@ -100,10 +106,7 @@ export class SyntheticCaptureSource implements CaptureSource {
     const picture = this.videoFile
       ? ['-re', '-stream_loop', '-1', ...fileInput(this.videoFile)]
       : liveTestPattern(width, height, frameRate);
-    const args = [
-      ...picture,
-      '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`,
-    ];
+    const args = [...picture, '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`];
     // A video file's size is its own (not probed): the recording scales it to the requested format.
     // It keeps its own timestamps too, paced by `-re`.
     const pattern = this.videoFile ? {} : { captureSize: { width, height }, videoFilter: WALL_CLOCK_TIMESTAMPS };
@@ -113,15 +116,24 @@ export class SyntheticCaptureSource implements CaptureSource {
     // The tone stands in for one device, so multi-track files can be tested without sound hardware.
     return {
       args: [...args, '-filter_complex', '[1:a]asplit=2[mix][tone]'],
-      video: '0:v', ...pattern,
-      audioTracks: [{ map: '[mix]', name: FULL_MIX_TRACK }, { map: '[tone]', name: 'Test Tone' }],
+      video: '0:v',
+      ...pattern,
+      audioTracks: [
+        { map: '[mix]', name: FULL_MIX_TRACK },
+        { map: '[tone]', name: 'Test Tone' },
+      ],
     };
   }
 }
 
 export type ScreenGrabber = 'x11grab' | 'gdigrab' | 'avfoundation';
 export const SCREEN_GRABBERS: readonly ScreenGrabber[] = ['x11grab', 'gdigrab', 'avfoundation'];
-const PLATFORM_GRABBER: Partial<Record<NodeJS.Platform, ScreenGrabber>> = { linux: 'x11grab', freebsd: 'x11grab', win32: 'gdigrab', darwin: 'avfoundation' };
+const PLATFORM_GRABBER: Partial<Record<NodeJS.Platform, ScreenGrabber>> = {
+  linux: 'x11grab',
+  freebsd: 'x11grab',
+  win32: 'gdigrab',
+  darwin: 'avfoundation',
+};
 const GRABBER_AUDIO: Record<ScreenGrabber, AudioBackend> = { x11grab: 'pulse', gdigrab: 'dshow', avfoundation: 'avfoundation' };
 
 export interface ScreenCaptureContext {
@@ -148,17 +160,26 @@ export class ScreenCaptureSource implements CaptureSource {
     const display = findDisplay(this.context.displays, request.display);
     const args = screenInputArgs(grabber, request.frameRate, display, this.context.displays, this.context.x11Display);
     const { devices, missing } = audioInput ? chooseAudioDevices(request, this.context.audio) : { devices: [], missing: [] };
-    if (missing.length > 0) this.context.logger?.warn('audio devices in the settings are not connected: recording without them', { missing });
+    if (missing.length > 0)
+      this.context.logger?.warn('audio devices in the settings are not connected: recording without them', { missing });
     if (devices.length === 0) {
       return {
-        args: [...args, ...SILENCE_INPUT], video: '0:v', ...size(display),
+        args: [...args, ...SILENCE_INPUT],
+        video: '0:v',
+        ...size(display),
         audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }],
       };
     }
     const plan = audioTrackPlan(1, devices, request.separateAudioTracks ?? false);
     return {
-      args: [...args, ...devices.flatMap((device) => audioInputArgs(audioInput!, device.source)), ...(plan.filter ? ['-filter_complex', plan.filter] : [])],
-      video: '0:v', ...size(display), audioTracks: plan.tracks,
+      args: [
+        ...args,
+        ...devices.flatMap((device) => audioInputArgs(audioInput!, device.source)),
+        ...(plan.filter ? ['-filter_complex', plan.filter] : []),
+      ],
+      video: '0:v',
+      ...size(display),
+      audioTracks: plan.tracks,
     };
   }
 }
@@ -166,8 +187,13 @@ export class ScreenCaptureSource implements CaptureSource {
 const size = (display: DetectedDisplay | undefined) => (display ? { captureSize: { width: display.width, height: display.height } } : {});
 
 /** The video input: the display's rectangle of the desktop, at its own size. */
-export function screenInputArgs(grabber: ScreenGrabber, frameRate: number, display: DetectedDisplay | undefined,
-  displays: readonly DetectedDisplay[] = [], x11Display = ':0'): string[] {
+export function screenInputArgs(
+  grabber: ScreenGrabber,
+  frameRate: number,
+  display: DetectedDisplay | undefined,
+  displays: readonly DetectedDisplay[] = [],
+  x11Display = ':0',
+): string[] {
   const rate = String(frameRate);
   // A quarter second of frames absorbs the encoder's uneven pace (a keyframe costs more); more would
   // only hold frames back when it cannot keep up, and a crash loses what is held back.
@@ -175,11 +201,32 @@ export function screenInputArgs(grabber: ScreenGrabber, frameRate: number, displ
   const videoSize = display ? ['-video_size', `${display.width}x${display.height}`] : [];
   switch (grabber) {
     case 'x11grab':
-      return [...queue, '-f', 'x11grab', '-framerate', rate, ...videoSize, '-draw_mouse', '1',
-        '-i', `${x11Screen(x11Display)}${display ? `+${display.x},${display.y}` : ''}`];
+      return [
+        ...queue,
+        '-f',
+        'x11grab',
+        '-framerate',
+        rate,
+        ...videoSize,
+        '-draw_mouse',
+        '1',
+        '-i',
+        `${x11Screen(x11Display)}${display ? `+${display.x},${display.y}` : ''}`,
+      ];
     case 'gdigrab':
-      return [...queue, '-f', 'gdigrab', '-framerate', rate,
-        ...(display ? ['-offset_x', String(display.x), '-offset_y', String(display.y)] : []), ...videoSize, '-draw_mouse', '1', '-i', 'desktop'];
+      return [
+        ...queue,
+        '-f',
+        'gdigrab',
+        '-framerate',
+        rate,
+        ...(display ? ['-offset_x', String(display.x), '-offset_y', String(display.y)] : []),
+        ...videoSize,
+        '-draw_mouse',
+        '1',
+        '-i',
+        'desktop',
+      ];
     case 'avfoundation': {
       // AVFoundation numbers screens in the order system_profiler lists them.
       const screen = display ? Math.max(0, displays.indexOf(display)) : 0;
@@ -215,7 +262,10 @@ export interface ChosenAudioDevice {
  * The connected devices the settings select (`id` `default` = the system default), outputs first.
  * When the settings select none at all, the default output: recordings carry the game's sound.
  */
-export function chooseAudioDevices(request: Pick<CaptureRequest, 'inputDevices' | 'outputDevices'>, audio: AudioDevices): { devices: ChosenAudioDevice[]; missing: string[] } {
+export function chooseAudioDevices(
+  request: Pick<CaptureRequest, 'inputDevices' | 'outputDevices'>,
+  audio: AudioDevices,
+): { devices: ChosenAudioDevice[]; missing: string[] } {
   const inputs = request.inputDevices ?? [];
   const outputs = request.outputDevices ?? [];
   const missing: string[] = [];
@@ -226,10 +276,14 @@ export function chooseAudioDevices(request: Pick<CaptureRequest, 'inputDevices' 
       return;
     }
     if (devices.some((known) => known.source === device.source)) return;
-    devices.push({ name: setting?.id === 'default' || !setting?.name ? device.name : setting.name, source: device.source, volume: setting?.volume ?? 1 });
+    devices.push({
+      name: setting?.id === 'default' || !setting?.name ? device.name : setting.name,
+      source: device.source,
+      volume: setting?.volume ?? 1,
+    });
   };
   const find = (list: readonly DetectedAudioDevice[], setting: DeviceSetting) =>
-    (setting.id === 'default' ? list.find((device) => device.isDefault) ?? list[0] : list.find((device) => device.id === setting.id));
+    setting.id === 'default' ? (list.find((device) => device.isDefault) ?? list[0]) : list.find((device) => device.id === setting.id);
   if (inputs.length === 0 && outputs.length === 0) {
     add(audio.outputs.find((device) => device.isDefault) ?? audio.outputs[0], undefined);
     return { devices, missing };
@@ -244,7 +298,11 @@ export function chooseAudioDevices(request: Pick<CaptureRequest, 'inputDevices' 
  * device follows (also at its volume). Inputs `firstInput`… are the devices, in order. One device
  * at full volume without separate tracks needs no filter at all.
  */
-export function audioTrackPlan(firstInput: number, devices: readonly Pick<ChosenAudioDevice, 'name' | 'volume'>[], separate: boolean): { filter?: string; tracks: AudioTrack[] } {
+export function audioTrackPlan(
+  firstInput: number,
+  devices: readonly Pick<ChosenAudioDevice, 'name' | 'volume'>[],
+  separate: boolean,
+): { filter?: string; tracks: AudioTrack[] } {
   if (devices.length === 0) throw new Error('audioTrackPlan needs at least one device');
   if (devices.length === 1 && devices[0]!.volume === 1 && !separate) {
     return { tracks: [{ map: `${firstInput}:a`, name: FULL_MIX_TRACK }] };
@@ -256,9 +314,10 @@ export function audioTrackPlan(firstInput: number, devices: readonly Pick<Chosen
   });
   const mixInputs = devices.map((_, index) => `[m${index}]`).join('');
   // amix divides by the number of inputs; scaling back makes the mix the plain sum, as OBS does.
-  const mix = devices.length === 1
-    ? `${mixInputs}anull[mix]`
-    : `${mixInputs}amix=inputs=${devices.length}:duration=longest:dropout_transition=0,volume=${devices.length}[mix]`;
+  const mix =
+    devices.length === 1
+      ? `${mixInputs}anull[mix]`
+      : `${mixInputs}amix=inputs=${devices.length}:duration=longest:dropout_transition=0,volume=${devices.length}[mix]`;
   return {
     filter: [...chains, mix].join(';'),
     tracks: [
@@ -301,11 +360,18 @@ export interface CaptureChoice {
  * set and x11grab), else synthetic with the reason. Audio comes from the platform's audio input
  * when devices were found and the engine can open them, else the track is silent.
  */
-export function chooseCaptureSource(environment: Environment = currentEnvironment(), capabilities?: CaptureCapabilities, logger?: Logger): CaptureChoice {
+export function chooseCaptureSource(
+  environment: Environment = currentEnvironment(),
+  capabilities?: CaptureCapabilities,
+  logger?: Logger,
+): CaptureChoice {
   const variables = environment.variables;
   const requested = variables.KEYFRAME_CAPTURE?.trim().toLowerCase() || undefined;
-  const synthetic = (fallbackReason?: string): CaptureChoice =>
-    ({ source: new SyntheticCaptureSource(variables.KEYFRAME_SYNTHETIC_VIDEO?.trim() || undefined), notes: [], ...(fallbackReason ? { fallbackReason } : {}) });
+  const synthetic = (fallbackReason?: string): CaptureChoice => ({
+    source: new SyntheticCaptureSource(variables.KEYFRAME_SYNTHETIC_VIDEO?.trim() || undefined),
+    notes: [],
+    ...(fallbackReason ? { fallbackReason } : {}),
+  });
   if (requested === 'synthetic') return synthetic();
   if (requested && !SCREEN_GRABBERS.includes(requested as ScreenGrabber)) {
     return synthetic(`KEYFRAME_CAPTURE=${requested} is not a capture source this version knows (synthetic, ${SCREEN_GRABBERS.join(', ')})`);
@@ -331,8 +397,12 @@ export function chooseCaptureSource(environment: Environment = currentEnvironmen
   if (grabber === 'x11grab' && variables.WAYLAND_DISPLAY) notes.push('Wayland session: x11grab sees only X11 (XWayland) windows');
   return {
     source: new ScreenCaptureSource({
-      grabber, displays: capabilities?.displays ?? [], audio, x11Display: variables.DISPLAY ?? ':0',
-      ...(audioInput ? { audioInput } : {}), ...(logger ? { logger } : {}),
+      grabber,
+      displays: capabilities?.displays ?? [],
+      audio,
+      x11Display: variables.DISPLAY ?? ':0',
+      ...(audioInput ? { audioInput } : {}),
+      ...(logger ? { logger } : {}),
     }),
     notes,
   };
@@ -344,7 +414,10 @@ export class CaptureSources {
   private readonly reported = new Set<string>();
 
   /** Without capabilities (tests), the screen is never chosen unless KEYFRAME_CAPTURE forces it. */
-  constructor(logger: Logger, @inject(CAPTURE_CAPABILITIES) private readonly machine?: CaptureCapabilitiesProvider) {
+  constructor(
+    logger: Logger,
+    @inject(CAPTURE_CAPABILITIES) private readonly machine?: CaptureCapabilitiesProvider,
+  ) {
     this.logger = logger.child('capture');
   }
 

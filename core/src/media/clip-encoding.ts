@@ -2,11 +2,22 @@
 // copy (its start on a keyframe), where only its head needs re-encoding ("smart cut"), and the ffmpeg
 // arguments of the full re-encode (one run: each segment an input, joined by the concat filter).
 import type { Codec, Settings } from '../protocol/index.js';
-import { chooseVideoCodec, encoderArgs, encoderProfile, ENCODER_PROFILES, X264_PROFILE, type EncoderProfile, type VideoFormat } from './video-encoder.js';
+import {
+  chooseVideoCodec,
+  encoderArgs,
+  encoderProfile,
+  ENCODER_PROFILES,
+  X264_PROFILE,
+  type EncoderProfile,
+  type VideoFormat,
+} from './video-encoder.js';
 import { fileInput } from './file-input.js';
 
 /** The clip quality settings (the clip preset's fields). */
-export type ClipQuality = Pick<Settings, 'clipEncoder' | 'clipCodec' | 'clipQualityCpu' | 'clipQualityGpu' | 'clipFps' | 'clipAudioQuality' | 'clipPreset'>;
+export type ClipQuality = Pick<
+  Settings,
+  'clipEncoder' | 'clipCodec' | 'clipQualityCpu' | 'clipQualityGpu' | 'clipFps' | 'clipAudioQuality' | 'clipPreset'
+>;
 
 /** What a source video holds, as far as cutting it goes. */
 export interface ClipSource {
@@ -56,12 +67,24 @@ export function clipFrameRate(quality: Pick<ClipQuality, 'clipFps'>, sourceFrame
 }
 
 /** Video output options for `encoder` at the preset's quality, speed and frame rate. */
-export function clipVideoArgs(quality: ClipQuality, encoder: EncoderProfile, frameRate: number, size?: { width: number; height: number }): string[] {
+export function clipVideoArgs(
+  quality: ClipQuality,
+  encoder: EncoderProfile,
+  frameRate: number,
+  size?: { width: number; height: number },
+): string[] {
   const hardware = encoder.hardware;
   const args = encoderArgs(encoder, {
-    encoder: quality.clipEncoder, codec: null, rateControl: 'CRF',
-    crfValue: hardware ? quality.clipQualityGpu : quality.clipQualityCpu, cqLevel: hardware ? quality.clipQualityGpu : quality.clipQualityCpu,
-    bitrate: 10, minBitrate: 8, maxBitrate: 12, frameRate, ...(size ?? {}),
+    encoder: quality.clipEncoder,
+    codec: null,
+    rateControl: 'CRF',
+    crfValue: hardware ? quality.clipQualityGpu : quality.clipQualityCpu,
+    cqLevel: hardware ? quality.clipQualityGpu : quality.clipQualityCpu,
+    bitrate: 10,
+    minBitrate: 8,
+    maxBitrate: 12,
+    frameRate,
+    ...(size ?? {}),
   });
   // The clip preset names an x264/x265 speed; the recording table's speed is for live encoding.
   if (encoder.family === 'x264' || encoder.family === 'x265') {
@@ -77,8 +100,10 @@ export function clipVideoArgs(quality: ClipQuality, encoder: EncoderProfile, fra
 /** True when a track of this piece is muted or played at another volume. */
 export function changesAudio(piece: Pick<ClipPiece, 'mutedAudioTracks' | 'audioTrackVolumes' | 'source'>): boolean {
   const tracks = piece.source.audioTracks.length;
-  return piece.mutedAudioTracks.some((track) => track < tracks)
-    || Object.entries(piece.audioTrackVolumes).some(([track, volume]) => Number(track) < tracks && volume !== 1);
+  return (
+    piece.mutedAudioTracks.some((track) => track < tracks) ||
+    Object.entries(piece.audioTrackVolumes).some(([track, volume]) => Number(track) < tracks && volume !== 1)
+  );
 }
 
 /**
@@ -91,13 +116,21 @@ export function allowsCopy(quality: ClipQuality, pieces: readonly ClipPiece[], k
   if (!first) return false;
   const format = PROBE_CODECS[CLIP_FORMATS[quality.clipCodec]];
   const kept = (source: ClipSource) => (keepSeparateTracks ? source.audioTracks : source.audioTracks.slice(0, 1));
-  const audioShape = (source: ClipSource) => kept(source).map((track) => `${track.codec}/${track.sampleRate}/${track.channels}`).join(',');
-  return pieces.every(({ source, ...piece }) => source.videoCodec === format
-    && (quality.clipFps === 0 || quality.clipFps >= source.frameRate - 0.5)
-    && !changesAudio({ source, ...piece })
-    && source.width === first.width && source.height === first.height && source.videoCodec === first.videoCodec
-    && Math.abs(source.frameRate - first.frameRate) < 0.01
-    && audioShape(source) === audioShape(first));
+  const audioShape = (source: ClipSource) =>
+    kept(source)
+      .map((track) => `${track.codec}/${track.sampleRate}/${track.channels}`)
+      .join(',');
+  return pieces.every(
+    ({ source, ...piece }) =>
+      source.videoCodec === format &&
+      (quality.clipFps === 0 || quality.clipFps >= source.frameRate - 0.5) &&
+      !changesAudio({ source, ...piece }) &&
+      source.width === first.width &&
+      source.height === first.height &&
+      source.videoCodec === first.videoCodec &&
+      Math.abs(source.frameRate - first.frameRate) < 0.01 &&
+      audioShape(source) === audioShape(first),
+  );
 }
 
 export type CutPlan =
@@ -136,7 +169,9 @@ const audioMap = (keepSeparateTracks: boolean) => (keepSeparateTracks ? '0:a?' :
 
 /** `-metadata:s:a:N` title and handler name for each track name, so players list the tracks by name. */
 export function trackNameArgs(names: readonly (string | undefined)[]): string[] {
-  return names.flatMap((name, index) => (name ? [`-metadata:s:a:${index}`, `title=${name}`, `-metadata:s:a:${index}`, `handler_name=${name}`] : []));
+  return names.flatMap((name, index) =>
+    name ? [`-metadata:s:a:${index}`, `title=${name}`, `-metadata:s:a:${index}`, `handler_name=${name}`] : [],
+  );
 }
 
 const seconds = (value: number) => value.toFixed(6);
@@ -148,7 +183,7 @@ function trackFilter(piece: ClipPiece, track: number): string {
   return volume !== undefined && volume !== 1 ? `volume=${volume}` : 'anull';
 }
 
-const volumeOf = (piece: ClipPiece, track: number) => (piece.mutedAudioTracks.includes(track) ? 0 : piece.audioTrackVolumes[track] ?? 1);
+const volumeOf = (piece: ClipPiece, track: number) => (piece.mutedAudioTracks.includes(track) ? 0 : (piece.audioTrackVolumes[track] ?? 1));
 
 /**
  * Filter chains that give output track `track` of piece `index` the label `[label]` (before it is
@@ -168,7 +203,10 @@ function pieceTrackChains(piece: ClipPiece, index: number, track: number, keepSe
   if (whole === 0 || parts.length === 0) return [silence];
   const inputs = parts.map((part) => `[${index}:a:${part}]volume=${volumeOf(piece, part)}[${label}_${part}]`);
   // amix divides by its input count: multiplied back, so the parts sum as they were recorded.
-  return [...inputs, `${parts.map((part) => `[${label}_${part}]`).join('')}amix=inputs=${parts.length}:duration=longest,volume=${parts.length * whole}[${label}]`];
+  return [
+    ...inputs,
+    `${parts.map((part) => `[${label}_${part}]`).join('')}amix=inputs=${parts.length}:duration=longest,volume=${parts.length * whole}[${label}]`,
+  ];
 }
 
 export interface EncodeArgsOptions {
@@ -193,33 +231,52 @@ export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOpti
   const tracks = names.length;
   const width = even(first.width);
   const height = even(first.height);
-  const inputs = pieces.flatMap((piece) => ['-ss', seconds(piece.startSeconds), '-t', seconds(piece.endSeconds - piece.startSeconds), ...fileInput(piece.source.path)]);
+  const inputs = pieces.flatMap((piece) => [
+    '-ss',
+    seconds(piece.startSeconds),
+    '-t',
+    seconds(piece.endSeconds - piece.startSeconds),
+    ...fileInput(piece.source.path),
+  ]);
   const chains: string[] = [];
   const joined: string[] = [];
   pieces.forEach((piece, index) => {
     const length = seconds(piece.endSeconds - piece.startSeconds);
-    chains.push(`[${index}:v:0]scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=${Number(frameRate.toFixed(3))},format=yuv420p,trim=duration=${length},setpts=PTS-STARTPTS[v${index}]`);
+    chains.push(
+      `[${index}:v:0]scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=${Number(frameRate.toFixed(3))},format=yuv420p,trim=duration=${length},setpts=PTS-STARTPTS[v${index}]`,
+    );
     joined.push(`[v${index}]`);
     for (let track = 0; track < tracks; track++) {
       const label = `a${index}_${track}`;
       chains.push(...pieceTrackChains(piece, index, track, options.keepSeparateTracks, `${label}_in`));
-      chains.push(`[${label}_in]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=duration=${length},asetpts=PTS-STARTPTS[${label}]`);
+      chains.push(
+        `[${label}_in]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=duration=${length},asetpts=PTS-STARTPTS[${label}]`,
+      );
       joined.push(`[${label}]`);
     }
   });
   const outputs = ['[v]', ...Array.from({ length: tracks }, (_, track) => `[a${track}]`)];
   chains.push(`${joined.join('')}concat=n=${pieces.length}:v=1:a=${tracks}${outputs.join('')}`);
-  const videoArgs = clipVideoArgs(options.quality, options.encoder, frameRate).filter((_, index, all) => all[index] !== '-vf' && all[index - 1] !== '-vf');
+  const videoArgs = clipVideoArgs(options.quality, options.encoder, frameRate).filter(
+    (_, index, all) => all[index] !== '-vf' && all[index - 1] !== '-vf',
+  );
   return [
     ...inputs,
-    '-filter_complex', chains.join(';'),
-    '-map', '[v]', ...outputs.slice(1).flatMap((label) => ['-map', label]),
+    '-filter_complex',
+    chains.join(';'),
+    '-map',
+    '[v]',
+    ...outputs.slice(1).flatMap((label) => ['-map', label]),
     ...videoArgs,
     ...(tracks > 0 ? ['-c:a', 'aac', '-b:a', options.quality.clipAudioQuality] : []),
     ...trackNameArgs(names),
-    '-map_metadata', '-1', '-movflags', '+faststart',
+    '-map_metadata',
+    '-1',
+    '-movflags',
+    '+faststart',
     ...(options.format ? ['-f', options.format] : []),
-    '-y', options.target,
+    '-y',
+    options.target,
   ];
 }
 
@@ -228,16 +285,33 @@ export function encodeArgs(pieces: readonly ClipPiece[], options: EncodeArgsOpti
  * codec so that it joins the copied rest; audio re-encoded alike. MPEG-TS keeps each part's
  * parameter sets in band, so the joined stream decodes across the seam.
  */
-export function headArgs(piece: ClipPiece, toSeconds: number, options: { encoder: EncoderProfile; quality: ClipQuality; target: string; keepSeparateTracks: boolean }): string[] {
+export function headArgs(
+  piece: ClipPiece,
+  toSeconds: number,
+  options: { encoder: EncoderProfile; quality: ClipQuality; target: string; keepSeparateTracks: boolean },
+): string[] {
   const source = piece.source;
   const frameRate = source.frameRate > 0 ? source.frameRate : 30;
   return [
-    '-ss', seconds(piece.startSeconds), '-t', seconds(toSeconds - piece.startSeconds), ...fileInput(source.path),
-    '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks),
+    '-ss',
+    seconds(piece.startSeconds),
+    '-t',
+    seconds(toSeconds - piece.startSeconds),
+    ...fileInput(source.path),
+    '-map',
+    '0:v:0',
+    '-map',
+    audioMap(options.keepSeparateTracks),
     ...clipVideoArgs(options.quality, options.encoder, frameRate),
-    '-c:a', 'aac', '-b:a', options.quality.clipAudioQuality,
+    '-c:a',
+    'aac',
+    '-b:a',
+    options.quality.clipAudioQuality,
     ...source.audioTracks.flatMap((track, index) => (track.sampleRate ? [`-ar:a:${index}`, String(track.sampleRate)] : [])),
-    '-f', 'mpegts', '-y', options.target,
+    '-f',
+    'mpegts',
+    '-y',
+    options.target,
   ];
 }
 
@@ -267,26 +341,56 @@ export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: num
   // output seek then drops what comes before it, and stream copy starts at the first keyframe after.
   const approach = Math.max(0, fromSeconds - 3);
   return [
-    '-ss', seconds(approach), ...fileInput(sourcePath), '-ss', seconds(Math.max(0, fromSeconds - approach - 0.005)), '-t', seconds(toSeconds - fromSeconds),
-    '-map', '0:v:0', '-map', audioMap(options.keepSeparateTracks), '-c', 'copy',
-    ...(options.format === 'mp4' ? ['-moov_size', String(reservedIndexBytes(toSeconds - fromSeconds, options.keepSeparateTracks ? options.audioTracks : 1))] : []),
-    '-f', options.format, '-y', target,
+    '-ss',
+    seconds(approach),
+    ...fileInput(sourcePath),
+    '-ss',
+    seconds(Math.max(0, fromSeconds - approach - 0.005)),
+    '-t',
+    seconds(toSeconds - fromSeconds),
+    '-map',
+    '0:v:0',
+    '-map',
+    audioMap(options.keepSeparateTracks),
+    '-c',
+    'copy',
+    ...(options.format === 'mp4'
+      ? ['-moov_size', String(reservedIndexBytes(toSeconds - fromSeconds, options.keepSeparateTracks ? options.audioTracks : 1))]
+      : []),
+    '-f',
+    options.format,
+    '-y',
+    target,
   ];
 }
 
 /** Joins MPEG-TS parts listed in a concat list into the clip (stream copy). */
 export function joinArgs(listFile: string, target: string, trackNames: readonly (string | undefined)[]): string[] {
   return [
-    '-safe', '0', ...fileInput(listFile, 'concat'),
-    '-map', '0:v:0', '-map', '0:a?', '-c', 'copy', '-bsf:a', 'aac_adtstoasc',
+    '-safe',
+    '0',
+    ...fileInput(listFile, 'concat'),
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a?',
+    '-c',
+    'copy',
+    '-bsf:a',
+    'aac_adtstoasc',
     ...trackNameArgs(trackNames),
-    '-movflags', '+faststart', '-f', 'mp4', '-y', target,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    target,
   ];
 }
 
 /** A concat demuxer list of these files. */
 export function concatList(files: readonly string[]): string {
-  return files.map((file) => `file '${file.replaceAll('\'', '\'\\\'\'')}'\n`).join('');
+  return files.map((file) => `file '${file.replaceAll("'", "'\\''")}'\n`).join('');
 }
 
 const even = (value: number) => Math.max(2, Math.round(value / 2) * 2);

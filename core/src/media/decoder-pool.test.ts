@@ -7,15 +7,21 @@ describe('decoder pool', () => {
     let running = 0;
     let most = 0;
     const releases: (() => void)[] = [];
-    const decode = () => new Promise<string>((resolve) => {
-      running++;
-      most = Math.max(most, running);
-      releases.push(() => {
-        running--;
-        resolve('frame');
+    const decode = () =>
+      new Promise<string>((resolve) => {
+        running++;
+        most = Math.max(most, running);
+        releases.push(() => {
+          running--;
+          resolve('frame');
+        });
       });
-    });
-    const asks = Array.from({ length: 8 }, () => pool.run(decode).then((frame) => frame, (error: unknown) => error));
+    const asks = Array.from({ length: 8 }, () =>
+      pool.run(decode).then(
+        (frame) => frame,
+        (error: unknown) => error,
+      ),
+    );
     const refused = await Promise.all(asks.slice(5));
     expect(refused.every((error) => error instanceof DecoderPoolFull)).to.equal(true);
     while (releases.length > 0 || running > 0) {

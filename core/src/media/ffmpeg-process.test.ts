@@ -22,18 +22,42 @@ describe('FfmpegProcess', function () {
   afterEach(() => rm(folder, { recursive: true, force: true }));
 
   it('parses a -progress block, old and new spellings of the output time', () => {
-    expect(parseProgressBlock({ frame: '31', fps: '30.87', out_time_us: '384000', total_size: '1229', speed: '0.382x', progress: 'continue' }))
-      .to.deep.equal({ frame: 31, outTimeSeconds: 0.384, fps: 30.87, speed: 0.382, totalSizeBytes: 1229, done: false });
-    expect(parseProgressBlock({ frame: '90', out_time_ms: '3000000', total_size: 'N/A', speed: 'N/A', progress: 'end' }))
-      .to.deep.include({ frame: 90, outTimeSeconds: 3, totalSizeBytes: undefined, speed: undefined, done: true });
+    expect(
+      parseProgressBlock({ frame: '31', fps: '30.87', out_time_us: '384000', total_size: '1229', speed: '0.382x', progress: 'continue' }),
+    ).to.deep.equal({ frame: 31, outTimeSeconds: 0.384, fps: 30.87, speed: 0.382, totalSizeBytes: 1229, done: false });
+    expect(parseProgressBlock({ frame: '90', out_time_ms: '3000000', total_size: 'N/A', speed: 'N/A', progress: 'end' })).to.deep.include({
+      frame: 90,
+      outTimeSeconds: 3,
+      totalSizeBytes: undefined,
+      speed: undefined,
+      done: true,
+    });
   });
 
   it('counts a run whose file index could not be written as failed, whatever the exit code', async () => {
     const run = FfmpegProcess.start({
       ffmpegPath: tools.ffmpeg.path,
       // 100 bytes cannot hold the index of a second of video: the trailer fails (old builds still exit 0).
-      args: ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x90:r=30', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast',
-        '-moov_size', '100', '-f', 'mp4', '-y', path.join(folder, 'out.mp4')],
+      args: [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=160x90:r=30',
+        '-t',
+        '1',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-moov_size',
+        '100',
+        '-f',
+        'mp4',
+        '-y',
+        path.join(folder, 'out.mp4'),
+      ],
     });
     const exit = await run.exited;
     expect(exit.succeeded).to.equal(false);
@@ -45,7 +69,11 @@ describe('FfmpegProcess', function () {
     const format = { width: 320, height: 180, frameRate: 30 };
     const run = FfmpegProcess.start({
       ffmpegPath: tools.ffmpeg.path,
-      args: recordingEncodingArgs({ inputs: new SyntheticCaptureSource().inputs(format), video: crfVideo(format, 30), outputs: { sessionPath: output } }),
+      args: recordingEncodingArgs({
+        inputs: new SyntheticCaptureSource().inputs(format),
+        video: crfVideo(format, 30),
+        outputs: { sessionPath: output },
+      }),
       interactive: true,
     });
     const reports: FfmpegProgress[] = [];
@@ -61,7 +89,7 @@ describe('FfmpegProcess', function () {
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}`)).to.deep.equal(['video:h264', 'audio:aac']);
   });
 
-  it('keeps ffmpeg\'s own words when a run fails', async () => {
+  it("keeps ffmpeg's own words when a run fails", async () => {
     const run = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args: ['-i', path.join(folder, 'missing.mp4'), '-f', 'null', '-'] });
     const exit = await run.exited;
     expect(exit.succeeded).to.equal(false);

@@ -68,7 +68,12 @@ export class FfmpegProcess {
 
   private constructor(private readonly options: FfmpegProcessOptions) {
     const args = [
-      '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostats',
+      '-progress',
+      'pipe:1',
       ...(options.interactive ? [] : ['-nostdin']),
       ...options.args,
     ];
@@ -76,8 +81,13 @@ export class FfmpegProcess {
     options.logger?.debug('ffmpeg', { command, args: commandArgs });
     this.child = spawn(command, commandArgs, {
       stdio: [
-        options.interactive ? 'pipe' : 'ignore', 'pipe', 'pipe',
-        ...Array.from({ length: (options.outputPipe || options.extraOutputPipes ? 1 : 0) + (options.extraOutputPipes ?? 0) }, () => 'pipe' as const),
+        options.interactive ? 'pipe' : 'ignore',
+        'pipe',
+        'pipe',
+        ...Array.from(
+          { length: (options.outputPipe || options.extraOutputPipes ? 1 : 0) + (options.extraOutputPipes ?? 0) },
+          () => 'pipe' as const,
+        ),
       ],
       windowsHide: true,
     });

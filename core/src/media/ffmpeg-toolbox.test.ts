@@ -6,7 +6,16 @@ import path from 'node:path';
 import type { Environment } from '../platform/data-folders.js';
 import { CommandError } from '../protocol/refusal.js';
 import { Logger } from '../support/logger.js';
-import { allCandidates, ffmpegCandidates, FfmpegNotFoundError, FfmpegToolbox, FfmpegToolboxConfig, findOnPath, locateFfmpegTools, locateTool } from './ffmpeg-toolbox.js';
+import {
+  allCandidates,
+  ffmpegCandidates,
+  FfmpegNotFoundError,
+  FfmpegToolbox,
+  FfmpegToolboxConfig,
+  findOnPath,
+  locateFfmpegTools,
+  locateTool,
+} from './ffmpeg-toolbox.js';
 
 describe('ffmpeg toolbox', () => {
   let folder: string;
@@ -18,7 +27,9 @@ describe('ffmpeg toolbox', () => {
     await chmod(file, mode);
     return file;
   };
-  const noPackages = (specifier: string): unknown => { throw new Error(`Cannot find module '${specifier}'`); };
+  const noPackages = (specifier: string): unknown => {
+    throw new Error(`Cannot find module '${specifier}'`);
+  };
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-locator-'));
@@ -53,14 +64,20 @@ describe('ffmpeg toolbox', () => {
 
   it('takes ffmpeg-static when its binary is there', async () => {
     const staticBinary = await executable('static/ffmpeg');
-    const found = locateTool('ffmpeg', { environment: environment({}), loadPackage: (specifier) => (specifier === 'ffmpeg-static' ? staticBinary : noPackages(specifier)) });
+    const found = locateTool('ffmpeg', {
+      environment: environment({}),
+      loadPackage: (specifier) => (specifier === 'ffmpeg-static' ? staticBinary : noPackages(specifier)),
+    });
     expect(found).to.deep.equal({ path: staticBinary, source: 'ffmpeg-static' });
   });
 
   it('says what it tried and what to do when nothing is found', () => {
     let caught: unknown;
     try {
-      locateTool('ffprobe', { environment: environment({ FFPROBE_PATH: '/nowhere/ffprobe', PATH: path.join(folder, 'empty') }), loadPackage: noPackages });
+      locateTool('ffprobe', {
+        environment: environment({ FFPROBE_PATH: '/nowhere/ffprobe', PATH: path.join(folder, 'empty') }),
+        loadPackage: noPackages,
+      });
     } catch (error) {
       caught = error;
     }
@@ -77,10 +94,16 @@ describe('ffmpeg toolbox', () => {
     const fromVariable = await executable('custom/ffmpeg');
     const bundled = await executable('static/ffmpeg');
     const onPath = await executable('bin/ffmpeg');
-    const loadPackage = (specifier: string): unknown => (specifier === 'ffmpeg-static' ? bundled : { path: path.join(folder, 'installer/ffmpeg') });
-    const { found, tried } = allCandidates('ffmpeg', { environment: environment({ FFMPEG_PATH: fromVariable, PATH: path.join(folder, 'bin') }), loadPackage });
+    const loadPackage = (specifier: string): unknown =>
+      specifier === 'ffmpeg-static' ? bundled : { path: path.join(folder, 'installer/ffmpeg') };
+    const { found, tried } = allCandidates('ffmpeg', {
+      environment: environment({ FFMPEG_PATH: fromVariable, PATH: path.join(folder, 'bin') }),
+      loadPackage,
+    });
     expect(found).to.deep.equal([
-      { path: fromVariable, source: 'environment' }, { path: bundled, source: 'ffmpeg-static' }, { path: onPath, source: 'path' },
+      { path: fromVariable, source: 'environment' },
+      { path: bundled, source: 'ffmpeg-static' },
+      { path: onPath, source: 'path' },
     ]);
     expect(tried).to.deep.equal([]);
   });
@@ -95,11 +118,20 @@ describe('ffmpeg toolbox', () => {
 
   it('refuses in the name of the operation while ffmpeg is not loaded yet', () => {
     const toolbox = new FfmpegToolbox(new FfmpegToolboxConfig(), new Logger([]));
-    expect(() => toolbox.requireFfmpeg('Compressing the video')).to.throw(CommandError, /^Compressing the video needs ffmpeg, which is still being set up/);
+    expect(() => toolbox.requireFfmpeg('Compressing the video')).to.throw(
+      CommandError,
+      /^Compressing the video needs ffmpeg, which is still being set up/,
+    );
   });
 
   it('finds executables on PATH with PATHEXT on Windows', async () => {
     const file = await executable('win/ffmpeg.EXE');
-    expect(findOnPath('ffmpeg', { platform: 'win32', home: folder, variables: { Path: `${path.join(folder, 'none')};${path.join(folder, 'win')}`, PATHEXT: '.COM;.EXE' } })).to.equal(file);
+    expect(
+      findOnPath('ffmpeg', {
+        platform: 'win32',
+        home: folder,
+        variables: { Path: `${path.join(folder, 'none')};${path.join(folder, 'win')}`, PATHEXT: '.COM;.EXE' },
+      }),
+    ).to.equal(file);
   });
 });

@@ -35,10 +35,15 @@ export interface Candidate {
 }
 
 export class FfmpegNotFoundError extends Error {
-  constructor(readonly tool: 'ffmpeg' | 'ffprobe', readonly tried: readonly Candidate[]) {
+  constructor(
+    readonly tool: 'ffmpeg' | 'ffprobe',
+    readonly tried: readonly Candidate[],
+  ) {
     const variable = tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH';
-    super(`${tool} was not found. Install ffmpeg (it provides ${tool}) so that it is on PATH, or set ${variable} to the `
-      + `executable. Tried: ${tried.map((candidate) => `${candidate.source}${candidate.path ? ` ${candidate.path}` : ''} (${candidate.problem})`).join('; ')}.`);
+    super(
+      `${tool} was not found. Install ffmpeg (it provides ${tool}) so that it is on PATH, or set ${variable} to the ` +
+        `executable. Tried: ${tried.map((candidate) => `${candidate.source}${candidate.path ? ` ${candidate.path}` : ''} (${candidate.problem})`).join('; ')}.`,
+    );
     this.name = 'FfmpegNotFoundError';
   }
 }
@@ -168,7 +173,6 @@ function pathProperty(value: unknown): string | undefined {
   return typeof candidate === 'string' ? candidate : undefined;
 }
 
-
 /** An ffmpeg that runs, with its version. */
 export interface FfmpegBuild extends LocatedTool {
   /** `5.1.9-0+deb12u1`, `N-47683-g0e8eb07980-static`. */
@@ -185,7 +189,10 @@ export interface FfmpegTools {
 
 /** The screen and sound inputs a recording on each platform opens. */
 const PLATFORM_CAPTURE_INPUTS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
-  linux: ['x11grab', 'pulse'], freebsd: ['x11grab', 'pulse'], win32: ['gdigrab', 'dshow'], darwin: ['avfoundation'],
+  linux: ['x11grab', 'pulse'],
+  freebsd: ['x11grab', 'pulse'],
+  win32: ['gdigrab', 'dshow'],
+  darwin: ['avfoundation'],
 };
 
 export interface EncoderListing {
@@ -219,7 +226,10 @@ export class FfmpegToolboxConfig {
 
 /** Why there is no ffmpeg: `subtitle` is the short reason, the message says how to fix it. */
 export class FfmpegUnavailableError extends Error {
-  constructor(readonly subtitle: string, description: string) {
+  constructor(
+    readonly subtitle: string,
+    description: string,
+  ) {
     super(description);
     this.name = 'FfmpegUnavailableError';
   }
@@ -245,7 +255,10 @@ export class FfmpegToolbox {
   private alternatives: FfmpegBuild[] = [];
   private readonly logger: Logger;
 
-  constructor(private readonly config: FfmpegToolboxConfig, logger: Logger) {
+  constructor(
+    private readonly config: FfmpegToolboxConfig,
+    logger: Logger,
+  ) {
     this.logger = logger.child('ffmpeg');
     this.run = config.run ?? systemCommandRunner(this.logger);
   }
@@ -316,14 +329,19 @@ export class FfmpegToolbox {
       this.alternatives = builds.filter((build) => build !== ffmpeg);
       this.found = { ffmpeg, ffprobe };
       this.logger.info('ffmpeg ready', {
-        ffmpeg: ffmpeg.path, source: ffmpeg.source, version: ffmpeg.version, ffprobe: ffprobe.path,
-        codecs: this.usableCodecs.map((codec) => codec.internalEncoderId), inputs: [...this.buildProbe.inputFormats],
+        ffmpeg: ffmpeg.path,
+        source: ffmpeg.source,
+        version: ffmpeg.version,
+        ffprobe: ffprobe.path,
+        codecs: this.usableCodecs.map((codec) => codec.internalEncoderId),
+        inputs: [...this.buildProbe.inputFormats],
         alternatives: this.alternatives.map((build) => build.path),
       });
     } catch (error) {
-      this.problem = error instanceof FfmpegUnavailableError
-        ? error
-        : new FfmpegUnavailableError('Capture engine error', `The capture engine could not be set up: ${(error as Error).message}`);
+      this.problem =
+        error instanceof FfmpegUnavailableError
+          ? error
+          : new FfmpegUnavailableError('Capture engine error', `The capture engine could not be set up: ${(error as Error).message}`);
       this.logger.error('ffmpeg unavailable: recording and media jobs are off', { error: this.problem.message });
     }
   }
@@ -340,18 +358,27 @@ export class FfmpegToolbox {
     const environment = this.config.environment;
     const candidates = ffmpegCandidates(this.locateOptions(), request.downloadFolder);
     if (candidates.length === 0) candidates.push({ path: await this.download(request), source: 'downloaded' });
-    const builds = await Promise.all(candidates.map(async (candidate): Promise<FfmpegBuild | undefined> => {
-      const [result, devices] = await Promise.all([
-        this.run(candidate.path, ['-hide_banner', '-version']), this.run(candidate.path, ['-hide_banner', '-devices']),
-      ]);
-      const version = result?.code === 0 ? parseVersion(result.stdout) : undefined;
-      if (!version) this.logger.warn('an ffmpeg was found but does not run', { path: candidate.path, error: result?.stderr.trim() ?? 'could not be started' });
-      return version ? { ...candidate, version, inputFormats: parseInputDevices(devices?.stdout ?? '') } : undefined;
-    }));
+    const builds = await Promise.all(
+      candidates.map(async (candidate): Promise<FfmpegBuild | undefined> => {
+        const [result, devices] = await Promise.all([
+          this.run(candidate.path, ['-hide_banner', '-version']),
+          this.run(candidate.path, ['-hide_banner', '-devices']),
+        ]);
+        const version = result?.code === 0 ? parseVersion(result.stdout) : undefined;
+        if (!version)
+          this.logger.warn('an ffmpeg was found but does not run', {
+            path: candidate.path,
+            error: result?.stderr.trim() ?? 'could not be started',
+          });
+        return version ? { ...candidate, version, inputFormats: parseInputDevices(devices?.stdout ?? '') } : undefined;
+      }),
+    );
     const working = builds.filter((build): build is FfmpegBuild => build !== undefined);
     if (working.length === 0) {
-      throw new FfmpegUnavailableError('Capture engine does not run',
-        `ffmpeg was found (${candidates.map((candidate) => candidate.path).join(', ')}) but does not run on this machine. ${installAdvice(environment.platform)}`);
+      throw new FfmpegUnavailableError(
+        'Capture engine does not run',
+        `ffmpeg was found (${candidates.map((candidate) => candidate.path).join(', ')}) but does not run on this machine. ${installAdvice(environment.platform)}`,
+      );
     }
     return working;
   }
@@ -363,12 +390,15 @@ export class FfmpegToolbox {
    */
   private choose(builds: FfmpegBuild[], selected: string | undefined): FfmpegBuild {
     const match = selected ? builds.find((build) => build.version === selected) : undefined;
-    if (selected && !match) this.logger.warn('the selected capture engine version is not installed', { selected, found: builds.map((build) => build.version) });
+    if (selected && !match)
+      this.logger.warn('the selected capture engine version is not installed', { selected, found: builds.map((build) => build.version) });
     const wanted = PLATFORM_CAPTURE_INPUTS[this.config.environment.platform] ?? [];
-    return match
-      ?? builds.find((build) => build.source === 'environment')
-      ?? builds.find((build) => wanted.every((input) => build.inputFormats?.includes(input)))
-      ?? builds[0]!;
+    return (
+      match ??
+      builds.find((build) => build.source === 'environment') ??
+      builds.find((build) => wanted.every((input) => build.inputFormats?.includes(input))) ??
+      builds[0]!
+    );
   }
 
   private async download(request: ToolboxLoad): Promise<string> {
@@ -377,17 +407,24 @@ export class FfmpegToolbox {
     const sha256 = variables.KEYFRAME_CAPTURE_ENGINE_SHA256?.trim();
     const advice = installAdvice(this.config.environment.platform);
     if (!url) {
-      throw new FfmpegUnavailableError('Capture engine not found',
-        `Keyframe records with ffmpeg and found none (not in FFMPEG_PATH, not bundled, not on PATH). ${advice}`);
+      throw new FfmpegUnavailableError(
+        'Capture engine not found',
+        `Keyframe records with ffmpeg and found none (not in FFMPEG_PATH, not bundled, not on PATH). ${advice}`,
+      );
     }
     if (!sha256) {
-      throw new FfmpegUnavailableError('Capture engine not verified',
-        `KEYFRAME_CAPTURE_ENGINE_URL is set but KEYFRAME_CAPTURE_ENGINE_SHA256 is not: Keyframe only runs a downloaded capture engine whose SHA-256 it can check. Set it, or: ${advice}`);
+      throw new FfmpegUnavailableError(
+        'Capture engine not verified',
+        `KEYFRAME_CAPTURE_ENGINE_URL is set but KEYFRAME_CAPTURE_ENGINE_SHA256 is not: Keyframe only runs a downloaded capture engine whose SHA-256 it can check. Set it, or: ${advice}`,
+      );
     }
     this.logger.info('downloading the capture engine', { url, folder: request.downloadFolder });
     try {
       const file = await downloadFfmpegBuild({
-        url, sha256, folder: request.downloadFolder, fileName: ffmpegFileName(this.config.environment.platform),
+        url,
+        sha256,
+        folder: request.downloadFolder,
+        fileName: ffmpegFileName(this.config.environment.platform),
         ...(request.onDownloadProgress ? { onProgress: request.onDownloadProgress } : {}),
       });
       this.logger.info('capture engine downloaded', { file });
@@ -401,9 +438,12 @@ export class FfmpegToolbox {
 const ffmpegFileName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'ffmpeg.exe' : 'ffmpeg');
 
 function installAdvice(platform: NodeJS.Platform): string {
-  const install = platform === 'win32' ? 'install ffmpeg (winget install ffmpeg)'
-    : platform === 'darwin' ? 'install ffmpeg (brew install ffmpeg)'
-      : 'install ffmpeg with your package manager (sudo apt install ffmpeg, sudo dnf install ffmpeg)';
+  const install =
+    platform === 'win32'
+      ? 'install ffmpeg (winget install ffmpeg)'
+      : platform === 'darwin'
+        ? 'install ffmpeg (brew install ffmpeg)'
+        : 'install ffmpeg with your package manager (sudo apt install ffmpeg, sudo dnf install ffmpeg)';
   return `To fix it, ${install}, or run npm install in the Keyframe folder to restore the bundled ffmpeg, or set FFMPEG_PATH to an ffmpeg executable; then restart Keyframe.`;
 }
 
@@ -437,7 +477,11 @@ function realPath(file: string): string {
 export async function probeBuild(run: CommandRunner, ffmpegPath: string, knownVersion?: string): Promise<BuildProbe> {
   const ask = (option: string) => run(ffmpegPath, ['-hide_banner', option]);
   const [version, encoders, devices, filters, hwaccels] = await Promise.all([
-    knownVersion === undefined ? ask('-version') : undefined, ask('-encoders'), ask('-devices'), ask('-filters'), ask('-hwaccels'),
+    knownVersion === undefined ? ask('-version') : undefined,
+    ask('-encoders'),
+    ask('-devices'),
+    ask('-filters'),
+    ask('-hwaccels'),
   ]);
   if (encoders?.code !== 0) throw new Error(`${ffmpegPath} -encoders failed: ${encoders?.stderr.trim() || 'it could not be started'}`);
   const filterNames = parseFilters(filters?.stdout ?? '');
@@ -463,7 +507,9 @@ export function parseEncoders(text: string): EncoderListing[] {
   return text.split(/\r?\n/).flatMap((line) => {
     const match = /^\s*([VAS])([.F])([.S])([.X])([.B])([.D])\s+(\S+)\s+(.*)$/.exec(line);
     if (!match || match[7] === '=') return [];
-    return [{ name: match[7]!, type: types[match[1] as keyof typeof types], experimental: match[4] === 'X', description: match[8]!.trim() }];
+    return [
+      { name: match[7]!, type: types[match[1] as keyof typeof types], experimental: match[4] === 'X', description: match[8]!.trim() },
+    ];
   });
 }
 
@@ -487,17 +533,30 @@ export function parseFilters(text: string): Set<string> {
 
 /** `-hwaccels`: a title line, then one method per line. */
 export function parseHwaccels(text: string): string[] {
-  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !/:$/.test(line));
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !/:$/.test(line));
 }
 
 /** Known encoders the build lists (experimental ones left out); libaom only without SVT-AV1. */
 export function listedProfiles(probe: Pick<BuildProbe, 'encoders'>): EncoderProfile[] {
-  const listed = new Set(probe.encoders.filter((encoder) => encoder.type === 'video' && !encoder.experimental).map((encoder) => encoder.name));
+  const listed = new Set(
+    probe.encoders.filter((encoder) => encoder.type === 'video' && !encoder.experimental).map((encoder) => encoder.name),
+  );
   return ENCODER_PROFILES.filter((entry) => listed.has(entry.id) && !(entry.id === 'libaom-av1' && listed.has('libsvtav1')));
 }
 
 const TEST_ENCODE_SETTINGS: VideoEncoderSettings = {
-  encoder: 'gpu', codec: null, rateControl: 'VBR', crfValue: 23, cqLevel: 20, bitrate: 6, minBitrate: 4, maxBitrate: 8, frameRate: 30,
+  encoder: 'gpu',
+  codec: null,
+  rateControl: 'VBR',
+  crfValue: 23,
+  cqLevel: 20,
+  bitrate: 6,
+  minBitrate: 4,
+  maxBitrate: 8,
+  frameRate: 30,
 };
 
 /**
@@ -505,7 +564,12 @@ const TEST_ENCODE_SETTINGS: VideoEncoderSettings = {
  * frame with the same arguments a recording uses (a build with NVENC on a machine without an
  * NVIDIA GPU fails here). Run one after another: drivers dislike parallel session starts.
  */
-export async function workingCodecs(run: CommandRunner, ffmpegPath: string, probe: Pick<BuildProbe, 'encoders'>, logger?: Logger): Promise<Codec[]> {
+export async function workingCodecs(
+  run: CommandRunner,
+  ffmpegPath: string,
+  probe: Pick<BuildProbe, 'encoders'>,
+  logger?: Logger,
+): Promise<Codec[]> {
   const working: Codec[] = [];
   for (const entry of listedProfiles(probe)) {
     if (entry.hardware) {
@@ -523,9 +587,21 @@ export async function workingCodecs(run: CommandRunner, ffmpegPath: string, prob
 /** Undefined when one frame encodes, else what ffmpeg said. */
 export async function testEncode(run: CommandRunner, ffmpegPath: string, entry: EncoderProfile): Promise<string | undefined> {
   const result = await run(ffmpegPath, [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 'lavfi', '-i', 'color=c=black:s=256x144:r=30',
-    '-frames:v', '1', '-an', ...encoderArgs(entry, TEST_ENCODE_SETTINGS), '-f', 'null', '-',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=black:s=256x144:r=30',
+    '-frames:v',
+    '1',
+    '-an',
+    ...encoderArgs(entry, TEST_ENCODE_SETTINGS),
+    '-f',
+    'null',
+    '-',
   ]);
   if (!result) return 'no answer (the command runner timed out or could not start ffmpeg)';
   if (result.code === 0) return undefined;
@@ -554,7 +630,9 @@ export async function downloadFfmpegBuild(download: BuildDownload): Promise<stri
   });
   if (!sameDigest(actual, download.sha256)) {
     await rm(partial, { force: true });
-    throw new Error(`The capture engine downloaded from ${download.url} has SHA-256 ${actual}, not the expected ${download.sha256.trim().toLowerCase()}; it was deleted and not run.`);
+    throw new Error(
+      `The capture engine downloaded from ${download.url} has SHA-256 ${actual}, not the expected ${download.sha256.trim().toLowerCase()}; it was deleted and not run.`,
+    );
   }
   await chmod(partial, 0o755);
   await rename(partial, target);

@@ -43,21 +43,65 @@ function expectLocalOnly(args: readonly string[]): void {
 
 describe('file inputs', () => {
   const quality: ClipQuality = {
-    clipEncoder: 'cpu', clipCodec: 'h264', clipQualityCpu: 28, clipQualityGpu: 28, clipFps: 30, clipAudioQuality: '96k', clipPreset: 'ultrafast',
+    clipEncoder: 'cpu',
+    clipCodec: 'h264',
+    clipQualityCpu: 28,
+    clipQualityGpu: 28,
+    clipFps: 30,
+    clipAudioQuality: '96k',
+    clipPreset: 'ultrafast',
   };
-  const source = { path: '/videos/a.mp4', durationSeconds: 10, videoCodec: 'h264', width: 1280, height: 720, frameRate: 30, audioTracks: [{ codec: 'aac' }] };
+  const source = {
+    path: '/videos/a.mp4',
+    durationSeconds: 10,
+    videoCodec: 'h264',
+    width: 1280,
+    height: 720,
+    frameRate: 30,
+    audioTracks: [{ codec: 'aac' }],
+  };
   const piece: ClipPiece = { source, startSeconds: 1, endSeconds: 4, mutedAudioTracks: [], audioTrackVolumes: {} };
-  const probed = { durationSeconds: 10, formatName: 'mov', sizeBytes: 1000, streams: [{ index: 0, type: 'video', codec: 'h264' }, { index: 1, type: 'audio', codec: 'aac' }] };
+  const probed = {
+    durationSeconds: 10,
+    formatName: 'mov',
+    sizeBytes: 1000,
+    streams: [
+      { index: 0, type: 'video', codec: 'h264' },
+      { index: 1, type: 'audio', codec: 'aac' },
+    ],
+  };
 
   it('only lets ffmpeg read local files and pipes, through a media container, before every -i of a user file', () => {
-    expect(fileInput('/videos/a.mp4')).to.deep.equal(['-protocol_whitelist', 'file,pipe', '-format_whitelist', 'mov,matroska,mpegts,avi,flv,asf,mpeg,ogg,wav', '-i', '/videos/a.mp4']);
+    expect(fileInput('/videos/a.mp4')).to.deep.equal([
+      '-protocol_whitelist',
+      'file,pipe',
+      '-format_whitelist',
+      'mov,matroska,mpegts,avi,flv,asf,mpeg,ogg,wav',
+      '-i',
+      '/videos/a.mp4',
+    ]);
     expect(fileInput('/work/list.ffconcat', 'concat')).to.deep.equal([
-      '-protocol_whitelist', 'file,pipe', '-format_whitelist', 'concat,mov,matroska,mpegts,avi,flv,asf,mpeg,ogg,wav', '-f', 'concat', '-i', '/work/list.ffconcat',
+      '-protocol_whitelist',
+      'file,pipe',
+      '-format_whitelist',
+      'concat,mov,matroska,mpegts,avi,flv,asf,mpeg,ogg,wav',
+      '-f',
+      'concat',
+      '-i',
+      '/work/list.ffconcat',
     ]);
     // A saved replay's sound: MPEG-TS segments joined by the concat protocol, which must be allowed too.
     expect(fileInput('concat:/buffer/1.ts|/buffer/2.ts').slice(0, 2)).to.deep.equal(['-protocol_whitelist', 'concat,file,pipe']);
     const builders: [string, string[]][] = [
-      ['encodeArgs', encodeArgs([piece, { ...piece, source: { ...source, path: '/videos/b.mkv' } }], { quality, encoder: X264_PROFILE, target: '/out/c.mp4', keepSeparateTracks: false })],
+      [
+        'encodeArgs',
+        encodeArgs([piece, { ...piece, source: { ...source, path: '/videos/b.mkv' } }], {
+          quality,
+          encoder: X264_PROFILE,
+          target: '/out/c.mp4',
+          keepSeparateTracks: false,
+        }),
+      ],
       ['headArgs', headArgs(piece, 2, { quality, encoder: X264_PROFILE, target: '/out/head.ts', keepSeparateTracks: false })],
       ['copyArgs', copyArgs(source.path, 2, 4, '/out/rest.ts', { format: 'mpegts', keepSeparateTracks: false, audioTracks: 1 })],
       ['joinArgs', joinArgs('/work/list.ffconcat', '/out/c.mp4', [])],
@@ -98,17 +142,31 @@ describe('file inputs', () => {
       const port = (server.address() as AddressInfo).port;
       const posing = path.join(folder, 'posing.mp4');
       // An HLS playlist under a video's name: its segments are a file outside and a local server.
-      await writeFile(posing, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:1,\n${elsewhere}\n#EXTINF:1,\nhttp://127.0.0.1:${port}/segment.ts\n#EXT-X-ENDLIST\n`);
+      await writeFile(
+        posing,
+        `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:1,\n${elsewhere}\n#EXTINF:1,\nhttp://127.0.0.1:${port}/segment.ts\n#EXT-X-ENDLIST\n`,
+      );
       const playlist = path.join(folder, 'posing.m3u8');
       await writeFile(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:1,\n${elsewhere}\n#EXT-X-ENDLIST\n`);
 
       expect(await runFfmpegFrame(ffmpeg.path, posing, 0.5, 320)).to.equal(undefined);
       for (const file of [posing, playlist]) {
-        await probeMedia(ffprobe.path, file).then(() => expect.fail(`probed ${file}`), (error: Error) => expect(error.message).to.match(/ffprobe could not read/));
-        await computeWaveform({ ffmpegPath: ffmpeg.path, video: file, audioStreams: 1 }).then(() => expect.fail(`decoded ${file}`), (error: Error) => expect(error.message).to.match(/could not be decoded/));
-        await measureLoudness(ffmpeg.path, file).then(() => expect.fail(`measured ${file}`), (error: Error) => expect(error.message).to.match(/whitelist/));
-        await createThumbnail({ ffmpegPath: ffmpeg.path, video: file, target: path.join(folder, 'thumbnail.jpeg') })
-          .then(() => expect.fail(`thumbnail of ${file}`), (error: Error) => expect(error.message).to.match(/No thumbnail/));
+        await probeMedia(ffprobe.path, file).then(
+          () => expect.fail(`probed ${file}`),
+          (error: Error) => expect(error.message).to.match(/ffprobe could not read/),
+        );
+        await computeWaveform({ ffmpegPath: ffmpeg.path, video: file, audioStreams: 1 }).then(
+          () => expect.fail(`decoded ${file}`),
+          (error: Error) => expect(error.message).to.match(/could not be decoded/),
+        );
+        await measureLoudness(ffmpeg.path, file).then(
+          () => expect.fail(`measured ${file}`),
+          (error: Error) => expect(error.message).to.match(/whitelist/),
+        );
+        await createThumbnail({ ffmpegPath: ffmpeg.path, video: file, target: path.join(folder, 'thumbnail.jpeg') }).then(
+          () => expect.fail(`thumbnail of ${file}`),
+          (error: Error) => expect(error.message).to.match(/No thumbnail/),
+        );
       }
       expect(requests).to.deep.equal([]);
       // The real video still reads.

@@ -27,9 +27,5 @@ export function fileInput(file: string, format?: KnownFormat): string[] {
   const joined = file.startsWith(CONCAT_PROTOCOL);
   const protocols = joined ? `concat,${LOCAL_PROTOCOLS}` : LOCAL_PROTOCOLS;
   const demuxers = format === 'concat' ? ['concat', ...MEDIA_CONTAINERS] : MEDIA_CONTAINERS;
-  return [
-    '-protocol_whitelist', protocols, '-format_whitelist', demuxers.join(','),
-    ...(format ? ['-f', format] : []),
-    '-i', file,
-  ];
+  return ['-protocol_whitelist', protocols, '-format_whitelist', demuxers.join(','), ...(format ? ['-f', format] : []), '-i', file];
 }

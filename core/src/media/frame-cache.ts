@@ -27,10 +27,12 @@ export class FrameCache {
     }
     const pending = this.reading.get(key);
     if (pending) return pending;
-    const reading = read().then((frame) => {
-      if (frame) this.keep(key, frame);
-      return frame;
-    }).finally(() => this.reading.delete(key));
+    const reading = read()
+      .then((frame) => {
+        if (frame) this.keep(key, frame);
+        return frame;
+      })
+      .finally(() => this.reading.delete(key));
     this.reading.set(key, reading);
     return reading;
   }

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import {
-  bookmarkMoments, capWindows, HIGHLIGHT_WINDOWS, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type Moment,
+  bookmarkMoments,
+  capWindows,
+  HIGHLIGHT_WINDOWS,
+  loudestMoments,
+  planHighlight,
+  plannedSeconds,
+  rebaseTime,
+  type Moment,
 } from './highlight-plan.js';
 import { parseLoudness } from './loudness.js';
 
@@ -9,8 +16,11 @@ const kill = (time: number): Moment => ({ time, window: HIGHLIGHT_WINDOWS.Kill! 
 describe('highlight plan', () => {
   it('keeps only positive bookmarks, each with its type window', () => {
     const moments = bookmarkMoments([
-      { type: 'Kill', seconds: 30 }, { type: 'Death', seconds: 40 }, { type: 'Manual', seconds: 50 },
-      { type: 'Assist', seconds: 60 }, { type: 'Goal', seconds: 90 },
+      { type: 'Kill', seconds: 30 },
+      { type: 'Death', seconds: 40 },
+      { type: 'Manual', seconds: 50 },
+      { type: 'Assist', seconds: 60 },
+      { type: 'Goal', seconds: 90 },
     ]);
     expect(moments.map((moment) => moment.time)).to.deep.equal([30, 60, 90]);
     expect(planHighlight(moments, { durationSeconds: 200 })).to.deep.equal([
@@ -31,7 +41,10 @@ describe('highlight plan', () => {
 
   it('clamps to the video and drops moments outside it', () => {
     const windows = planHighlight([kill(2), kill(19), kill(25), kill(-1)], { durationSeconds: 20 });
-    expect(windows).to.deep.equal([{ start: 0, end: 5, moments: [2] }, { start: 11, end: 20, moments: [19] }]);
+    expect(windows).to.deep.equal([
+      { start: 0, end: 5, moments: [2] },
+      { start: 11, end: 20, moments: [19] },
+    ]);
     expect(planHighlight([kill(30)], { durationSeconds: 20 })).to.deep.equal([]);
   });
 
@@ -43,7 +56,12 @@ describe('highlight plan', () => {
     expect(windows[windows.length - 1]).to.deep.equal({ start: 192, end: 207, moments: [200, 202, 204] });
     expect(windows.map((window) => window.start)).to.deep.equal([...windows.map((window) => window.start)].sort((a, b) => a - b));
     // 15 s dense + two 11 s windows (the earliest first on equal density) + the next one trimmed around its kill to the 3 s left
-    expect(windows.map((window) => [window.start, window.end])).to.deep.equal([[22, 33], [52, 63], [88.5, 91.5], [192, 207]]);
+    expect(windows.map((window) => [window.start, window.end])).to.deep.equal([
+      [22, 33],
+      [52, 63],
+      [88.5, 91.5],
+      [192, 207],
+    ]);
     expect(plannedSeconds(windows)).to.equal(40);
   });
 
@@ -53,24 +71,41 @@ describe('highlight plan', () => {
   });
 
   it('re-bases source times onto the joined highlight', () => {
-    const windows = [{ start: 10, end: 20, moments: [] }, { start: 50, end: 55, moments: [] }];
+    const windows = [
+      { start: 10, end: 20, moments: [] },
+      { start: 50, end: 55, moments: [] },
+    ];
     expect(rebaseTime(windows, 12)).to.equal(2);
     expect(rebaseTime(windows, 52.5)).to.equal(12.5);
     expect(rebaseTime(windows, 30)).to.equal(undefined);
   });
 
   it('picks the loudest readings as moments, skipping silence, quiet readings and those inside a louder window', () => {
-    const samples = parseLoudness([
-      'frame:0    pts:0       pts_time:0', 'lavfi.astats.Overall.RMS_level=-inf',
-      'frame:1    pts:4000    pts_time:0.5', 'lavfi.astats.Overall.RMS_level=-40.0',
-      'frame:2    pts:8000    pts_time:1', 'lavfi.astats.Overall.RMS_level=-12.5',
-      'frame:3    pts:12000   pts_time:1.5', 'lavfi.astats.Overall.RMS_level=-12.0',
-      'frame:4    pts:16000   pts_time:10', 'lavfi.astats.Overall.RMS_level=-15.0',
-    ].join('\n'));
+    const samples = parseLoudness(
+      [
+        'frame:0    pts:0       pts_time:0',
+        'lavfi.astats.Overall.RMS_level=-inf',
+        'frame:1    pts:4000    pts_time:0.5',
+        'lavfi.astats.Overall.RMS_level=-40.0',
+        'frame:2    pts:8000    pts_time:1',
+        'lavfi.astats.Overall.RMS_level=-12.5',
+        'frame:3    pts:12000   pts_time:1.5',
+        'lavfi.astats.Overall.RMS_level=-12.0',
+        'frame:4    pts:16000   pts_time:10',
+        'lavfi.astats.Overall.RMS_level=-15.0',
+      ].join('\n'),
+    );
     expect(samples).to.have.length(5);
     expect(samples[0]!.level).to.equal(Number.NEGATIVE_INFINITY);
     const moments = loudestMoments(samples, { count: 5, withinDb: 10, sampleSeconds: 0.5, window: { before: 4, after: 4 } });
     expect(moments.map((moment) => moment.time)).to.deep.equal([1.75, 10.25]);
-    expect(loudestMoments([{ time: 0, level: Number.NEGATIVE_INFINITY }], { count: 5, withinDb: 10, sampleSeconds: 0.5, window: { before: 1, after: 1 } })).to.deep.equal([]);
+    expect(
+      loudestMoments([{ time: 0, level: Number.NEGATIVE_INFINITY }], {
+        count: 5,
+        withinDb: 10,
+        sampleSeconds: 0.5,
+        window: { before: 1, after: 1 },
+      }),
+    ).to.deep.equal([]);
   });
 });

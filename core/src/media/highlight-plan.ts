@@ -88,8 +88,9 @@ export function planHighlight(moments: readonly Moment[], options: PlanOptions):
 export function capWindows(windows: readonly PlannedWindow[], maxSeconds: number): PlannedWindow[] {
   const length = (window: PlannedWindow) => window.end - window.start;
   if (windows.reduce((sum, window) => sum + length(window), 0) <= maxSeconds) return windows.map((window) => ({ ...window }));
-  const ranked = [...windows].sort((a, b) => b.moments.length / length(b) - a.moments.length / length(a)
-    || b.moments.length - a.moments.length || a.start - b.start);
+  const ranked = [...windows].sort(
+    (a, b) => b.moments.length / length(b) - a.moments.length / length(a) || b.moments.length - a.moments.length || a.start - b.start,
+  );
   const kept: PlannedWindow[] = [];
   let left = maxSeconds;
   for (const window of ranked) {
@@ -112,7 +113,8 @@ export function trimWindow(window: PlannedWindow, seconds: number): PlannedWindo
 }
 
 /** Total length of the windows, in seconds. */
-export const plannedSeconds = (windows: readonly PlannedWindow[]): number => windows.reduce((sum, window) => sum + window.end - window.start, 0);
+export const plannedSeconds = (windows: readonly PlannedWindow[]): number =>
+  windows.reduce((sum, window) => sum + window.end - window.start, 0);
 
 /**
  * `time` (seconds in the source) in the highlight made of `windows` played one after the other;
@@ -154,7 +156,8 @@ export function loudestMoments(samples: readonly LoudnessSample[], options: Peak
   const audible = samples.filter((sample) => Number.isFinite(sample.level));
   if (audible.length === 0) return [];
   const loudest = Math.max(...audible.map((sample) => sample.level));
-  const ranked = audible.filter((sample) => sample.level >= loudest - options.withinDb)
+  const ranked = audible
+    .filter((sample) => sample.level >= loudest - options.withinDb)
     .sort((a, b) => b.level - a.level || a.time - b.time);
   const chosen: Moment[] = [];
   for (const sample of ranked) {

@@ -13,8 +13,11 @@ describe('removeUnfinishedOutputs', () => {
 
   it('removes temporary outputs below the type folders and non-empty work folders, nothing else', async () => {
     const files = {
-      clip: 'Clips/Arena/2026-01-01_10-00-00.mp4', partial: 'Clips/Arena/.2026-01-01_10-01-00.mp4.part',
-      compressed: 'Full Sessions/Game/.match-compressed.mp4.part', hidden: 'Clips/Arena/.notes', named: 'Clips/Arena/movie.part',
+      clip: 'Clips/Arena/2026-01-01_10-00-00.mp4',
+      partial: 'Clips/Arena/.2026-01-01_10-01-00.mp4.part',
+      compressed: 'Full Sessions/Game/.match-compressed.mp4.part',
+      hidden: 'Clips/Arena/.notes',
+      named: 'Clips/Arena/movie.part',
       work: 'cache/clip-work/1234/0-copy.ts',
     };
     for (const file of Object.values(files)) {
@@ -26,9 +29,13 @@ describe('removeUnfinishedOutputs', () => {
       [path.join(folder, 'Clips'), path.join(folder, 'Full Sessions'), path.join(folder, 'Highlights')],
       [path.join(folder, 'cache', 'clip-work'), path.join(folder, 'cache', 'empty-work')],
     );
-    expect(removed.map((file) => path.relative(folder, file)).sort()).to.deep.equal([files.partial, files.compressed, 'cache/clip-work'].sort());
-    const left = (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())
-      .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+    expect(removed.map((file) => path.relative(folder, file)).sort()).to.deep.equal(
+      [files.partial, files.compressed, 'cache/clip-work'].sort(),
+    );
+    const left = (await readdir(folder, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+      .sort();
     expect(left).to.deep.equal([files.clip, files.hidden, files.named].sort());
   });
 });
@@ -43,12 +50,16 @@ describe('produceInto', () => {
   it('gives jobs aiming at one name their own temporary files and their own final files', async () => {
     const target = path.join(folder, 'Imported', 'x.mp4');
     const temps = new Set<string>();
-    const outputs = await Promise.all(Array.from({ length: 6 }, (_, index) => produceInto(target, async (temp) => {
-      temps.add(temp);
-      await writeFile(temp, `job ${index}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      return index;
-    })));
+    const outputs = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        produceInto(target, async (temp) => {
+          temps.add(temp);
+          await writeFile(temp, `job ${index}`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          return index;
+        }),
+      ),
+    );
     expect(temps.size).to.equal(6);
     for (const temp of temps) expect(path.basename(temp)).to.match(/^\.x\.mp4\.[0-9a-f]+\.part$/);
     expect(new Set(outputs.map((output) => output.filePath)).size).to.equal(6);

@@ -12,8 +12,11 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 export async function measureLoudness(ffmpegPath: string, video: string, sampleSeconds = 0.5): Promise<LoudnessSample[]> {
   const samples = Math.max(1, Math.round(ANALYSIS_RATE * sampleSeconds));
   const filter = [
-    `aresample=${ANALYSIS_RATE}`, 'aformat=channel_layouts=mono', `asetnsamples=n=${samples}:p=0`,
-    'astats=metadata=1:reset=1', 'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-',
+    `aresample=${ANALYSIS_RATE}`,
+    'aformat=channel_layouts=mono',
+    `asetnsamples=n=${samples}:p=0`,
+    'astats=metadata=1:reset=1',
+    'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-',
   ].join(',');
   const args = ['-hide_banner', '-nostdin', '-v', 'error', ...fileInput(video), '-map', '0:a:0?', '-vn', '-af', filter, '-f', 'null', '-'];
   const output = await new Promise<string>((resolve, reject) => {

@@ -26,11 +26,13 @@ describe('moveFile', () => {
   });
 
   it('20 moves to one name at once give 20 distinct files, none lost', async () => {
-    const sources = await Promise.all(Array.from({ length: 20 }, async (_, index) => {
-      const file = path.join(folder, `source-${index}`);
-      await writeFile(file, `video ${index} `.repeat(1000 + index));
-      return { file, sum: digest(await readFile(file)) };
-    }));
+    const sources = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const file = path.join(folder, `source-${index}`);
+        await writeFile(file, `video ${index} `.repeat(1000 + index));
+        return { file, sum: digest(await readFile(file)) };
+      }),
+    );
     const target = path.join(folder, 'Clips', 'same.mp4');
     const placed = await Promise.all(sources.map((source) => moveFile(source.file, target)));
     expect(new Set(placed).size).to.equal(20);

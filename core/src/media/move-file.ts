@@ -29,7 +29,13 @@ export async function reserveFreePath(target: string): Promise<string> {
  */
 export async function freePath(target: string): Promise<string> {
   return claimFreeName(target, async (candidate) => {
-    if (await access(candidate).then(() => true, () => false)) throw Object.assign(new Error(`${candidate} exists`), { code: 'EEXIST' });
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw Object.assign(new Error(`${candidate} exists`), { code: 'EEXIST' });
   });
 }
 

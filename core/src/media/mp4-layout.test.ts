@@ -27,17 +27,26 @@ describe('MP4 layout', () => {
       await writeFile(target, data);
       return readMp4Layout(target);
     };
-    const regular = await write('regular.mp4', Buffer.concat([box('ftyp', Buffer.alloc(8)), box('moov', box('trak')), box('mdat', Buffer.alloc(100))]));
+    const regular = await write(
+      'regular.mp4',
+      Buffer.concat([box('ftyp', Buffer.alloc(8)), box('moov', box('trak')), box('mdat', Buffer.alloc(100))]),
+    );
     expect(regular).to.deep.equal({ boxes: ['ftyp', 'moov', 'mdat'], fragmented: false, complete: true });
     expect(needsRemux(regular)).to.equal(false);
-    const fragmented = await write('fragmented.mp4', Buffer.concat([box('ftyp'), box('moov', Buffer.concat([box('trak'), box('mvex')])), box('moof'), box('mdat', Buffer.alloc(10))]));
+    const fragmented = await write(
+      'fragmented.mp4',
+      Buffer.concat([box('ftyp'), box('moov', Buffer.concat([box('trak'), box('mvex')])), box('moof'), box('mdat', Buffer.alloc(10))]),
+    );
     expect(fragmented.fragmented).to.equal(true);
     expect(needsRemux(fragmented)).to.equal(true);
     const emptyFragmented = await write('empty-fragmented.mp4', Buffer.concat([box('ftyp'), box('moov', box('mvex'))]));
     expect(needsRemux(emptyFragmented)).to.equal(true);
     const moovLast = await write('moov-last.mp4', Buffer.concat([box('ftyp'), box('mdat', Buffer.alloc(10)), box('moov')]));
     expect(needsRemux(moovLast)).to.equal(true);
-    const truncated = await write('truncated.mp4', Buffer.concat([box('ftyp'), box('moov'), box('mdat', Buffer.alloc(100))]).subarray(0, 60));
+    const truncated = await write(
+      'truncated.mp4',
+      Buffer.concat([box('ftyp'), box('moov'), box('mdat', Buffer.alloc(100))]).subarray(0, 60),
+    );
     expect(truncated.complete).to.equal(false);
     expect(needsRemux(truncated)).to.equal(true);
     expect(needsRemux(await write('garbage.mp4', Buffer.from('not a video at all')))).to.equal(true);

@@ -43,15 +43,23 @@ const PROBE_TIMEOUT_MS = 30_000;
 export async function probeMedia(ffprobePath: string, file: string, options: ProbeOptions = {}): Promise<ProbeResult> {
   const { keyframesIn, timeoutMs = PROBE_TIMEOUT_MS } = options;
   const packets = keyframesIn
-    ? ['-show_entries', 'packet=stream_index,pts_time,flags', '-read_intervals', `${keyframesIn.fromSeconds.toFixed(3)}%${keyframesIn.toSeconds.toFixed(3)}`]
+    ? [
+        '-show_entries',
+        'packet=stream_index,pts_time,flags',
+        '-read_intervals',
+        `${keyframesIn.fromSeconds.toFixed(3)}%${keyframesIn.toSeconds.toFixed(3)}`,
+      ]
     : [];
   const output = await new Promise<string>((resolve, reject) => {
-    execFile(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...packets, ...fileInput(file)],
+    execFile(
+      ffprobePath,
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...packets, ...fileInput(file)],
       { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`ffprobe could not read ${file}: ${stderr.trim() || error.message}`));
         else resolve(stdout);
-      });
+      },
+    );
   });
   return parseProbeOutput(output);
 }
@@ -60,8 +68,16 @@ interface RawProbe {
   format?: { duration?: string; format_name?: string; size?: string; start_time?: string };
   packets?: { stream_index?: number; pts_time?: string; flags?: string }[];
   streams?: {
-    index?: number; codec_type?: string; codec_name?: string; width?: number; height?: number;
-    avg_frame_rate?: string; sample_rate?: string; channels?: number; duration?: string; tags?: { title?: string; handler_name?: string };
+    index?: number;
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    avg_frame_rate?: string;
+    sample_rate?: string;
+    channels?: number;
+    duration?: string;
+    tags?: { title?: string; handler_name?: string };
   }[];
 }
 

@@ -5,7 +5,13 @@ import { FfmpegProcess } from './ffmpeg-process.js';
 import { JpegFrameSplitter, jpegSize, RecordingFrames, type RecordingFrame } from './recording-frames.js';
 import { framesOutputArgs } from './session-encoding.js';
 
-const segment = (marker: number, payload: number[]) => [0xff, marker, ((payload.length + 2) >> 8) & 0xff, (payload.length + 2) & 0xff, ...payload];
+const segment = (marker: number, payload: number[]) => [
+  0xff,
+  marker,
+  ((payload.length + 2) >> 8) & 0xff,
+  (payload.length + 2) & 0xff,
+  ...payload,
+];
 
 /**
  * A structurally complete JPEG whose tables and comment contain `FF D9` and whose scan has stuffed
@@ -13,14 +19,28 @@ const segment = (marker: number, payload: number[]) => [0xff, marker, ((payload.
  */
 function trickyJpeg(seed: number, width = 480, height = 270): Buffer {
   return Buffer.from([
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x02, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
     ...segment(0xfe, [0x68, 0xff, 0xd9, 0x69, seed]), // a comment with an end-of-image code inside
     ...segment(0xdb, [0x00, ...Array.from({ length: 64 }, (_, index) => (index === 10 ? 0xff : index === 11 ? 0xd9 : index + 1))]),
     ...segment(0xc0, [0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00]),
     ...segment(0xda, [0x01, 0x01, 0x00, 0x00, 0x3f, 0x00]),
-    0x12, 0xff, 0x00, 0x34, seed, 0xff, 0xd0, 0x56, 0xff, 0x00, 0xff, 0xd1, 0x78,
-    0xff, 0xd9,
+    0x12,
+    0xff,
+    0x00,
+    0x34,
+    seed,
+    0xff,
+    0xd0,
+    0x56,
+    0xff,
+    0x00,
+    0xff,
+    0xd1,
+    0x78,
+    0xff,
+    0xd9,
   ]);
 }
 
@@ -33,8 +53,12 @@ describe('recording frames', function () {
     for (const chunkSize of [1, 2, 3, 7, 64, stream.length]) {
       const splitter = new JpegFrameSplitter();
       const frames: Buffer[] = [];
-      for (let offset = 0; offset < stream.length; offset += chunkSize) frames.push(...splitter.push(stream.subarray(offset, offset + chunkSize)));
-      expect(frames.map((frame) => frame.toString('hex')), `chunks of ${chunkSize}`).to.deep.equal(images.map((image) => image.toString('hex')));
+      for (let offset = 0; offset < stream.length; offset += chunkSize)
+        frames.push(...splitter.push(stream.subarray(offset, offset + chunkSize)));
+      expect(
+        frames.map((frame) => frame.toString('hex')),
+        `chunks of ${chunkSize}`,
+      ).to.deep.equal(images.map((image) => image.toString('hex')));
     }
   });
 
@@ -62,7 +86,9 @@ describe('recording frames', function () {
     const seen: RecordingFrame[] = [];
     frames.follow(stream);
     frames.onFrame((frame) => seen.push(frame));
-    frames.onFrame(() => { throw new Error('a failing listener does not stop the others'); });
+    frames.onFrame(() => {
+      throw new Error('a failing listener does not stop the others');
+    });
     stream.write(Buffer.concat([trickyJpeg(1), trickyJpeg(2).subarray(0, 10)]));
     stream.write(trickyJpeg(2).subarray(10));
     expect(seen.map((frame) => frame.jpeg.toString('hex'))).to.deep.equal([trickyJpeg(1).toString('hex'), trickyJpeg(2).toString('hex')]);
@@ -76,7 +102,10 @@ describe('recording frames', function () {
     const run = FfmpegProcess.start({
       ffmpegPath: ffmpeg.path,
       args: [
-        '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=2',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=1280x720:rate=30:duration=2',
         ...framesOutputArgs('0:v', { pipe: 3, width: 480, height: 270, frameRate: 10 }),
       ],
       outputPipe: true,

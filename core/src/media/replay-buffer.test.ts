@@ -14,7 +14,12 @@ const MB = 1024 * 1024;
 
 /** Segments 0..count-1 of `sizes` bytes each, the last one still being written. */
 function fakeSegments(count: number, size = MB): SegmentFile[] {
-  return Array.from({ length: count }, (_, index) => ({ index, file: `segment-${index}.ts`, sizeBytes: size, complete: index < count - 1 }));
+  return Array.from({ length: count }, (_, index) => ({
+    index,
+    file: `segment-${index}.ts`,
+    sizeBytes: size,
+    complete: index < count - 1,
+  }));
 }
 
 const indexes = (segments: readonly SegmentFile[]) => segments.map((segment) => segment.index);
@@ -63,7 +68,13 @@ describe('replay buffer', function () {
       await writeSegments(8);
       await writeFile(path.join(folder, 'unrelated.txt'), 'kept');
       expect(indexes(await buffer.prune())).to.deep.equal([0, 1, 2, 3]);
-      expect((await readdir(folder)).sort()).to.deep.equal([segmentName(4), segmentName(5), segmentName(6), segmentName(7), 'unrelated.txt']);
+      expect((await readdir(folder)).sort()).to.deep.equal([
+        segmentName(4),
+        segmentName(5),
+        segmentName(6),
+        segmentName(7),
+        'unrelated.txt',
+      ]);
       expect((await buffer.segments()).map((segment) => segment.complete)).to.deep.equal([true, true, true, false]);
       buffer.markEnded();
       expect((await buffer.segments()).map((segment) => segment.complete)).to.deep.equal([true, true, true, true]);
@@ -87,7 +98,10 @@ describe('replay buffer', function () {
       const span = (await buffer.take(4, 3))!;
       expect(indexes(span.segments)).to.deep.equal([2, 3]);
       expect(span).to.deep.include({ startSeconds: 4, durationSeconds: 4 });
-      for (const [seconds, until, expected] of [[5, 3, [1, 2, 3]], [60, 2, [0, 1, 2]]] as const) {
+      for (const [seconds, until, expected] of [
+        [5, 3, [1, 2, 3]],
+        [60, 2, [0, 1, 2]],
+      ] as const) {
         // Rounded up to whole segments; when less is buffered, all of it.
         const other = (await buffer.take(seconds, until))!;
         expect(indexes(other.segments)).to.deep.equal(expected);
@@ -117,7 +131,11 @@ describe('replay buffer', function () {
     const run = FfmpegProcess.start({
       ffmpegPath: ffmpeg.path,
       args: recordingEncodingArgs({
-        inputs: { args: ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=7', '-f', 'lavfi', '-i', 'sine=duration=7'], video: '0:v', audioTracks: [{ map: '1:a', name: 'Full Mix' }] },
+        inputs: {
+          args: ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=7', '-f', 'lavfi', '-i', 'sine=duration=7'],
+          video: '0:v',
+          audioTracks: [{ map: '1:a', name: 'Full Mix' }],
+        },
         video: crfVideo(format, 30),
         outputs: { buffer: { pattern: buffer.pattern, segmentSeconds: 2 } },
       }),
@@ -143,7 +161,11 @@ describe('replay buffer', function () {
     await writeFile(path.join(folder, segmentName(0)), 'not a transport stream');
     const target = path.join(folder, 'out', 'replay.mp4');
     try {
-      await concatSegments({ ffmpegPath: ffmpeg.path, segments: [{ index: 0, file: path.join(folder, segmentName(0)), sizeBytes: 22, complete: true }], target });
+      await concatSegments({
+        ffmpegPath: ffmpeg.path,
+        segments: [{ index: 0, file: path.join(folder, segmentName(0)), sizeBytes: 22, complete: true }],
+        target,
+      });
       expect.fail('joining garbage must fail');
     } catch (error) {
       expect((error as Error).message).to.match(/could not join/);

@@ -39,7 +39,11 @@ export interface BufferLimits {
  * written and `pinned` ones (read by a save) stay, and nothing newer than a pinned one is deleted
  * for size, so the buffer never gets a hole.
  */
-export function segmentsToPrune(segments: readonly SegmentFile[], limits: BufferLimits, pinned: ReadonlySet<number> = new Set()): SegmentFile[] {
+export function segmentsToPrune(
+  segments: readonly SegmentFile[],
+  limits: BufferLimits,
+  pinned: ReadonlySet<number> = new Set(),
+): SegmentFile[] {
   const complete = segments.filter((segment) => segment.complete).sort((a, b) => a.index - b.index);
   const keep = Math.ceil(limits.durationSeconds / limits.segmentSeconds) + 1;
   const outOfWindow = complete.slice(0, Math.max(0, complete.length - keep)).filter((segment) => !pinned.has(segment.index));
@@ -106,15 +110,22 @@ export class ReplayBuffer {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const found = names.flatMap((name) => {
-      const match = SEGMENT_NAME.exec(name);
-      return match ? [{ index: Number(match[1]), file: path.join(this.folder, name) }] : [];
-    }).sort((a, b) => a.index - b.index);
+    const found = names
+      .flatMap((name) => {
+        const match = SEGMENT_NAME.exec(name);
+        return match ? [{ index: Number(match[1]), file: path.join(this.folder, name) }] : [];
+      })
+      .sort((a, b) => a.index - b.index);
     const newest = found.at(-1)?.index;
-    const sized = await Promise.all(found.map(async (segment) => {
-      const sizeBytes = await stat(segment.file).then((file) => file.size, () => undefined);
-      return sizeBytes === undefined ? undefined : { ...segment, sizeBytes, complete: this.ended || segment.index !== newest };
-    }));
+    const sized = await Promise.all(
+      found.map(async (segment) => {
+        const sizeBytes = await stat(segment.file).then(
+          (file) => file.size,
+          () => undefined,
+        );
+        return sizeBytes === undefined ? undefined : { ...segment, sizeBytes, complete: this.ended || segment.index !== newest };
+      }),
+    );
     return sized.filter((segment): segment is SegmentFile => segment !== undefined);
   }
 
@@ -125,13 +136,19 @@ export class ReplayBuffer {
       const deleted: SegmentFile[] = [];
       for (const segment of doomed) {
         // Windows refuses to delete a file someone still reads; the next round tries again.
-        await rm(segment.file, { force: true }).then(() => deleted.push(segment), (error: unknown) => {
-          this.logger?.debug('replay segment not deleted yet', { file: segment.file, error });
-        });
+        await rm(segment.file, { force: true }).then(
+          () => deleted.push(segment),
+          (error: unknown) => {
+            this.logger?.debug('replay segment not deleted yet', { file: segment.file, error });
+          },
+        );
       }
       return deleted;
     });
-    this.pruning = run.then(() => undefined, (error: unknown) => this.logger?.warn('replay buffer pruning failed', { folder: this.folder, error }));
+    this.pruning = run.then(
+      () => undefined,
+      (error: unknown) => this.logger?.warn('replay buffer pruning failed', { folder: this.folder, error }),
+    );
     return run;
   }
 
@@ -218,9 +235,22 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
     const run = FfmpegProcess.start({
       ffmpegPath,
       args: [
-        '-safe', '0', ...fileInput(list, 'concat'),
-        '-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc', ...audioTrackNameArgs(audioTrackNames),
-        '-movflags', '+faststart', '-f', 'mp4', '-y', partial,
+        '-safe',
+        '0',
+        ...fileInput(list, 'concat'),
+        '-map',
+        '0',
+        '-c',
+        'copy',
+        '-bsf:a',
+        'aac_adtstoasc',
+        ...audioTrackNameArgs(audioTrackNames),
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        '-y',
+        partial,
       ],
       outputs: [partial],
       ...(logger ? { logger } : {}),

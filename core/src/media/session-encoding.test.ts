@@ -20,11 +20,26 @@ describe('session encoding', () => {
   });
 
   it('encodes with a keyframe every second, keeps every audio track with its title, into a fragmented MP4', () => {
-    const inputs = { args: ['-f', 'x', '-i', 'a', '-f', 'y', '-i', 'b'], video: '0:v', audioTracks: [{ map: '[mix]', name: 'Full Mix' }, { map: '[t0]', name: 'Yeti' }] };
-    const args = recordingEncodingArgs({ inputs, video: crfVideo({ width: 1280, height: 720, frameRate: 30 }, 23), outputs: { sessionPath: '/tmp/o.mp4' } }).join(' ');
+    const inputs = {
+      args: ['-f', 'x', '-i', 'a', '-f', 'y', '-i', 'b'],
+      video: '0:v',
+      audioTracks: [
+        { map: '[mix]', name: 'Full Mix' },
+        { map: '[t0]', name: 'Yeti' },
+      ],
+    };
+    const args = recordingEncodingArgs({
+      inputs,
+      video: crfVideo({ width: 1280, height: 720, frameRate: 30 }, 23),
+      outputs: { sessionPath: '/tmp/o.mp4' },
+    }).join(' ');
     expect(args).to.include('-map 0:v -map [mix] -map [t0] -vf scale=1280:720');
-    expect(args).to.include('-c:v libx264 -preset superfast -tune zerolatency -crf 23 -g 30 -keyint_min 30 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p -c:a aac');
-    expect(args).to.include('-metadata:s:a:0 title=Full Mix -metadata:s:a:0 handler_name=Full Mix -metadata:s:a:1 title=Yeti -metadata:s:a:1 handler_name=Yeti');
+    expect(args).to.include(
+      '-c:v libx264 -preset superfast -tune zerolatency -crf 23 -g 30 -keyint_min 30 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p -c:a aac',
+    );
+    expect(args).to.include(
+      '-metadata:s:a:0 title=Full Mix -metadata:s:a:0 handler_name=Full Mix -metadata:s:a:1 title=Yeti -metadata:s:a:1 handler_name=Yeti',
+    );
     expect(args).to.include('-movflags +frag_keyframe+empty_moov+default_base_moof -frag_duration 1000000 -flush_packets 1 -f mp4');
     expect(args.endsWith('-y /tmp/o.mp4')).to.equal(true);
     // Frames keep their capture times: a slow encode drops frames instead of duplicating them.
@@ -47,17 +62,29 @@ describe('recording outputs', function () {
   const frames = { pipe: 3, width: 480, height: 270, frameRate: 10 };
 
   it('feeds the session file and the buffer segments from one encode with the tee muxer (Hybrid)', () => {
-    const args = recordingEncodingArgs({ inputs, video, outputs: { sessionPath: '/c/s.mp4', buffer: { pattern: '/c/b/segment-%06d.ts', segmentSeconds: 2 }, frames } });
+    const args = recordingEncodingArgs({
+      inputs,
+      video,
+      outputs: { sessionPath: '/c/s.mp4', buffer: { pattern: '/c/b/segment-%06d.ts', segmentSeconds: 2 }, frames },
+    });
     expect(args.filter((arg) => arg === '-c:v')).to.have.length(2); // x264 once, mjpeg for the frames
     expect(args.filter((arg) => arg === 'libx264')).to.have.length(1);
     const tee = args[args.indexOf('tee') + 1];
     expect(args.slice(args.indexOf('-flags'), args.indexOf('tee') + 1)).to.deep.equal(['-flags', '+global_header', '-f', 'tee']);
-    expect(tee).to.equal('[f=mp4:movflags=+frag_keyframe+empty_moov+default_base_moof:frag_duration=1000000:flush_packets=1]/c/s.mp4|[f=segment:segment_time=2:segment_format=mpegts]/c/b/segment-%06d.ts');
-    expect(args.slice(-14).join(' ')).to.equal('-map 0:v -vf fps=10,scale=480:270,setsar=1 -pix_fmt yuvj420p -c:v mjpeg -q:v 7 -an -f mjpeg pipe:3');
+    expect(tee).to.equal(
+      '[f=mp4:movflags=+frag_keyframe+empty_moov+default_base_moof:frag_duration=1000000:flush_packets=1]/c/s.mp4|[f=segment:segment_time=2:segment_format=mpegts]/c/b/segment-%06d.ts',
+    );
+    expect(args.slice(-14).join(' ')).to.equal(
+      '-map 0:v -vf fps=10,scale=480:270,setsar=1 -pix_fmt yuvj420p -c:v mjpeg -q:v 7 -an -f mjpeg pipe:3',
+    );
   });
 
   it('writes only the segments in Buffer mode and only the session file in Session mode', () => {
-    const buffer = recordingEncodingArgs({ inputs, video, outputs: { buffer: { pattern: '/c/b/segment-%06d.ts', segmentSeconds: 2 } } }).join(' ');
+    const buffer = recordingEncodingArgs({
+      inputs,
+      video,
+      outputs: { buffer: { pattern: '/c/b/segment-%06d.ts', segmentSeconds: 2 } },
+    }).join(' ');
     expect(buffer).to.match(/-f segment -segment_time 2 -segment_format mpegts \/c\/b\/segment-%06d\.ts$/);
     expect(buffer).to.not.include('tee');
     const session = recordingEncodingArgs({ inputs, video, outputs: { sessionPath: '/c/s.mp4' } }).join(' ');
@@ -82,7 +109,11 @@ describe('recording outputs', function () {
       const run = FfmpegProcess.start({
         ffmpegPath: ffmpeg.path,
         args: recordingEncodingArgs({
-          inputs: { args: ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=duration=5'], video: '0:v', audioTracks: [{ map: '1:a', name: 'Full Mix' }] },
+          inputs: {
+            args: ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=duration=5'],
+            video: '0:v',
+            audioTracks: [{ map: '1:a', name: 'Full Mix' }],
+          },
           video: crfVideo(small, 30),
           outputs: { sessionPath, buffer: { pattern: path.join(folder, 'buffer', 'segment-%06d.ts'), segmentSeconds: 2 }, frames },
         }),

@@ -89,24 +89,58 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
   const args = [
     // The capture's frames keep their capture times: an encode that falls behind drops frames rather
     // than duplicating them to fill the gaps, which would put it further behind the clock.
-    '-vsync', 'vfr',
+    '-vsync',
+    'vfr',
     ...inputs.args,
-    '-map', inputs.video,
+    '-map',
+    inputs.video,
     ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
     ...videoEncoderArgs(video, codecs, { live: true, ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}) }),
-    '-c:a', 'aac', '-b:a', `${audioBitrateKbps}k`, '-ar', '48000', '-ac', '2',
+    '-c:a',
+    'aac',
+    '-b:a',
+    `${audioBitrateKbps}k`,
+    '-ar',
+    '48000',
+    '-ac',
+    '2',
     ...audioTrackNameArgs(inputs.audioTracks.map((track) => track.name)),
   ];
   if (sessionPath && buffer) {
     // The tee muxer cannot tell the encoders that MP4 wants headers out of band; ask for them.
-    args.push('-flags', '+global_header', '-f', 'tee', [
-      teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS, ...SESSION_FILE_OPTIONS }, sessionPath),
-      teeSlave({ f: 'segment', segment_time: String(buffer.segmentSeconds), segment_format: SEGMENT_FORMAT }, segmentPattern(buffer.pattern)),
-    ].join('|'));
+    args.push(
+      '-flags',
+      '+global_header',
+      '-f',
+      'tee',
+      [
+        teeSlave({ f: 'mp4', movflags: FRAGMENTED_MP4_FLAGS, ...SESSION_FILE_OPTIONS }, sessionPath),
+        teeSlave(
+          { f: 'segment', segment_time: String(buffer.segmentSeconds), segment_format: SEGMENT_FORMAT },
+          segmentPattern(buffer.pattern),
+        ),
+      ].join('|'),
+    );
   } else if (sessionPath) {
-    args.push('-movflags', FRAGMENTED_MP4_FLAGS, ...Object.entries(SESSION_FILE_OPTIONS).flatMap(([key, value]) => [`-${key}`, value]), '-f', 'mp4', '-y', sessionPath);
+    args.push(
+      '-movflags',
+      FRAGMENTED_MP4_FLAGS,
+      ...Object.entries(SESSION_FILE_OPTIONS).flatMap(([key, value]) => [`-${key}`, value]),
+      '-f',
+      'mp4',
+      '-y',
+      sessionPath,
+    );
   } else {
-    args.push('-f', 'segment', '-segment_time', String(buffer!.segmentSeconds), '-segment_format', SEGMENT_FORMAT, segmentPattern(buffer!.pattern));
+    args.push(
+      '-f',
+      'segment',
+      '-segment_time',
+      String(buffer!.segmentSeconds),
+      '-segment_format',
+      SEGMENT_FORMAT,
+      segmentPattern(buffer!.pattern),
+    );
   }
   // Every output of the picture takes the source's filter: ffmpeg feeds first the output that is
   // furthest behind, so one left on other timestamps would starve the rest (the sound, then the file).
@@ -124,13 +158,27 @@ export function audioTrackNameArgs(names: readonly string[]): string[] {
 }
 
 /** A second output of the same process: the captured picture, small and slow, as a stream of JPEGs. */
-export function framesOutputArgs(video: string, { pipe, width, height, frameRate, quality = 7 }: FramesOutput, sourceFilter?: string): string[] {
+export function framesOutputArgs(
+  video: string,
+  { pipe, width, height, frameRate, quality = 7 }: FramesOutput,
+  sourceFilter?: string,
+): string[] {
   return [
-    '-map', video,
-    '-vf', withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
+    '-map',
+    video,
+    '-vf',
+    withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
     // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
-    '-pix_fmt', 'yuvj420p', '-c:v', 'mjpeg', '-q:v', String(quality),
-    '-an', '-f', 'mjpeg', `pipe:${pipe}`,
+    '-pix_fmt',
+    'yuvj420p',
+    '-c:v',
+    'mjpeg',
+    '-q:v',
+    String(quality),
+    '-an',
+    '-f',
+    'mjpeg',
+    `pipe:${pipe}`,
   ];
 }
 
@@ -139,11 +187,22 @@ export function framesOutputArgs(video: string, { pipe, width, height, frameRate
  * its region out without decoding; at 5 frames a second a 1080p stream is ~31 MB/s over a pipe,
  * cheaper than encoding each frame as an image.
  */
-export function screenFramesOutputArgs(video: string, { pipe, width, height, frameRate }: ScreenFramesOutput, sourceFilter?: string): string[] {
+export function screenFramesOutputArgs(
+  video: string,
+  { pipe, width, height, frameRate }: ScreenFramesOutput,
+  sourceFilter?: string,
+): string[] {
   return [
-    '-map', video,
-    '-vf', withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
-    '-pix_fmt', 'rgb24', '-an', '-f', 'rawvideo', `pipe:${pipe}`,
+    '-map',
+    video,
+    '-vf',
+    withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
+    '-pix_fmt',
+    'rgb24',
+    '-an',
+    '-f',
+    'rawvideo',
+    `pipe:${pipe}`,
   ];
 }
 

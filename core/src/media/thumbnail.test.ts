@@ -18,7 +18,10 @@ describe('thumbnail', function () {
   it('is a 720 px wide JPEG of the middle frame, in the type folder of the cache', async () => {
     const { ffmpeg } = locateFfmpegTools();
     const video = path.join(folder, 'video.mp4');
-    const make = FfmpegProcess.start({ ffmpegPath: ffmpeg.path, args: ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=2', '-c:v', 'libx264', '-y', video] });
+    const make = FfmpegProcess.start({
+      ffmpegPath: ffmpeg.path,
+      args: ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=2', '-c:v', 'libx264', '-y', video],
+    });
     expect((await make.exited).succeeded).to.equal(true);
 
     const target = thumbnailPath(folder, 'Full Sessions', '0123');
@@ -32,7 +35,12 @@ describe('thumbnail', function () {
     expect(jpegSize(await readFile(fallback))?.width).to.equal(720);
 
     try {
-      await createThumbnail({ ffmpegPath: ffmpeg.path, video: path.join(folder, 'missing.mp4'), target: path.join(folder, 'none.jpeg'), durationSeconds: 2 });
+      await createThumbnail({
+        ffmpegPath: ffmpeg.path,
+        video: path.join(folder, 'missing.mp4'),
+        target: path.join(folder, 'none.jpeg'),
+        durationSeconds: 2,
+      });
       expect.fail('a missing video has no thumbnail');
     } catch (error) {
       expect((error as Error).message).to.match(/No thumbnail for/);

@@ -37,20 +37,43 @@ export async function createThumbnail(request: ThumbnailRequest): Promise<void> 
 }
 
 /** Undefined when a non-empty JPEG was written, else what went wrong. */
-async function extractFrame({ ffmpegPath, video, target, width = THUMBNAIL_WIDTH, logger }: ThumbnailRequest, atSeconds: number): Promise<string | undefined> {
+async function extractFrame(
+  { ffmpegPath, video, target, width = THUMBNAIL_WIDTH, logger }: ThumbnailRequest,
+  atSeconds: number,
+): Promise<string | undefined> {
   const run = FfmpegProcess.start({
     ffmpegPath,
     // -ss before -i seeks on the input: fast, and exact for a frame that only needs to be near.
     // One decoding thread: a frame or two to decode, often beside a recording or a join.
     args: [
-      '-threads', '1', '-ss', atSeconds.toFixed(3), ...fileInput(video), '-map', '0:v:0', '-frames:v', '1',
-      '-vf', `scale=${width}:-2`, '-q:v', '9', '-f', 'image2', '-update', '1', '-y', target,
+      '-threads',
+      '1',
+      '-ss',
+      atSeconds.toFixed(3),
+      ...fileInput(video),
+      '-map',
+      '0:v:0',
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale=${width}:-2`,
+      '-q:v',
+      '9',
+      '-f',
+      'image2',
+      '-update',
+      '1',
+      '-y',
+      target,
     ],
     outputs: [target],
     ...(logger ? { logger } : {}),
   });
   const exit = await run.exited;
   if (!exit.succeeded) return exit.errorText;
-  const size = await stat(target).then((file) => file.size, () => 0);
+  const size = await stat(target).then(
+    (file) => file.size,
+    () => 0,
+  );
   return size > 0 ? undefined : 'ffmpeg wrote no frame';
 }

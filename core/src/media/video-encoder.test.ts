@@ -7,7 +7,15 @@ import { promisify } from 'node:util';
 import type { Codec } from '../protocol/index.js';
 import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { probeMedia } from './probe.js';
-import { chooseVideoCodec, encoderArgs, encoderProfile, ENCODER_PROFILES, toCodec, videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
+import {
+  chooseVideoCodec,
+  encoderArgs,
+  encoderProfile,
+  ENCODER_PROFILES,
+  toCodec,
+  videoEncoderArgs,
+  type VideoEncoderSettings,
+} from './video-encoder.js';
 
 const run = promisify(execFile);
 /** True when `sequence` appears in `args` as consecutive elements. */
@@ -15,7 +23,15 @@ const hasRun = (args: string[], sequence: string[]) => args.some((_, at) => sequ
 const codec = (id: string): Codec => toCodec(encoderProfile(id)!);
 const X264 = encoderProfile('libx264')!;
 const BASE: VideoEncoderSettings = {
-  encoder: 'gpu', codec: null, rateControl: 'VBR', crfValue: 23, cqLevel: 20, bitrate: 50, minBitrate: 40, maxBitrate: 70, frameRate: 60,
+  encoder: 'gpu',
+  codec: null,
+  rateControl: 'VBR',
+  crfValue: 23,
+  cqLevel: 20,
+  bitrate: 50,
+  minBitrate: 40,
+  maxBitrate: 70,
+  frameRate: 60,
 };
 
 describe('video encoder arguments', () => {
@@ -25,32 +41,112 @@ describe('video encoder arguments', () => {
     expect(chooseVideoCodec({ encoder: 'gpu', codec: null }, all)).to.deep.equal({ codec: codec('h264_nvenc') });
     expect(chooseVideoCodec({ encoder: 'cpu', codec: null }, all)).to.deep.equal({ codec: codec('libx264') });
     // A codec chosen on another machine: the same format from the best vendor here.
-    expect(chooseVideoCodec({ encoder: 'gpu', codec: codec('hevc_nvenc') }, all))
-      .to.deep.equal({ codec: codec('hevc_qsv'), reason: 'H.265 (NVIDIA NVENC) is not available on this machine' });
-    expect(chooseVideoCodec({ encoder: 'gpu', codec: null }, [codec('libx264'), codec('libx265')]))
-      .to.deep.equal({ codec: codec('libx264'), reason: 'no working hardware encoder was found' });
+    expect(chooseVideoCodec({ encoder: 'gpu', codec: codec('hevc_nvenc') }, all)).to.deep.equal({
+      codec: codec('hevc_qsv'),
+      reason: 'H.265 (NVIDIA NVENC) is not available on this machine',
+    });
+    expect(chooseVideoCodec({ encoder: 'gpu', codec: null }, [codec('libx264'), codec('libx265')])).to.deep.equal({
+      codec: codec('libx264'),
+      reason: 'no working hardware encoder was found',
+    });
     expect(chooseVideoCodec({ encoder: 'cpu', codec: null }, [])).to.deep.equal({ codec: codec('libx264') });
-    expect(chooseVideoCodec({ encoder: 'gpu', codec: null }, [codec('hevc_vaapi'), codec('h264_amf'), codec('libx264')]).codec).to.deep.equal(codec('h264_amf'));
+    expect(
+      chooseVideoCodec({ encoder: 'gpu', codec: null }, [codec('hevc_vaapi'), codec('h264_amf'), codec('libx264')]).codec,
+    ).to.deep.equal(codec('h264_amf'));
     expect(ENCODER_PROFILES.find((entry) => entry.id === 'libx264')!.friendlyName).to.equal('H.264 (x264, CPU)');
   });
 
   it('builds the x264 arguments of each rate control, a keyframe every second, no scene-cut keyframes', () => {
     const x264 = (change: Partial<VideoEncoderSettings>) => videoEncoderArgs({ ...BASE, encoder: 'cpu', ...change }, [codec('libx264')]);
     const common = ['-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-pix_fmt', 'yuv420p'];
-    expect(x264({ rateControl: 'CBR' })).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'veryfast',
-      '-b:v', '50000k', '-minrate', '50000k', '-maxrate', '50000k', '-bufsize', '50000k', '-x264-params', 'nal-hrd=cbr', ...common]);
-    expect(x264({ rateControl: 'VBR' })).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'veryfast',
-      '-b:v', '40000k', '-maxrate', '70000k', '-bufsize', '70000k', ...common]);
-    expect(x264({ rateControl: 'CRF', crfValue: 18 })).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', ...common]);
-    expect(x264({ rateControl: 'CQP', cqLevel: 22 })).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'veryfast', '-qp', '22', ...common]);
+    expect(x264({ rateControl: 'CBR' })).to.deep.equal([
+      '-r',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-b:v',
+      '50000k',
+      '-minrate',
+      '50000k',
+      '-maxrate',
+      '50000k',
+      '-bufsize',
+      '50000k',
+      '-x264-params',
+      'nal-hrd=cbr',
+      ...common,
+    ]);
+    expect(x264({ rateControl: 'VBR' })).to.deep.equal([
+      '-r',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-b:v',
+      '40000k',
+      '-maxrate',
+      '70000k',
+      '-bufsize',
+      '70000k',
+      ...common,
+    ]);
+    expect(x264({ rateControl: 'CRF', crfValue: 18 })).to.deep.equal([
+      '-r',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '18',
+      ...common,
+    ]);
+    expect(x264({ rateControl: 'CQP', cqLevel: 22 })).to.deep.equal([
+      '-r',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-qp',
+      '22',
+      ...common,
+    ]);
     expect(x264({ frameRate: 30, width: 1280, height: 720 }).slice(0, 4)).to.deep.equal([
-      '-vf', 'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,setsar=1', '-r', '30']);
+      '-vf',
+      'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,setsar=1',
+      '-r',
+      '30',
+    ]);
   });
 
-  it('encodes a live capture with x264\'s real-time preset and a keyframe on each second of the timeline', () => {
+  it("encodes a live capture with x264's real-time preset and a keyframe on each second of the timeline", () => {
     const live = videoEncoderArgs({ ...BASE, encoder: 'cpu', rateControl: 'CRF', crfValue: 20 }, [codec('libx264')], { live: true });
-    expect(live).to.deep.equal(['-r', '60', '-c:v', 'libx264', '-preset', 'superfast', '-tune', 'zerolatency', '-crf', '20',
-      '-g', '60', '-keyint_min', '60', '-force_key_frames', 'expr:gte(t,n_forced)', '-sc_threshold', '0', '-pix_fmt', 'yuv420p']);
+    expect(live).to.deep.equal([
+      '-r',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'superfast',
+      '-tune',
+      'zerolatency',
+      '-crf',
+      '20',
+      '-g',
+      '60',
+      '-keyint_min',
+      '60',
+      '-force_key_frames',
+      'expr:gte(t,n_forced)',
+      '-sc_threshold',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+    ]);
     // Other encoders keep their presets; offline encodes (compression) keep x264's veryfast.
     const nvenc = encoderArgs(encoderProfile('h264_nvenc')!, BASE, { live: true });
     expect(hasRun(nvenc, ['-preset', 'p4']) && hasRun(nvenc, ['-force_key_frames', 'expr:gte(t,n_forced)'])).to.equal(true);
@@ -59,12 +155,48 @@ describe('video encoder arguments', () => {
     expect(offline).to.not.include('-force_key_frames');
   });
 
-  it('builds the hardware encoders\' arguments', () => {
+  it("builds the hardware encoders' arguments", () => {
     const args = (id: string, change: Partial<VideoEncoderSettings>) => encoderArgs(encoderProfile(id)!, { ...BASE, ...change });
-    expect(args('h264_nvenc', { rateControl: 'CBR' })).to.deep.equal(['-r', '60', '-c:v', 'h264_nvenc', '-preset', 'p4',
-      '-rc', 'cbr', '-b:v', '50000k', '-minrate', '50000k', '-maxrate', '50000k', '-bufsize', '50000k',
-      '-g', '60', '-keyint_min', '60', '-forced-idr', '1', '-pix_fmt', 'yuv420p']);
-    expect(args('hevc_nvenc', { rateControl: 'VBR' })).to.include.ordered.members(['-r', '60', '-c:v', 'hevc_nvenc', '-preset', 'p4', '-rc', 'vbr', '-b:v', '40000k', '-maxrate', '70000k']);
+    expect(args('h264_nvenc', { rateControl: 'CBR' })).to.deep.equal([
+      '-r',
+      '60',
+      '-c:v',
+      'h264_nvenc',
+      '-preset',
+      'p4',
+      '-rc',
+      'cbr',
+      '-b:v',
+      '50000k',
+      '-minrate',
+      '50000k',
+      '-maxrate',
+      '50000k',
+      '-bufsize',
+      '50000k',
+      '-g',
+      '60',
+      '-keyint_min',
+      '60',
+      '-forced-idr',
+      '1',
+      '-pix_fmt',
+      'yuv420p',
+    ]);
+    expect(args('hevc_nvenc', { rateControl: 'VBR' })).to.include.ordered.members([
+      '-r',
+      '60',
+      '-c:v',
+      'hevc_nvenc',
+      '-preset',
+      'p4',
+      '-rc',
+      'vbr',
+      '-b:v',
+      '40000k',
+      '-maxrate',
+      '70000k',
+    ]);
     expect(hasRun(args('h264_qsv', {}), ['-pix_fmt', 'nv12'])).to.equal(true);
     expect(hasRun(args('libx265', {}), ['-x265-params', 'scenecut=0:log-level=error'])).to.equal(true);
     const table: [string, VideoEncoderSettings['rateControl'], string[]][] = [
@@ -85,9 +217,17 @@ describe('video encoder arguments', () => {
       const at = built.indexOf(expected[0]!);
       expect(built.slice(at, at + expected.length), `${id} ${rateControl}: ${built.join(' ')}`).to.deep.equal(expected);
     }
-    const vaapi = encoderArgs(encoderProfile('h264_vaapi')!, { ...BASE, width: 1920, height: 1080 }, { vaapiDevice: '/dev/dri/renderD129' });
-    expect(vaapi.slice(0, 4)).to.deep.equal(['-vaapi_device', '/dev/dri/renderD129', '-vf',
-      'scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,format=nv12,hwupload']);
+    const vaapi = encoderArgs(
+      encoderProfile('h264_vaapi')!,
+      { ...BASE, width: 1920, height: 1080 },
+      { vaapiDevice: '/dev/dri/renderD129' },
+    );
+    expect(vaapi.slice(0, 4)).to.deep.equal([
+      '-vaapi_device',
+      '/dev/dri/renderD129',
+      '-vf',
+      'scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,format=nv12,hwupload',
+    ]);
     expect(vaapi).to.not.include('-pix_fmt');
   });
 
@@ -103,16 +243,60 @@ describe('video encoder arguments', () => {
     /** Encodes and reports the video bit rate (kbit/s), the keyframe times and the picture size. */
     const encode = async (name: string, change: Partial<VideoEncoderSettings>, source = 'testsrc=size=320x180:rate=30:duration=2') => {
       const output = path.join(folder, `${name}.mp4`);
-      const settings: VideoEncoderSettings = { ...BASE, encoder: 'cpu', frameRate: 30, bitrate: 1, minBitrate: 1, maxBitrate: 2, ...change };
-      await run(tools.ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', source,
-        ...videoEncoderArgs(settings, [codec('libx264')]), '-an', output]);
-      const { stdout } = await run(tools.ffprobe.path, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=bit_rate', '-of', 'csv=p=0', output]);
-      const { stdout: keyframes } = await run(tools.ffprobe.path, ['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey',
-        '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', output]);
+      const settings: VideoEncoderSettings = {
+        ...BASE,
+        encoder: 'cpu',
+        frameRate: 30,
+        bitrate: 1,
+        minBitrate: 1,
+        maxBitrate: 2,
+        ...change,
+      };
+      await run(tools.ffmpeg.path, [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        source,
+        ...videoEncoderArgs(settings, [codec('libx264')]),
+        '-an',
+        output,
+      ]);
+      const { stdout } = await run(tools.ffprobe.path, [
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=bit_rate',
+        '-of',
+        'csv=p=0',
+        output,
+      ]);
+      const { stdout: keyframes } = await run(tools.ffprobe.path, [
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-skip_frame',
+        'nokey',
+        '-show_entries',
+        'frame=pts_time',
+        '-of',
+        'csv=p=0',
+        output,
+      ]);
       const probed = await probeMedia(tools.ffprobe.path, output);
       return {
         kbps: Number(stdout.trim()) / 1000,
-        keyframes: keyframes.split('\n').map((line) => Number.parseFloat(line)).filter(Number.isFinite),
+        keyframes: keyframes
+          .split('\n')
+          .map((line) => Number.parseFloat(line))
+          .filter(Number.isFinite),
         video: probed.streams.find((stream) => stream.type === 'video')!,
         duration: probed.durationSeconds!,
       };
@@ -125,7 +309,14 @@ describe('video encoder arguments', () => {
       const crfCoarse = await encode('crf35', { rateControl: 'CRF', crfValue: 35 });
       const cqpFine = await encode('qp18', { rateControl: 'CQP', cqLevel: 18 });
       const cqpCoarse = await encode('qp35', { rateControl: 'CQP', cqLevel: 35 });
-      const figures = { cbr: cbr.kbps, vbr: vbr.kbps, crf18: crfFine.kbps, crf35: crfCoarse.kbps, qp18: cqpFine.kbps, qp35: cqpCoarse.kbps };
+      const figures = {
+        cbr: cbr.kbps,
+        vbr: vbr.kbps,
+        crf18: crfFine.kbps,
+        crf35: crfCoarse.kbps,
+        qp18: cqpFine.kbps,
+        qp35: cqpCoarse.kbps,
+      };
       console.log(`      kbit/s: ${JSON.stringify(figures)}`);
       expect(cbr.kbps, 'CBR 1 Mbps').to.be.within(800, 1200);
       expect(vbr.kbps, 'VBR 1–2 Mbps').to.be.within(50, 2200);

@@ -14,8 +14,13 @@ export interface EncoderProfile {
   hardware: boolean;
 }
 
-const profile = (id: string, friendlyName: string, family: EncoderFamily, format: VideoFormat, hardware: boolean): EncoderProfile =>
-  ({ id, friendlyName, family, format, hardware });
+const profile = (id: string, friendlyName: string, family: EncoderFamily, format: VideoFormat, hardware: boolean): EncoderProfile => ({
+  id,
+  friendlyName,
+  family,
+  format,
+  hardware,
+});
 
 /**
  * The encoders Keyframe offers, in order of preference: hardware NVENC > Quick Sync > AMF > VAAPI >
@@ -46,10 +51,17 @@ export const X264_PROFILE = ENCODER_PROFILES.find((entry) => entry.id === 'libx2
 
 export const encoderProfile = (id: string): EncoderProfile | undefined => ENCODER_PROFILES.find((entry) => entry.id === id);
 
-export const toCodec = (entry: EncoderProfile): Codec => ({ friendlyName: entry.friendlyName, internalEncoderId: entry.id, isHardwareEncoder: entry.hardware });
+export const toCodec = (entry: EncoderProfile): Codec => ({
+  friendlyName: entry.friendlyName,
+  internalEncoderId: entry.id,
+  isHardwareEncoder: entry.hardware,
+});
 
 /** The recording settings this module reads (the global ones, or a game's quality override). */
-export type VideoEncoderSettings = Pick<Settings, 'encoder' | 'codec' | 'rateControl' | 'crfValue' | 'cqLevel' | 'bitrate' | 'minBitrate' | 'maxBitrate' | 'frameRate'> & {
+export type VideoEncoderSettings = Pick<
+  Settings,
+  'encoder' | 'codec' | 'rateControl' | 'crfValue' | 'cqLevel' | 'bitrate' | 'minBitrate' | 'maxBitrate' | 'frameRate'
+> & {
   /** Output size: the captured picture is scaled to fit (aspect kept, black bars). */
   width?: number;
   height?: number;
@@ -94,11 +106,13 @@ export function chooseVideoCodec(settings: Pick<VideoEncoderSettings, 'encoder' 
     return { codec: toCodec(chosen) };
   };
   const candidates = offered.filter((entry) => entry.hardware === hardware);
-  return pick(candidates.find((entry) => entry.format === wantedFormat)
-    ?? candidates.find((entry) => entry.format === 'h264')
-    ?? candidates[0]
-    ?? offered.find((entry) => entry.id === 'libx264')
-    ?? offered[0]);
+  return pick(
+    candidates.find((entry) => entry.format === wantedFormat) ??
+      candidates.find((entry) => entry.format === 'h264') ??
+      candidates[0] ??
+      offered.find((entry) => entry.id === 'libx264') ??
+      offered[0],
+  );
 }
 
 /** The ffmpeg output options for the video stream, after the `-map`s. */
@@ -121,11 +135,16 @@ export function encoderArgs(entry: EncoderProfile, settings: VideoEncoderSetting
   return [
     ...(vaapi ? ['-vaapi_device', options.vaapiDevice ?? DEFAULT_VAAPI_DEVICE] : []),
     ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
-    '-r', String(frameRate),
-    '-c:v', entry.id,
+    '-r',
+    String(frameRate),
+    '-c:v',
+    entry.id,
     ...(options.live ? LIVE_PRESETS : PRESETS)[entry.family],
     ...rateControlArgs(entry.family, settings),
-    '-g', gop, '-keyint_min', gop,
+    '-g',
+    gop,
+    '-keyint_min',
+    gop,
     ...(options.live ? ['-force_key_frames', 'expr:gte(t,n_forced)'] : []),
     ...KEYFRAME_EXTRAS[entry.family],
     ...(vaapi ? [] : ['-pix_fmt', entry.family === 'qsv' ? 'nv12' : 'yuv420p']),
@@ -189,7 +208,8 @@ function rateControlArgs(family: EncoderFamily, settings: VideoEncoderSettings):
     case 'CBR':
       if (family === 'nvenc') return ['-rc', 'cbr', ...cbr];
       if (family === 'amf') return ['-rc', 'cbr', ...cbr];
-      if (family === 'svtav1' || family === 'videotoolbox') return ['-b:v', target, ...(family === 'videotoolbox' ? ['-maxrate', target] : [])];
+      if (family === 'svtav1' || family === 'videotoolbox')
+        return ['-b:v', target, ...(family === 'videotoolbox' ? ['-maxrate', target] : [])];
       // Without HRD signalling x264 treats CBR as a ceiling and undershoots on easy scenes (a quarter
       // of the target on a test pattern); with it, it pads up to the rate, as OBS's CBR does.
       if (family === 'x264') return [...cbr, '-x264-params', 'nal-hrd=cbr'];
@@ -202,22 +222,35 @@ function rateControlArgs(family: EncoderFamily, settings: VideoEncoderSettings):
       return vbr;
     case 'CRF':
       switch (family) {
-        case 'nvenc': return ['-rc', 'vbr', '-cq', crf, '-b:v', '0'];
-        case 'qsv': return ['-global_quality', crf];
-        case 'amf': return ['-rc', 'cqp', '-qp_i', crf, '-qp_p', crf];
-        case 'vaapi': return ['-qp', crf];
-        case 'videotoolbox': return ['-q:v', toolboxQuality(settings.crfValue)];
-        case 'aom': return ['-crf', crf, '-b:v', '0'];
-        default: return ['-crf', crf];
+        case 'nvenc':
+          return ['-rc', 'vbr', '-cq', crf, '-b:v', '0'];
+        case 'qsv':
+          return ['-global_quality', crf];
+        case 'amf':
+          return ['-rc', 'cqp', '-qp_i', crf, '-qp_p', crf];
+        case 'vaapi':
+          return ['-qp', crf];
+        case 'videotoolbox':
+          return ['-q:v', toolboxQuality(settings.crfValue)];
+        case 'aom':
+          return ['-crf', crf, '-b:v', '0'];
+        default:
+          return ['-crf', crf];
       }
     case 'CQP':
       switch (family) {
-        case 'nvenc': return ['-rc', 'constqp', '-qp', cq];
-        case 'qsv': return ['-q:v', cq];
-        case 'amf': return ['-rc', 'cqp', '-qp_i', cq, '-qp_p', cq];
-        case 'videotoolbox': return ['-q:v', toolboxQuality(settings.cqLevel)];
-        case 'aom': return ['-crf', cq, '-b:v', '0'];
-        default: return ['-qp', cq];
+        case 'nvenc':
+          return ['-rc', 'constqp', '-qp', cq];
+        case 'qsv':
+          return ['-q:v', cq];
+        case 'amf':
+          return ['-rc', 'cqp', '-qp_i', cq, '-qp_p', cq];
+        case 'videotoolbox':
+          return ['-q:v', toolboxQuality(settings.cqLevel)];
+        case 'aom':
+          return ['-crf', cq, '-b:v', '0'];
+        default:
+          return ['-qp', cq];
       }
   }
 }

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import {
-  computeWaveform, emptyWaveform, samplesPerPixelFor, toEightBits, WaveformPeaks, waveformPath, writeWaveform,
+  computeWaveform,
+  emptyWaveform,
+  samplesPerPixelFor,
+  toEightBits,
+  WaveformPeaks,
+  waveformPath,
+  writeWaveform,
   WAVEFORM_SAMPLE_RATE,
 } from './waveform.js';
 
@@ -30,7 +36,12 @@ describe('waveform peaks', function () {
     for (let offset = 0; offset < pcm.length; offset += 333) peaks.push(pcm.subarray(offset, offset + 333));
     const file = peaks.finish();
     expect(file).to.deep.equal({
-      version: 2, channels: 1, sample_rate: 11025, samples_per_pixel: 100, bits: 8, length: 12,
+      version: 2,
+      channels: 1,
+      sample_rate: 11025,
+      samples_per_pixel: 100,
+      bits: 8,
+      length: 12,
       data: [-32, 32, -32, 32, 0, 0, -127, 127, -127, 127, -4, 4],
     });
     expect(peaks.sampleCount).to.equal(540);
@@ -46,7 +57,15 @@ describe('waveform peaks', function () {
     expect(samplesPerPixelFor(4.064)).to.equal(221);
     const hour = samplesPerPixelFor(3600);
     expect(WAVEFORM_SAMPLE_RATE / hour).to.be.within(49.8, 50);
-    expect(new WaveformPeaks().finish()).to.deep.equal({ version: 2, channels: 1, sample_rate: 11025, samples_per_pixel: 1, bits: 8, length: 0, data: [] });
+    expect(new WaveformPeaks().finish()).to.deep.equal({
+      version: 2,
+      channels: 1,
+      sample_rate: 11025,
+      samples_per_pixel: 1,
+      bits: 8,
+      length: 0,
+      data: [],
+    });
   });
 
   it('decodes a file with ffmpeg and streams its PCM into columns', async () => {
@@ -55,7 +74,10 @@ describe('waveform peaks', function () {
       const { ffmpeg } = locateFfmpegTools();
       const tone = path.join(folder, 'tone.wav');
       // A 3 s tone at a quarter of 11025 Hz, ffmpeg's default amplitude of 1/8 (4096 = 16 in 8 bits).
-      const make = FfmpegProcess.start({ ffmpegPath: ffmpeg.path, args: ['-f', 'lavfi', '-i', 'sine=frequency=2756.25:sample_rate=11025:duration=3', '-c:a', 'pcm_s16le', '-y', tone] });
+      const make = FfmpegProcess.start({
+        ffmpegPath: ffmpeg.path,
+        args: ['-f', 'lavfi', '-i', 'sine=frequency=2756.25:sample_rate=11025:duration=3', '-c:a', 'pcm_s16le', '-y', tone],
+      });
       expect((await make.exited).succeeded).to.equal(true);
 
       const peaks = await computeWaveform({ ffmpegPath: ffmpeg.path, video: tone, audioStreams: 1, durationSeconds: 3 });
@@ -73,7 +95,9 @@ describe('waveform peaks', function () {
       await writeWaveform(target, peaks);
       expect(JSON.parse(await readFile(target, 'utf8'))).to.deep.equal(peaks);
       const text = await readFile(target, 'utf8');
-      expect(text.startsWith('{"version":2,"channels":1,"sample_rate":11025,"samples_per_pixel":221,"bits":8,"length":300,"data":[')).to.equal(true);
+      expect(
+        text.startsWith('{"version":2,"channels":1,"sample_rate":11025,"samples_per_pixel":221,"bits":8,"length":300,"data":['),
+      ).to.equal(true);
 
       try {
         await computeWaveform({ ffmpegPath: ffmpeg.path, video: path.join(folder, 'missing.mp4'), audioStreams: 1 });

@@ -58,7 +58,8 @@ export class WaveformPeaks {
   private total = 0;
 
   constructor(readonly samplesPerPixel: number = samplesPerPixelFor(undefined)) {
-    if (!Number.isInteger(samplesPerPixel) || samplesPerPixel < 1) throw new Error(`samples per pixel must be a positive integer, not ${samplesPerPixel}`);
+    if (!Number.isInteger(samplesPerPixel) || samplesPerPixel < 1)
+      throw new Error(`samples per pixel must be a positive integer, not ${samplesPerPixel}`);
   }
 
   /** Samples taken so far. */
@@ -131,13 +132,33 @@ export interface WaveformRequest {
 }
 
 /** Decodes the sound of `video` and computes its peaks; only one column of PCM is held at a time. */
-export async function computeWaveform({ ffmpegPath, video, audioStreams, durationSeconds, logger }: WaveformRequest): Promise<WaveformPeaksFile> {
+export async function computeWaveform({
+  ffmpegPath,
+  video,
+  audioStreams,
+  durationSeconds,
+  logger,
+}: WaveformRequest): Promise<WaveformPeaksFile> {
   if (audioStreams < 1) return emptyWaveform();
   const peaks = new WaveformPeaks(samplesPerPixelFor(durationSeconds));
   const run = FfmpegProcess.start({
     ffmpegPath,
     // Track 0: the full mix of a Keyframe recording, the first (usually the mixed) track of others.
-    args: [...fileInput(video), '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(WAVEFORM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:3'],
+    args: [
+      ...fileInput(video),
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      String(WAVEFORM_SAMPLE_RATE),
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      's16le',
+      'pipe:3',
+    ],
     outputPipe: true,
     ...(logger ? { logger } : {}),
   });

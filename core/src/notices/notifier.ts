@@ -14,7 +14,10 @@ export class Notifier {
   private readonly pending: Modal[] = [];
   private readonly logger: Logger;
 
-  constructor(@inject(EVENT_SINK) private readonly events: EventSink, logger: Logger) {
+  constructor(
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
     this.logger = logger.child('notifier');
   }
 

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import {
-  detectAudioDevices, parseAvfoundationDevices, parseDshowDevices, parsePactlInfoDefaults, parsePactlJson, parsePactlShort, toWireAudioDevice,
+  detectAudioDevices,
+  parseAvfoundationDevices,
+  parseDshowDevices,
+  parsePactlInfoDefaults,
+  parsePactlJson,
+  parsePactlShort,
+  toWireAudioDevice,
 } from './audio-devices.js';
 import type { CommandResult, CommandRunner } from './system-commands.js';
 
@@ -8,24 +14,48 @@ import type { CommandResult, CommandRunner } from './system-commands.js';
 // few neighbours). pactl names a source's monitored sink `monitor_source`, and leaves it "" otherwise.
 const SOURCES = JSON.stringify([
   {
-    index: 0, state: 'SUSPENDED', name: 'alsa_output.pci-0000_00_1f.3.analog-stereo.monitor',
-    description: 'Monitor of Built-in Audio Analog Stereo', driver: 'module-alsa-card.c', sample_specification: 's16le 2ch 44100Hz',
-    mute: false, monitor_source: 'alsa_output.pci-0000_00_1f.3.analog-stereo', properties: { 'device.class': 'monitor' },
+    index: 0,
+    state: 'SUSPENDED',
+    name: 'alsa_output.pci-0000_00_1f.3.analog-stereo.monitor',
+    description: 'Monitor of Built-in Audio Analog Stereo',
+    driver: 'module-alsa-card.c',
+    sample_specification: 's16le 2ch 44100Hz',
+    mute: false,
+    monitor_source: 'alsa_output.pci-0000_00_1f.3.analog-stereo',
+    properties: { 'device.class': 'monitor' },
   },
   {
-    index: 1, state: 'RUNNING', name: 'alsa_input.pci-0000_00_1f.3.analog-stereo', description: 'Built-in Audio Analog Stereo',
-    driver: 'module-alsa-card.c', sample_specification: 's16le 2ch 44100Hz', mute: false, monitor_source: '', properties: { 'device.class': 'sound' },
+    index: 1,
+    state: 'RUNNING',
+    name: 'alsa_input.pci-0000_00_1f.3.analog-stereo',
+    description: 'Built-in Audio Analog Stereo',
+    driver: 'module-alsa-card.c',
+    sample_specification: 's16le 2ch 44100Hz',
+    mute: false,
+    monitor_source: '',
+    properties: { 'device.class': 'sound' },
   },
   {
-    index: 2, state: 'SUSPENDED', name: 'alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo', description: 'Yeti Stereo Microphone',
-    driver: 'module-alsa-card.c', sample_specification: 's16le 2ch 48000Hz', mute: false, monitor_source: '', properties: { 'device.class': 'sound' },
+    index: 2,
+    state: 'SUSPENDED',
+    name: 'alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo',
+    description: 'Yeti Stereo Microphone',
+    driver: 'module-alsa-card.c',
+    sample_specification: 's16le 2ch 48000Hz',
+    mute: false,
+    monitor_source: '',
+    properties: { 'device.class': 'sound' },
   },
   { index: 3, name: 'alsa_output.usb-headset.analog-stereo.monitor', description: 'Monitor of Headset', monitor_of_sink: 2 },
 ]);
 const SINKS = JSON.stringify([
   {
-    index: 0, state: 'RUNNING', name: 'alsa_output.pci-0000_00_1f.3.analog-stereo', description: 'Built-in Audio Analog Stereo',
-    driver: 'module-alsa-card.c', monitor_source: 'alsa_output.pci-0000_00_1f.3.analog-stereo.monitor',
+    index: 0,
+    state: 'RUNNING',
+    name: 'alsa_output.pci-0000_00_1f.3.analog-stereo',
+    description: 'Built-in Audio Analog Stereo',
+    driver: 'module-alsa-card.c',
+    monitor_source: 'alsa_output.pci-0000_00_1f.3.analog-stereo.monitor',
   },
   { index: 2, name: 'alsa_output.usb-headset.analog-stereo', description: 'Headset', monitor_source: 3 },
 ]);
@@ -62,26 +92,67 @@ describe('audio device detection', () => {
     const devices = parsePactlJson(SOURCES, SINKS, DEFAULTS)!;
     expect(devices.backend).to.equal('pulse');
     expect(devices.inputs).to.deep.equal([
-      { id: 'alsa_input.pci-0000_00_1f.3.analog-stereo', name: 'Built-in Audio Analog Stereo', isDefault: true, source: 'alsa_input.pci-0000_00_1f.3.analog-stereo' },
-      { id: 'alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo', name: 'Yeti Stereo Microphone', isDefault: false, source: 'alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo' },
+      {
+        id: 'alsa_input.pci-0000_00_1f.3.analog-stereo',
+        name: 'Built-in Audio Analog Stereo',
+        isDefault: true,
+        source: 'alsa_input.pci-0000_00_1f.3.analog-stereo',
+      },
+      {
+        id: 'alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo',
+        name: 'Yeti Stereo Microphone',
+        isDefault: false,
+        source: 'alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo',
+      },
     ]);
     expect(devices.outputs).to.deep.equal([
-      { id: 'alsa_output.usb-headset.analog-stereo', name: 'Headset', isDefault: true, source: 'alsa_output.usb-headset.analog-stereo.monitor' },
-      { id: 'alsa_output.pci-0000_00_1f.3.analog-stereo', name: 'Built-in Audio Analog Stereo', isDefault: false, source: 'alsa_output.pci-0000_00_1f.3.analog-stereo.monitor' },
+      {
+        id: 'alsa_output.usb-headset.analog-stereo',
+        name: 'Headset',
+        isDefault: true,
+        source: 'alsa_output.usb-headset.analog-stereo.monitor',
+      },
+      {
+        id: 'alsa_output.pci-0000_00_1f.3.analog-stereo',
+        name: 'Built-in Audio Analog Stereo',
+        isDefault: false,
+        source: 'alsa_output.pci-0000_00_1f.3.analog-stereo.monitor',
+      },
     ]);
-    expect(toWireAudioDevice(devices.outputs[0]!)).to.deep.equal({ id: 'alsa_output.usb-headset.analog-stereo', name: 'Headset', isDefault: true });
+    expect(toWireAudioDevice(devices.outputs[0]!)).to.deep.equal({
+      id: 'alsa_output.usb-headset.analog-stereo',
+      name: 'Headset',
+      isDefault: true,
+    });
     expect(parsePactlJson('pactl: unrecognized option', SINKS, DEFAULTS)).to.equal(undefined);
   });
 
   it('reads the short listing and the defaults of pactl info', () => {
-    const sources = '0\talsa_output.pci.analog-stereo.monitor\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tSUSPENDED\n1\talsa_input.pci.analog-stereo\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tRUNNING\n';
+    const sources =
+      '0\talsa_output.pci.analog-stereo.monitor\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tSUSPENDED\n1\talsa_input.pci.analog-stereo\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tRUNNING\n';
     const sinks = '0\talsa_output.pci.analog-stereo\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tRUNNING\n';
-    const defaults = parsePactlInfoDefaults('Server String: /run/user/1000/pulse/native\nDefault Sink: alsa_output.pci.analog-stereo\nDefault Source: alsa_input.pci.analog-stereo\n');
+    const defaults = parsePactlInfoDefaults(
+      'Server String: /run/user/1000/pulse/native\nDefault Sink: alsa_output.pci.analog-stereo\nDefault Source: alsa_input.pci.analog-stereo\n',
+    );
     expect(defaults).to.deep.equal({ sink: 'alsa_output.pci.analog-stereo', source: 'alsa_input.pci.analog-stereo' });
     expect(parsePactlShort(sources, sinks, defaults)).to.deep.equal({
       backend: 'pulse',
-      inputs: [{ id: 'alsa_input.pci.analog-stereo', name: 'alsa_input.pci.analog-stereo', isDefault: true, source: 'alsa_input.pci.analog-stereo' }],
-      outputs: [{ id: 'alsa_output.pci.analog-stereo', name: 'alsa_output.pci.analog-stereo', isDefault: true, source: 'alsa_output.pci.analog-stereo.monitor' }],
+      inputs: [
+        {
+          id: 'alsa_input.pci.analog-stereo',
+          name: 'alsa_input.pci.analog-stereo',
+          isDefault: true,
+          source: 'alsa_input.pci.analog-stereo',
+        },
+      ],
+      outputs: [
+        {
+          id: 'alsa_output.pci.analog-stereo',
+          name: 'alsa_output.pci.analog-stereo',
+          isDefault: true,
+          source: 'alsa_output.pci.analog-stereo.monitor',
+        },
+      ],
     });
   });
 
@@ -116,8 +187,10 @@ describe('audio device detection', () => {
     expect(await detectAudioDevices(answers({}), linux)).to.deep.equal({ inputs: [], outputs: [] });
 
     const json = answers({
-      'pactl --format=json list sources': ok(SOURCES), 'pactl --format=json list sinks': ok(SINKS),
-      'pactl get-default-source': ok(`${DEFAULTS.source}\n`), 'pactl get-default-sink': ok(`${DEFAULTS.sink}\n`),
+      'pactl --format=json list sources': ok(SOURCES),
+      'pactl --format=json list sinks': ok(SINKS),
+      'pactl get-default-source': ok(`${DEFAULTS.source}\n`),
+      'pactl get-default-sink': ok(`${DEFAULTS.sink}\n`),
     });
     const fromJson = await detectAudioDevices(json, linux);
     expect(fromJson.inputs).to.have.length(2);
@@ -128,7 +201,9 @@ describe('audio device detection', () => {
       'pactl --format=json list sinks': { stdout: '', stderr: "pactl: unrecognized option '--format=json'", code: 1 },
       'pactl get-default-source': { stdout: '', stderr: 'No valid command specified.', code: 1 },
       'pactl info': ok('Default Sink: sink.a\nDefault Source: source.a\n'),
-      'pactl list short sources': ok('1\tsource.a\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tRUNNING\n2\tsink.a.monitor\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tIDLE\n'),
+      'pactl list short sources': ok(
+        '1\tsource.a\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tRUNNING\n2\tsink.a.monitor\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tIDLE\n',
+      ),
       'pactl list short sinks': ok('0\tsink.a\tmodule-alsa-card.c\ts16le 2ch 44100Hz\tRUNNING\n'),
     });
     expect(await detectAudioDevices(old, linux)).to.deep.equal({
@@ -139,6 +214,9 @@ describe('audio device detection', () => {
 
     const windows = answers({ 'ffmpeg.exe -hide_banner -list_devices true -f dshow -i dummy': { stdout: '', stderr: DSHOW_5, code: 1 } });
     expect((await detectAudioDevices(windows, { platform: 'win32', home: 'C:\\', variables: {} }, 'ffmpeg.exe')).inputs).to.have.length(1);
-    expect(await detectAudioDevices(windows, { platform: 'win32', home: 'C:\\', variables: {} })).to.deep.equal({ inputs: [], outputs: [] });
+    expect(await detectAudioDevices(windows, { platform: 'win32', home: 'C:\\', variables: {} })).to.deep.equal({
+      inputs: [],
+      outputs: [],
+    });
   });
 });

@@ -50,15 +50,19 @@ async function detectPulseDevices(run: CommandRunner): Promise<AudioDevices> {
     run('pactl', ['get-default-sink']),
   ]);
   if (!sources) return NO_AUDIO_DEVICES; // no pactl
-  const defaults = defaultSource?.code === 0 && defaultSink?.code === 0
-    ? { source: defaultSource.stdout.trim(), sink: defaultSink.stdout.trim() }
-    : await run('pactl', ['info']).then((info) => parsePactlInfoDefaults(info?.stdout ?? ''));
+  const defaults =
+    defaultSource?.code === 0 && defaultSink?.code === 0
+      ? { source: defaultSource.stdout.trim(), sink: defaultSink.stdout.trim() }
+      : await run('pactl', ['info']).then((info) => parsePactlInfoDefaults(info?.stdout ?? ''));
   if (sources.code === 0 && sinks?.code === 0) {
     const parsed = parsePactlJson(sources.stdout, sinks.stdout, defaults);
     if (parsed) return parsed;
   }
   // pactl before 16 has no JSON output.
-  const [shortSources, shortSinks] = await Promise.all([run('pactl', ['list', 'short', 'sources']), run('pactl', ['list', 'short', 'sinks'])]);
+  const [shortSources, shortSinks] = await Promise.all([
+    run('pactl', ['list', 'short', 'sources']),
+    run('pactl', ['list', 'short', 'sinks']),
+  ]);
   if (shortSources?.code !== 0 || shortSinks?.code !== 0) return NO_AUDIO_DEVICES;
   return parsePactlShort(shortSources.stdout, shortSinks.stdout, defaults);
 }
@@ -91,30 +95,49 @@ export function parsePactlJson(sourcesJson: string, sinksJson: string, defaults:
   }
   if (!Array.isArray(sources) || !Array.isArray(sinks)) return undefined;
   // A monitor source is a sink's loopback: it is offered as that output, not as a microphone.
-  const inputs = sources.filter((source) => source.name && !isMonitor(source)).map((source) => ({
-    id: source.name!, name: source.description || source.name!, isDefault: source.name === defaults.source, source: source.name!,
-  }));
+  const inputs = sources
+    .filter((source) => source.name && !isMonitor(source))
+    .map((source) => ({
+      id: source.name!,
+      name: source.description || source.name!,
+      isDefault: source.name === defaults.source,
+      source: source.name!,
+    }));
   const monitorOf = (sink: PulseEntry) => {
     if (typeof sink.monitor_source === 'string' && sink.monitor_source) return sink.monitor_source;
-    const byIndex = typeof sink.monitor_source === 'number' ? sources.find((source) => source.index === sink.monitor_source)?.name : undefined;
+    const byIndex =
+      typeof sink.monitor_source === 'number' ? sources.find((source) => source.index === sink.monitor_source)?.name : undefined;
     return byIndex ?? `${sink.name}.monitor`;
   };
-  const outputs = sinks.filter((sink) => sink.name).map((sink) => ({
-    id: sink.name!, name: sink.description || sink.name!, isDefault: sink.name === defaults.sink, source: monitorOf(sink),
-  }));
+  const outputs = sinks
+    .filter((sink) => sink.name)
+    .map((sink) => ({
+      id: sink.name!,
+      name: sink.description || sink.name!,
+      isDefault: sink.name === defaults.sink,
+      source: monitorOf(sink),
+    }));
   return { backend: 'pulse', inputs: defaultFirst(inputs), outputs: defaultFirst(outputs) };
 }
 
 const NO_INDEX = 0xffffffff;
 const names = (value: string | number | null | undefined) =>
-  (typeof value === 'string' ? value !== '' && value !== 'n/a' : typeof value === 'number' && value >= 0 && value !== NO_INDEX);
-const isMonitor = (source: PulseEntry) => names(source.monitor_source) || names(source.monitor_of_sink)
-  || source.properties?.['device.class'] === 'monitor' || /\.monitor$/.test(source.name ?? '');
+  typeof value === 'string' ? value !== '' && value !== 'n/a' : typeof value === 'number' && value >= 0 && value !== NO_INDEX;
+const isMonitor = (source: PulseEntry) =>
+  names(source.monitor_source) ||
+  names(source.monitor_of_sink) ||
+  source.properties?.['device.class'] === 'monitor' ||
+  /\.monitor$/.test(source.name ?? '');
 
 /** `pactl list short sources` / `… sinks`: index, name, driver, sample spec, state (no descriptions). */
 export function parsePactlShort(sourcesText: string, sinksText: string, defaults: PulseDefaults): AudioDevices {
-  const names = (text: string) => text.split(/\r?\n/).map((line) => line.split('\t')[1]?.trim()).filter((name): name is string => Boolean(name));
-  const inputs = names(sourcesText).filter((name) => !name.endsWith('.monitor'))
+  const names = (text: string) =>
+    text
+      .split(/\r?\n/)
+      .map((line) => line.split('\t')[1]?.trim())
+      .filter((name): name is string => Boolean(name));
+  const inputs = names(sourcesText)
+    .filter((name) => !name.endsWith('.monitor'))
     .map((name) => ({ id: name, name, isDefault: name === defaults.source, source: name }));
   const outputs = names(sinksText).map((name) => ({ id: name, name, isDefault: name === defaults.sink, source: `${name}.monitor` }));
   return { backend: 'pulse', inputs: defaultFirst(inputs), outputs: defaultFirst(outputs) };
@@ -145,8 +168,16 @@ export function parseDshowDevices(stderr: string): AudioDevices {
   let last: { name: string; alternative?: string } | undefined;
   for (const rawLine of stderr.split(/\r?\n/)) {
     const line = rawLine.replace(/^\[dshow @ [^\]]*\]\s?/, '');
-    if (/DirectShow video devices/i.test(line)) { section = 'video'; last = undefined; continue; }
-    if (/DirectShow audio devices/i.test(line)) { section = 'audio'; last = undefined; continue; }
+    if (/DirectShow video devices/i.test(line)) {
+      section = 'video';
+      last = undefined;
+      continue;
+    }
+    if (/DirectShow audio devices/i.test(line)) {
+      section = 'audio';
+      last = undefined;
+      continue;
+    }
     const alternative = /^\s+Alternative name "([^"]+)"/.exec(line);
     if (alternative) {
       if (last) last.alternative = alternative[1];
@@ -158,7 +189,12 @@ export function parseDshowDevices(stderr: string): AudioDevices {
     last = kind === 'audio' ? { name: device[1]! } : undefined;
     if (last) devices.push(last);
   }
-  const detected = devices.map(({ name, alternative }) => ({ id: alternative ?? name, name, isDefault: false, source: alternative ?? name }));
+  const detected = devices.map(({ name, alternative }) => ({
+    id: alternative ?? name,
+    name,
+    isDefault: false,
+    source: alternative ?? name,
+  }));
   return {
     backend: 'dshow',
     inputs: sortByName(detected.filter((device) => !LOOPBACK_NAMES.test(device.name))),
@@ -171,8 +207,14 @@ export function parseAvfoundationDevices(stderr: string): AudioDevices {
   const names: string[] = [];
   let inAudio = false;
   for (const line of stderr.split(/\r?\n/)) {
-    if (/AVFoundation video devices/i.test(line)) { inAudio = false; continue; }
-    if (/AVFoundation audio devices/i.test(line)) { inAudio = true; continue; }
+    if (/AVFoundation video devices/i.test(line)) {
+      inAudio = false;
+      continue;
+    }
+    if (/AVFoundation audio devices/i.test(line)) {
+      inAudio = true;
+      continue;
+    }
     const device = /\]\s*\[(\d+)\]\s+(.+?)\s*$/.exec(line);
     if (inAudio && device) names.push(device[2]!);
   }

@@ -13,8 +13,17 @@ export class Clipboard {
   async copyFile(file: string): Promise<void> {
     const { platform, variables } = this.tools;
     if (platform === 'win32') {
-      const exit = await this.tools.run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', `Set-Clipboard -LiteralPath '${file.replaceAll("'", "''")}'`]);
-      if (!exit) throw new CommandError('Unavailable', 'PowerShell (powershell.exe) is needed to copy files to the clipboard and could not be started.');
+      const exit = await this.tools.run('powershell.exe', [
+        '-NoProfile',
+        '-NonInteractive',
+        '-Command',
+        `Set-Clipboard -LiteralPath '${file.replaceAll("'", "''")}'`,
+      ]);
+      if (!exit)
+        throw new CommandError(
+          'Unavailable',
+          'PowerShell (powershell.exe) is needed to copy files to the clipboard and could not be started.',
+        );
       return failIfNonZero(exit.code, 'PowerShell could not put the file on the clipboard');
     }
     if (platform === 'darwin') {
@@ -27,7 +36,10 @@ export class Clipboard {
     const wayland = Boolean(variables.WAYLAND_DISPLAY);
     const x11 = Boolean(variables.DISPLAY);
     if (!wayland && !x11) {
-      throw new CommandError('Unavailable', 'There is no desktop session (neither WAYLAND_DISPLAY nor DISPLAY is set), so there is no clipboard to copy to.');
+      throw new CommandError(
+        'Unavailable',
+        'There is no desktop session (neither WAYLAND_DISPLAY nor DISPLAY is set), so there is no clipboard to copy to.',
+      );
     }
     if (wayland) {
       const exit = await this.tools.run('wl-copy', ['--type', 'text/uri-list'], uriList);
@@ -37,9 +49,12 @@ export class Clipboard {
       const exit = await this.tools.run('xclip', ['-selection', 'clipboard', '-t', 'text/uri-list', '-i'], uriList);
       if (exit) return failIfNonZero(exit.code, 'xclip could not put the file on the clipboard');
     }
-    throw new CommandError('Unavailable', wayland
-      ? 'Copying files to the clipboard needs wl-copy: install wl-clipboard (or xclip for X11 applications).'
-      : 'Copying files to the clipboard needs xclip: install xclip.');
+    throw new CommandError(
+      'Unavailable',
+      wayland
+        ? 'Copying files to the clipboard needs wl-copy: install wl-clipboard (or xclip for X11 applications).'
+        : 'Copying files to the clipboard needs xclip: install xclip.',
+    );
   }
 }
 

@@ -8,7 +8,12 @@ import path from 'node:path';
  * Copies what `pid` has written so far to the deleted `file` into `target`; false where the
  * platform cannot (not Linux) or the process no longer holds the file.
  */
-export async function copyDeletedOpenFile(pid: number, file: string, target: string, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+export async function copyDeletedOpenFile(
+  pid: number,
+  file: string,
+  target: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
   if (platform !== 'linux') return false;
   const fdFolder = `/proc/${pid}/fd`;
   const descriptors = await readdir(fdFolder).catch(() => [] as string[]);

@@ -9,7 +9,8 @@ import { FileManager } from './file-manager.js';
 function fakeTools(platform: NodeJS.Platform, installed: readonly string[], variables: NodeJS.ProcessEnv = {}, code = 0) {
   const runs: { command: string; args: readonly string[]; input?: string }[] = [];
   const tools: DesktopTools = {
-    platform, variables,
+    platform,
+    variables,
     run: (command, args, input): Promise<DesktopToolExit | undefined> => {
       runs.push({ command, args, ...(input === undefined ? {} : { input }) });
       return Promise.resolve(installed.includes(command) ? { code } : undefined);
@@ -47,7 +48,10 @@ describe('Clipboard', () => {
     const x11 = fakeTools('linux', ['xclip'], { WAYLAND_DISPLAY: 'wayland-0', DISPLAY: ':0' });
     await new Clipboard(x11.tools).copyFile('/videos/a.mp4');
     expect(x11.runs.map((run) => run.command)).to.deep.equal(['wl-copy', 'xclip']);
-    expect(x11.runs[1]).to.deep.include({ args: ['-selection', 'clipboard', '-t', 'text/uri-list', '-i'], input: 'file:///videos/a.mp4\r\n' });
+    expect(x11.runs[1]).to.deep.include({
+      args: ['-selection', 'clipboard', '-t', 'text/uri-list', '-i'],
+      input: 'file:///videos/a.mp4\r\n',
+    });
   });
 
   it('uses PowerShell Set-Clipboard on Windows and osascript on macOS, quoting the path', async () => {
@@ -60,9 +64,19 @@ describe('Clipboard', () => {
   });
 
   it('refuses clearly without a desktop session or a clipboard tool', async () => {
-    expect((await commandRejection(new Clipboard(fakeTools('linux', ['xclip']).tools).copyFile('/v/a.mp4'), 'Unavailable')).message).to.include('DISPLAY');
-    expect((await commandRejection(new Clipboard(fakeTools('linux', [], { DISPLAY: ':0' }).tools).copyFile('/v/a.mp4'), 'Unavailable')).message).to.include('install xclip');
-    expect((await commandRejection(new Clipboard(fakeTools('linux', [], { WAYLAND_DISPLAY: 'w' }).tools).copyFile('/v/a.mp4'), 'Unavailable')).message).to.include('wl-clipboard');
-    expect((await commandRejection(new Clipboard(fakeTools('linux', ['xclip'], { DISPLAY: ':0' }, 1).tools).copyFile('/v/a.mp4'), 'Failed')).message).to.include('xclip');
+    expect(
+      (await commandRejection(new Clipboard(fakeTools('linux', ['xclip']).tools).copyFile('/v/a.mp4'), 'Unavailable')).message,
+    ).to.include('DISPLAY');
+    expect(
+      (await commandRejection(new Clipboard(fakeTools('linux', [], { DISPLAY: ':0' }).tools).copyFile('/v/a.mp4'), 'Unavailable')).message,
+    ).to.include('install xclip');
+    expect(
+      (await commandRejection(new Clipboard(fakeTools('linux', [], { WAYLAND_DISPLAY: 'w' }).tools).copyFile('/v/a.mp4'), 'Unavailable'))
+        .message,
+    ).to.include('wl-clipboard');
+    expect(
+      (await commandRejection(new Clipboard(fakeTools('linux', ['xclip'], { DISPLAY: ':0' }, 1).tools).copyFile('/v/a.mp4'), 'Failed'))
+        .message,
+    ).to.include('xclip');
   });
 });

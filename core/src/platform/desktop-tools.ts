@@ -22,25 +22,29 @@ export function systemDesktopTools(platform: NodeJS.Platform = process.platform,
   return {
     platform,
     variables,
-    run: (command, args, input) => new Promise((resolve) => {
-      // stdout/stderr ignored: a tool that forks (xclip) would otherwise hold our pipes open.
-      const child = spawn(command, [...args], { stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'], windowsHide: true });
-      const timer = setTimeout(() => {
-        child.unref();
-        resolve({ code: undefined });
-      }, GRACE_MS);
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        resolve(error.code === 'ENOENT' ? undefined : { code: -1 });
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code: code ?? -1 });
-      });
-      if (input !== undefined) {
-        child.stdin?.on('error', () => undefined);
-        child.stdin?.end(input);
-      }
-    }),
+    run: (command, args, input) =>
+      new Promise((resolve) => {
+        // stdout/stderr ignored: a tool that forks (xclip) would otherwise hold our pipes open.
+        const child = spawn(command, [...args], {
+          stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'],
+          windowsHide: true,
+        });
+        const timer = setTimeout(() => {
+          child.unref();
+          resolve({ code: undefined });
+        }, GRACE_MS);
+        child.once('error', (error: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          resolve(error.code === 'ENOENT' ? undefined : { code: -1 });
+        });
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve({ code: code ?? -1 });
+        });
+        if (input !== undefined) {
+          child.stdin?.on('error', () => undefined);
+          child.stdin?.end(input);
+        }
+      }),
   };
 }

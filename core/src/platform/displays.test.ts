@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import {
-  detectDisplays, findDisplay, maxDisplayHeight, parseMacDisplays, parseWindowsScreens, parseXdpyinfo, parseXrandr, toWireDisplay,
+  detectDisplays,
+  findDisplay,
+  maxDisplayHeight,
+  parseMacDisplays,
+  parseWindowsScreens,
+  parseXdpyinfo,
+  parseXrandr,
+  toWireDisplay,
 } from './displays.js';
 import type { CommandResult, CommandRunner } from './system-commands.js';
 
@@ -48,8 +55,9 @@ describe('display detection', () => {
       { deviceName: 'screen', deviceId: 'screen', isPrimary: true, isHdr: false, width: 1280, height: 720, x: 0, y: 0 },
     ]);
     const desktop = parseXrandr(DESKTOP_XRANDR);
-    expect(desktop.map((display) => `${display.deviceId} ${display.width}x${display.height}+${display.x}+${display.y} ${display.isPrimary}`))
-      .to.deep.equal(['DP-1 2560x1440+1920+0 true', 'HDMI-1 1920x1080+0+180 false']);
+    expect(
+      desktop.map((display) => `${display.deviceId} ${display.width}x${display.height}+${display.x}+${display.y} ${display.isPrimary}`),
+    ).to.deep.equal(['DP-1 2560x1440+1920+0 true', 'HDMI-1 1920x1080+0+180 false']);
     expect(maxDisplayHeight(desktop)).to.equal(1440);
     expect(toWireDisplay(desktop[1]!)).to.deep.equal({ deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: false, isHdr: false });
   });
@@ -63,25 +71,44 @@ describe('display detection', () => {
 
   it('reads Windows screens (one object or an array) and macOS displays', () => {
     const one = parseWindowsScreens('{"DeviceName":"\\\\\\\\.\\\\DISPLAY1","Primary":true,"X":0,"Y":0,"Width":2560,"Height":1440}');
-    expect(one).to.deep.equal([{ deviceName: 'DISPLAY1', deviceId: '\\\\.\\DISPLAY1', isPrimary: true, isHdr: false, width: 2560, height: 1440, x: 0, y: 0 }]);
-    const two = parseWindowsScreens(JSON.stringify([
-      { DeviceName: '\\\\.\\DISPLAY1', Primary: false, X: -1920, Y: 0, Width: 1920, Height: 1080 },
-      { DeviceName: '\\\\.\\DISPLAY2', Primary: true, X: 0, Y: 0, Width: 3840, Height: 2160 },
-    ]));
-    expect(two.map((display) => [display.deviceName, display.x, display.isPrimary])).to.deep.equal([['DISPLAY1', -1920, false], ['DISPLAY2', 0, true]]);
+    expect(one).to.deep.equal([
+      { deviceName: 'DISPLAY1', deviceId: '\\\\.\\DISPLAY1', isPrimary: true, isHdr: false, width: 2560, height: 1440, x: 0, y: 0 },
+    ]);
+    const two = parseWindowsScreens(
+      JSON.stringify([
+        { DeviceName: '\\\\.\\DISPLAY1', Primary: false, X: -1920, Y: 0, Width: 1920, Height: 1080 },
+        { DeviceName: '\\\\.\\DISPLAY2', Primary: true, X: 0, Y: 0, Width: 3840, Height: 2160 },
+      ]),
+    );
+    expect(two.map((display) => [display.deviceName, display.x, display.isPrimary])).to.deep.equal([
+      ['DISPLAY1', -1920, false],
+      ['DISPLAY2', 0, true],
+    ]);
     expect(parseWindowsScreens('')).to.deep.equal([]);
 
-    const mac = parseMacDisplays(JSON.stringify({
-      SPDisplaysDataType: [{
-        sppci_model: 'Apple M2',
-        spdisplays_ndrvs: [
-          { _name: 'Color LCD', _spdisplays_displayID: '1', _spdisplays_pixels: '3024 x 1964', _spdisplays_resolution: '1512 x 982 @ 120.00Hz', spdisplays_main: 'spdisplays_yes' },
-          { _name: 'DELL U2720Q', _spdisplays_displayID: '2', _spdisplays_pixels: '3840 x 2160' },
+    const mac = parseMacDisplays(
+      JSON.stringify({
+        SPDisplaysDataType: [
+          {
+            sppci_model: 'Apple M2',
+            spdisplays_ndrvs: [
+              {
+                _name: 'Color LCD',
+                _spdisplays_displayID: '1',
+                _spdisplays_pixels: '3024 x 1964',
+                _spdisplays_resolution: '1512 x 982 @ 120.00Hz',
+                spdisplays_main: 'spdisplays_yes',
+              },
+              { _name: 'DELL U2720Q', _spdisplays_displayID: '2', _spdisplays_pixels: '3840 x 2160' },
+            ],
+          },
         ],
-      }],
-    }));
-    expect(mac.map((display) => [display.deviceName, display.deviceId, display.width, display.height, display.isPrimary]))
-      .to.deep.equal([['Color LCD', '1', 3024, 1964, true], ['DELL U2720Q', '2', 3840, 2160, false]]);
+      }),
+    );
+    expect(mac.map((display) => [display.deviceName, display.deviceId, display.width, display.height, display.isPrimary])).to.deep.equal([
+      ['Color LCD', '1', 3024, 1964, true],
+      ['DELL U2720Q', '2', 3840, 2160, false],
+    ]);
   });
 
   it('picks the display the settings name, else the primary one', () => {
@@ -103,7 +130,9 @@ describe('display detection', () => {
     expect(none.asked).to.deep.equal(['xrandr --query', 'xdpyinfo']);
     const onlyXdpyinfo = runner({ xdpyinfo: ok(XVFB_XDPYINFO) });
     expect((await detectDisplays(onlyXdpyinfo, linux({ DISPLAY: ':95' }))).map((display) => display.height)).to.deep.equal([720]);
-    const windows = runner({ 'powershell.exe': ok('{"DeviceName":"\\\\\\\\.\\\\DISPLAY1","Primary":true,"X":0,"Y":0,"Width":1920,"Height":1080}') });
+    const windows = runner({
+      'powershell.exe': ok('{"DeviceName":"\\\\\\\\.\\\\DISPLAY1","Primary":true,"X":0,"Y":0,"Width":1920,"Height":1080}'),
+    });
     expect(await detectDisplays(windows, { platform: 'win32', home: 'C:\\Users\\a', variables: {} })).to.have.length(1);
   });
 });

@@ -44,13 +44,19 @@ export function maxDisplayHeight(displays: readonly DetectedDisplay[]): number {
   return displays.length === 0 ? DEFAULT_MAX_DISPLAY_HEIGHT : Math.max(...displays.map((display) => display.height));
 }
 
-export const toWireDisplay = ({ deviceName, deviceId, isPrimary, isHdr }: DetectedDisplay): Display => ({ deviceName, deviceId, isPrimary, isHdr });
+export const toWireDisplay = ({ deviceName, deviceId, isPrimary, isHdr }: DetectedDisplay): Display => ({
+  deviceName,
+  deviceId,
+  isPrimary,
+  isHdr,
+});
 
 /** The display the settings name (by id, then name), else the primary one, else the first. */
 export function findDisplay(displays: readonly DetectedDisplay[], wanted: Display | null | undefined): DetectedDisplay | undefined {
   if (wanted) {
-    const match = displays.find((display) => display.deviceId === wanted.deviceId)
-      ?? displays.find((display) => display.deviceName === wanted.deviceName);
+    const match =
+      displays.find((display) => display.deviceId === wanted.deviceId) ??
+      displays.find((display) => display.deviceName === wanted.deviceName);
     if (match) return match;
   }
   return displays.find((display) => display.isPrimary) ?? displays[0];
@@ -67,8 +73,14 @@ export function parseXrandr(text: string): DetectedDisplay[] {
     if (!match) continue;
     const [, name, primary, width, height, x, y] = match;
     displays.push({
-      deviceName: name!, deviceId: name!, isPrimary: primary !== undefined, isHdr: false,
-      width: Number(width), height: Number(height), x: Number(x), y: Number(y),
+      deviceName: name!,
+      deviceId: name!,
+      isPrimary: primary !== undefined,
+      isHdr: false,
+      width: Number(width),
+      height: Number(height),
+      x: Number(x),
+      y: Number(y),
     });
   }
   return markFirstPrimary(displays);
@@ -81,10 +93,18 @@ export function parseXdpyinfo(text: string): DetectedDisplay[] {
   const screen = screens.find((block) => block.startsWith(`${defaultScreen}:`)) ?? screens[0];
   const size = screen ? /dimensions:\s+(\d+)x(\d+) pixels/.exec(screen) : null;
   if (!size) return [];
-  return [{
-    deviceName: `screen ${defaultScreen}`, deviceId: `screen ${defaultScreen}`, isPrimary: true, isHdr: false,
-    width: Number(size[1]), height: Number(size[2]), x: 0, y: 0,
-  }];
+  return [
+    {
+      deviceName: `screen ${defaultScreen}`,
+      deviceId: `screen ${defaultScreen}`,
+      isPrimary: true,
+      isHdr: false,
+      width: Number(size[1]),
+      height: Number(size[2]),
+      x: 0,
+      y: 0,
+    },
+  ];
 }
 
 /** Bounds in desktop pixels; gdigrab addresses the desktop the same way. */
@@ -96,23 +116,45 @@ const WINDOWS_SCREENS_SCRIPT = [
   '| ConvertTo-Json -Compress',
 ].join(' ');
 
-interface WindowsScreen { DeviceName?: string; Primary?: boolean; X?: number; Y?: number; Width?: number; Height?: number }
+interface WindowsScreen {
+  DeviceName?: string;
+  Primary?: boolean;
+  X?: number;
+  Y?: number;
+  Width?: number;
+  Height?: number;
+}
 
 /** The PowerShell script's JSON: one object, or an array of them. */
 export function parseWindowsScreens(json: string): DetectedDisplay[] {
   const parsed = parseJson(json);
   const screens = (Array.isArray(parsed) ? parsed : parsed ? [parsed] : []) as WindowsScreen[];
-  return markFirstPrimary(screens.flatMap((screen) => {
-    if (!screen.DeviceName || !screen.Width || !screen.Height) return [];
-    return [{
-      deviceName: screen.DeviceName.replace(/^\\\\\.\\/, ''), deviceId: screen.DeviceName,
-      isPrimary: screen.Primary === true, isHdr: false,
-      width: screen.Width, height: screen.Height, x: screen.X ?? 0, y: screen.Y ?? 0,
-    }];
-  }));
+  return markFirstPrimary(
+    screens.flatMap((screen) => {
+      if (!screen.DeviceName || !screen.Width || !screen.Height) return [];
+      return [
+        {
+          deviceName: screen.DeviceName.replace(/^\\\\\.\\/, ''),
+          deviceId: screen.DeviceName,
+          isPrimary: screen.Primary === true,
+          isHdr: false,
+          width: screen.Width,
+          height: screen.Height,
+          x: screen.X ?? 0,
+          y: screen.Y ?? 0,
+        },
+      ];
+    }),
+  );
 }
 
-interface MacDisplay { _name?: string; _spdisplays_pixels?: string; _spdisplays_resolution?: string; _spdisplays_displayID?: string; spdisplays_main?: string }
+interface MacDisplay {
+  _name?: string;
+  _spdisplays_pixels?: string;
+  _spdisplays_resolution?: string;
+  _spdisplays_displayID?: string;
+  spdisplays_main?: string;
+}
 
 /**
  * `system_profiler SPDisplaysDataType -json`: the displays of each graphics adapter. Sizes are
@@ -127,9 +169,14 @@ export function parseMacDisplays(json: string): DetectedDisplay[] {
       if (!size) continue;
       const name = display._name ?? `Display ${displays.length + 1}`;
       displays.push({
-        deviceName: name, deviceId: display._spdisplays_displayID ?? name,
-        isPrimary: display.spdisplays_main === 'spdisplays_yes', isHdr: false,
-        width: Number(size[1]), height: Number(size[2]), x: 0, y: 0,
+        deviceName: name,
+        deviceId: display._spdisplays_displayID ?? name,
+        isPrimary: display.spdisplays_main === 'spdisplays_yes',
+        isHdr: false,
+        width: Number(size[1]),
+        height: Number(size[2]),
+        x: 0,
+        y: 0,
       });
     }
   }

@@ -15,12 +15,14 @@ export class FileManager {
     if (platform === 'win32') {
       // Explorer exits with 1 even when it opened the window, so only "not there" is a failure.
       const exit = await this.tools.run('explorer.exe', [`/select,${file.replaceAll('/', '\\')}`]);
-      if (!exit) throw new CommandError('Unavailable', 'Windows Explorer (explorer.exe) could not be started, so the file cannot be shown.');
+      if (!exit)
+        throw new CommandError('Unavailable', 'Windows Explorer (explorer.exe) could not be started, so the file cannot be shown.');
       return;
     }
     if (platform === 'darwin') {
       const exit = await this.tools.run('open', ['-R', file]);
-      if (!exit) throw new CommandError('Unavailable', 'The macOS `open` tool could not be started, so the file cannot be shown in Finder.');
+      if (!exit)
+        throw new CommandError('Unavailable', 'The macOS `open` tool could not be started, so the file cannot be shown in Finder.');
       failIfNonZero(exit.code, `open -R could not show ${file} in Finder`);
       return;
     }

@@ -3,7 +3,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  detectGpu, parseComputeCapability, parseMacGraphics, parseWindowsControllers, preferredVendor, vendorFromName, vendorFromPciId,
+  detectGpu,
+  parseComputeCapability,
+  parseMacGraphics,
+  parseWindowsControllers,
+  preferredVendor,
+  vendorFromName,
+  vendorFromPciId,
 } from './gpu.js';
 import type { CommandResult, CommandRunner } from './system-commands.js';
 
@@ -43,7 +49,10 @@ describe('GPU detection', () => {
     const run = runner({ 'nvidia-smi': '8.6\n' });
     expect(await detectGpu(run, linux, { sysfsRoot: sysfs })).to.deep.equal({ vendor: 'AMD', computeCapability: 0 });
     expect(run.asked).to.deep.equal([]);
-    expect(await detectGpu(run, linux, { sysfsRoot: path.join(sysfs, 'missing') })).to.deep.equal({ vendor: 'Unknown', computeCapability: 0 });
+    expect(await detectGpu(run, linux, { sysfsRoot: path.join(sysfs, 'missing') })).to.deep.equal({
+      vendor: 'Unknown',
+      computeCapability: 0,
+    });
   });
 
   it('keeps 0 when nvidia-smi is missing', async () => {
@@ -55,26 +64,50 @@ describe('GPU detection', () => {
     const json = JSON.stringify([
       { Name: 'Intel(R) UHD Graphics 630', AdapterCompatibility: 'Intel Corporation', PNPDeviceID: 'PCI\\VEN_8086&DEV_3E9B&SUBSYS_' },
       { Name: 'NVIDIA GeForce RTX 3070', AdapterCompatibility: 'NVIDIA', PNPDeviceID: 'PCI\\VEN_10DE&DEV_2484&SUBSYS_' },
-      { Name: 'Microsoft Basic Display Adapter', AdapterCompatibility: '(Standard display types)', PNPDeviceID: 'ROOT\\BASICDISPLAY\\0000' },
+      {
+        Name: 'Microsoft Basic Display Adapter',
+        AdapterCompatibility: '(Standard display types)',
+        PNPDeviceID: 'ROOT\\BASICDISPLAY\\0000',
+      },
     ]);
     expect(parseWindowsControllers(json)).to.deep.equal(['Intel', 'Nvidia']);
     expect(parseWindowsControllers(JSON.stringify({ Name: 'AMD Radeon RX 6800', PNPDeviceID: '' }))).to.deep.equal(['AMD']);
     const run = runner({ 'powershell.exe': json, 'nvidia-smi': '8.6\n' });
-    expect(await detectGpu(run, { platform: 'win32', home: 'C:\\', variables: {} })).to.deep.equal({ vendor: 'Nvidia', computeCapability: 8.6 });
+    expect(await detectGpu(run, { platform: 'win32', home: 'C:\\', variables: {} })).to.deep.equal({
+      vendor: 'Nvidia',
+      computeCapability: 8.6,
+    });
   });
 
   it('reads macOS adapters; Apple silicon is none of the three vendors', () => {
-    expect(parseMacGraphics(JSON.stringify({ SPDisplaysDataType: [{ sppci_model: 'Apple M2', spdisplays_vendor: 'sppci_vendor_Apple' }] }))).to.deep.equal([]);
-    expect(parseMacGraphics(JSON.stringify({ SPDisplaysDataType: [
-      { sppci_model: 'Intel UHD Graphics 630', spdisplays_vendor: 'sppci_vendor_intel' },
-      { sppci_model: 'AMD Radeon Pro 5500M', spdisplays_vendor: 'sppci_vendor_amd' },
-    ] }))).to.deep.equal(['Intel', 'AMD']);
+    expect(
+      parseMacGraphics(JSON.stringify({ SPDisplaysDataType: [{ sppci_model: 'Apple M2', spdisplays_vendor: 'sppci_vendor_Apple' }] })),
+    ).to.deep.equal([]);
+    expect(
+      parseMacGraphics(
+        JSON.stringify({
+          SPDisplaysDataType: [
+            { sppci_model: 'Intel UHD Graphics 630', spdisplays_vendor: 'sppci_vendor_intel' },
+            { sppci_model: 'AMD Radeon Pro 5500M', spdisplays_vendor: 'sppci_vendor_amd' },
+          ],
+        }),
+      ),
+    ).to.deep.equal(['Intel', 'AMD']);
   });
 
   it('maps ids, names and nvidia-smi output', () => {
-    expect([vendorFromPciId('0x10de'), vendorFromPciId('0x1002\n'), vendorFromPciId('0x8086'), vendorFromPciId('0x1af4')]).to.deep.equal(['Nvidia', 'AMD', 'Intel', 'Unknown']);
-    expect([vendorFromName('NVIDIA GeForce GTX 1080'), vendorFromName('Radeon RX 580'), vendorFromName('Intel(R) Arc(TM) A770'), vendorFromName('llvmpipe')])
-      .to.deep.equal(['Nvidia', 'AMD', 'Intel', 'Unknown']);
+    expect([vendorFromPciId('0x10de'), vendorFromPciId('0x1002\n'), vendorFromPciId('0x8086'), vendorFromPciId('0x1af4')]).to.deep.equal([
+      'Nvidia',
+      'AMD',
+      'Intel',
+      'Unknown',
+    ]);
+    expect([
+      vendorFromName('NVIDIA GeForce GTX 1080'),
+      vendorFromName('Radeon RX 580'),
+      vendorFromName('Intel(R) Arc(TM) A770'),
+      vendorFromName('llvmpipe'),
+    ]).to.deep.equal(['Nvidia', 'AMD', 'Intel', 'Unknown']);
     expect(preferredVendor(['Intel', 'AMD', 'Nvidia'])).to.equal('Nvidia');
     expect(preferredVendor([])).to.equal('Unknown');
     expect(parseComputeCapability('7.5\n8.9\n')).to.equal(8.9);

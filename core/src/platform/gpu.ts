@@ -60,7 +60,10 @@ export function vendorFromName(name: string): GpuVendor {
 
 /** `nvidia-smi --query-gpu=compute_cap` prints one line per GPU; the best one records. */
 export function parseComputeCapability(text: string): number {
-  const values = text.split(/\r?\n/).map((line) => Number.parseFloat(line.trim())).filter((value) => Number.isFinite(value) && value > 0);
+  const values = text
+    .split(/\r?\n/)
+    .map((line) => Number.parseFloat(line.trim()))
+    .filter((value) => Number.isFinite(value) && value > 0);
   return values.length === 0 ? 0 : Math.max(...values);
 }
 
@@ -68,13 +71,20 @@ export function parseComputeCapability(text: string): number {
 async function pciDisplayVendors(sysfsRoot: string): Promise<GpuVendor[]> {
   const drm = path.join(sysfsRoot, 'class', 'drm');
   const cards = (await readdir(drm).catch(() => [] as string[])).filter((name) => /^card\d+$/.test(name));
-  const vendors = await Promise.all(cards.map((card) => readFile(path.join(drm, card, 'device', 'vendor'), 'utf8').then(vendorFromPciId, () => 'Unknown' as const)));
+  const vendors = await Promise.all(
+    cards.map((card) => readFile(path.join(drm, card, 'device', 'vendor'), 'utf8').then(vendorFromPciId, () => 'Unknown' as const)),
+  );
   return vendors.filter((vendor) => vendor !== 'Unknown');
 }
 
-const WINDOWS_CONTROLLERS_SCRIPT = '@(Get-CimInstance Win32_VideoController | Select-Object Name, AdapterCompatibility, PNPDeviceID) | ConvertTo-Json -Compress';
+const WINDOWS_CONTROLLERS_SCRIPT =
+  '@(Get-CimInstance Win32_VideoController | Select-Object Name, AdapterCompatibility, PNPDeviceID) | ConvertTo-Json -Compress';
 
-interface WindowsController { Name?: string; AdapterCompatibility?: string; PNPDeviceID?: string }
+interface WindowsController {
+  Name?: string;
+  AdapterCompatibility?: string;
+  PNPDeviceID?: string;
+}
 
 /** `PCI\VEN_10DE&DEV_…` names the vendor exactly; the names are the fallback. */
 export function parseWindowsControllers(json: string): GpuVendor[] {
@@ -85,14 +95,20 @@ export function parseWindowsControllers(json: string): GpuVendor[] {
     return [];
   }
   const controllers = (Array.isArray(parsed) ? parsed : parsed ? [parsed] : []) as WindowsController[];
-  return controllers.map((controller) => {
-    const pciId = /VEN_([0-9A-F]{4})/i.exec(controller.PNPDeviceID ?? '')?.[1];
-    const fromId = pciId ? vendorFromPciId(`0x${pciId}`) : 'Unknown';
-    return fromId !== 'Unknown' ? fromId : vendorFromName(`${controller.AdapterCompatibility ?? ''} ${controller.Name ?? ''}`);
-  }).filter((vendor) => vendor !== 'Unknown');
+  return controllers
+    .map((controller) => {
+      const pciId = /VEN_([0-9A-F]{4})/i.exec(controller.PNPDeviceID ?? '')?.[1];
+      const fromId = pciId ? vendorFromPciId(`0x${pciId}`) : 'Unknown';
+      return fromId !== 'Unknown' ? fromId : vendorFromName(`${controller.AdapterCompatibility ?? ''} ${controller.Name ?? ''}`);
+    })
+    .filter((vendor) => vendor !== 'Unknown');
 }
 
-interface MacAdapter { sppci_model?: string; spdisplays_vendor?: string; sppci_vendor?: string }
+interface MacAdapter {
+  sppci_model?: string;
+  spdisplays_vendor?: string;
+  sppci_vendor?: string;
+}
 
 /** Apple silicon reports vendor Apple, which is none of the three: `Unknown` is the honest answer. */
 export function parseMacGraphics(json: string): GpuVendor[] {
@@ -102,9 +118,13 @@ export function parseMacGraphics(json: string): GpuVendor[] {
   } catch {
     return [];
   }
-  return (parsed?.SPDisplaysDataType ?? []).map((adapter) => {
-    const vendorId = /0x[0-9a-f]{4}/i.exec(adapter.spdisplays_vendor ?? '')?.[0];
-    const fromId = vendorId ? vendorFromPciId(vendorId) : 'Unknown';
-    return fromId !== 'Unknown' ? fromId : vendorFromName(`${adapter.spdisplays_vendor ?? ''} ${adapter.sppci_vendor ?? ''} ${adapter.sppci_model ?? ''}`);
-  }).filter((vendor) => vendor !== 'Unknown');
+  return (parsed?.SPDisplaysDataType ?? [])
+    .map((adapter) => {
+      const vendorId = /0x[0-9a-f]{4}/i.exec(adapter.spdisplays_vendor ?? '')?.[0];
+      const fromId = vendorId ? vendorFromPciId(vendorId) : 'Unknown';
+      return fromId !== 'Unknown'
+        ? fromId
+        : vendorFromName(`${adapter.spdisplays_vendor ?? ''} ${adapter.sppci_vendor ?? ''} ${adapter.sppci_model ?? ''}`);
+    })
+    .filter((vendor) => vendor !== 'Unknown');
 }

@@ -15,24 +15,25 @@ describe('process list', () => {
     });
 
     it('reads its CSV lines and skips the rest, e.g. the line it prints when nothing matches', () => {
-      const stdout = [
-        '"cs2.exe","4242","Console","1","1,234,567 K"',
-        '"Steam Helper.exe","17","Console","1","52 K"',
-        '',
-      ].join('\r\n');
-      expect(parseTasklist(stdout)).to.deep.equal([{ pid: 4242, executable: 'cs2.exe' }, { pid: 17, executable: 'Steam Helper.exe' }]);
+      const stdout = ['"cs2.exe","4242","Console","1","1,234,567 K"', '"Steam Helper.exe","17","Console","1","52 K"', ''].join('\r\n');
+      expect(parseTasklist(stdout)).to.deep.equal([
+        { pid: 4242, executable: 'cs2.exe' },
+        { pid: 17, executable: 'Steam Helper.exe' },
+      ]);
       expect(parseTasklist('INFO: No tasks are running which match the specified criteria.\r\n')).to.deep.equal([]);
     });
   });
 
   describe('macOS (ps)', () => {
-    it('asks ps for the processes whose real uid is this user\'s, with or without a terminal', () => {
+    it("asks ps for the processes whose real uid is this user's, with or without a terminal", () => {
       expect(psArguments(501)).to.deep.equal(['-x', '-U', '501', '-o', 'pid=,comm=']);
     });
 
     it('reads pid and command, paths with spaces included', () => {
-      expect(parsePs('  311 /Applications/Some Game.app/Contents/MacOS/Some Game\n 9 /sbin/launchd\n'))
-        .to.deep.equal([{ pid: 311, executable: '/Applications/Some Game.app/Contents/MacOS/Some Game' }, { pid: 9, executable: '/sbin/launchd' }]);
+      expect(parsePs('  311 /Applications/Some Game.app/Contents/MacOS/Some Game\n 9 /sbin/launchd\n')).to.deep.equal([
+        { pid: 311, executable: '/Applications/Some Game.app/Contents/MacOS/Some Game' },
+        { pid: 9, executable: '/sbin/launchd' },
+      ]);
     });
   });
 
@@ -57,7 +58,7 @@ describe('process list', () => {
       return child.pid!;
     }
 
-    it('lists this user\'s processes with their executable', async () => {
+    it("lists this user's processes with their executable", async () => {
       const pid = await start();
       const listed = await listProcesses('linux');
       expect(listed).to.deep.include({ pid, executable: path.join(folder, 'stand-in-game') });

@@ -26,17 +26,25 @@ export async function listProcesses(platform: NodeJS.Platform = process.platform
  */
 async function listFromProc(uid: number): Promise<RunningProcess[]> {
   const entries = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const processes = await Promise.all(entries.map(async (name): Promise<RunningProcess | undefined> => {
-    const owner = await stat(`/proc/${name}`).then((info) => info.uid, () => undefined);
-    if (owner !== uid) return undefined; // another user's, or gone already
-    const pid = Number(name);
-    const argv0 = await readFile(`/proc/${name}/cmdline`, 'utf8').then((text) => text.split('\0')[0] ?? '', () => '');
-    // A Windows game under Wine/Proton runs as wine-preloader; its argv[0] is the .exe path.
-    if (/\.exe$/i.test(argv0)) return { pid, executable: argv0 };
-    const exe = await readlink(`/proc/${name}/exe`).catch(() => undefined);
-    const executable = exe?.replace(/ \(deleted\)$/, '') || argv0;
-    return executable ? { pid, executable } : undefined;
-  }));
+  const processes = await Promise.all(
+    entries.map(async (name): Promise<RunningProcess | undefined> => {
+      const owner = await stat(`/proc/${name}`).then(
+        (info) => info.uid,
+        () => undefined,
+      );
+      if (owner !== uid) return undefined; // another user's, or gone already
+      const pid = Number(name);
+      const argv0 = await readFile(`/proc/${name}/cmdline`, 'utf8').then(
+        (text) => text.split('\0')[0] ?? '',
+        () => '',
+      );
+      // A Windows game under Wine/Proton runs as wine-preloader; its argv[0] is the .exe path.
+      if (/\.exe$/i.test(argv0)) return { pid, executable: argv0 };
+      const exe = await readlink(`/proc/${name}/exe`).catch(() => undefined);
+      const executable = exe?.replace(/ \(deleted\)$/, '') || argv0;
+      return executable ? { pid, executable } : undefined;
+    }),
+  );
   return processes.filter((entry): entry is RunningProcess => entry !== undefined);
 }
 

@@ -51,7 +51,8 @@ describe('parseSteamLibraryFolders', () => {
   });
 
   it('reads Linux paths, CRLF line ends, comments and unquoted tokens', () => {
-    const text = '// written by Steam\r\nlibraryfolders\r\n{\r\n\t"0"\r\n\t{\r\n\t\tpath\t"/home/me/.local/share/Steam" // main\r\n\t}\r\n}\r\n';
+    const text =
+      '// written by Steam\r\nlibraryfolders\r\n{\r\n\t"0"\r\n\t{\r\n\t\tpath\t"/home/me/.local/share/Steam" // main\r\n\t}\r\n}\r\n';
     expect(parseSteamLibraryFolders(text)).to.deep.equal(['/home/me/.local/share/Steam']);
   });
 

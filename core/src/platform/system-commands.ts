@@ -26,16 +26,25 @@ export function systemCommandRunner(logger?: Logger, timeoutMs = COMMAND_TIMEOUT
     reported.add(command);
     logger?.debug('system tool not usable', { command, problem });
   };
-  return (command, args) => new Promise((resolve) => {
-    execFile(command, [...args], {
-      timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, encoding: 'utf8',
-      env: { ...process.env, LC_ALL: 'C' },
-    }, (error, stdout, stderr) => {
-      if (!error) return resolve({ stdout, stderr, code: 0 });
-      const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
-      if (typeof failure.code === 'number') return resolve({ stdout, stderr, code: failure.code });
-      note(command, failure.killed ? `no answer within ${timeoutMs} ms` : failure.message);
-      resolve(undefined);
+  return (command, args) =>
+    new Promise((resolve) => {
+      execFile(
+        command,
+        [...args],
+        {
+          timeout: timeoutMs,
+          maxBuffer: 16 * 1024 * 1024,
+          windowsHide: true,
+          encoding: 'utf8',
+          env: { ...process.env, LC_ALL: 'C' },
+        },
+        (error, stdout, stderr) => {
+          if (!error) return resolve({ stdout, stderr, code: 0 });
+          const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
+          if (typeof failure.code === 'number') return resolve({ stdout, stderr, code: failure.code });
+          note(command, failure.killed ? `no answer within ${timeoutMs} ms` : failure.message);
+          resolve(undefined);
+        },
+      );
     });
-  });
 }

@@ -11,11 +11,13 @@ export interface CommandDefinition<P extends TSchema = TSchema> {
   readonly extension?: boolean;
 }
 
-const define = <P extends TSchema>(parameters: P, summary: string, extension = false): CommandDefinition<P> =>
-  ({ parameters, summary, extension });
+const define = <P extends TSchema>(parameters: P, summary: string, extension = false): CommandDefinition<P> => ({
+  parameters,
+  summary,
+  extension,
+});
 
-const strict = <P extends Parameters<typeof Type.Object>[0]>(properties: P) =>
-  Type.Object(properties, { additionalProperties: false });
+const strict = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
 export const NoParameters = strict({});
 const text = (description?: string) => Type.String({ minLength: 1, description });
@@ -26,46 +28,68 @@ export const Commands = {
   StopRecording: define(NoParameters, 'Stops the current recording'),
   Login: define(strict({ accessToken: text(), refreshToken: text() }), 'Signs in with tokens from the identity provider'),
   Logout: define(NoParameters, 'Signs out the current user'),
-  CreateClip: define(strict({
-    Segments: Type.Array(Segment, { minItems: 1 }),
-    OutputMode: Type.Optional(StringEnum(['combined', 'separate'] as const, {
-      description: 'Extension: `separate` makes one clip per segment; default `combined`',
-    })),
-  }), 'Creates a clip from segments; progress via ClipProgress'),
+  CreateClip: define(
+    strict({
+      Segments: Type.Array(Segment, { minItems: 1 }),
+      OutputMode: Type.Optional(
+        StringEnum(['combined', 'separate'] as const, {
+          description: 'Extension: `separate` makes one clip per segment; default `combined`',
+        }),
+      ),
+    }),
+    'Creates a clip from segments; progress via ClipProgress',
+  ),
   CancelClip: define(strict({ id: Type.Number() }), 'Cancels the clip operation with that id'),
-  CreateAiClip: define(strict({ FileName: text('Content file name, no extension') }), 'Creates a highlight of a session; progress via AiProgress'),
+  CreateAiClip: define(
+    strict({ FileName: text('Content file name, no extension') }),
+    'Creates a highlight of a session; progress via AiProgress',
+  ),
   DeleteContent: define(strict({ FileName: text(), ContentType }), 'Deletes one content item'),
   DeleteMultipleContent: define(strict({ Items: Type.Array(ContentItemReference, { minItems: 1 }) }), 'Deletes several items in one batch'),
   RenameContent: define(strict({ FileName: text(), ContentType, Title: Type.String() }), 'Renames a content item (file and title)'),
-  ImportFile: define(strict({
-    sectionId: StringEnum(['sessions', 'replayBuffer'] as const, { description: '`sessions` imports as Session, `replayBuffer` as Buffer' }),
-    FilePaths: Type.Optional(Type.Array(text(), { minItems: 1, description: 'Extension: files to import without a picker' })),
-  }), 'Imports external video files; progress via ImportProgress'),
-  UploadContent: define(strict({
-    FilePath: filePath,
-    Title: Type.String(),
-    Game: Type.Optional(Type.String()),
-    Description: Type.Optional(Type.String()),
-    GameDatabaseId: Type.Optional(Type.String()),
-    Visibility: Type.Optional(StringEnum(['Public', 'Unlisted', 'Private'] as const)),
-    JWT: Type.Optional(Type.String({ description: 'Ignored: the stored token is used' })),
-  }), 'Uploads a library file; progress via UploadProgress'),
+  ImportFile: define(
+    strict({
+      sectionId: StringEnum(['sessions', 'replayBuffer'] as const, {
+        description: '`sessions` imports as Session, `replayBuffer` as Buffer',
+      }),
+      FilePaths: Type.Optional(Type.Array(text(), { minItems: 1, description: 'Extension: files to import without a picker' })),
+    }),
+    'Imports external video files; progress via ImportProgress',
+  ),
+  UploadContent: define(
+    strict({
+      FilePath: filePath,
+      Title: Type.String(),
+      Game: Type.Optional(Type.String()),
+      Description: Type.Optional(Type.String()),
+      GameDatabaseId: Type.Optional(Type.String()),
+      Visibility: Type.Optional(StringEnum(['Public', 'Unlisted', 'Private'] as const)),
+      JWT: Type.Optional(Type.String({ description: 'Ignored: the stored token is used' })),
+    }),
+    'Uploads a library file; progress via UploadProgress',
+  ),
   CancelUpload: define(strict({ fileName: text('File name with extension, as in UploadProgress') }), 'Cancels the upload of that file'),
   CompressVideo: define(strict({ FilePath: filePath }), 'Compresses a video; progress via CompressionProgress'),
-  AddBookmark: define(strict({
-    FilePath: filePath,
-    Type: BookmarkType,
-    Time: Duration,
-    ContentType,
-    Id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-  }), 'Adds a bookmark to a library item'),
+  AddBookmark: define(
+    strict({
+      FilePath: filePath,
+      Type: BookmarkType,
+      Time: Duration,
+      ContentType,
+      Id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+    }),
+    'Adds a bookmark to a library item',
+  ),
   DeleteBookmark: define(strict({ FilePath: filePath, ContentType, Id: Type.Integer() }), 'Removes a bookmark'),
   UpdateSettings: define(SettingsChanges, 'Merges the given settings values; echoes Settings when something changed'),
   SetVideoLocation: define(strict({ Path: Type.Optional(text('Extension: the folder, without a picker')) }), 'Changes the content folder'),
   SetCacheLocation: define(strict({ Path: Type.Optional(text('Extension: the folder, without a picker')) }), 'Changes the cache folder'),
   ApplyVideoPreset: define(strict({ preset: PresetName }), 'Applies a video quality preset'),
   ApplyClipPreset: define(strict({ preset: PresetName }), 'Applies a clip quality preset'),
-  SelectGameExecutable: define(strict({ FilePath: Type.Optional(text('Extension: the executable, without a picker')) }), 'Picks a game executable; result via SelectedGameExecutable'),
+  SelectGameExecutable: define(
+    strict({ FilePath: Type.Optional(text('Extension: the executable, without a picker')) }),
+    'Picks a game executable; result via SelectedGameExecutable',
+  ),
   OpenFileLocation: define(strict({ FilePath: filePath }), 'Opens the file manager at the file'),
   CopyFileToClipboard: define(strict({ FilePath: filePath }), 'Copies the file to the clipboard as a file'),
   OpenInBrowser: define(strict({ Url: text('http or https URL') }), 'Opens the URL in the default browser'),
@@ -74,25 +98,47 @@ export const Commands = {
   CheckForUpdates: define(NoParameters, 'Checks for application updates'),
   ApplyUpdate: define(NoParameters, 'Applies a downloaded update and restarts'),
   NewConnection: define(NoParameters, 'Asks for the initial state: Settings, State, GameList, AppVersion, UpdateProgress, ReleaseNotes'),
-  StorageWarningConfirm: define(strict({
-    warningId: text(),
-    confirmed: Type.Boolean(),
-    action: Type.String(),
-    actionData: Type.Optional(Type.Unknown()),
-  }), 'Confirms or cancels the action of a StorageWarning'),
-  RecoveryConfirm: define(strict({
-    recoveryId: text(),
-    action: StringEnum(['recover', 'delete', 'skip'] as const),
-    gameOverride: Type.Optional(Type.String()),
-  }), 'Recovers, deletes or skips one file of a RecoveryPrompt'),
+  StorageWarningConfirm: define(
+    strict({
+      warningId: text(),
+      confirmed: Type.Boolean(),
+      action: Type.String(),
+      actionData: Type.Optional(Type.Unknown()),
+    }),
+    'Confirms or cancels the action of a StorageWarning',
+  ),
+  RecoveryConfirm: define(
+    strict({
+      recoveryId: text(),
+      action: StringEnum(['recover', 'delete', 'skip'] as const),
+      gameOverride: Type.Optional(Type.String()),
+    }),
+    'Recovers, deletes or skips one file of a RecoveryPrompt',
+  ),
   MigrateContent: define(NoParameters, 'Moves library items into the canonical folder layout; progress via ContentMigrationProgress'),
-  SaveReplayBuffer: define(NoParameters, 'Saves the last replayBufferDuration seconds of the recording (Buffer or Hybrid mode) as a Buffer item; ReplayBufferSaved when written (the SaveReplayBuffer keybind)', true),
-  ApproveIntegration: define(strict({
-    key: text('The integration\'s settings key, as in State.integrations'),
-    hash: ContentHash,
-  }), 'Lets a pending third-party integration run; refused unless `hash` is that of the package on disk now (State.integrations[key].approval.hash)', true),
-  RevokeIntegration: define(strict({ key: text('The integration\'s settings key') }), 'Withdraws the approval of a third-party integration: it stops and waits for approval again', true),
-  TogglePreview: define(NoParameters, 'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)', true),
+  SaveReplayBuffer: define(
+    NoParameters,
+    'Saves the last replayBufferDuration seconds of the recording (Buffer or Hybrid mode) as a Buffer item; ReplayBufferSaved when written (the SaveReplayBuffer keybind)',
+    true,
+  ),
+  ApproveIntegration: define(
+    strict({
+      key: text("The integration's settings key, as in State.integrations"),
+      hash: ContentHash,
+    }),
+    'Lets a pending third-party integration run; refused unless `hash` is that of the package on disk now (State.integrations[key].approval.hash)',
+    true,
+  ),
+  RevokeIntegration: define(
+    strict({ key: text("The integration's settings key") }),
+    'Withdraws the approval of a third-party integration: it stops and waits for approval again',
+    true,
+  ),
+  TogglePreview: define(
+    NoParameters,
+    'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)',
+    true,
+  ),
 } as const satisfies Record<string, CommandDefinition>;
 
 export type CommandName = keyof typeof Commands;

@@ -3,8 +3,7 @@
 import Type, { type Static, type TEnum, type TSchema, type TSchemaOptions } from 'typebox';
 
 /** `T | null`: SPEC and protocol-gaps emit unset fields as `null`, never omit them. */
-export const Nullable = <T extends TSchema>(schema: T, options: TSchemaOptions = {}) =>
-  Type.Union([schema, Type.Null()], options);
+export const Nullable = <T extends TSchema>(schema: T, options: TSchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
 
 /** One of the given strings (a JSON Schema `enum`), typed as the union of those literals. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions & { default?: T[number] } = {}) =>
@@ -52,25 +51,31 @@ export const Bookmark = Type.Object({
 });
 export type Bookmark = Static<typeof Bookmark>;
 
-export const Segment = Type.Object({
-  id: Type.Number({ description: 'Segment id; also the clip operation id in ClipProgress and CancelClip' }),
-  startTime: Type.Number({ minimum: 0, description: 'Start, in seconds' }),
-  endTime: Type.Number({ minimum: 0, description: 'End, in seconds' }),
-  fileName: Type.String({ minLength: 1, description: 'Input video file name (no extension)' }),
-  filePath: Type.Optional(Type.String()),
-  type: ContentType,
-  game: Type.String(),
-  title: Type.Optional(Nullable(Type.String())),
-  gameDatabaseId: Type.Optional(Nullable(Type.Integer())),
-  mutedAudioTracks: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0 })))),
-  audioTrackVolumes: Type.Optional(Nullable(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Number({ minimum: 0 })))),
-}, { additionalProperties: false });
+export const Segment = Type.Object(
+  {
+    id: Type.Number({ description: 'Segment id; also the clip operation id in ClipProgress and CancelClip' }),
+    startTime: Type.Number({ minimum: 0, description: 'Start, in seconds' }),
+    endTime: Type.Number({ minimum: 0, description: 'End, in seconds' }),
+    fileName: Type.String({ minLength: 1, description: 'Input video file name (no extension)' }),
+    filePath: Type.Optional(Type.String()),
+    type: ContentType,
+    game: Type.String(),
+    title: Type.Optional(Nullable(Type.String())),
+    gameDatabaseId: Type.Optional(Nullable(Type.Integer())),
+    mutedAudioTracks: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0 })))),
+    audioTrackVolumes: Type.Optional(Nullable(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Number({ minimum: 0 })))),
+  },
+  { additionalProperties: false },
+);
 export type Segment = Static<typeof Segment>;
 
-export const ContentItemReference = Type.Object({
-  FileName: Type.String({ minLength: 1 }),
-  ContentType,
-}, { additionalProperties: false });
+export const ContentItemReference = Type.Object(
+  {
+    FileName: Type.String({ minLength: 1 }),
+    ContentType,
+  },
+  { additionalProperties: false },
+);
 export type ContentItemReference = Static<typeof ContentItemReference>;
 
 export const ContentItem = Type.Object({
@@ -87,7 +92,11 @@ export const ContentItem = Type.Object({
   createdAt: DateTime,
   aiAnalysis: Type.Null(),
   uploadId: Nullable(Type.String()),
-  uploadUrl: Type.Optional(Type.String({ description: 'Extension: public URL of the uploaded video (its last path segment is `uploadId`); set after a successful upload' })),
+  uploadUrl: Type.Optional(
+    Type.String({
+      description: 'Extension: public URL of the uploaded video (its last path segment is `uploadId`); set after a successful upload',
+    }),
+  ),
   gameDatabaseId: Nullable(Type.Integer()),
   audioTrackNames: Nullable(Type.Array(Type.String())),
   isImported: Type.Boolean(),
@@ -147,21 +156,34 @@ export const CaptureEngineVersion = Type.Object({
 });
 export type CaptureEngineVersion = Static<typeof CaptureEngineVersion>;
 
-export const ContentHash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the package\'s files, lowercase hex (docs/writing-an-integration.md §10)' });
+export const ContentHash = Type.String({
+  pattern: '^[0-9a-f]{64}$',
+  description: "SHA-256 of the package's files, lowercase hex (docs/writing-an-integration.md §10)",
+});
 
 export const INTEGRATION_APPROVAL = ['pending', 'approved'] as const;
-export const IntegrationApproval = Type.Object({
-  status: StringEnum(INTEGRATION_APPROVAL, { description: '`pending`: switched off until the user approves this package (ApproveIntegration)' }),
-  packageName: Type.String(),
-  version: Type.String(),
-  path: Type.String({ description: 'The package folder, forward slashes' }),
-  hash: ContentHash,
-}, { description: 'Extension: present for a third-party package (the user plugins folder), which runs only once the user approved these contents' });
+export const IntegrationApproval = Type.Object(
+  {
+    status: StringEnum(INTEGRATION_APPROVAL, {
+      description: '`pending`: switched off until the user approves this package (ApproveIntegration)',
+    }),
+    packageName: Type.String(),
+    version: Type.String(),
+    path: Type.String({ description: 'The package folder, forward slashes' }),
+    hash: ContentHash,
+  },
+  {
+    description:
+      'Extension: present for a third-party package (the user plugins folder), which runs only once the user approved these contents',
+  },
+);
 export type IntegrationApproval = Static<typeof IntegrationApproval>;
 
 export const INTEGRATION_HEALTH = ['disabled', 'idle', 'active', 'degraded', 'failed'] as const;
 export const IntegrationHealth = Type.Object({
-  displayName: Type.Optional(Type.String({ description: 'Its name for people, from its manifest (absent for a package that was not loaded)' })),
+  displayName: Type.Optional(
+    Type.String({ description: 'Its name for people, from its manifest (absent for a package that was not loaded)' }),
+  ),
   status: StringEnum(INTEGRATION_HEALTH),
   message: Type.String(),
   lastEventAt: Nullable(DateTime),

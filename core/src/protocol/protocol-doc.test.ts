@@ -22,7 +22,8 @@ function firstColumnNames(lines: readonly string[]): string[] {
   const start = lines.findIndex((line) => line.startsWith('|'));
   if (start < 0) return [];
   const end = lines.findIndex((line, index) => index > start && !line.startsWith('|'));
-  return lines.slice(start, end < 0 ? undefined : end)
+  return lines
+    .slice(start, end < 0 ? undefined : end)
     .map((line) => /^\|\s*`([^`]+)`/.exec(line)?.[1])
     .filter((name): name is string => name !== undefined);
 }
@@ -38,8 +39,10 @@ describe('protocol reference', () => {
   it('matches the generated part of docs/protocol.md', () => {
     const docUrl = new URL('docs/protocol.md', repoRoot);
     expect(existsSync(docUrl), 'docs/protocol.md does not exist: run `npm run docs`').to.equal(true);
-    expect(generatedBlockOf(readFileSync(docUrl, 'utf8')), 'docs/protocol.md is out of date with the protocol schemas: run `npm run docs`')
-      .to.equal(reference);
+    expect(
+      generatedBlockOf(readFileSync(docUrl, 'utf8')),
+      'docs/protocol.md is out of date with the protocol schemas: run `npm run docs`',
+    ).to.equal(reference);
   });
 
   describe("against SPEC's tables", () => {

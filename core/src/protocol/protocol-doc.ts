@@ -3,12 +3,34 @@ import type { TSchema } from 'typebox';
 import { Commands } from './commands.js';
 import { Events } from './events.js';
 import {
-  AudioDevice, Bookmark, CaptureEngineVersion, Codec, ContentItem, ContentItemReference, Display, Game, GameEntry,
-  IntegrationApproval, IntegrationHealth, PreRecording, Recording, RecoverableFile, ReleaseNote, Segment, State,
+  AudioDevice,
+  Bookmark,
+  CaptureEngineVersion,
+  Codec,
+  ContentItem,
+  ContentItemReference,
+  Display,
+  Game,
+  GameEntry,
+  IntegrationApproval,
+  IntegrationHealth,
+  PreRecording,
+  Recording,
+  RecoverableFile,
+  ReleaseNote,
+  Segment,
+  State,
 } from './models.js';
 import {
-  DeviceSetting, GameSetting, IntegrationSetting, Keybinding, MenuItem, QualityOverride, RecordingModeOverride,
-  Settings, SettingsChanges,
+  DeviceSetting,
+  GameSetting,
+  IntegrationSetting,
+  Keybinding,
+  MenuItem,
+  QualityOverride,
+  RecordingModeOverride,
+  Settings,
+  SettingsChanges,
 } from './settings.js';
 
 /** The JSON Schema keywords read here; TypeBox schemas are plain JSON Schema objects. */
@@ -39,9 +61,31 @@ const asJson = (schema: TSchema): JsonSchema => schema as JsonSchema;
 
 /** One table each in "Models", in this order; fields holding one of them show its name instead of its shape. */
 const MODELS: Readonly<Record<string, TSchema>> = {
-  Settings, State, Recording, PreRecording, ContentItem, ContentItemReference, Bookmark, Segment, GameEntry, Game,
-  ReleaseNote, AudioDevice, Display, Codec, CaptureEngineVersion, IntegrationHealth, IntegrationApproval, RecoverableFile,
-  Keybinding, DeviceSetting, GameSetting, QualityOverride, RecordingModeOverride, IntegrationSetting, MenuItem,
+  Settings,
+  State,
+  Recording,
+  PreRecording,
+  ContentItem,
+  ContentItemReference,
+  Bookmark,
+  Segment,
+  GameEntry,
+  Game,
+  ReleaseNote,
+  AudioDevice,
+  Display,
+  Codec,
+  CaptureEngineVersion,
+  IntegrationHealth,
+  IntegrationApproval,
+  RecoverableFile,
+  Keybinding,
+  DeviceSetting,
+  GameSetting,
+  QualityOverride,
+  RecordingModeOverride,
+  IntegrationSetting,
+  MenuItem,
 };
 
 const link = (name: string) => `[${name}](#${name.toLowerCase()})`;
@@ -110,12 +154,19 @@ function typeOf(schema: JsonSchema): string {
   if (schema.const !== undefined) return literal(schema.const);
   if (schema.anyOf) return unionType(schema.anyOf);
   switch (schema.type) {
-    case undefined: return 'any';
-    case 'string': return withNotes(schema.minLength === 1 ? 'non-empty string' : 'string', stringNotes(schema));
-    case 'number': case 'integer': return withNotes(schema.type, rangeNotes(schema));
-    case 'array': return withNotes(`array of ${schema.items ? typeOf(schema.items) : 'any'}`, arrayNotes(schema));
-    case 'object': return objectType(schema);
-    default: return schema.type;
+    case undefined:
+      return 'any';
+    case 'string':
+      return withNotes(schema.minLength === 1 ? 'non-empty string' : 'string', stringNotes(schema));
+    case 'number':
+    case 'integer':
+      return withNotes(schema.type, rangeNotes(schema));
+    case 'array':
+      return withNotes(`array of ${schema.items ? typeOf(schema.items) : 'any'}`, arrayNotes(schema));
+    case 'object':
+      return objectType(schema);
+    default:
+      return schema.type;
   }
 }
 
@@ -172,22 +223,37 @@ interface MessageDefinition {
 }
 
 function messageTable<D extends MessageDefinition>(
-  header: readonly string[], definitions: Readonly<Record<string, D>>, payloadOf: (definition: D) => TSchema,
+  header: readonly string[],
+  definitions: Readonly<Record<string, D>>,
+  payloadOf: (definition: D) => TSchema,
 ): string {
-  return table(header, Object.entries(definitions).map(([name, definition]) => [
-    code(name), describePayload(asJson(payloadOf(definition))), definition.summary, definition.extension ? 'yes' : '',
-  ]));
+  return table(
+    header,
+    Object.entries(definitions).map(([name, definition]) => [
+      code(name),
+      describePayload(asJson(payloadOf(definition))),
+      definition.summary,
+      definition.extension ? 'yes' : '',
+    ]),
+  );
 }
 
 function modelSection(name: string, schema: JsonSchema): string {
-  const notes = [
-    schema.description ?? '',
-    schema.additionalProperties === false ? 'No other fields are accepted' : '',
-  ].filter(Boolean).map(sentence);
+  const notes = [schema.description ?? '', schema.additionalProperties === false ? 'No other fields are accepted' : '']
+    .filter(Boolean)
+    .map(sentence);
   const rows = fieldsOf(schema).map((field) => [
-    code(field.name), typeOf(field.schema), field.required ? 'yes' : 'no', defaultOf(field.schema), descriptionOf(field.schema) ?? '',
+    code(field.name),
+    typeOf(field.schema),
+    field.required ? 'yes' : 'no',
+    defaultOf(field.schema),
+    descriptionOf(field.schema) ?? '',
   ]);
-  return [`### ${name}`, ...(notes.length > 0 ? [notes.join(' ')] : []), table(['Field', 'Type', 'Required', 'Default', 'Description'], rows)].join('\n\n');
+  return [
+    `### ${name}`,
+    ...(notes.length > 0 ? [notes.join(' ')] : []),
+    table(['Field', 'Type', 'Required', 'Default', 'Description'], rows),
+  ].join('\n\n');
 }
 
 /** The Markdown reference: Commands, Events and Models tables. */

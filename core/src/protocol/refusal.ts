@@ -2,7 +2,10 @@
 import type { RejectionCode } from './index.js';
 
 export class CommandError extends Error {
-  constructor(readonly code: RejectionCode, message: string) {
+  constructor(
+    readonly code: RejectionCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'CommandError';
   }

@@ -17,7 +17,8 @@ export function validatorFor(schema: TSchema): Validator {
 export function describeProblems(schema: TSchema, value: unknown, limit = 3): string[] {
   const validator = validatorFor(schema);
   if (validator.Check(value)) return [];
-  const problems = validator.Errors(value)
+  const problems = validator
+    .Errors(value)
     // anyOf branches repeat the same path once per literal; the summary line of the union says it once.
     .filter((error) => !(error.keyword === 'const' && error.schemaPath.includes('/anyOf/')))
     .map((error) => `${error.instancePath || '(root)'}: ${describeError(error)}`);

@@ -1,7 +1,19 @@
 import { expect } from 'chai';
 import {
-  artworkParts, CLOSE_NOT_READING, CLOSE_PORT_MOVED, CLOSE_REPLACED, CLOSE_SHUTDOWN, formatContentSize, formatDuration, formatLocalDateTime,
-  formatRecoverySize, MEDIA_QUERY, MEDIA_ROUTES, parseDuration, toWirePath, wireArtworkPath,
+  artworkParts,
+  CLOSE_NOT_READING,
+  CLOSE_PORT_MOVED,
+  CLOSE_REPLACED,
+  CLOSE_SHUTDOWN,
+  formatContentSize,
+  formatDuration,
+  formatLocalDateTime,
+  formatRecoverySize,
+  MEDIA_QUERY,
+  MEDIA_ROUTES,
+  parseDuration,
+  toWirePath,
+  wireArtworkPath,
 } from './wire-format.js';
 
 describe('wire formats', () => {
@@ -23,7 +35,7 @@ describe('wire formats', () => {
     expect(formatLocalDateTime(new Date(2026, 7, 1, 12, 0, 0, 123))).to.match(/^2026-08-01T12:00:00\.123[+-]\d{2}:\d{2}$/);
   });
 
-  it('writes a library item\'s size in MB below 1000 MiB and in GB from there, as the reference does', () => {
+  it("writes a library item's size in MB below 1000 MiB and in GB from there, as the reference does", () => {
     expect(formatContentSize(0)).to.equal('0.00 MB');
     expect(formatContentSize(123.45 * 1024 * 1024)).to.equal('123.45 MB');
     expect(formatContentSize(999.994 * 1024 * 1024)).to.equal('999.99 MB');
@@ -31,7 +43,7 @@ describe('wire formats', () => {
     expect(formatContentSize(1.23 * 1024 ** 3)).to.equal('1.23 GB');
   });
 
-  it('writes a recoverable file\'s size in MB up to 1024 MiB and in GB from there, unlike library items', () => {
+  it("writes a recoverable file's size in MB up to 1024 MiB and in GB from there, unlike library items", () => {
     expect(formatRecoverySize(0)).to.equal('0.00 MB');
     expect(formatRecoverySize(1000 * 1024 * 1024)).to.equal('1000.00 MB');
     expect(formatRecoverySize(1023.994 * 1024 * 1024)).to.equal('1023.99 MB');
@@ -55,8 +67,12 @@ describe('wire formats', () => {
   });
 
   it('writes the artwork path a frontend asks for with forward slashes under the wire cache folder', () => {
-    expect(wireArtworkPath('C:/Keyframe/cache', 'thumbnail', { type: 'Buffer', id: 'x1' })).to.equal('C:/Keyframe/cache/thumbnails/Replay Buffers/x1.jpeg');
-    expect(wireArtworkPath('/home/me/cache', 'waveform', { type: 'Highlight', id: 'x2' })).to.equal('/home/me/cache/waveforms/Highlights/x2.peaks.json');
+    expect(wireArtworkPath('C:/Keyframe/cache', 'thumbnail', { type: 'Buffer', id: 'x1' })).to.equal(
+      'C:/Keyframe/cache/thumbnails/Replay Buffers/x1.jpeg',
+    );
+    expect(wireArtworkPath('/home/me/cache', 'waveform', { type: 'Highlight', id: 'x2' })).to.equal(
+      '/home/me/cache/waveforms/Highlights/x2.peaks.json',
+    );
   });
 
   it('closes WebSockets with the codes frontends act on', () => {

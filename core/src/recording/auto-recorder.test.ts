@@ -75,17 +75,28 @@ describe('AutoRecorder', () => {
   };
   const setGames = (games: GameSetting[]) => settings.replace({ ...settings.current, games });
   const launch = (pid: number, executable: string) => processes.push({ pid, executable });
-  const exit = (pid: number) => { processes = processes.filter((process) => process.pid !== pid); };
+  const exit = (pid: number) => {
+    processes = processes.filter((process) => process.pid !== pid);
+  };
 
   beforeEach(async () => {
     logged = [];
-    const sink: LogSink = { write: (record) => { logged.push({ level: record.level, message: record.message }); }, close: () => undefined };
+    const sink: LogSink = {
+      write: (record) => {
+        logged.push({ level: record.level, message: record.message });
+      },
+      close: () => undefined,
+    };
     processes = [];
     const listProcesses: ProcessLister = async () => processes;
     recorder = new FakeRecorder();
     app = await createTestApp({
       settings: {},
-      overrides: [[Logger, new Logger([sink])], [PROCESS_LISTER, listProcesses], [RecorderService, recorder as unknown as RecorderService]],
+      overrides: [
+        [Logger, new Logger([sink])],
+        [PROCESS_LISTER, listProcesses],
+        [RecorderService, recorder as unknown as RecorderService],
+      ],
     });
     settings = app.resolve(SettingsStore);
     detector = app.resolve(GameDetector);
@@ -109,7 +120,7 @@ describe('AutoRecorder', () => {
     expect(recorder.current).to.equal(undefined);
   });
 
-  it('records a game the user added, under the user\'s name, and never one marked record: false', async () => {
+  it("records a game the user added, under the user's name, and never one marked record: false", async () => {
     setGames([
       { name: 'Test Game', paths: ['keyframe-test-game'], record: true },
       { name: 'Dota 2', paths: [], record: false },
@@ -126,7 +137,7 @@ describe('AutoRecorder', () => {
     expect(recorder.stops, 'a record: false game exiting stops nothing').to.equal(0);
   });
 
-  it('prefers the user\'s entry for a process that matches several catalog games', async () => {
+  it("prefers the user's entry for a process that matches several catalog games", async () => {
     setGames([{ name: 'My CS', paths: ['/opt/cs2/cs2'], record: true }]);
     launch(3, '/opt/cs2/cs2');
     await poll();
@@ -170,7 +181,7 @@ describe('AutoRecorder', () => {
     expect(recorder.stops).to.equal(2);
   });
 
-  it('does not restart a game\'s recording that the user stopped, until the game is launched again', async () => {
+  it("does not restart a game's recording that the user stopped, until the game is launched again", async () => {
     launch(8, '/games/dota2');
     await poll();
     await recorder.stop();
@@ -185,7 +196,9 @@ describe('AutoRecorder', () => {
 
   it('stops a recording whose game exited while it was starting, as soon as it runs', async () => {
     let open!: () => void;
-    recorder.gate = new Promise((resolve) => { open = resolve; });
+    recorder.gate = new Promise((resolve) => {
+      open = resolve;
+    });
     launch(10, '/games/dota2');
     await poll();
     exit(10);

@@ -115,7 +115,10 @@ export class AutoRecorder {
         this.logger.info('recorder busy: game not recorded for now', { game: game.name, reason: error.message });
       } else {
         // The recorder has told the user; no retry for this process, or every poll would repeat the failure.
-        this.logger.warn('automatic recording could not start', { game: game.name, error: error instanceof Error ? error.message : String(error) });
+        this.logger.warn('automatic recording could not start', {
+          game: game.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
       return;
     }
@@ -144,7 +147,10 @@ export class AutoRecorder {
       await this.recorder.stop();
       this.logger.info('game exited: recording stopped', { game: claim.game.name });
     } catch (error) {
-      this.logger.warn('could not stop the recording of an exited game', { game: claim.game.name, error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn('could not stop the recording of an exited game', {
+        game: claim.game.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
     // Normally `recordingStopped` has let go already; if the recorder never reported a stop, do it here.
     if (this.claim === claim && this.recorder.current !== claim.recording) {

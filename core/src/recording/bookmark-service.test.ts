@@ -12,7 +12,9 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 class Events implements EventSink {
   readonly isConnected = true;
   readonly methods: EventName[] = [];
-  send<E extends EventName>(method: E, _content: EventContent<E>): void { this.methods.push(method); }
+  send<E extends EventName>(method: E, _content: EventContent<E>): void {
+    this.methods.push(method);
+  }
 }
 
 describe('BookmarkService', () => {
@@ -31,7 +33,13 @@ describe('BookmarkService', () => {
   beforeEach(async () => {
     events = new Events();
     active = { current: undefined, bookmarks: [] };
-    app = await createTestApp({ settings: {}, overrides: [[EVENT_SINK, events], [RecorderService, active as unknown as RecorderService]] });
+    app = await createTestApp({
+      settings: {},
+      overrides: [
+        [EVENT_SINK, events],
+        [RecorderService, active as unknown as RecorderService],
+      ],
+    });
     library = app.resolve(ContentLibrary);
     await library.load();
     service = app.resolve(BookmarkService);
@@ -42,7 +50,14 @@ describe('BookmarkService', () => {
     const video = path.join(app.dataFolder, 'Videos', 'Full Sessions', 'Game', 'session.mp4');
     await mkdir(path.dirname(video), { recursive: true });
     await writeFile(video, 'video');
-    return library.add({ type: 'Session', filePath: video, game: 'Game', durationSeconds: 60, recordedFrom: at(from), recordedUntil: at(until) });
+    return library.add({
+      type: 'Session',
+      filePath: video,
+      game: 'Game',
+      durationSeconds: 60,
+      recordedFrom: at(from),
+      recordedUntil: at(until),
+    });
   }
 
   it('adds to the active recording with its offset from the start, and says so with BookmarkCreated', async () => {

@@ -8,7 +8,10 @@ export class Preview {
   #closed = false;
   #dropped = 0;
 
-  constructor(private readonly events: EventSink, private readonly logger: Logger) {}
+  constructor(
+    private readonly events: EventSink,
+    private readonly logger: Logger,
+  ) {}
 
   get enabled(): boolean {
     return this.#enabled;

@@ -6,7 +6,15 @@ import path from 'node:path';
 import { CommandError } from '../protocol/refusal.js';
 import { SyntheticCaptureSource, type CaptureRequest, type CaptureSource } from '../media/capture-source.js';
 import type { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
-import { commandRejection, createMediaWorld, createRecorder, FixedSources, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../testing/fixtures.js';
+import {
+  commandRejection,
+  createMediaWorld,
+  createRecorder,
+  FixedSources,
+  type MediaWorld,
+  RecordedEvents,
+  toolboxWithoutFfmpeg,
+} from '../testing/fixtures.js';
 import { probeMedia } from '../media/probe.js';
 import { formatDuration, parseDuration, type State } from '../protocol/index.js';
 import type { Bookmark } from '../protocol/index.js';
@@ -72,17 +80,37 @@ describe('RecorderService', function () {
     const stopWatching = state.onChange((current) => snapshots.push(structuredClone(current)));
     let started: CurrentRecording | undefined;
     let stopped: [CurrentRecording, ContentRecord | undefined] | undefined;
-    service.onStarted((recording) => { started = recording; seen.push('started'); });
-    service.onStopped((recording, item) => { stopped = [recording, item]; seen.push('stopped'); });
+    service.onStarted((recording) => {
+      started = recording;
+      seen.push('started');
+    });
+    service.onStopped((recording, item) => {
+      stopped = [recording, item];
+      seen.push('stopped');
+    });
 
     const before = Date.now();
     await service.start({ game: 'Arena: Legends', exePath: 'C:\\Games\\Arena\\arena.exe', pid: 4242 });
-    expect(snapshots[0]!.preRecording).to.deep.equal({ game: 'Arena: Legends', status: 'Waiting to start', coverImageId: null, pid: 4242, exe: 'C:\\Games\\Arena\\arena.exe' });
+    expect(snapshots[0]!.preRecording).to.deep.equal({
+      game: 'Arena: Legends',
+      status: 'Waiting to start',
+      coverImageId: null,
+      pid: 4242,
+      exe: 'C:\\Games\\Arena\\arena.exe',
+    });
     const recording = state.current.recording!;
     expect(state.current.preRecording).to.equal(null);
     expect(recording).to.deep.include({
-      game: 'Arena: Legends', fileName: 'arena.exe', pid: 4242, exePath: 'C:/Games/Arena/arena.exe', isUsingGameHook: false,
-      bookmarks: [], audioTrackNames: ['Full Mix'], endTime: null, duration: null, coverImageId: null,
+      game: 'Arena: Legends',
+      fileName: 'arena.exe',
+      pid: 4242,
+      exePath: 'C:/Games/Arena/arena.exe',
+      isUsingGameHook: false,
+      bookmarks: [],
+      audioTrackNames: ['Full Mix'],
+      endTime: null,
+      duration: null,
+      coverImageId: null,
     });
     expect(recording.filePath).to.match(/\/Videos\/Full Sessions\/Arena_ Legends\/\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.mp4$/);
     expect(started!.startedAt.getTime()).to.be.within(before, Date.now());
@@ -102,25 +130,51 @@ describe('RecorderService', function () {
     expect(service.current).to.equal(undefined);
     expect(seen).to.deep.equal(['started', 'stopped']);
     expect(stopped![1]).to.equal(item);
-    expect(item).to.deep.include({ type: 'Session', game: 'Arena: Legends', bookmarks: [{ id: 12, type: 'Kill', subtype: 'Headshot', seconds: 1 }], gameExePath: 'C:\\Games\\Arena\\arena.exe' });
+    expect(item).to.deep.include({
+      type: 'Session',
+      game: 'Arena: Legends',
+      bookmarks: [{ id: 12, type: 'Kill', subtype: 'Headshot', seconds: 1 }],
+      gameExePath: 'C:\\Games\\Arena\\arena.exe',
+    });
     expect(item).to.not.have.property('audioTrackNames');
     expect(item!.filePath).to.equal(recording.filePath);
     expect(item!.durationSeconds).to.be.within(1.5, 3);
     expect(item!.recordedFrom!.getTime()).to.equal(started!.startedAt.getTime());
     expect(state.current.content.map((content) => content.id)).to.deep.equal([item!.id]);
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
-    expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}:${stream.width ?? ''}`)).to.deep.equal(['video:h264:1280', 'audio:aac:']);
+    expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}:${stream.width ?? ''}`)).to.deep.equal([
+      'video:h264:1280',
+      'audio:aac:',
+    ]);
     expect(await readdir(path.join(folder, 'cache', 'recordings'))).to.deep.equal([]);
     await commandRejection(service.stop(), 'NotAllowed');
     expect(running.addBookmark(bookmark, 1), 'a saved recording takes no more bookmarks').to.equal(false);
   });
 
-  it('records separate audio tracks (track 0 the full mix) with the game\'s quality override', async () => {
+  it("records separate audio tracks (track 0 the full mix) with the game's quality override", async () => {
     settings.replace({
-      ...settings.current, enableSeparateAudioTracks: true,
-      games: [{ name: 'Arena: Legends', paths: [], record: true, qualityOverride: {
-        preset: 'custom', resolution: '720p', frameRate: 24, rateControl: 'CRF', crfValue: 35, cqLevel: 20, bitrate: 10, minBitrate: 8, maxBitrate: 12, encoder: 'cpu', codec: null,
-      } }],
+      ...settings.current,
+      enableSeparateAudioTracks: true,
+      games: [
+        {
+          name: 'Arena: Legends',
+          paths: [],
+          record: true,
+          qualityOverride: {
+            preset: 'custom',
+            resolution: '720p',
+            frameRate: 24,
+            rateControl: 'CRF',
+            crfValue: 35,
+            cqLevel: 20,
+            bitrate: 10,
+            minBitrate: 8,
+            maxBitrate: 12,
+            encoder: 'cpu',
+            codec: null,
+          },
+        },
+      ],
     });
     const service = recorder();
     await service.start({ game: 'Arena: Legends' });
@@ -129,13 +183,20 @@ describe('RecorderService', function () {
     const item = (await service.stop())!;
     expect(item.audioTrackNames).to.deep.equal(['Full Mix', 'Test Tone']);
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item.filePath);
-    expect(probed.streams.map((stream) => `${stream.type}:${stream.title ?? ''}`)).to.deep.equal(['video:', 'audio:Full Mix', 'audio:Test Tone']);
+    expect(probed.streams.map((stream) => `${stream.type}:${stream.title ?? ''}`)).to.deep.equal([
+      'video:',
+      'audio:Full Mix',
+      'audio:Test Tone',
+    ]);
     // The override's 24 a second at most: frames an encode misses under load lower the average, never raise it.
     expect(probed.streams[0]!.frameRate).to.be.within(18, 24.01);
   });
 
   it('discards a session without bookmarks when the game says so, and keeps one with bookmarks', async () => {
-    settings.replace({ ...settings.current, games: [{ name: 'Quiet Game', paths: [], record: true, discardSessionsWithoutBookmarksOverride: true }] });
+    settings.replace({
+      ...settings.current,
+      games: [{ name: 'Quiet Game', paths: [], record: true, discardSessionsWithoutBookmarksOverride: true }],
+    });
     const service = recorder();
     await service.start({ game: 'Quiet Game' });
     await wait(1000);
@@ -184,7 +245,10 @@ describe('RecorderService', function () {
   });
 
   it('clears preRecording and refuses with the reason when ffmpeg cannot start', async () => {
-    const broken: CaptureSource = { name: 'broken', inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v', audioTracks: [] }) };
+    const broken: CaptureSource = {
+      name: 'broken',
+      inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v', audioTracks: [] }),
+    };
     const service = recorder(broken);
     await commandRejection(service.start(), 'Failed');
     expect(state.current.preRecording).to.equal(null);
@@ -221,7 +285,13 @@ describe('RecorderService: replay buffer and preview', function () {
   let frameDemand: FrameDemand;
 
   beforeEach(async () => {
-    world = await createMediaWorld('keyframe-recorder-', { resolution: '720p', frameRate: 30, crfValue: 30, recordingMode: 'Hybrid', replayBufferDuration: 2 });
+    world = await createMediaWorld('keyframe-recorder-', {
+      resolution: '720p',
+      frameRate: 30,
+      crfValue: 30,
+      recordingMode: 'Hybrid',
+      replayBufferDuration: 2,
+    });
     ({ folder, events, settings, state, library } = world);
     frameDemand = new FrameDemand();
     service = createRecorder(world, { frameDemand });
@@ -236,7 +306,13 @@ describe('RecorderService: replay buffer and preview', function () {
     await service.start();
     const startedAt = service.current!.startedAt.getTime();
     expect(service.current).to.deep.include({ recordingMode: 'Hybrid' });
-    const bookmark = (id: number, seconds: number) => ({ id, type: 'Kill' as const, subtype: null, time: formatDuration(seconds), aiRating: null });
+    const bookmark = (id: number, seconds: number) => ({
+      id,
+      type: 'Kill' as const,
+      subtype: null,
+      time: formatDuration(seconds),
+      aiRating: null,
+    });
     addBookmark(service, bookmark(1, 0.5)); // before the saved span
     await wait(Math.max(0, startedAt + 4600 - Date.now()));
     addBookmark(service, bookmark(2, 4.5)); // in the segment being written (4-6 s): the save waits for it
@@ -253,9 +329,16 @@ describe('RecorderService: replay buffer and preview', function () {
 
     const session = await service.stop();
     expect(session!.bookmarks.map((mark) => mark.id)).to.deep.equal([1, 2]);
-    expect(library.list().map((content) => content.type).sort()).to.deep.equal(['Buffer', 'Session']);
+    expect(
+      library
+        .list()
+        .map((content) => content.type)
+        .sort(),
+    ).to.deep.equal(['Buffer', 'Session']);
     expect(await readdir(path.join(folder, 'cache', 'replay-buffer'))).to.deep.equal([]);
-    expect((await readdir(path.join(folder, 'cache', 'thumbnails', 'Full Sessions'))).filter((name) => name.startsWith('.'))).to.deep.equal([]);
+    expect((await readdir(path.join(folder, 'cache', 'thumbnails', 'Full Sessions'))).filter((name) => name.startsWith('.'))).to.deep.equal(
+      [],
+    );
   });
 
   it('gives on-screen text recognition full-detail frames of the same encode, 5 a second, timed from the recording start', async () => {

@@ -107,7 +107,11 @@ export class RecorderService implements RecorderView {
       request.game ? { name: game, executablePath: request.exePath } : undefined,
       { maxDisplayHeight: this.machine.maxDisplayHeight },
     );
-    const plan = { mode: settings.recordingMode, bufferSeconds: settings.replayBufferDuration, bufferMaxMegabytes: settings.replayBufferMaxSize };
+    const plan = {
+      mode: settings.recordingMode,
+      bufferSeconds: settings.replayBufferDuration,
+      bufferMaxMegabytes: settings.replayBufferMaxSize,
+    };
     const recording = new Recording(game, request, settings, plan, new Preview(this.sink, this.logger), this.events, this.logger);
     this.recording = recording;
     this.finishing = undefined;
@@ -133,16 +137,21 @@ export class RecorderService implements RecorderView {
   /** Switches the preview on or off and says so (`RecordingPreviewState`); refused without a running recording. */
   togglePreview(): boolean {
     const recording = this.current;
-    if (recording?.status !== 'running') throw new CommandError('NotAllowed', 'The preview shows a running recording: start a recording first.');
+    if (recording?.status !== 'running')
+      throw new CommandError('NotAllowed', 'The preview shows a running recording: start a recording first.');
     return recording.preview.toggle();
   }
 
   /** Saves the replay buffer as a Buffer item (see `ReplaySaver`); refused when no recording has one. */
   async saveReplayBuffer(): Promise<ContentRecord> {
     const recording = this.current;
-    if (recording?.status !== 'running') throw new CommandError('NotAllowed', 'No recording is in progress, so there is no replay buffer to save.');
+    if (recording?.status !== 'running')
+      throw new CommandError('NotAllowed', 'No recording is in progress, so there is no replay buffer to save.');
     if (!recording.buffer) {
-      throw new CommandError('NotAllowed', `This recording has no replay buffer (recording mode ${recording.plan.mode}): choose Buffer or Hybrid to save replays.`);
+      throw new CommandError(
+        'NotAllowed',
+        `This recording has no replay buffer (recording mode ${recording.plan.mode}): choose Buffer or Hybrid to save replays.`,
+      );
     }
     return this.replays.save(recording, recording.buffer);
   }
@@ -150,7 +159,9 @@ export class RecorderService implements RecorderView {
   private async launch(recording: Recording): Promise<void> {
     try {
       await recording.start({
-        toolbox: this.toolbox, captures: this.captures, maxDisplayHeight: this.machine.maxDisplayHeight,
+        toolbox: this.toolbox,
+        captures: this.captures,
+        maxDisplayHeight: this.machine.maxDisplayHeight,
         contentPath: (fileName) => this.library.contentPath('Session', recording.game, fileName),
         screenFramesWanted: () => this.frameDemand.screenFramesWanted,
       });
@@ -191,7 +202,12 @@ export class RecorderService implements RecorderView {
     recording.preview.announceOff(true);
     this.announce('ending', { recording, endedAt });
     const exit = await recording.finish(cause.kind === 'failed' ? cause.exit : undefined);
-    this.logger.info('recording ended', { cause: cause.kind, code: exit.code, signal: exit.signal, ...(exit.errorText ? { errorText: exit.errorText } : {}) });
+    this.logger.info('recording ended', {
+      cause: cause.kind,
+      code: exit.code,
+      signal: exit.signal,
+      ...(exit.errorText ? { errorText: exit.errorText } : {}),
+    });
 
     let item: ContentRecord | undefined;
     let saveError: string | undefined;

@@ -91,10 +91,15 @@ describe('Recording', function () {
   });
 
   it('removes what it created when ffmpeg cannot start, and stays Starting', async () => {
-    const broken: CaptureSource = { name: 'broken', inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v', audioTracks: [] }) };
+    const broken: CaptureSource = {
+      name: 'broken',
+      inputs: () => ({ args: ['-f', 'lavfi', '-i', 'nosuchfilter'], video: '0:v', audioTracks: [] }),
+    };
     const session = recording('Hybrid');
     let failure: unknown;
-    await session.start(parts(broken)).catch((error: unknown) => { failure = error; });
+    await session.start(parts(broken)).catch((error: unknown) => {
+      failure = error;
+    });
     expect(failure).to.be.instanceOf(Error);
     expect(session.status).to.equal('starting');
     expect(session.isStarted()).to.equal(false);

@@ -197,11 +197,15 @@ export class Recording {
       if (plan.mode !== 'Session') {
         const buffersFolder = path.join(settings.cacheFolder, 'replay-buffer');
         await this.removeStaleBuffers(buffersFolder);
-        this.#buffer = new ReplayBuffer(await freePath(path.join(buffersFolder, stamp)), {
-          durationSeconds: plan.bufferSeconds,
-          maxBytes: plan.bufferMaxMegabytes * 1024 * 1024,
-          segmentSeconds: SEGMENT_SECONDS,
-        }, this.logger);
+        this.#buffer = new ReplayBuffer(
+          await freePath(path.join(buffersFolder, stamp)),
+          {
+            durationSeconds: plan.bufferSeconds,
+            maxBytes: plan.bufferMaxMegabytes * 1024 * 1024,
+            segmentSeconds: SEGMENT_SECONDS,
+          },
+          this.logger,
+        );
         await this.#buffer.prepare();
       }
       const buffer = this.#buffer;
@@ -234,8 +238,14 @@ export class Recording {
       void process.exited.then(() => buffer?.markEnded());
       buffer?.startPruning();
       this.logger.info('recording starting', {
-        game: this.game, mode: plan.mode, source: source.name, ...format, codec: chooseVideoCodec(settings, parts.toolbox.codecs).codec.internalEncoderId,
-        rateControl: settings.rateControl, audioTracks: audioTrackNames, pid: process.pid,
+        game: this.game,
+        mode: plan.mode,
+        source: source.name,
+        ...format,
+        codec: chooseVideoCodec(settings, parts.toolbox.codecs).codec.internalEncoderId,
+        rateControl: settings.rateControl,
+        audioTracks: audioTrackNames,
+        pid: process.pid,
         ...(this.#cacheFile ? { file: this.#cacheFile } : {}),
         ...(buffer ? { buffer: buffer.folder, bufferSeconds: plan.bufferSeconds, bufferMaxMegabytes: plan.bufferMaxMegabytes } : {}),
       });
@@ -261,7 +271,14 @@ export class Recording {
     if (!file || pid === undefined) return;
     this.#outputCheck = setInterval(() => {
       void (async () => {
-        if (this.#status !== 'running' || await stat(file).then(() => true, () => false)) return;
+        if (
+          this.#status !== 'running' ||
+          (await stat(file).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return;
         clearInterval(this.#outputCheck);
         this.logger.error('the recording file was removed while recording', { file });
         const rescued = await copyDeletedOpenFile(pid, file, file).catch((error: unknown) => {
@@ -280,7 +297,7 @@ export class Recording {
   async finish(exit?: FfmpegExit): Promise<FfmpegExit> {
     this.#status = 'finishing';
     clearInterval(this.#outputCheck);
-    const ended = exit ?? await this.#media!.process.stop();
+    const ended = exit ?? (await this.#media!.process.stop());
     this.#buffer?.markEnded();
     await this.saves;
     return ended;
@@ -289,7 +306,9 @@ export class Recording {
   /** The recording is over and kept (or not): its replay segments go, and it takes no more bookmarks. */
   async close(): Promise<void> {
     this.#saved = true;
-    await this.#buffer?.remove().catch((error: unknown) => this.logger.warn('replay segments not removed', { folder: this.#buffer?.folder, error }));
+    await this.#buffer
+      ?.remove()
+      .catch((error: unknown) => this.logger.warn('replay segments not removed', { folder: this.#buffer?.folder, error }));
   }
 
   /** Segments left by a recording that ended with the process (a crash): the buffer is gone with it. */
@@ -341,8 +360,10 @@ function firstFrame(process: FfmpegProcess, frames: RecordingFrames, frameRate: 
 function captureRequest(format: CaptureFormat, settings: EffectiveRecordingSettings): CaptureRequest {
   const { inputDevices, gameVolume } = settings;
   // No device chosen records the default output; a volume override needs it named to apply.
-  const outputDevices = settings.outputDevices.length > 0 || inputDevices.length > 0 || gameVolume === 1
-    ? settings.outputDevices : [{ id: 'default', name: '', volume: 1 }];
+  const outputDevices =
+    settings.outputDevices.length > 0 || inputDevices.length > 0 || gameVolume === 1
+      ? settings.outputDevices
+      : [{ id: 'default', name: '', volume: 1 }];
   return {
     ...format,
     display: settings.selectedDisplay,

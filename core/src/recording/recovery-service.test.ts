@@ -57,7 +57,10 @@ describe('recovery', function () {
     await file('Videos/Elsewhere/ignored.mp4');
 
     const found = await findOrphanVideos({
-      cacheFolder: cache, contentFolder: videos, listedPaths: library.list().map((item) => item.filePath), knownGames: ['Arena', 'Some: Game'],
+      cacheFolder: cache,
+      contentFolder: videos,
+      listedPaths: library.list().map((item) => item.filePath),
+      knownGames: ['Arena', 'Some: Game'],
     });
     expect(found.map(({ filePath, type, detectedGame, inCache }) => ({ filePath, type, detectedGame, inCache }))).to.deep.equal([
       { filePath: interrupted, type: 'Session', detectedGame: undefined, inCache: true },
@@ -71,15 +74,25 @@ describe('recovery', function () {
 
   it('describes a file as the prompt shows it', () => {
     const shown = toRecoverableFile({
-      recoveryId: '8d3e0000-0000-4000-8000-000000000000', filePath: path.join(videos, 'Full Sessions', 'Arena', 'x.mp4'), type: 'Session',
-      detectedGame: 'Arena', inCache: false, sizeBytes: 812.4 * 1024 * 1024,
+      recoveryId: '8d3e0000-0000-4000-8000-000000000000',
+      filePath: path.join(videos, 'Full Sessions', 'Arena', 'x.mp4'),
+      type: 'Session',
+      detectedGame: 'Arena',
+      inCache: false,
+      sizeBytes: 812.4 * 1024 * 1024,
     });
     expect(shown).to.deep.equal({
-      recoveryId: '8d3e0000-0000-4000-8000-000000000000', fileName: 'x.mp4', filePath: `${videos.replaceAll('\\', '/')}/Full Sessions/Arena/x.mp4`,
-      type: 'Session', typeLabel: 'Session Recording', fileSize: '812.40 MB', detectedGame: 'Arena',
+      recoveryId: '8d3e0000-0000-4000-8000-000000000000',
+      fileName: 'x.mp4',
+      filePath: `${videos.replaceAll('\\', '/')}/Full Sessions/Arena/x.mp4`,
+      type: 'Session',
+      typeLabel: 'Session Recording',
+      fileSize: '812.40 MB',
+      detectedGame: 'Arena',
     });
-    expect(toRecoverableFile({ recoveryId: 'r', filePath: '/v/b.mp4', type: 'Buffer', detectedGame: undefined, inCache: true, sizeBytes: 0 }))
-      .to.deep.include({ typeLabel: 'Replay Buffer', detectedGame: null, fileSize: '0.00 MB' });
+    expect(
+      toRecoverableFile({ recoveryId: 'r', filePath: '/v/b.mp4', type: 'Buffer', detectedGame: undefined, inCache: true, sizeBytes: 0 }),
+    ).to.deep.include({ typeLabel: 'Replay Buffer', detectedGame: null, fileSize: '0.00 MB' });
   });
 
   describe('RecoveryService', () => {
@@ -88,16 +101,46 @@ describe('recovery', function () {
 
     /** A new service over the app's (a restart), with a monitor that counts refreshes. */
     const service = () => {
-      const monitor = { refreshSoon: () => { refreshes++; } } as unknown as StorageMonitor;
+      const monitor = {
+        refreshSoon: () => {
+          refreshes++;
+        },
+      } as unknown as StorageMonitor;
       return app.fresh(RecoveryService, [[StorageMonitor, monitor]]);
     };
     /** A fragmented MP4 as an interrupted recording leaves it. */
     const fragmentedRecording = async (target: string, seconds = 2) => {
       await mkdir(path.dirname(target), { recursive: true });
-      await new Promise<void>((resolve, reject) => execFile(toolbox.requireFfmpeg('The test').ffmpeg.path, [
-        '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-y', target,
-      ], (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        execFile(
+          toolbox.requireFfmpeg('The test').ffmpeg.path,
+          [
+            '-v',
+            'error',
+            '-f',
+            'lavfi',
+            '-i',
+            `testsrc2=size=320x180:rate=30:duration=${seconds}`,
+            '-f',
+            'lavfi',
+            '-i',
+            `sine=frequency=440:duration=${seconds}`,
+            '-c:v',
+            'libx264',
+            '-preset',
+            'ultrafast',
+            '-g',
+            '30',
+            '-c:a',
+            'aac',
+            '-movflags',
+            'frag_keyframe+empty_moov+default_base_moof',
+            '-y',
+            target,
+          ],
+          (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve()),
+        ),
+      );
       return target;
     };
     beforeEach(async () => {
@@ -117,7 +160,13 @@ describe('recovery', function () {
       recovery.offerPending();
       const prompt = events.of('RecoveryPrompt')[0]!;
       expect(prompt.totalCount).to.equal(1);
-      expect(prompt.files[0]).to.deep.include({ recoveryId: candidate!.recoveryId, fileName: '2026-11-22_10-00-00.mp4', type: 'Session', typeLabel: 'Session Recording', detectedGame: null });
+      expect(prompt.files[0]).to.deep.include({
+        recoveryId: candidate!.recoveryId,
+        fileName: '2026-11-22_10-00-00.mp4',
+        type: 'Session',
+        typeLabel: 'Session Recording',
+        detectedGame: null,
+      });
       recovery.offerPending();
       expect(events.of('RecoveryPrompt'), 'a frontend that connects before answering gets it too').to.deep.equal([prompt, prompt]);
 
@@ -131,12 +180,16 @@ describe('recovery', function () {
       const layout = await readMp4Layout(item!.filePath);
       expect(layout.fragmented).to.equal(false);
       expect(needsRemux(layout)).to.equal(false);
-      expect((await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath)).streams.map((stream) => stream.type)).to.deep.equal(['video', 'audio']);
+      expect(
+        (await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath)).streams.map((stream) => stream.type),
+      ).to.deep.equal(['video', 'audio']);
       expect(await readdir(path.join(cache, 'thumbnails', 'Full Sessions'))).to.deep.equal([`${item!.id}.jpeg`]);
       expect(await readdir(path.join(cache, 'waveforms', 'Full Sessions'))).to.deep.equal([`${item!.id}.peaks.json`]);
       expect(await readdir(path.join(videos, 'Full Sessions', 'My_ Game'))).to.deep.equal(['2026-11-22_10-00-00.mp4']);
 
-      expect((await commandRejection(recovery.confirm({ recoveryId: candidate!.recoveryId, action: 'recover' }))).code).to.equal('NotFound');
+      expect((await commandRejection(recovery.confirm({ recoveryId: candidate!.recoveryId, action: 'recover' }))).code).to.equal(
+        'NotFound',
+      );
       expect(await service().scan()).to.deep.equal([]);
     });
 

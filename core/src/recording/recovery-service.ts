@@ -10,7 +10,14 @@ import { tempOutputPath } from '../media/job-output.js';
 import { moveFile } from '../media/move-file.js';
 import { needsRemux, readMp4Layout } from '../media/mp4-layout.js';
 import type { ProbeResult } from '../media/probe.js';
-import { formatRecoverySize, toWirePath, TYPE_FOLDERS, type CommandParameters, type ContentType, type RecoverableFile } from '../protocol/index.js';
+import {
+  formatRecoverySize,
+  toWirePath,
+  TYPE_FOLDERS,
+  type CommandParameters,
+  type ContentType,
+  type RecoverableFile,
+} from '../protocol/index.js';
 import { FileWriters } from '../support/file-writers.js';
 import { Logger } from '../support/logger.js';
 import { pathKey } from '../support/paths.js';
@@ -81,7 +88,8 @@ export async function findOrphanVideos(scan: OrphanScan): Promise<OrphanVideo[]>
   };
 
   const recordings = path.join(scan.cacheFolder, 'recordings');
-  for (const name of (await listFolder(recordings)).filter(isVideoName).sort()) await take(path.join(recordings, name), 'Session', undefined, true);
+  for (const name of (await listFolder(recordings)).filter(isVideoName).sort())
+    await take(path.join(recordings, name), 'Session', undefined, true);
 
   for (const type of SCAN_ORDER) {
     const typeFolder = path.join(scan.contentFolder, TYPE_FOLDERS[type]);
@@ -89,7 +97,7 @@ export async function findOrphanVideos(scan: OrphanScan): Promise<OrphanVideo[]>
       const parts = relative.split(path.sep);
       // The game folder is the first one under the type folder (`<TypeFolder>/<game>/…/<file>`).
       const folder = parts.length > 1 ? parts[0]! : undefined;
-      const detectedGame = folder === undefined ? undefined : gamesByFolder.get(folder.toLowerCase()) ?? folder;
+      const detectedGame = folder === undefined ? undefined : (gamesByFolder.get(folder.toLowerCase()) ?? folder);
       await take(path.join(typeFolder, relative), type, detectedGame, false);
     }
   }
@@ -139,12 +147,14 @@ export class RecoveryService {
   async scan(): Promise<readonly RecoveryCandidate[]> {
     const settings = this.settings.current;
     const items = this.library.list();
-    const orphans = await this.withoutFilesBeingWritten(await findOrphanVideos({
-      cacheFolder: settings.cacheFolder,
-      contentFolder: settings.contentFolder,
-      listedPaths: items.map((item) => item.filePath),
-      knownGames: [...items.map((item) => item.game), ...this.games.list().map((game) => game.name)],
-    }));
+    const orphans = await this.withoutFilesBeingWritten(
+      await findOrphanVideos({
+        cacheFolder: settings.cacheFolder,
+        contentFolder: settings.contentFolder,
+        listedPaths: items.map((item) => item.filePath),
+        knownGames: [...items.map((item) => item.game), ...this.games.list().map((game) => game.name)],
+      }),
+    );
     this.offered.clear();
     for (const orphan of orphans) {
       const recoveryId = randomUUID();
@@ -188,13 +198,20 @@ export class RecoveryService {
   /** The answer to `RecoveryConfirm`. Throws `CommandError`. */
   async confirm({ recoveryId, action, gameOverride }: CommandParameters<'RecoveryConfirm'>): Promise<void> {
     const candidate = this.offered.get(recoveryId);
-    if (!candidate) throw new CommandError('NotFound', `No recoverable file has the id ${recoveryId} (it was answered already, or the service restarted).`);
+    if (!candidate)
+      throw new CommandError(
+        'NotFound',
+        `No recoverable file has the id ${recoveryId} (it was answered already, or the service restarted).`,
+      );
     if (this.busy.has(recoveryId)) throw new CommandError('NotAllowed', `${candidate.filePath} is being recovered already.`);
     this.busy.add(recoveryId);
     try {
       const busy = action === 'skip' ? undefined : await this.busyReason(candidate.filePath, await FileWriters.snapshot());
       if (busy !== undefined) {
-        throw new CommandError('NotAllowed', `${candidate.filePath} is being written right now (${busy}), so it is not an interrupted recording: it was left as it is.`);
+        throw new CommandError(
+          'NotAllowed',
+          `${candidate.filePath} is being written right now (${busy}), so it is not an interrupted recording: it was left as it is.`,
+        );
       }
       if (action === 'skip') {
         this.logger.info('recovery skipped: offered again at the next start', { file: candidate.filePath });
@@ -280,7 +297,13 @@ export class RecoveryService {
       tools,
     });
     this.logger.info('video recovered', {
-      id: item.id, from: source, file: filePath, game, durationSeconds: item.durationSeconds, remuxed: remuxed !== undefined, layout: layout?.boxes.slice(0, 8),
+      id: item.id,
+      from: source,
+      file: filePath,
+      game,
+      durationSeconds: item.durationSeconds,
+      remuxed: remuxed !== undefined,
+      layout: layout?.boxes.slice(0, 8),
     });
     return item;
   }

@@ -42,7 +42,10 @@ export class ReplaySaver {
     const until = Math.floor((requestedAt.getTime() - recording.startedAt.getTime()) / 1000 / buffer.limits.segmentSeconds);
     this.logger.info('replay buffer save requested', { segment: until });
     const save = recording.saves.then(() => this.saveNow(recording, buffer, until, requestedAt));
-    recording.saves = save.then(() => undefined, () => undefined);
+    recording.saves = save.then(
+      () => undefined,
+      () => undefined,
+    );
     return save;
   }
 
@@ -51,7 +54,8 @@ export class ReplaySaver {
     const began = Date.now();
     try {
       const flushed = await buffer.waitUntilComplete(until, buffer.limits.segmentSeconds * 1000 + FLUSH_GRACE_MS);
-      if (!flushed) this.logger.warn('the replay segment being written did not close in time: saving the segments before it', { segment: until });
+      if (!flushed)
+        this.logger.warn('the replay segment being written did not close in time: saving the segments before it', { segment: until });
       const waitedMs = Date.now() - began;
       const span = await buffer.take(recording.plan.bufferSeconds, until);
       if (!span) throw new Error('Nothing has been buffered yet: try again in a few seconds.');
@@ -61,7 +65,13 @@ export class ReplaySaver {
       const early = sources && this.ingest.prepareArtwork(sources, tools);
       const joinBegan = Date.now();
       try {
-        target = await concatSegments({ ffmpegPath: tools.ffmpeg.path, segments: span.segments, target, audioTrackNames: [...audioTrackNames], logger: this.logger });
+        target = await concatSegments({
+          ffmpegPath: tools.ffmpeg.path,
+          segments: span.segments,
+          target,
+          audioTrackNames: [...audioTrackNames],
+          logger: this.logger,
+        });
       } catch (error) {
         if (early) await this.ingest.discardArtwork(await early);
         throw error;
@@ -96,14 +106,25 @@ export class ReplaySaver {
       });
       this.events.send('ReplayBufferSaved', {});
       this.logger.info('replay buffer saved', {
-        id: item.id, file: target, segments: span.segments.length, from: span.startSeconds, duration: durationSeconds,
-        bookmarks: bookmarks.length, waitedForSegmentMs: waitedMs, joinMs, tookMs: Date.now() - began,
+        id: item.id,
+        file: target,
+        segments: span.segments.length,
+        from: span.startSeconds,
+        duration: durationSeconds,
+        bookmarks: bookmarks.length,
+        waitedForSegmentMs: waitedMs,
+        joinMs,
+        tookMs: Date.now() - began,
       });
       return item;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.error('replay buffer not saved', { error: message });
-      this.notifier.showModal({ title: 'Replay Save Failed', description: `The replay buffer could not be saved: ${message}`, type: 'error' });
+      this.notifier.showModal({
+        title: 'Replay Save Failed',
+        description: `The replay buffer could not be saved: ${message}`,
+        type: 'error',
+      });
       throw new CommandError('Failed', `The replay buffer could not be saved: ${message}`);
     }
   }

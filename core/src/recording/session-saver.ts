@@ -13,13 +13,19 @@ import type { StartedRecording } from './recording.js';
 export class SessionSaver {
   private readonly logger: Logger;
 
-  constructor(private readonly ingest: ContentIngest, logger: Logger) {
+  constructor(
+    private readonly ingest: ContentIngest,
+    logger: Logger,
+  ) {
     this.logger = logger.child('recorder');
   }
 
   /** The new item; undefined when the user's settings discard a session without bookmarks. Throws when nothing can be kept. */
   async keep(recording: StartedRecording, cacheFile: string, contentFilePath: string, endedAt: Date): Promise<ContentRecord | undefined> {
-    const size = await stat(cacheFile).then((file) => file.size, () => 0);
+    const size = await stat(cacheFile).then(
+      (file) => file.size,
+      () => 0,
+    );
     if (size === 0) {
       await rm(cacheFile, { force: true });
       throw new Error('ffmpeg wrote nothing, so there is no video to keep.');
@@ -27,7 +33,10 @@ export class SessionSaver {
     if (recording.settings.discardSessionsWithoutBookmarks && recording.bookmarks.length === 0) {
       // The user's choice (globally or for this game): a session where nothing happened is not kept.
       await rm(cacheFile, { force: true });
-      this.logger.info('session discarded: it has no bookmarks (discardSessionsWithoutBookmarks)', { file: cacheFile, game: recording.game });
+      this.logger.info('session discarded: it has no bookmarks (discardSessionsWithoutBookmarks)', {
+        file: cacheFile,
+        game: recording.game,
+      });
       return undefined;
     }
     const { startedAt, media } = recording;
@@ -58,7 +67,12 @@ export class SessionSaver {
       },
       tools: media.tools,
     });
-    this.logger.info('recording saved', { id: item.id, file: item.filePath, durationSeconds: item.durationSeconds, bookmarks: item.bookmarks.length });
+    this.logger.info('recording saved', {
+      id: item.id,
+      file: item.filePath,
+      durationSeconds: item.durationSeconds,
+      bookmarks: item.bookmarks.length,
+    });
     return item;
   }
 }

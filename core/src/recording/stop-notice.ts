@@ -16,8 +16,11 @@ export interface StopOutcome {
 
 /** The dialog for a recording that ended as `cause` says with `exit`; undefined when it stopped as asked and was kept. */
 export function stopNotice(cause: StopCause, exit: FfmpegExit, { item, saveError, cacheFile }: StopOutcome): Modal | undefined {
-  const saved = item ? `What was recorded until then was saved as ${item.filePath}.`
-    : cacheFile ? 'Nothing could be saved.' : 'Replays saved before that are kept.';
+  const saved = item
+    ? `What was recorded until then was saved as ${item.filePath}.`
+    : cacheFile
+      ? 'Nothing could be saved.'
+      : 'Replays saved before that are kept.';
   if (cause.kind === 'vanished') {
     return {
       title: 'Recording stopped: folder removed',
@@ -26,7 +29,11 @@ export function stopNotice(cause: StopCause, exit: FfmpegExit, { item, saveError
     };
   }
   if (cause.kind === 'failed') {
-    return { title: failureTitle(exit.errorText), description: `${saved}${exit.errorText ? ` ffmpeg said: ${exit.errorText}` : ''}`, type: 'error' };
+    return {
+      title: failureTitle(exit.errorText),
+      description: `${saved}${exit.errorText ? ` ffmpeg said: ${exit.errorText}` : ''}`,
+      type: 'error',
+    };
   }
   return saveError ? { title: 'Recording not saved', description: saveError, type: 'error' } : undefined;
 }
@@ -34,7 +41,8 @@ export function stopNotice(cause: StopCause, exit: FfmpegExit, { item, saveError
 /** What the user reads first when ffmpeg ended on its own (mapping as in the reference, §6.7). */
 export function failureTitle(errorText: string): string {
   if (/No space left on device|ENOSPC|disk full/i.test(errorText)) return 'Recording stopped: out of disk space';
-  if (/Permission denied|Access is denied|Could not open|Unable to write|Read-only file system/i.test(errorText)) return 'Recording stopped: cannot write to folder';
+  if (/Permission denied|Access is denied|Could not open|Unable to write|Read-only file system/i.test(errorText))
+    return 'Recording stopped: cannot write to folder';
   if (/Error writing|I\/O error/i.test(errorText)) return 'Recording stopped: write error';
   if (/encod|codec/i.test(errorText)) return 'Recording stopped: encoder error';
   return 'Recording stopped unexpectedly';

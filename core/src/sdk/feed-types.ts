@@ -11,14 +11,10 @@ export interface HttpPushInput {
 }
 
 /** One poll of a local HTTP endpoint: the answer, or why there was none. */
-export type PollInput =
-  | { status: number; body: string }
-  | { error: string };
+export type PollInput = { status: number; body: string } | { error: string };
 
 /** One complete line of a followed file, or a change of the file itself. */
-export type TailInput =
-  | { line: string; file: string }
-  | { reset: 'opened' | 'truncated' | 'rotated'; file: string };
+export type TailInput = { line: string; file: string } | { reset: 'opened' | 'truncated' | 'rotated'; file: string };
 
 /** A file that appeared (and stopped growing) in a watched folder. */
 export interface FolderInput {

@@ -37,12 +37,19 @@ describe('GameConfigFile', () => {
   }
 
   describe('text', () => {
-    it('is a marker line in the game\'s comment syntax, the hash of the body, then the body', () => {
+    it("is a marker line in the game's comment syntax, the hash of the body, then the body", () => {
       const lines = config.text.split('\n');
       expect(lines[0]).to.equal('// Written by Keyframe - edit freely; Keyframe will not overwrite a file you changed.');
       expect(lines[1]).to.match(/^\/\/ keyframe-sha256 [0-9a-f]{64}$/);
       expect(lines.slice(2).join('\n')).to.equal('"keyframe"\n{\n\t"uri"\t"http://127.0.0.1:1399/"\n}\n');
-      const hashComment = new GameConfigFile({ fileName: 'a.ini', body: 'a=1\n', lineComment: '#', gameFolderInLibrary: [], executableDepth: 0, configFolderInGame: ['x'] });
+      const hashComment = new GameConfigFile({
+        fileName: 'a.ini',
+        body: 'a=1\n',
+        lineComment: '#',
+        gameFolderInLibrary: [],
+        executableDepth: 0,
+        configFolderInGame: ['x'],
+      });
       expect(hashComment.text.startsWith('# Written by Keyframe')).to.equal(true);
     });
 
@@ -89,9 +96,12 @@ describe('GameConfigFile', () => {
       }
     });
 
-    it('fails with the file system\'s error when the folder cannot be created', async () => {
+    it("fails with the file system's error when the folder cannot be created", async () => {
       await writeFile(path.join(temp, 'not-a-folder'), '');
-      const failure = await config.install(path.join(temp, 'not-a-folder', 'cfg')).then(() => undefined, (error: unknown) => error);
+      const failure = await config.install(path.join(temp, 'not-a-folder', 'cfg')).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(failure).to.be.instanceOf(Error);
       expect(await readdir(temp)).to.deep.equal(['not-a-folder']);
     });
@@ -101,8 +111,9 @@ describe('GameConfigFile', () => {
     it('finds the config folder in each library that has the game, once per library', async () => {
       const withGame = await libraryWithGame('steam');
       await mkdir(path.join(temp, 'empty', 'steamapps', 'common'), { recursive: true });
-      expect(await config.foldersInLibraries([withGame, path.join(temp, 'empty'), path.join(temp, 'missing'), `${withGame}${path.sep}`]))
-        .to.deep.equal([path.join(withGame, ...GAME, 'mod', 'cfg')]);
+      expect(
+        await config.foldersInLibraries([withGame, path.join(temp, 'empty'), path.join(temp, 'missing'), `${withGame}${path.sep}`]),
+      ).to.deep.equal([path.join(withGame, ...GAME, 'mod', 'cfg')]);
       expect(await config.foldersInLibraries([])).to.deep.equal([]);
     });
 
@@ -119,7 +130,10 @@ describe('GameConfigFile', () => {
       const first = await libraryWithGame('steam');
       const second = await libraryWithGame('games');
       const executable = path.join(first, ...GAME, 'bin', 'linux64', 'game');
-      const report = await config.installForGame(gamePaths(async () => [first, second]), executable);
+      const report = await config.installForGame(
+        gamePaths(async () => [first, second]),
+        executable,
+      );
       const folders = [path.join(first, ...GAME, 'mod', 'cfg'), path.join(second, ...GAME, 'mod', 'cfg')];
       expect(report).to.deep.equal({ folders, written: folders, keptUserEdits: [], keptStaleUserEdits: [], failed: [] });
       const again = await config.installForGame(gamePaths(async () => [first, second]));
@@ -139,7 +153,12 @@ describe('GameConfigFile', () => {
 
       const game = path.join(temp, 'elsewhere', 'game');
       await mkdir(path.join(game, 'mod'), { recursive: true });
-      const unlisted = await config.installForGame(gamePaths(async () => { throw new Error('libraryfolders.vdf is unreadable'); }), path.join(game, 'bin', 'x64', 'game'));
+      const unlisted = await config.installForGame(
+        gamePaths(async () => {
+          throw new Error('libraryfolders.vdf is unreadable');
+        }),
+        path.join(game, 'bin', 'x64', 'game'),
+      );
       expect(unlisted.librariesError?.message).to.equal('libraryfolders.vdf is unreadable');
       expect(unlisted.written).to.deep.equal([path.join(game, 'mod', 'cfg')]);
     });
@@ -147,12 +166,20 @@ describe('GameConfigFile', () => {
     it('reports a kept file without the required text as stale, and says what to do without quoting that text', async () => {
       const required = 'Secret0123456789';
       const withToken = new GameConfigFile({
-        fileName: 'game_keyframe.cfg', body: `"keyframe"\n{\n\t"token"\t"${required}"\n}\n`, lineComment: '//',
-        gameFolderInLibrary: GAME, executableDepth: 2, configFolderInGame: ['mod', 'cfg'], required,
+        fileName: 'game_keyframe.cfg',
+        body: `"keyframe"\n{\n\t"token"\t"${required}"\n}\n`,
+        lineComment: '//',
+        gameFolderInLibrary: GAME,
+        executableDepth: 2,
+        configFolderInGame: ['mod', 'cfg'],
+        required,
       });
       const stale = await libraryWithGame('stale');
       const fine = await libraryWithGame('fine');
-      for (const [library, text] of [[stale, 'mine\n'], [fine, `mine, with ${required}\n`]] as const) {
+      for (const [library, text] of [
+        [stale, 'mine\n'],
+        [fine, `mine, with ${required}\n`],
+      ] as const) {
         await mkdir(path.join(library, ...GAME, 'mod', 'cfg'));
         await writeFile(path.join(library, ...GAME, 'mod', 'cfg', 'game_keyframe.cfg'), text);
       }
@@ -161,7 +188,12 @@ describe('GameConfigFile', () => {
       expect(report.keptStaleUserEdits).to.deep.equal([path.join(stale, ...GAME, 'mod', 'cfg')]);
       expect(await readFile(path.join(stale, ...GAME, 'mod', 'cfg', 'game_keyframe.cfg'), 'utf8')).to.equal('mine\n');
       const lines: { level: string; message: string }[] = [];
-      const logger = { debug: () => undefined, info: () => undefined, warn: (message: string) => lines.push({ level: 'warn', message }), error: () => undefined };
+      const logger = {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (message: string) => lines.push({ level: 'warn', message }),
+        error: () => undefined,
+      };
       withToken.logReport(report, 'Some Game', logger);
       expect(lines.map(({ message }) => message)).to.deep.equal([
         'Kept the game_keyframe.cfg that is already there, but it lacks what this version of Keyframe needs: delete game_keyframe.cfg so that Keyframe writes it again (then copy your own changes into the new file), and restart Some Game.',

@@ -168,13 +168,20 @@ export class GameConfigFile {
     }
     for (const folder of report.keptUserEdits) {
       if (report.keptStaleUserEdits.includes(folder)) {
-        logger.warn(`Kept the ${this.fileName} that is already there, but it lacks what this version of Keyframe needs: ${this.staleAdvice(gameName)}`, { folder });
+        logger.warn(
+          `Kept the ${this.fileName} that is already there, but it lacks what this version of Keyframe needs: ${this.staleAdvice(gameName)}`,
+          { folder },
+        );
       } else {
-        logger.info(`Kept the ${this.fileName} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, { folder });
+        logger.info(`Kept the ${this.fileName} that is already there: changed since Keyframe wrote it, or not written by Keyframe`, {
+          folder,
+        });
       }
     }
     for (const { folder, error } of report.failed) {
-      logger.warn(`Could not write ${this.fileName}: ${error.message}. Create it by hand as described in the integration's README.`, { folder });
+      logger.warn(`Could not write ${this.fileName}: ${error.message}. Create it by hand as described in the integration's README.`, {
+        folder,
+      });
     }
     if (report.written.length > 0) logger.info(`Wrote ${this.fileName}`, { folders: report.written });
     return { failedEverywhere: report.failed.length === report.folders.length };
@@ -190,7 +197,10 @@ export class GameConfigFile {
 
   private async folderInGame(gameFolder: string): Promise<string | undefined> {
     const [top, ...rest] = this.options.configFolderInGame;
-    const isFolder = await stat(path.join(gameFolder, top!)).then((info) => info.isDirectory(), () => false);
+    const isFolder = await stat(path.join(gameFolder, top!)).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
     return isFolder ? path.join(gameFolder, top!, ...rest) : undefined;
   }
 }

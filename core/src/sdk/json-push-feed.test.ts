@@ -4,22 +4,40 @@ import type { PluginLogger } from './game-integration.js';
 import { openJsonPushFeed, readJsonPush, tokenRefusedMessage } from './json-push-feed.js';
 
 /** Feeds that open one httpPush feed whose `ready` settles as told; the other kinds are not used here. */
-function pushFeeds(ready: Promise<void>): { feeds: Feeds; opened: { id: string; options: HttpPushOptions }[]; handlers: ((input: HttpPushInput) => unknown)[] } {
+function pushFeeds(ready: Promise<void>): {
+  feeds: Feeds;
+  opened: { id: string; options: HttpPushOptions }[];
+  handlers: ((input: HttpPushInput) => unknown)[];
+} {
   const opened: { id: string; options: HttpPushOptions }[] = [];
   const handlers: ((input: HttpPushInput) => unknown)[] = [];
   const httpPush = (id: string, options: HttpPushOptions): Feed<HttpPushInput> => {
     opened.push({ id, options });
-    return { ready, onInput: (handler) => { handlers.push(handler); }, close: async () => undefined };
+    return {
+      ready,
+      onInput: (handler) => {
+        handlers.push(handler);
+      },
+      close: async () => undefined,
+    };
   };
   return { feeds: { httpPush } as unknown as Feeds, opened, handlers };
 }
 
 class RecordedLogger implements PluginLogger {
   readonly lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
-  debug(message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'debug', message, fields }); }
-  info(message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'info', message, fields }); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'warn', message, fields }); }
-  error(message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'error', message, fields }); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'debug', message, fields });
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'info', message, fields });
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'warn', message, fields });
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'error', message, fields });
+  }
 }
 
 describe('openJsonPushFeed', () => {
@@ -29,11 +47,13 @@ describe('openJsonPushFeed', () => {
     const { feeds, opened, handlers } = pushFeeds(Promise.resolve());
     const handler = () => undefined;
     await openJsonPushFeed(feeds, options, handler);
-    expect(opened.map(({ id, options: { port, token } }) => ({ id, port, token }))).to.deep.equal([{ id: 'gsi', port: 1340, token: options.token }]);
+    expect(opened.map(({ id, options: { port, token } }) => ({ id, port, token }))).to.deep.equal([
+      { id: 'gsi', port: 1340, token: options.token },
+    ]);
     expect(handlers).to.deep.equal([handler]);
   });
 
-  it('words refusals for a missing or wrong token for health, and leaves those of web pages to the feed\'s log', async () => {
+  it("words refusals for a missing or wrong token for health, and leaves those of web pages to the feed's log", async () => {
     const { feeds, opened } = pushFeeds(Promise.resolve());
     const messages: string[] = [];
     await openJsonPushFeed(feeds, { ...options, onTokenRefused: (message) => messages.push(message) }, () => undefined);
@@ -45,10 +65,13 @@ describe('openJsonPushFeed', () => {
     expect(messages[1]).to.match(/^Refused 2 pushes from Some Game without Keyframe's token: restart Some Game/);
   });
 
-  it('turns a port it cannot listen on into what to do, keeping the feed\'s error as the cause', async () => {
+  it("turns a port it cannot listen on into what to do, keeping the feed's error as the cause", async () => {
     const cause = new Error('httpPush feed "gsi" cannot listen on 127.0.0.1:1340: port 1340 is in use by another program');
     const { feeds } = pushFeeds(Promise.reject(cause));
-    const failure = await openJsonPushFeed(feeds, options, () => undefined).then(() => undefined, (error: unknown) => error);
+    const failure = await openJsonPushFeed(feeds, options, () => undefined).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(Error);
     expect((failure as Error).message).to.equal(
       `Cannot listen for Some Game on 127.0.0.1:1340: ${cause.message}. Close the program that uses port 1340 and start the game again.`,
@@ -60,7 +83,7 @@ describe('openJsonPushFeed', () => {
 describe('readJsonPush', () => {
   const push = (body: string, method = 'POST'): HttpPushInput => ({ method, path: '/', body, userAgent: 'Game/1.0' });
 
-  it('reads the JSON of a POST, whatever the method\'s case', () => {
+  it("reads the JSON of a POST, whatever the method's case", () => {
     const logger = new RecordedLogger();
     expect(readJsonPush(push('{"player":{"kills":2}}'), logger)).to.deep.equal({ payload: { player: { kills: 2 } } });
     expect(readJsonPush(push('null', 'post'), logger)).to.deep.equal({ payload: null });

@@ -6,7 +6,8 @@ import type { IntegrationSettings, PluginLogger } from './game-integration.js';
 
 /** The port of the manifest's `httpPush:<port>` feed, which the host hands over; throws (a failed hook) when it declares none. */
 export function pushPortOf(settings: IntegrationSettings): number {
-  if (settings.port === undefined) throw new Error(`${settings.key}'s package.json declares no httpPush:<port> feed in keyframe.integration.feeds`);
+  if (settings.port === undefined)
+    throw new Error(`${settings.key}'s package.json declares no httpPush:<port> feed in keyframe.integration.feeds`);
   return settings.port;
 }
 
@@ -36,10 +37,13 @@ export interface JsonPushFeedOptions {
  * after its own clean-up.
  */
 export async function openJsonPushFeed(
-  feeds: Feeds, { id, port, game, token, onTokenRefused }: JsonPushFeedOptions, onInput: (input: HttpPushInput) => void | Promise<void>,
+  feeds: Feeds,
+  { id, port, game, token, onTokenRefused }: JsonPushFeedOptions,
+  onInput: (input: HttpPushInput) => void | Promise<void>,
 ): Promise<void> {
   const feed = feeds.httpPush(id, {
-    port, token,
+    port,
+    token,
     onRefused: ({ reason, count }) => {
       if (reason === 'token') onTokenRefused?.(tokenRefusedMessage(game, count));
     },
@@ -50,7 +54,7 @@ export async function openJsonPushFeed(
   } catch (error) {
     throw new Error(
       `Cannot listen for ${game} on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}. ` +
-      `Close the program that uses port ${port} and start the game again.`,
+        `Close the program that uses port ${port} and start the game again.`,
       { cause: error },
     );
   }
@@ -58,8 +62,10 @@ export async function openJsonPushFeed(
 
 /** What health says once `count` pushes came without the token of the config Keyframe installed. */
 export function tokenRefusedMessage(game: string, count: number): string {
-  return `Refused ${count} ${count === 1 ? 'push' : 'pushes'} from ${game} without Keyframe's token: restart ${game} so that it ` +
-    'reads the game state config Keyframe installed (if you changed that file, delete it so that Keyframe writes it again).';
+  return (
+    `Refused ${count} ${count === 1 ? 'push' : 'pushes'} from ${game} without Keyframe's token: restart ${game} so that it ` +
+    'reads the game state config Keyframe installed (if you changed that file, delete it so that Keyframe writes it again).'
+  );
 }
 
 /**

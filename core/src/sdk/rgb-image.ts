@@ -24,7 +24,11 @@ export interface FractionalRegion {
 }
 
 /** The region in pixels, clamped to the picture and at least one pixel each way. */
-export function regionInPixels(region: FractionalRegion, width: number, height: number): { left: number; top: number; width: number; height: number } {
+export function regionInPixels(
+  region: FractionalRegion,
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } {
   const left = Math.min(width - 1, Math.max(0, Math.round(region.left * width)));
   const top = Math.min(height - 1, Math.max(0, Math.round(region.top * height)));
   return {

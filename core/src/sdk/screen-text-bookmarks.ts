@@ -25,7 +25,10 @@ export class ScreenTextBookmarks {
   /** Start of the recording the feed reads: frame times count from it. */
   private recordingStart: Date | undefined;
 
-  constructor(private readonly services: ScreenTextBookmarksServices, private readonly options: ScreenTextBookmarksOptions) {
+  constructor(
+    private readonly services: ScreenTextBookmarksServices,
+    private readonly options: ScreenTextBookmarksOptions,
+  ) {
     this.matcher = new ScreenTextMatcher(options.matcher);
   }
 
@@ -58,7 +61,10 @@ export class ScreenTextBookmarks {
         continue;
       }
       const added = await this.services.bookmarks.add({ type: event.type, at: new Date(start.getTime() + event.timeMs) });
-      this.services.logger.debug(`${event.type} read on screen${added ? '' : ': no recording covers it'}`, { text: event.text, timeMs: event.timeMs });
+      this.services.logger.debug(`${event.type} read on screen${added ? '' : ': no recording covers it'}`, {
+        text: event.text,
+        timeMs: event.timeMs,
+      });
     }
   }
 }

@@ -1,15 +1,16 @@
 import { expect } from 'chai';
 import { ScreenTextMatcher, type ScreenTextEvent } from './screen-text-matcher.js';
 
-const soccer = () => new ScreenTextMatcher({
-  keywords: [
-    { keyword: '+100', type: 'Goal' },
-    { keyword: 'goal', type: 'Goal', exclude: ['shot', 'on '] },
-    { keyword: 'assist', type: 'Assist' },
-  ],
-  cooldownMs: 5000,
-  excludeWindowMs: 1500,
-});
+const soccer = () =>
+  new ScreenTextMatcher({
+    keywords: [
+      { keyword: '+100', type: 'Goal' },
+      { keyword: 'goal', type: 'Goal', exclude: ['shot', 'on '] },
+      { keyword: 'assist', type: 'Assist' },
+    ],
+    cooldownMs: 5000,
+    excludeWindowMs: 1500,
+  });
 
 /** Frames every 250 ms from `fromMs`, each with its text; the events in order. */
 function play(matcher: ScreenTextMatcher, texts: string[], fromMs = 0): Pick<ScreenTextEvent, 'type' | 'timeMs'>[] {
@@ -25,7 +26,10 @@ describe('ScreenTextMatcher', () => {
 
   it('lets another type through during a cool-down, and the same type after it', () => {
     const matcher = soccer();
-    expect(play(matcher, ['+100 GOAL', 'ASSIST'])).to.deep.equal([{ type: 'Goal', timeMs: 0 }, { type: 'Assist', timeMs: 250 }]);
+    expect(play(matcher, ['+100 GOAL', 'ASSIST'])).to.deep.equal([
+      { type: 'Goal', timeMs: 0 },
+      { type: 'Assist', timeMs: 250 },
+    ]);
     expect(play(matcher, ['+100 GOAL'], 4000)).to.deep.equal([]);
     expect(play(matcher, ['+100 GOAL'], 5000)).to.deep.equal([{ type: 'Goal', timeMs: 5000 }]);
   });
@@ -54,7 +58,11 @@ describe('ScreenTextMatcher', () => {
   it('subtracts the compensation, never below the recording start', () => {
     const matcher = new ScreenTextMatcher({ keywords: [{ keyword: 'WASTED', type: 'Death' }], compensationMs: 1000 });
     expect(matcher.push({ text: 'WASTED', confidence: 96, frameTimeMs: 400 })[0]).to.deep.include({ type: 'Death', timeMs: 0 });
-    expect(matcher.push({ text: 'VASTED', confidence: 80, frameTimeMs: 9400 })[0]).to.deep.include({ type: 'Death', timeMs: 8400, keyword: 'WASTED' });
+    expect(matcher.push({ text: 'VASTED', confidence: 80, frameTimeMs: 9400 })[0]).to.deep.include({
+      type: 'Death',
+      timeMs: 8400,
+      keyword: 'WASTED',
+    });
   });
 
   it('starts afresh after reset()', () => {

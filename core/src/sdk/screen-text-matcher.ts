@@ -63,7 +63,12 @@ export class ScreenTextMatcher {
     if (!found || frameTimeMs < (this.coolUntil.get(found.type) ?? -Infinity)) return events;
     const exclude = found.exclude ?? [];
     if (exclude.some((fragment) => includesFragment(text, fragment))) return events;
-    const event: ScreenTextEvent = { type: found.type, timeMs: Math.max(0, frameTimeMs - this.compensationMs), keyword: found.keyword, text };
+    const event: ScreenTextEvent = {
+      type: found.type,
+      timeMs: Math.max(0, frameTimeMs - this.compensationMs),
+      keyword: found.keyword,
+      text,
+    };
     this.coolUntil.set(found.type, frameTimeMs + this.cooldownMs);
     if (exclude.length > 0) this.pending.set(found.type, { event, detectedAtMs: frameTimeMs, exclude });
     else events.push(event);

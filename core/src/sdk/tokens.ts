@@ -3,8 +3,13 @@
 import type { InjectionToken } from 'tsyringe';
 import type { Feeds as FeedsService } from './feed-types.js';
 import type {
-  Bookmarks as BookmarksService, Clock as ClockService, GamePaths as GamePathsService, HealthReporter,
-  IntegrationSettings as IntegrationSettingsService, PluginLogger, RecorderView,
+  Bookmarks as BookmarksService,
+  Clock as ClockService,
+  GamePaths as GamePathsService,
+  HealthReporter,
+  IntegrationSettings as IntegrationSettingsService,
+  PluginLogger,
+  RecorderView,
 } from './game-integration.js';
 
 export const Bookmarks: InjectionToken<BookmarksService> = Symbol.for('keyframe.Bookmarks');

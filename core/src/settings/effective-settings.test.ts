@@ -19,14 +19,26 @@ const globalSettings = (games: GameSetting[]): Settings => ({
 });
 
 const customQuality = {
-  preset: 'custom' as const, resolution: '1440p' as const, frameRate: 120, rateControl: 'CBR' as const, crfValue: 18, cqLevel: 19,
-  bitrate: 80, minBitrate: 40, maxBitrate: 90, encoder: 'cpu' as const, codec: null,
+  preset: 'custom' as const,
+  resolution: '1440p' as const,
+  frameRate: 120,
+  rateControl: 'CBR' as const,
+  crfValue: 18,
+  cqLevel: 19,
+  bitrate: 80,
+  minBitrate: 40,
+  maxBitrate: 90,
+  encoder: 'cpu' as const,
+  codec: null,
 };
 
 describe('effectiveRecordingSettings', () => {
   it('is a copy of the global settings for a manual recording or a game without an entry, game volume 1', () => {
     const settings = globalSettings([{ name: 'Other', paths: ['other.exe'], record: true, volumeOverride: 0.5 }]);
-    for (const effective of [effectiveRecordingSettings(settings), effectiveRecordingSettings(settings, { name: 'Dota 2', executablePath: '/games/dota2' })]) {
+    for (const effective of [
+      effectiveRecordingSettings(settings),
+      effectiveRecordingSettings(settings, { name: 'Dota 2', executablePath: '/games/dota2' }),
+    ]) {
       expect(effective).to.deep.equal({ ...settings, gameVolume: 1 });
       expect(effective.games).to.not.equal(settings.games);
     }
@@ -47,27 +59,54 @@ describe('effectiveRecordingSettings', () => {
     const settings = globalSettings([{ name: 'Shooter', paths: ['shooter.exe'], record: true, qualityOverride: customQuality }]);
     const effective = effectiveRecordingSettings(settings, { name: 'Shooter', executablePath: 'C:\\Games\\shooter.exe' });
     expect(effective).to.deep.include({
-      videoQualityPreset: 'custom', resolution: '1440p', frameRate: 120, rateControl: 'CBR', crfValue: 18, cqLevel: 19,
-      bitrate: 80, minBitrate: 40, maxBitrate: 90, encoder: 'cpu', codec: settings.codec,
+      videoQualityPreset: 'custom',
+      resolution: '1440p',
+      frameRate: 120,
+      rateControl: 'CBR',
+      crfValue: 18,
+      cqLevel: 19,
+      bitrate: 80,
+      minBitrate: 40,
+      maxBitrate: 90,
+      encoder: 'cpu',
+      codec: settings.codec,
     });
     const codec = { friendlyName: 'NVIDIA NVENC H.264', internalEncoderId: 'jim_nvenc', isHardwareEncoder: true };
-    const withCodec = globalSettings([{ name: 'Shooter', paths: ['shooter.exe'], record: true, qualityOverride: { ...customQuality, codec } }]);
+    const withCodec = globalSettings([
+      { name: 'Shooter', paths: ['shooter.exe'], record: true, qualityOverride: { ...customQuality, codec } },
+    ]);
     expect(effectiveRecordingSettings(withCodec, { name: 'Shooter' }).codec).to.deep.equal(codec);
   });
 
   it('applies the recording mode, discard, HDR and volume overrides; null ones inherit', () => {
     const entry: GameSetting = {
-      name: 'Test Game', paths: ['/games/keyframe-test-game'], record: true,
+      name: 'Test Game',
+      paths: ['/games/keyframe-test-game'],
+      record: true,
       recordingModeOverride: { recordingMode: 'Buffer', replayBufferDuration: 120, replayBufferMaxSize: 4000 },
-      discardSessionsWithoutBookmarksOverride: true, enableHdrOverride: true, volumeOverride: 0.25,
+      discardSessionsWithoutBookmarksOverride: true,
+      enableHdrOverride: true,
+      volumeOverride: 0.25,
     };
     const effective = effectiveRecordingSettings(globalSettings([entry]), { name: 'Renamed', executablePath: '/games/keyframe-test-game' });
     expect(effective).to.deep.include({
-      recordingMode: 'Buffer', replayBufferDuration: 120, replayBufferMaxSize: 4000,
-      discardSessionsWithoutBookmarks: true, enableHdr: true, gameVolume: 0.25,
+      recordingMode: 'Buffer',
+      replayBufferDuration: 120,
+      replayBufferMaxSize: 4000,
+      discardSessionsWithoutBookmarks: true,
+      enableHdr: true,
+      gameVolume: 0.25,
     });
 
-    const inheriting = globalSettings([{ ...entry, recordingModeOverride: null, discardSessionsWithoutBookmarksOverride: null, enableHdrOverride: null, volumeOverride: null }]);
+    const inheriting = globalSettings([
+      {
+        ...entry,
+        recordingModeOverride: null,
+        discardSessionsWithoutBookmarksOverride: null,
+        enableHdrOverride: null,
+        volumeOverride: null,
+      },
+    ]);
     const plain = effectiveRecordingSettings(inheriting, { name: 'Test Game' });
     expect(plain).to.deep.equal({ ...inheriting, gameVolume: 1 });
   });

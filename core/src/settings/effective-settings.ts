@@ -53,7 +53,15 @@ function qualityChanges(quality: NonNullable<GameSetting['qualityOverride']>, ma
   const { resolution, frameRate, rateControl, crfValue, cqLevel, bitrate, minBitrate, maxBitrate, encoder, codec } = quality;
   return {
     videoQualityPreset: 'custom',
-    resolution, frameRate, rateControl, crfValue, cqLevel, bitrate, minBitrate, maxBitrate, encoder,
+    resolution,
+    frameRate,
+    rateControl,
+    crfValue,
+    cqLevel,
+    bitrate,
+    minBitrate,
+    maxBitrate,
+    encoder,
     ...(codec ? { codec } : {}),
   };
 }

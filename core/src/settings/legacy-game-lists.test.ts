@@ -12,18 +12,22 @@ describe('migrateLegacyGameLists', () => {
   });
 
   it('keeps the choice of a game the user already has in games, adding the legacy paths', () => {
-    const { settings } = migrateLegacyGameLists(settingsWith({
-      games: [{ name: 'Arena', paths: ['a.exe'], record: false }],
-      whitelist: [{ name: 'ARENA', paths: ['b.exe', 'a.exe'] }],
-    }));
+    const { settings } = migrateLegacyGameLists(
+      settingsWith({
+        games: [{ name: 'Arena', paths: ['a.exe'], record: false }],
+        whitelist: [{ name: 'ARENA', paths: ['b.exe', 'a.exe'] }],
+      }),
+    );
     expect(settings.games).to.deep.equal([{ name: 'Arena', paths: ['a.exe', 'b.exe'], record: false }]);
   });
 
   it('lets the whitelist win over the blacklist for the same game', () => {
-    const { settings, migratedGames } = migrateLegacyGameLists(settingsWith({
-      blacklist: [{ name: 'Arena', paths: ['x'] }],
-      whitelist: [{ name: 'arena', paths: ['y'] }],
-    }));
+    const { settings, migratedGames } = migrateLegacyGameLists(
+      settingsWith({
+        blacklist: [{ name: 'Arena', paths: ['x'] }],
+        whitelist: [{ name: 'arena', paths: ['y'] }],
+      }),
+    );
     expect(migratedGames).to.equal(2);
     expect(settings.games).to.deep.equal([{ name: 'arena', paths: ['y', 'x'], record: true }]);
   });

@@ -12,7 +12,6 @@ import { CAPTURE_CAPABILITIES } from '../media/capture-source.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
-
 describe('SettingsService', () => {
   let folder: string;
   let events: RecordedEvents;
@@ -29,8 +28,14 @@ describe('SettingsService', () => {
     recorder = { isRecording: false };
     machine = { maxDisplayHeight: 1080, captureCapabilities: () => undefined };
     app = await createTestApp({
-      dataFolder: folder, settings: {},
-      overrides: [[ServiceOptions, options], [EVENT_SINK, events], [RECORDING_ACTIVITY, recorder], [CAPTURE_CAPABILITIES, machine]],
+      dataFolder: folder,
+      settings: {},
+      overrides: [
+        [ServiceOptions, options],
+        [EVENT_SINK, events],
+        [RECORDING_ACTIVITY, recorder],
+        [CAPTURE_CAPABILITIES, machine],
+      ],
     });
     store = app.resolve(SettingsStore);
     service = app.resolve(SettingsService);
@@ -45,7 +50,10 @@ describe('SettingsService', () => {
       recorder.isRecording = true;
       const before = await readFile(path.join(folder, 'settings.json'), 'utf8');
 
-      const refusal = await commandRejection(service.update({ frameRate: 30, gameIntegrations: { tacticalShooter: { enabled: false } } }), 'NotAllowed');
+      const refusal = await commandRejection(
+        service.update({ frameRate: 30, gameIntegrations: { tacticalShooter: { enabled: false } } }),
+        'NotAllowed',
+      );
       expect(refusal.message).to.include('tacticalShooter');
       expect(store.current.gameIntegrations.tacticalShooter!.enabled).to.equal(true);
       expect(store.current.frameRate).to.equal(60);
@@ -77,8 +85,11 @@ describe('SettingsService', () => {
     const file = path.join(folder, 'a file.txt');
     await writeFile(file, 'not a folder');
     for (const [field, requested, why] of [
-      ['contentFolder', '/', 'root'], ['contentFolder', '/proc', 'system folder'], ['cacheFolder', '/dev/null', 'system folder'],
-      ['contentFolder', '/etc/keyframe', 'inside the system folder /etc'], ['contentFolder', file, 'a file, not a folder'],
+      ['contentFolder', '/', 'root'],
+      ['contentFolder', '/proc', 'system folder'],
+      ['cacheFolder', '/dev/null', 'system folder'],
+      ['contentFolder', '/etc/keyframe', 'inside the system folder /etc'],
+      ['contentFolder', file, 'a file, not a folder'],
       ['cacheFolder', os.homedir(), 'whole home folder'],
     ] as const) {
       const refusal = await commandRejection(service.update({ [field]: requested, frameRate: 24 }), 'InvalidParameters');

@@ -58,7 +58,8 @@ export class SettingsService {
       try {
         await usableFolder(requested);
       } catch (error) {
-        if (error instanceof CommandError) throw new CommandError(error.code, `Settings not saved: ${folder} ${JSON.stringify(requested)} refused. ${error.message}`);
+        if (error instanceof CommandError)
+          throw new CommandError(error.code, `Settings not saved: ${folder} ${JSON.stringify(requested)} refused. ${error.message}`);
         throw error;
       }
     }
@@ -75,7 +76,8 @@ export class SettingsService {
     const problems = describeProblems(Settings, next);
     if (problems.length > 0) throw new CommandError('InvalidParameters', `Settings not saved: ${problems.join('; ')}`);
     for (const folder of FOLDER_FIELDS) {
-      if (!path.isAbsolute(next[folder])) throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
+      if (!path.isAbsolute(next[folder]))
+        throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
     }
     this.refuseIntegrationToggleWhileRecording(next);
     return next;
@@ -89,8 +91,11 @@ export class SettingsService {
     if (!('allowedOrigins' in incoming)) return;
     if (!Value.Equal(incoming.allowedOrigins, this.effectiveAllowedOrigins)) {
       this.logger.warn('UpdateSettings: allowedOrigins refused (read-only over the WebSocket)', { requested: incoming.allowedOrigins });
-      throw new CommandError('NotAllowed', 'Settings not saved: allowedOrigins cannot be changed over the WebSocket. '
-        + 'Start Keyframe with --allowed-origin <origin> (repeatable) or KEYFRAME_ALLOWED_ORIGINS=<origin,origin> to allow a web origin.');
+      throw new CommandError(
+        'NotAllowed',
+        'Settings not saved: allowedOrigins cannot be changed over the WebSocket. ' +
+          'Start Keyframe with --allowed-origin <origin> (repeatable) or KEYFRAME_ALLOWED_ORIGINS=<origin,origin> to allow a web origin.',
+      );
     }
     delete incoming.allowedOrigins; // the list as sent in Settings, echoed back: nothing to change
   }
@@ -102,8 +107,11 @@ export class SettingsService {
 
   /** Only fields this version knows are taken; legacy and unknown ones are logged and dropped. */
   private knownFields(changes: SettingsChanges): Record<string, unknown> {
-    const known = Object.fromEntries(Object.entries(changes)
-      .filter(([field]) => Object.hasOwn(Settings.properties, field) && !(LEGACY_FIELDS as readonly string[]).includes(field)));
+    const known = Object.fromEntries(
+      Object.entries(changes).filter(
+        ([field]) => Object.hasOwn(Settings.properties, field) && !(LEGACY_FIELDS as readonly string[]).includes(field),
+      ),
+    );
     const ignored = Object.keys(changes).filter((field) => !Object.hasOwn(known, field));
     if (ignored.length > 0) this.logger.info('UpdateSettings: ignored fields this version does not take', { fields: ignored });
     return known;
@@ -130,8 +138,9 @@ export class SettingsService {
   private refuseIntegrationToggleWhileRecording(next: Settings): void {
     if (!this.recorder.isRecording) return;
     const current = this.store.current.gameIntegrations;
-    const toggled = Object.keys(next.gameIntegrations)
-      .filter((key) => (current[key]?.enabled ?? true) !== next.gameIntegrations[key]?.enabled);
+    const toggled = Object.keys(next.gameIntegrations).filter(
+      (key) => (current[key]?.enabled ?? true) !== next.gameIntegrations[key]?.enabled,
+    );
     if (toggled.length === 0) return;
     const message = `Game integrations cannot be switched on or off during a recording (${toggled.join(', ')}). Stop the recording first.`;
     this.logger.warn('integration toggle refused during a recording', { integrations: toggled });

@@ -31,7 +31,10 @@ export class SettingsStore {
   private readonly logger: Logger;
   private readonly listeners = new Set<(settings: Readonly<Settings>) => void>();
 
-  constructor(private readonly options: ServiceOptions, logger: Logger) {
+  constructor(
+    private readonly options: ServiceOptions,
+    logger: Logger,
+  ) {
     this.logger = logger.child('settings');
     this.settings = this.defaults();
   }
@@ -81,7 +84,8 @@ export class SettingsStore {
     report.migratedLegacyGames = migrated.migratedGames;
     this.settings = migrated.settings;
     if (report.repairedFields.length > 0) this.logger.warn('invalid settings reset to defaults', { fields: report.repairedFields });
-    if (report.migratedLegacyGames > 0) this.logger.info('legacy whitelist/blacklist migrated into games', { games: report.migratedLegacyGames });
+    if (report.migratedLegacyGames > 0)
+      this.logger.info('legacy whitelist/blacklist migrated into games', { games: report.migratedLegacyGames });
     if (report.repairedFields.length > 0 || report.migratedLegacyGames > 0) await this.save();
     return report;
   }
@@ -96,7 +100,12 @@ export class SettingsStore {
     for (const field of ['contentFolder', 'cacheFolder'] as const) {
       const reason = await untrustedFolderReason(settings[field]);
       if (!reason) continue;
-      this.logger.warn(`settings: ${field} not used, the default is used instead`, { field, folder: settings[field], reason, default: defaults[field] });
+      this.logger.warn(`settings: ${field} not used, the default is used instead`, {
+        field,
+        folder: settings[field],
+        reason,
+        default: defaults[field],
+      });
       settings[field] = defaults[field];
       reset.push(field);
     }
@@ -107,8 +116,11 @@ export class SettingsStore {
   private reportIgnoredOrigins(raw: Record<string, unknown>): void {
     const origins = raw.allowedOrigins;
     if (!Array.isArray(origins) || origins.length === 0) return;
-    this.logger.warn('settings: allowedOrigins saved in settings.json are ignored; to allow a web origin, start Keyframe with '
-      + '--allowed-origin <origin> or set KEYFRAME_ALLOWED_ORIGINS', { file: this.options.settingsFile, ignored: origins });
+    this.logger.warn(
+      'settings: allowedOrigins saved in settings.json are ignored; to allow a web origin, start Keyframe with ' +
+        '--allowed-origin <origin> or set KEYFRAME_ALLOWED_ORIGINS',
+      { file: this.options.settingsFile, ignored: origins },
+    );
   }
 
   /** Temp files of a write that a crash interrupted; settings.json itself is intact. */

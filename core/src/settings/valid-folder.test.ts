@@ -17,12 +17,21 @@ describe('folder rules', () => {
 
   it('refuses drive roots, system folders and what is below them, and whole shared folders, but not folders below those', () => {
     expect(forbiddenPlace('/', home)).to.equal('it is the root of a drive');
-    for (const system of ['/proc', '/sys', '/dev', '/etc', '/usr', '/boot', '/bin']) expect(forbiddenPlace(system, home), system).to.equal('it is a system folder');
+    for (const system of ['/proc', '/sys', '/dev', '/etc', '/usr', '/boot', '/bin'])
+      expect(forbiddenPlace(system, home), system).to.equal('it is a system folder');
     expect(forbiddenPlace('/dev/null', home)).to.equal('it is inside the system folder /dev');
     expect(forbiddenPlace('/usr/share/videos', home)).to.equal('it is inside the system folder /usr');
     expect(forbiddenPlace(home, home)).to.equal('it is your whole home folder');
-    for (const shared of ['/var', '/tmp', '/home', '/mnt', '/media', '/run']) expect(forbiddenPlace(shared, home), shared).to.match(/far more/);
-    for (const fine of [`${home}/Videos/Keyframe`, '/var/tmp/videos', '/mnt/games/Keyframe', '/run/media/player/disk/Keyframe', '/tmp/keyframe-x', '/devices']) {
+    for (const shared of ['/var', '/tmp', '/home', '/mnt', '/media', '/run'])
+      expect(forbiddenPlace(shared, home), shared).to.match(/far more/);
+    for (const fine of [
+      `${home}/Videos/Keyframe`,
+      '/var/tmp/videos',
+      '/mnt/games/Keyframe',
+      '/run/media/player/disk/Keyframe',
+      '/tmp/keyframe-x',
+      '/devices',
+    ]) {
       expect(forbiddenPlace(fine, home), fine).to.equal(undefined);
     }
   });
@@ -32,7 +41,9 @@ describe('folder rules', () => {
     expect(await usableFolder(made, home)).to.equal(made);
     const file = path.join(folder, 'file');
     await writeFile(file, 'x');
-    expect((await commandRejection(usableFolder(file, home), 'InvalidParameters')).message).to.include(file).and.include('a file, not a folder');
+    expect((await commandRejection(usableFolder(file, home), 'InvalidParameters')).message)
+      .to.include(file)
+      .and.include('a file, not a folder');
     const link = path.join(folder, 'etc-link');
     await symlink('/etc', link);
     expect((await commandRejection(usableFolder(link, home), 'InvalidParameters')).message).to.include('it leads to /etc');
@@ -40,7 +51,9 @@ describe('folder rules', () => {
     await mkdir(readOnly);
     await makeReadOnly(readOnly);
     try {
-      expect((await commandRejection(usableFolder(readOnly, home), 'InvalidParameters')).message).to.include(readOnly).and.include('read-only');
+      expect((await commandRejection(usableFolder(readOnly, home), 'InvalidParameters')).message)
+        .to.include(readOnly)
+        .and.include('read-only');
     } finally {
       await undoReadOnly(readOnly);
     }

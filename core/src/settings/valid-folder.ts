@@ -13,8 +13,10 @@ import { isWithin, samePath } from '../support/paths.js';
 export function validFolder(text: string): string {
   const shown = JSON.stringify(text);
   if (text.includes('\0')) throw new CommandError('InvalidParameters', `${shown} is not a usable folder path.`);
-  if (!path.isAbsolute(text)) throw new CommandError('InvalidParameters', `${shown} is not an absolute path: send the full path of the folder.`);
-  if (text.split(/[\\/]/).includes('..')) throw new CommandError('InvalidParameters', `${shown} contains "..": send the folder's path without it.`);
+  if (!path.isAbsolute(text))
+    throw new CommandError('InvalidParameters', `${shown} is not an absolute path: send the full path of the folder.`);
+  if (text.split(/[\\/]/).includes('..'))
+    throw new CommandError('InvalidParameters', `${shown} contains "..": send the folder's path without it.`);
   return path.resolve(text);
 }
 
@@ -43,7 +45,7 @@ export function forbiddenPlace(folder: string, home: string = os.homedir()): str
   const system = systemFolders().find((system) => isWithin(system, folder));
   if (system) return samePath(system, folder) ? 'it is a system folder' : `it is inside the system folder ${system}`;
   if (sharedFolders(home).some((shared) => samePath(shared, folder))) {
-    return samePath(home, folder) ? 'it is your whole home folder' : 'it holds far more than Keyframe\'s files';
+    return samePath(home, folder) ? 'it is your whole home folder' : "it holds far more than Keyframe's files";
   }
   return undefined;
 }
@@ -55,7 +57,10 @@ export function forbiddenPlace(folder: string, home: string = os.homedir()): str
 export async function usableFolder(text: string, home: string = os.homedir()): Promise<string> {
   const folder = validFolder(text);
   const refuse = (reason: string): never => {
-    throw new CommandError('InvalidParameters', `Keyframe cannot use ${folder}: ${reason}. Choose a folder of your own, such as a Keyframe folder in your Videos folder.`);
+    throw new CommandError(
+      'InvalidParameters',
+      `Keyframe cannot use ${folder}: ${reason}. Choose a folder of your own, such as a Keyframe folder in your Videos folder.`,
+    );
   };
   const place = forbiddenPlace(folder, home);
   if (place) refuse(place);

@@ -44,16 +44,22 @@ export function projectCapabilities(capabilities: Pick<MachineCapabilities, 'eve
   });
   const stops = [
     capabilities.events.on('devicesDetected', (detected) => target.update(devices(detected))),
-    capabilities.events.on('loaded', (loaded) => target.update({
-      ...devices(loaded.devices),
-      codecs: [...loaded.codecs],
-      availableCaptureEngineVersions: loaded.builds.map((build) => ({
-        version: build.version, isBeta: false, supportsFrom: null, supportsTo: null, url: pathToFileURL(build.path).href,
-      })),
-      gpuVendor: loaded.devices.gpu.vendor,
-      gpuComputeCapability: loaded.devices.gpu.computeCapability,
-      hasLoadedCaptureEngine: true,
-    })),
+    capabilities.events.on('loaded', (loaded) =>
+      target.update({
+        ...devices(loaded.devices),
+        codecs: [...loaded.codecs],
+        availableCaptureEngineVersions: loaded.builds.map((build) => ({
+          version: build.version,
+          isBeta: false,
+          supportsFrom: null,
+          supportsTo: null,
+          url: pathToFileURL(build.path).href,
+        })),
+        gpuVendor: loaded.devices.gpu.vendor,
+        gpuComputeCapability: loaded.devices.gpu.computeCapability,
+        hasLoadedCaptureEngine: true,
+      }),
+    ),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -6,26 +6,32 @@ import type { StartedRecording } from '../recording/recording.js';
 import type { TypedEvents } from '../support/typed-events.js';
 import type { StateChange } from './projections.js';
 
-
-
 export function projectRecorder(events: TypedEvents<RecorderEvents>, update: StateChange): () => void {
   const stops = [
-    events.on('starting', ({ game, request }) => update({
-      preRecording: { game, status: 'Waiting to start', coverImageId: null, pid: request.pid ?? null, exe: request.exePath ?? null },
-    })),
+    events.on('starting', ({ game, request }) =>
+      update({
+        preRecording: { game, status: 'Waiting to start', coverImageId: null, pid: request.pid ?? null, exe: request.exePath ?? null },
+      }),
+    ),
     events.on('startFailed', () => update({ preRecording: null })),
     events.on('started', (recording) => update({ preRecording: null, recording: toWireRecording(recording) })),
-    events.on('bookmarkAdded', ({ bookmark }) => update((state) => {
-      state.recording?.bookmarks.push(bookmark.bookmark);
-    })),
-    events.on('bookmarkRemoved', ({ id }) => update((state) => {
-      if (state.recording) state.recording.bookmarks = state.recording.bookmarks.filter((bookmark) => bookmark.id !== id);
-    })),
-    events.on('ending', ({ recording, endedAt }) => update((state) => {
-      if (!state.recording) return;
-      state.recording.endTime = formatLocalDateTime(endedAt);
-      state.recording.duration = formatDuration((endedAt.getTime() - recording.startedAt.getTime()) / 1000);
-    })),
+    events.on('bookmarkAdded', ({ bookmark }) =>
+      update((state) => {
+        state.recording?.bookmarks.push(bookmark.bookmark);
+      }),
+    ),
+    events.on('bookmarkRemoved', ({ id }) =>
+      update((state) => {
+        if (state.recording) state.recording.bookmarks = state.recording.bookmarks.filter((bookmark) => bookmark.id !== id);
+      }),
+    ),
+    events.on('ending', ({ recording, endedAt }) =>
+      update((state) => {
+        if (!state.recording) return;
+        state.recording.endTime = formatLocalDateTime(endedAt);
+        state.recording.duration = formatDuration((endedAt.getTime() - recording.startedAt.getTime()) / 1000);
+      }),
+    ),
     events.on('stopped', () => update({ recording: null, preRecording: null })),
   ];
   return () => stops.forEach((stop) => stop());

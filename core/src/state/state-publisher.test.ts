@@ -28,8 +28,12 @@ const sent = () => new Promise((resolve) => setImmediate(resolve));
 /** A recording past its first frame, as the recorder's events carry it (only what State shows of it). */
 function startedRecording(bookmarks: StartedRecording['bookmarks'] = []): StartedRecording {
   const recording = {
-    game: 'Arena', request: { game: 'Arena', exePath: 'C:\\Games\\arena.exe', pid: 7 }, startedAt: new Date('2026-11-22T10:00:00Z'),
-    contentFilePath: '/videos/Full Sessions/Arena/a.mp4', bookmarks, media: { audioTrackNames: ['Full Mix'] },
+    game: 'Arena',
+    request: { game: 'Arena', exePath: 'C:\\Games\\arena.exe', pid: 7 },
+    startedAt: new Date('2026-11-22T10:00:00Z'),
+    contentFilePath: '/videos/Full Sessions/Arena/a.mp4',
+    bookmarks,
+    media: { audioTrackNames: ['Full Mix'] },
   };
   return recording as unknown as StartedRecording;
 }
@@ -70,12 +74,27 @@ describe('StatePublisher', () => {
     const stop = publisher.follow({ recorder: { events } });
     const recording = startedRecording();
     events.emit('starting', recording as Recording);
-    expect(publisher.current.preRecording).to.deep.equal({ game: 'Arena', status: 'Waiting to start', coverImageId: null, pid: 7, exe: 'C:\\Games\\arena.exe' });
+    expect(publisher.current.preRecording).to.deep.equal({
+      game: 'Arena',
+      status: 'Waiting to start',
+      coverImageId: null,
+      pid: 7,
+      exe: 'C:\\Games\\arena.exe',
+    });
     events.emit('started', recording);
     expect(publisher.current.preRecording).to.equal(null);
     expect(publisher.current.recording).to.deep.include({
-      game: 'Arena', fileName: 'arena.exe', pid: 7, exePath: 'C:/Games/arena.exe', filePath: '/videos/Full Sessions/Arena/a.mp4',
-      isUsingGameHook: false, bookmarks: [], audioTrackNames: ['Full Mix'], endTime: null, duration: null, coverImageId: null,
+      game: 'Arena',
+      fileName: 'arena.exe',
+      pid: 7,
+      exePath: 'C:/Games/arena.exe',
+      filePath: '/videos/Full Sessions/Arena/a.mp4',
+      isUsingGameHook: false,
+      bookmarks: [],
+      audioTrackNames: ['Full Mix'],
+      endTime: null,
+      duration: null,
+      coverImageId: null,
     });
     const bookmark = { id: 3, type: 'Kill' as const, subtype: null, time: '00:00:05', aiRating: null };
     events.emit('bookmarkAdded', { recording, bookmark: { bookmark, seconds: 5 } });
@@ -104,8 +123,18 @@ describe('StatePublisher', () => {
     const events = new TypedEvents<LibraryEvents>();
     publisher.follow({ library: { events } });
     const record: ContentRecord = {
-      id: 'a'.repeat(32), type: 'Session', title: '', game: 'Arena', bookmarks: [], fileName: 'a', filePath: '/videos/a.mp4', durationSeconds: 90,
-      createdAt: new Date('2026-11-22T10:00:00Z'), isImported: false, compressed: false, gameExePath: 'C:/Games/arena.exe',
+      id: 'a'.repeat(32),
+      type: 'Session',
+      title: '',
+      game: 'Arena',
+      bookmarks: [],
+      fileName: 'a',
+      filePath: '/videos/a.mp4',
+      durationSeconds: 90,
+      createdAt: new Date('2026-11-22T10:00:00Z'),
+      isImported: false,
+      compressed: false,
+      gameExePath: 'C:/Games/arena.exe',
       recordedFrom: new Date('2026-11-22T10:00:00Z'),
     };
     events.emit('changed', [record]);
@@ -115,12 +144,17 @@ describe('StatePublisher', () => {
     expect(publisher.current.content[0]).to.not.have.property('gameExePath');
   });
 
-  it('projects the machine\'s capabilities, the update check, the disk figures and the integrations\' health, sending nothing for an unchanged one', async () => {
+  it("projects the machine's capabilities, the update check, the disk figures and the integrations' health, sending nothing for an unchanged one", async () => {
     const capabilities = new TypedEvents<MachineCapabilityEvents>();
     const updater = new TypedEvents<{ checking: boolean }>();
     const storage = new TypedEvents<StorageEvents>();
     const integrations = new TypedEvents<{ health: Record<string, IntegrationHealth> }>();
-    publisher.follow({ capabilities: { events: capabilities }, updater: { events: updater }, storage: { events: storage }, integrations: { events: integrations } });
+    publisher.follow({
+      capabilities: { events: capabilities },
+      updater: { events: updater },
+      storage: { events: storage },
+      integrations: { events: integrations },
+    });
 
     const devices: SystemDevices = {
       displays: [{ deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: true, isHdr: false, width: 2560, height: 1440, x: 0, y: 0 }],
@@ -128,8 +162,17 @@ describe('StatePublisher', () => {
       gpu: { vendor: 'Nvidia', computeCapability: 8.6 },
     } as unknown as SystemDevices;
     const build = { version: '7.1', path: '/opt/ffmpeg/bin/ffmpeg' } as FfmpegBuild;
-    capabilities.emit('loaded', { devices, codecs: [{ friendlyName: 'x264', internalEncoderId: 'libx264', isHardwareEncoder: false }], builds: [build] });
-    expect(publisher.current).to.deep.include({ maxDisplayHeight: 1440, gpuVendor: 'Nvidia', gpuComputeCapability: 8.6, hasLoadedCaptureEngine: true });
+    capabilities.emit('loaded', {
+      devices,
+      codecs: [{ friendlyName: 'x264', internalEncoderId: 'libx264', isHardwareEncoder: false }],
+      builds: [build],
+    });
+    expect(publisher.current).to.deep.include({
+      maxDisplayHeight: 1440,
+      gpuVendor: 'Nvidia',
+      gpuComputeCapability: 8.6,
+      hasLoadedCaptureEngine: true,
+    });
     expect(publisher.current.displays).to.deep.equal([{ deviceName: 'HDMI-1', deviceId: 'HDMI-1', isPrimary: true, isHdr: false }]);
     expect(publisher.current.codecs.map((codec) => codec.internalEncoderId)).to.deep.equal(['libx264']);
     expect(publisher.current.availableCaptureEngineVersions[0]).to.deep.include({ version: '7.1', url: 'file:///opt/ffmpeg/bin/ffmpeg' });
@@ -139,7 +182,9 @@ describe('StatePublisher', () => {
     updater.emit('checking', false);
     expect(publisher.current.isCheckingForUpdates).to.equal(false);
 
-    const health: Record<string, IntegrationHealth> = { arena: { displayName: 'Arena', status: 'idle', message: 'Ready', lastEventAt: null } };
+    const health: Record<string, IntegrationHealth> = {
+      arena: { displayName: 'Arena', status: 'idle', message: 'Ready', lastEventAt: null },
+    };
     integrations.emit('health', health);
     expect(publisher.current.integrations).to.deep.equal(health);
 
@@ -155,11 +200,16 @@ describe('StatePublisher', () => {
     expect(publisher.current).to.deep.include({ currentFolderSizeGb: 0, recordingDriveUsedGb: null, recordingDriveFreeGb: null });
   });
 
-  it('shows the settings\' cache folder with forward slashes, at once and after each change', () => {
+  it("shows the settings' cache folder with forward slashes, at once and after each change", () => {
     let listener: ((settings: Readonly<Settings>) => void) | undefined;
     const settings = {
       current: { cacheFolder: 'C:\\Keyframe\\cache' } as Settings,
-      onChange: (next: (settings: Readonly<Settings>) => void) => { listener = next; return () => { listener = undefined; }; },
+      onChange: (next: (settings: Readonly<Settings>) => void) => {
+        listener = next;
+        return () => {
+          listener = undefined;
+        };
+      },
     };
     const stop = publisher.follow({ settings });
     expect(publisher.current.cacheFolder).to.equal('C:/Keyframe/cache');

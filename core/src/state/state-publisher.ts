@@ -11,7 +11,14 @@ import type { RecorderService } from '../recording/recorder-service.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
-import { projectCapabilities, projectIntegrations, projectLibrary, projectSettings, projectStorage, projectUpdater } from './projections.js';
+import {
+  projectCapabilities,
+  projectIntegrations,
+  projectLibrary,
+  projectSettings,
+  projectStorage,
+  projectUpdater,
+} from './projections.js';
 import { projectRecorder } from './recording-state.js';
 
 export const STATE_BURST_MS = 50;

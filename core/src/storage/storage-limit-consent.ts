@@ -25,7 +25,10 @@ export class StorageLimitConsent {
   private record: ConsentRecord | undefined;
   private readonly logger: Logger;
 
-  constructor(private readonly options: ServiceOptions, logger: Logger) {
+  constructor(
+    private readonly options: ServiceOptions,
+    logger: Logger,
+  ) {
     this.logger = logger.child('storage');
   }
 
@@ -39,7 +42,8 @@ export class StorageLimitConsent {
     try {
       value = JSON.parse(await readFile(this.file, 'utf8'));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn('storage limit answer unreadable: it will be asked again', { file: this.file, error });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.logger.warn('storage limit answer unreadable: it will be asked again', { file: this.file, error });
       return;
     }
     const problems = describeProblems(ConsentRecord, value);

@@ -8,7 +8,14 @@ import { RecorderService, type CurrentRecording } from '../recording/recorder-se
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import {
-  chooseDeletions, DEFAULT_STORAGE_MONITOR_OPTIONS, GIB, STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions, toGb, type DeletionCandidate,
+  chooseDeletions,
+  DEFAULT_STORAGE_MONITOR_OPTIONS,
+  GIB,
+  STORAGE_MONITOR_OPTIONS,
+  StorageMonitor,
+  storageMonitorOptions,
+  toGb,
+  type DeletionCandidate,
 } from './storage-monitor.js';
 import { StorageWarnings } from './storage-warnings.js';
 import { allocatedFile, RecordedEvents } from '../testing/fixtures.js';
@@ -19,8 +26,12 @@ import { EVENT_SINK } from '../protocol/event-sink.js';
 class FakeRecorder {
   current: CurrentRecording | undefined;
   stops = 0;
-  onStarted(): () => void { return () => undefined; }
-  onStopped(): () => void { return () => undefined; }
+  onStarted(): () => void {
+    return () => undefined;
+  }
+  onStopped(): () => void {
+    return () => undefined;
+  }
   async stop() {
     this.stops++;
     this.current = undefined;
@@ -30,8 +41,19 @@ class FakeRecorder {
 
 const HOUR = 3600_000;
 const NOW = Date.parse('2026-11-22T12:00:00Z');
-const candidate = (id: string, type: DeletionCandidate['type'], hoursOld: number, sizeGb = 1, modifiedHoursOld = hoursOld): DeletionCandidate => ({
-  id, type, filePath: `/videos/${type}/${id}.mp4`, createdAt: NOW - hoursOld * HOUR, modifiedAt: NOW - modifiedHoursOld * HOUR, sizeBytes: sizeGb * GIB,
+const candidate = (
+  id: string,
+  type: DeletionCandidate['type'],
+  hoursOld: number,
+  sizeGb = 1,
+  modifiedHoursOld = hoursOld,
+): DeletionCandidate => ({
+  id,
+  type,
+  filePath: `/videos/${type}/${id}.mp4`,
+  createdAt: NOW - hoursOld * HOUR,
+  modifiedAt: NOW - modifiedHoursOld * HOUR,
+  sizeBytes: sizeGb * GIB,
 });
 const ids = (chosen: DeletionCandidate[]) => chosen.map((item) => item.id);
 
@@ -39,7 +61,12 @@ describe('storage limit: what gets deleted', () => {
   const rules = { now: NOW, minAgeMs: HOUR };
 
   it('deletes the oldest Sessions and Buffers first, only as many as needed', () => {
-    const items = [candidate('s-new', 'Session', 2), candidate('b-old', 'Buffer', 10), candidate('s-old', 'Session', 20), candidate('s-mid', 'Session', 5)];
+    const items = [
+      candidate('s-new', 'Session', 2),
+      candidate('b-old', 'Buffer', 10),
+      candidate('s-old', 'Session', 20),
+      candidate('s-mid', 'Session', 5),
+    ];
     expect(ids(chooseDeletions(items, 0.5 * GIB, rules))).to.deep.equal(['s-old']);
     expect(ids(chooseDeletions(items, 1.5 * GIB, rules))).to.deep.equal(['s-old', 'b-old']);
     expect(ids(chooseDeletions(items, 2 * GIB, rules))).to.deep.equal(['s-old', 'b-old']);
@@ -65,7 +92,9 @@ describe('storage limit: what gets deleted', () => {
 
   it('keeps the active recording', () => {
     const items = [candidate('recording', 'Session', 9), candidate('other', 'Session', 8)];
-    expect(ids(chooseDeletions(items, 50 * GIB, { ...rules, isProtected: (file) => file === '/videos/Session/recording.mp4' }))).to.deep.equal(['other']);
+    expect(
+      ids(chooseDeletions(items, 50 * GIB, { ...rules, isProtected: (file) => file === '/videos/Session/recording.mp4' })),
+    ).to.deep.equal(['other']);
   });
 
   it('reads KEYFRAME_MIN_FREE_BYTES, ignoring values that are not a number', () => {
@@ -99,10 +128,14 @@ describe('StorageMonitor', function () {
     state.follow({ storage: monitor });
     return monitor;
   };
-  const session = async (name: string, sizeGb: number, hoursOld: number) => library.add({
-    type: 'Session', filePath: await video(`Full Sessions/Arena/${name}.mp4`, sizeGb * GIB, hoursOld), game: 'Arena', durationSeconds: 60,
-    createdAt: new Date(Date.now() - hoursOld * HOUR),
-  });
+  const session = async (name: string, sizeGb: number, hoursOld: number) =>
+    library.add({
+      type: 'Session',
+      filePath: await video(`Full Sessions/Arena/${name}.mp4`, sizeGb * GIB, hoursOld),
+      game: 'Arena',
+      durationSeconds: 60,
+      createdAt: new Date(Date.now() - hoursOld * HOUR),
+    });
   const answer = (confirmed: boolean) => {
     const warning = events.of('StorageWarning').at(-1)!;
     return warnings.answer({ warningId: warning.warningId, confirmed, action: warning.action });
@@ -111,7 +144,13 @@ describe('StorageMonitor', function () {
   beforeEach(async () => {
     events = new RecordedEvents();
     recorder = new FakeRecorder();
-    app = await createTestApp({ settings: { storageLimit: 1 }, overrides: [[EVENT_SINK, events], [RecorderService, recorder as unknown as RecorderService]] });
+    app = await createTestApp({
+      settings: { storageLimit: 1 },
+      overrides: [
+        [EVENT_SINK, events],
+        [RecorderService, recorder as unknown as RecorderService],
+      ],
+    });
     folder = app.dataFolder;
     settings = app.resolve(SettingsStore);
     videos = settings.current.contentFolder;
@@ -126,7 +165,7 @@ describe('StorageMonitor', function () {
     await app.dispose();
   });
 
-  it('counts only the library\'s videos in the content folder, by the room they take on the disk', async () => {
+  it("counts only the library's videos in the content folder, by the room they take on the disk", async () => {
     await session('counted', 0.25, 0);
     const sparse = path.join(videos, 'Full Sessions', 'Arena', 'sparse.mp4');
     await writeFile(sparse, '');
@@ -144,15 +183,31 @@ describe('StorageMonitor', function () {
 
   it('at start: asks first; once allowed, deletes the oldest old Session through the library until under the limit, keeps clips and young items', async () => {
     const oldest = await session('old', 0.55, 5);
-    const older = await library.add({ type: 'Buffer', filePath: await video('Replay Buffers/Arena/buffer.mp4', 0.25 * GIB, 3), game: 'Arena', durationSeconds: 30, createdAt: new Date(Date.now() - 3 * HOUR) });
+    const older = await library.add({
+      type: 'Buffer',
+      filePath: await video('Replay Buffers/Arena/buffer.mp4', 0.25 * GIB, 3),
+      game: 'Arena',
+      durationSeconds: 30,
+      createdAt: new Date(Date.now() - 3 * HOUR),
+    });
     const young = await session('young', 0.2, 0.1);
-    const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 0.5 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
+    const clip = await library.add({
+      type: 'Clip',
+      filePath: await video('Clips/Arena/clip.mp4', 0.5 * GIB, 50),
+      game: 'Arena',
+      durationSeconds: 10,
+      createdAt: new Date(Date.now() - 50 * HOUR),
+    });
     // 1.5 GiB in the content folder against a limit of 1: deleting the oldest (0.55) is enough.
     await newMonitor().start();
     const all = [oldest.id, older.id, young.id, clip.id];
     expect(library.list().map((item) => item.id)).to.have.members(all);
     expect(events.of('StorageWarning')).to.have.length(1);
-    expect(events.of('StorageWarning')[0]).to.deep.include({ action: 'storageLimit', confirmText: 'Delete Old Recordings', cancelText: 'Keep Everything' });
+    expect(events.of('StorageWarning')[0]).to.deep.include({
+      action: 'storageLimit',
+      confirmText: 'Delete Old Recordings',
+      cancelText: 'Keep Everything',
+    });
     expect(events.of('StorageWarning')[0]!.description).to.include(videos).and.include('1 GB').and.include('1.5 GB');
     expect(state.current.currentFolderSizeGb).to.equal(1.5);
     await monitor!.refresh();
@@ -166,7 +221,11 @@ describe('StorageMonitor', function () {
     expect(state.current.currentFolderSizeGb).to.equal(0.95);
     expect(state.current.recordingDriveFreeGb).to.be.a('number').and.greaterThan(0);
     expect(state.current.recordingDriveUsedGb).to.be.a('number').and.greaterThan(0);
-    expect(JSON.parse(await readFile(path.join(folder, 'storage-limit-consent.json'), 'utf8'))).to.deep.include({ contentFolder: videos, storageLimitGb: 1, automaticDeletion: 'allowed' });
+    expect(JSON.parse(await readFile(path.join(folder, 'storage-limit-consent.json'), 'utf8'))).to.deep.include({
+      contentFolder: videos,
+      storageLimitGb: 1,
+      automaticDeletion: 'allowed',
+    });
   });
 
   it('keeps everything when declined, without asking again; a new limit asks again', async () => {
@@ -199,7 +258,13 @@ describe('StorageMonitor', function () {
   });
 
   it('deletes nothing and warns once when deleting every old Session would not reach the limit', async () => {
-    const clip = await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 1.2 * GIB, 50), game: 'Arena', durationSeconds: 10, createdAt: new Date(Date.now() - 50 * HOUR) });
+    const clip = await library.add({
+      type: 'Clip',
+      filePath: await video('Clips/Arena/clip.mp4', 1.2 * GIB, 50),
+      game: 'Arena',
+      durationSeconds: 10,
+      createdAt: new Date(Date.now() - 50 * HOUR),
+    });
     const young = await session('young', 0.3, 0);
     const old = await session('old', 0.1, 5);
     await newMonitor().start();
@@ -215,7 +280,8 @@ describe('StorageMonitor', function () {
     await newMonitor().start();
     expect(state.current.currentFolderSizeGb).to.equal(0);
     await library.add({ type: 'Clip', filePath: await video('Clips/Arena/clip.mp4', 0.25 * GIB), game: 'Arena', durationSeconds: 10 });
-    for (let attempt = 0; attempt < 100 && state.current.currentFolderSizeGb === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let attempt = 0; attempt < 100 && state.current.currentFolderSizeGb === 0; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(state.current.currentFolderSizeGb).to.equal(0.25);
   });
 

@@ -116,7 +116,14 @@ export async function ownedFiles(contentFolder: string, items: readonly ContentR
     const identity = `${info.dev}:${info.ino}`;
     if (seen.has(identity)) continue;
     seen.add(identity);
-    owned.push({ id: item.id, type: item.type, filePath: item.filePath, createdAt: item.createdAt.getTime(), modifiedAt: info.mtimeMs, sizeBytes: allocatedBytes(info) });
+    owned.push({
+      id: item.id,
+      type: item.type,
+      filePath: item.filePath,
+      createdAt: item.createdAt.getTime(),
+      modifiedAt: info.mtimeMs,
+      sizeBytes: allocatedBytes(info),
+    });
   }
   return owned;
 }
@@ -192,22 +199,28 @@ export class StorageMonitor {
     await this.consent.load();
     this.unsubscribe.push(this.library.events.on('changed', () => this.refreshSoon()));
     let watched = watchedSettings(this.settings.current);
-    this.unsubscribe.push(this.settings.onChange((settings) => {
-      const next = watchedSettings(settings);
-      if (next === watched) return;
-      watched = next;
-      this.refreshSoon();
-    }));
-    this.unsubscribe.push(this.recorder.onStarted(() => {
-      void this.checkFreeSpace();
-      clearInterval(this.recordingCheck);
-      this.recordingCheck = setInterval(() => void this.checkFreeSpace(), this.options.recordingCheckMs);
-      this.recordingCheck.unref();
-    }));
-    this.unsubscribe.push(this.recorder.onStopped(() => {
-      clearInterval(this.recordingCheck);
-      this.recordingCheck = undefined;
-    }));
+    this.unsubscribe.push(
+      this.settings.onChange((settings) => {
+        const next = watchedSettings(settings);
+        if (next === watched) return;
+        watched = next;
+        this.refreshSoon();
+      }),
+    );
+    this.unsubscribe.push(
+      this.recorder.onStarted(() => {
+        void this.checkFreeSpace();
+        clearInterval(this.recordingCheck);
+        this.recordingCheck = setInterval(() => void this.checkFreeSpace(), this.options.recordingCheckMs);
+        this.recordingCheck.unref();
+      }),
+    );
+    this.unsubscribe.push(
+      this.recorder.onStopped(() => {
+        clearInterval(this.recordingCheck);
+        this.recordingCheck = undefined;
+      }),
+    );
     await this.refresh();
     this.interval = setInterval(() => void this.refresh(), this.options.intervalMs);
     this.interval.unref();
@@ -257,15 +270,20 @@ export class StorageMonitor {
     if (!space || space.freeBytes >= this.options.minFreeBytes || !this.recorder.current) return;
     this.stoppingRecording = true;
     try {
-      this.logger.warn('disk almost full: stopping the recording', { folder: cacheFolder, freeBytes: space.freeBytes, minFreeBytes: this.options.minFreeBytes });
+      this.logger.warn('disk almost full: stopping the recording', {
+        folder: cacheFolder,
+        freeBytes: space.freeBytes,
+        minFreeBytes: this.options.minFreeBytes,
+      });
       const item = await this.recorder.stop().catch((error: unknown) => {
         this.logger.error('recording could not be stopped for low disk space', { error });
         return undefined;
       });
       this.notifier.showModal({
         title: 'Recording stopped: the disk is almost full',
-        description: `Only ${formatBytes(space.freeBytes)} is free on the drive of ${cacheFolder}; Keyframe stops recording below ${formatBytes(this.options.minFreeBytes)}. `
-          + `${item ? `What was recorded was saved as ${item.filePath}. ` : ''}Free some space, lower the storage limit, or choose another cache folder before recording again.`,
+        description:
+          `Only ${formatBytes(space.freeBytes)} is free on the drive of ${cacheFolder}; Keyframe stops recording below ${formatBytes(this.options.minFreeBytes)}. ` +
+          `${item ? `What was recorded was saved as ${item.filePath}. ` : ''}Free some space, lower the storage limit, or choose another cache folder before recording again.`,
         type: 'error',
       });
     } finally {
@@ -307,14 +325,21 @@ export class StorageMonitor {
     if (chosenBytes < excess) {
       this.withdrawQuestion();
       this.reportOnce(`cannot reach ${key}`, () => {
-        this.logger.warn('over the storage limit, and deleting every old session and replay buffer would not bring the library under it: nothing deleted', {
-          folder: contentFolder, sizeGb: toGb(sizeBytes), limitGb, deletableGb: toGb(chosenBytes),
-        });
+        this.logger.warn(
+          'over the storage limit, and deleting every old session and replay buffer would not bring the library under it: nothing deleted',
+          {
+            folder: contentFolder,
+            sizeGb: toGb(sizeBytes),
+            limitGb,
+            deletableGb: toGb(chosenBytes),
+          },
+        );
         this.notifier.showModal({
           title: 'Over your storage limit',
-          description: `Keyframe's videos in ${contentFolder} take ${toGb(sizeBytes)} GB, more than your storage limit of ${limitGb} GB. `
-            + `Deleting every session and replay buffer older than an hour would free only ${toGb(chosenBytes)} GB, so nothing was deleted. `
-            + 'Raise the storage limit, or delete or move some clips and highlights yourself.',
+          description:
+            `Keyframe's videos in ${contentFolder} take ${toGb(sizeBytes)} GB, more than your storage limit of ${limitGb} GB. ` +
+            `Deleting every session and replay buffer older than an hour would free only ${toGb(chosenBytes)} GB, so nothing was deleted. ` +
+            'Raise the storage limit, or delete or move some clips and highlights yourself.',
           type: 'warning',
         });
       });
@@ -323,7 +348,12 @@ export class StorageMonitor {
     const answer = this.consent.answerFor(contentFolder, limitGb);
     if (answer !== undefined) this.withdrawQuestion(); // one about another folder or limit
     if (answer === 'declined') {
-      this.reportOnce(`declined ${key}`, () => this.logger.info('over the storage limit; automatic deletion declined for this folder and limit: nothing deleted', { folder: contentFolder, limitGb }));
+      this.reportOnce(`declined ${key}`, () =>
+        this.logger.info('over the storage limit; automatic deletion declined for this folder and limit: nothing deleted', {
+          folder: contentFolder,
+          limitGb,
+        }),
+      );
       return 0;
     }
     if (answer !== 'allowed') {
@@ -336,12 +366,24 @@ export class StorageMonitor {
       try {
         await this.library.remove(item.id);
         freed += item.sizeBytes;
-        this.logger.info('storage limit: deleted', { id: item.id, type: item.type, file: item.filePath, sizeGb: toGb(item.sizeBytes), createdAt: new Date(item.createdAt).toISOString() });
+        this.logger.info('storage limit: deleted', {
+          id: item.id,
+          type: item.type,
+          file: item.filePath,
+          sizeGb: toGb(item.sizeBytes),
+          createdAt: new Date(item.createdAt).toISOString(),
+        });
       } catch (error) {
         this.logger.error('storage limit: could not delete', { id: item.id, file: item.filePath, error });
       }
     }
-    this.logger.info('storage limit enforced', { folder: contentFolder, limitGb, beforeGb: toGb(sizeBytes), freedGb: toGb(freed), deleted: chosen.length });
+    this.logger.info('storage limit enforced', {
+      folder: contentFolder,
+      limitGb,
+      beforeGb: toGb(sizeBytes),
+      freedGb: toGb(freed),
+      deleted: chosen.length,
+    });
     return freed;
   }
 
@@ -370,10 +412,11 @@ export class StorageMonitor {
     };
     const warningId = this.warnings.warn({
       title: 'Delete old recordings to stay under your storage limit?',
-      description: `Keyframe's videos in ${contentFolder} take ${toGb(sizeBytes)} GB, more than your storage limit of ${limitGb} GB. `
-        + `Keyframe can delete the ${chosen.length} oldest sessions and replay buffers (${toGb(totalBytes(chosen))} GB) now, and from then on the oldest ones `
-        + 'whenever the library is over the limit (only ones older than an hour; clips, highlights and files Keyframe did not record are kept). '
-        + 'If you keep everything, nothing is deleted and you are not asked again until you change the folder or the limit.',
+      description:
+        `Keyframe's videos in ${contentFolder} take ${toGb(sizeBytes)} GB, more than your storage limit of ${limitGb} GB. ` +
+        `Keyframe can delete the ${chosen.length} oldest sessions and replay buffers (${toGb(totalBytes(chosen))} GB) now, and from then on the oldest ones ` +
+        'whenever the library is over the limit (only ones older than an hour; clips, highlights and files Keyframe did not record are kept). ' +
+        'If you keep everything, nothing is deleted and you are not asked again until you change the folder or the limit.',
       confirmText: 'Delete Old Recordings',
       cancelText: 'Keep Everything',
       action: 'storageLimit',
@@ -384,6 +427,7 @@ export class StorageMonitor {
   }
 }
 
-const watchedSettings = (settings: Readonly<Settings>) => JSON.stringify([settings.contentFolder, settings.cacheFolder, settings.storageLimit]);
+const watchedSettings = (settings: Readonly<Settings>) =>
+  JSON.stringify([settings.contentFolder, settings.cacheFolder, settings.storageLimit]);
 
 const formatBytes = (bytes: number) => (bytes >= GIB ? `${(bytes / GIB).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(0)} MB`);

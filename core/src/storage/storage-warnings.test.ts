@@ -10,9 +10,16 @@ describe('StorageWarnings', () => {
   let warnings: StorageWarnings;
   let calls: string[];
   const request = (action: StorageWarningRequest['action'] = 'storageLimit'): StorageWarningRequest => ({
-    title: 'Over the limit', description: 'The folder holds 1.5 GB', confirmText: 'Use Folder', action,
-    onConfirm: () => { calls.push('confirm'); },
-    onCancel: () => { calls.push('cancel'); },
+    title: 'Over the limit',
+    description: 'The folder holds 1.5 GB',
+    confirmText: 'Use Folder',
+    action,
+    onConfirm: () => {
+      calls.push('confirm');
+    },
+    onCancel: () => {
+      calls.push('cancel');
+    },
   });
 
   beforeEach(() => {
@@ -24,13 +31,20 @@ describe('StorageWarnings', () => {
   it('sends the warning in the reference shape: GUID, texts, action and actionData {warningId}', () => {
     const warningId = warnings.warn(request());
     expect(warningId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(events.sent).to.deep.equal([{
-      method: 'StorageWarning',
-      content: {
-        warningId, title: 'Over the limit', description: 'The folder holds 1.5 GB', confirmText: 'Use Folder', cancelText: 'Cancel',
-        action: 'storageLimit', actionData: { warningId },
+    expect(events.sent).to.deep.equal([
+      {
+        method: 'StorageWarning',
+        content: {
+          warningId,
+          title: 'Over the limit',
+          description: 'The folder holds 1.5 GB',
+          confirmText: 'Use Folder',
+          cancelText: 'Cancel',
+          action: 'storageLimit',
+          actionData: { warningId },
+        },
       },
-    }]);
+    ]);
     expect(warnings.pendingCount).to.equal(1);
     expect(calls).to.deep.equal([]);
   });
@@ -55,7 +69,9 @@ describe('StorageWarnings', () => {
     const first = warnings.warn(request());
     const second = warnings.warn(request('import'));
     expect(first).to.not.equal(second);
-    expect((await commandRejection(warnings.answer({ warningId: 'no-such-warning', confirmed: true, action: 'storageLimit' }))).code).to.equal('NotFound');
+    expect(
+      (await commandRejection(warnings.answer({ warningId: 'no-such-warning', confirmed: true, action: 'storageLimit' }))).code,
+    ).to.equal('NotFound');
     const wrong = await commandRejection(warnings.answer({ warningId: second, confirmed: true, action: 'storageLimit' }));
     expect(wrong.code).to.equal('InvalidParameters');
     expect(warnings.pendingCount).to.equal(2);
@@ -65,7 +81,12 @@ describe('StorageWarnings', () => {
   });
 
   it('passes on a refusal of the confirmed action', async () => {
-    const warningId = warnings.warn({ ...request(), onConfirm: () => { throw new CommandError('NotAllowed', 'recording'); } });
+    const warningId = warnings.warn({
+      ...request(),
+      onConfirm: () => {
+        throw new CommandError('NotAllowed', 'recording');
+      },
+    });
     expect((await commandRejection(warnings.answer({ warningId, confirmed: true, action: 'storageLimit' }))).code).to.equal('NotAllowed');
     expect(warnings.pendingCount).to.equal(0);
   });
@@ -80,7 +101,9 @@ describe('StorageWarnings', () => {
     expect(events.of('StorageWarning').map((warning) => warning.warningId)).to.deep.equal([first, second]);
     warnings.withdraw(first);
     expect(warnings.isPending(first)).to.equal(false);
-    expect((await commandRejection(warnings.answer({ warningId: first, confirmed: true, action: 'storageLimit' }))).code).to.equal('NotFound');
+    expect((await commandRejection(warnings.answer({ warningId: first, confirmed: true, action: 'storageLimit' }))).code).to.equal(
+      'NotFound',
+    );
     expect(calls).to.deep.equal([]);
     events.sent.length = 0;
     warnings.offerPending();

@@ -31,7 +31,10 @@ export class StorageWarnings {
   private readonly held = new Map<string, HeldWarning>();
   private readonly logger: Logger;
 
-  constructor(@inject(EVENT_SINK) private readonly events: EventSink, logger: Logger) {
+  constructor(
+    @inject(EVENT_SINK) private readonly events: EventSink,
+    logger: Logger,
+  ) {
     this.logger = logger.child('storage');
   }
 
@@ -58,7 +61,12 @@ export class StorageWarnings {
       action: request.action,
       actionData: { warningId },
     };
-    this.held.set(warningId, { action: request.action, onConfirm: request.onConfirm, ...(request.onCancel ? { onCancel: request.onCancel } : {}), event: warning });
+    this.held.set(warningId, {
+      action: request.action,
+      onConfirm: request.onConfirm,
+      ...(request.onCancel ? { onCancel: request.onCancel } : {}),
+      event: warning,
+    });
     this.logger.info('storage warning sent', { warningId, action: request.action, title: request.title });
     this.events.send('StorageWarning', warning);
     return warningId;
@@ -86,9 +94,16 @@ export class StorageWarnings {
   /** The answer to `StorageWarningConfirm`: runs or drops the held action. Throws `CommandError`. */
   async answer({ warningId, confirmed, action }: CommandParameters<'StorageWarningConfirm'>): Promise<void> {
     const warning = this.held.get(warningId);
-    if (!warning) throw new CommandError('NotFound', `No storage warning ${warningId} is waiting for an answer (it was answered already, or the service restarted).`);
+    if (!warning)
+      throw new CommandError(
+        'NotFound',
+        `No storage warning ${warningId} is waiting for an answer (it was answered already, or the service restarted).`,
+      );
     if (warning.action !== action) {
-      throw new CommandError('InvalidParameters', `Storage warning ${warningId} is about "${warning.action}", not "${action}": send the action of the warning.`);
+      throw new CommandError(
+        'InvalidParameters',
+        `Storage warning ${warningId} is about "${warning.action}", not "${action}": send the action of the warning.`,
+      );
     }
     this.held.delete(warningId);
     this.logger.info('storage warning answered', { warningId, action, confirmed });

@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DataFolderInUseError, DataFolderLock, isLockOwnerAlive, LOCK_FILE_NAME, processStartOf, type LockOwner } from './data-folder-lock.js';
+import {
+  DataFolderInUseError,
+  DataFolderLock,
+  isLockOwnerAlive,
+  LOCK_FILE_NAME,
+  processStartOf,
+  type LockOwner,
+} from './data-folder-lock.js';
 
 describe('DataFolderLock', () => {
   let folder: string;
@@ -15,7 +22,13 @@ describe('DataFolderLock', () => {
 
   const lockFile = () => path.join(folder, LOCK_FILE_NAME);
   const ownerWith = (change: Partial<LockOwner>): LockOwner => ({
-    pid: process.pid, processStart: null, startedAt: '2026-01-01T10:00:00.000Z', hostname: os.hostname(), port: 44030, instanceId: randomUUID(), ...change,
+    pid: process.pid,
+    processStart: null,
+    startedAt: '2026-01-01T10:00:00.000Z',
+    hostname: os.hostname(),
+    port: 44030,
+    instanceId: randomUUID(),
+    ...change,
   });
   /** A pid no process has: a child that has exited and been reaped. */
   const deadPid = async (): Promise<number> => {
@@ -27,7 +40,10 @@ describe('DataFolderLock', () => {
   it('is taken once: a second taker gets DataFolderInUseError naming the folder, pid and port; released, it can be taken again', async () => {
     const first = await DataFolderLock.acquire(folder, 0);
     await first.setPort(45123);
-    const refusal = await DataFolderLock.acquire(folder, 0).then(() => undefined, (error: unknown) => error);
+    const refusal = await DataFolderLock.acquire(folder, 0).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refusal).to.be.instanceOf(DataFolderInUseError);
     const message = (refusal as Error).message;
     expect(message).to.include(folder).and.include(`pid ${process.pid}`).and.include('port 45123').and.include(lockFile());

@@ -27,12 +27,18 @@ export type LockOwner = Static<typeof LockOwnerSchema>;
 
 /** `KeyframeService.start` throws it when another live Keyframe holds the data folder; its message says what to do. */
 export class DataFolderInUseError extends Error {
-  constructor(readonly dataFolder: string, readonly owner: LockOwner, readonly lockFile: string) {
+  constructor(
+    readonly dataFolder: string,
+    readonly owner: LockOwner,
+    readonly lockFile: string,
+  ) {
     const where = owner.hostname === os.hostname() ? '' : ` on ${owner.hostname}`;
     const port = owner.port > 0 ? `, port ${owner.port}` : '';
-    super(`The data folder ${dataFolder} is in use by another Keyframe (pid ${owner.pid}${port}${where}, running since ${owner.startedAt}). `
-      + 'Only one Keyframe can use a data folder at a time: stop the other one, or start this one with another --data-dir. '
-      + `If no other Keyframe is running, delete ${lockFile} and start again.`);
+    super(
+      `The data folder ${dataFolder} is in use by another Keyframe (pid ${owner.pid}${port}${where}, running since ${owner.startedAt}). ` +
+        'Only one Keyframe can use a data folder at a time: stop the other one, or start this one with another --data-dir. ' +
+        `If no other Keyframe is running, delete ${lockFile} and start again.`,
+    );
     this.name = 'DataFolderInUseError';
   }
 }
@@ -55,7 +61,7 @@ export class DataFolderLock {
     const file = path.join(dataFolder, LOCK_FILE_NAME);
     const me: LockOwner = {
       pid: process.pid,
-      processStart: await processStartOf(process.pid) ?? null,
+      processStart: (await processStartOf(process.pid)) ?? null,
       startedAt: new Date().toISOString(),
       hostname: os.hostname(),
       port,
@@ -67,7 +73,10 @@ export class DataFolderLock {
       const owner = await readOwner(file);
       if (owner === 'gone') continue;
       if (owner === 'unreadable') {
-        const age = await stat(file).then((info) => Date.now() - info.mtimeMs, () => Number.POSITIVE_INFINITY);
+        const age = await stat(file).then(
+          (info) => Date.now() - info.mtimeMs,
+          () => Number.POSITIVE_INFINITY,
+        );
         if (age < WRITING_GRACE_MS) {
           await new Promise((resolve) => setTimeout(resolve, WRITING_GRACE_MS - age));
           continue;
@@ -75,7 +84,7 @@ export class DataFolderLock {
       } else if (await isLockOwnerAlive(owner)) {
         throw new DataFolderInUseError(dataFolder, owner, file);
       }
-      replaced = await removeStaleLock(file, owner === 'unreadable' ? undefined : owner, me.instanceId) ?? replaced;
+      replaced = (await removeStaleLock(file, owner === 'unreadable' ? undefined : owner, me.instanceId)) ?? replaced;
     }
     throw new Error(`Could not take ${file}: other processes keep replacing it. Is another Keyframe starting on ${dataFolder}?`);
   }

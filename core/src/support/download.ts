@@ -26,12 +26,16 @@ export async function downloadToFile(url: string, file: string, onProgress?: (pe
   });
   const output = createWriteStream(file, { mode: 0o600 });
   try {
-    await pipeline(stream, new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    }), output);
+    await pipeline(
+      stream,
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      }),
+      output,
+    );
   } catch (error) {
     // The file may still be opening when the download fails: removed once it is closed, or it would stay.
     if (!output.closed) await new Promise<void>((resolve) => output.once('close', () => resolve()));

@@ -26,7 +26,11 @@ describe('FileWriters', () => {
 
   it('names the live process that has a file open for writing; a reader, or nobody, is not a writer', async function () {
     if (process.platform !== 'linux') this.skip();
-    const [written, read, closed] = ['written.mp4', 'read.mp4', 'closed.mp4'].map((name) => path.join(folder, name)) as [string, string, string];
+    const [written, read, closed] = ['written.mp4', 'read.mp4', 'closed.mp4'].map((name) => path.join(folder, name)) as [
+      string,
+      string,
+      string,
+    ];
     for (const file of [written, read, closed]) await writeFile(file, 'x');
     const writer = await holdOpen(written, '>>');
     await holdOpen(read, '<');

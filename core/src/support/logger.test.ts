@@ -6,7 +6,9 @@ import { Logger, logLevelFrom, RotatingFileSink } from './logger.js';
 
 describe('Logger with RotatingFileSink', () => {
   let folder: string;
-  beforeEach(async () => { folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-log-')); });
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-log-'));
+  });
   afterEach(() => rm(folder, { recursive: true, force: true }));
 
   it('writes one JSON object per line with tokens redacted', async () => {
@@ -21,7 +23,9 @@ describe('Logger with RotatingFileSink', () => {
     const logger = new Logger([new RotatingFileSink(path.join(folder, 'keyframe.log'))]);
     logger.error('command failed', { error: new Error('the disk is full') });
     logger.close();
-    const line = JSON.parse((await readFile(path.join(folder, 'keyframe.log'), 'utf8')).trim()) as { fields: { error: Record<string, string> } };
+    const line = JSON.parse((await readFile(path.join(folder, 'keyframe.log'), 'utf8')).trim()) as {
+      fields: { error: Record<string, string> };
+    };
     expect(line.fields.error).to.deep.include({ name: 'Error', message: 'the disk is full' });
     expect(line.fields.error.stack).to.match(/the disk is full\n\s+at /);
   });

@@ -26,7 +26,7 @@ const LEVEL_ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, erro
 /** `text` when it names a level (e.g. `KEYFRAME_LOG_LEVEL=debug`), else `fallback`. */
 export function logLevelFrom(text: string | undefined, fallback: LogLevel): LogLevel {
   const level = text?.trim().toLowerCase();
-  return level !== undefined && Object.hasOwn(LEVEL_ORDER, level) ? level as LogLevel : fallback;
+  return level !== undefined && Object.hasOwn(LEVEL_ORDER, level) ? (level as LogLevel) : fallback;
 }
 
 export class Logger {
@@ -40,10 +40,18 @@ export class Logger {
     return new Logger(this.sinks, scope);
   }
 
-  debug(message: string, fields?: LogFields): void { this.log('debug', message, fields); }
-  info(message: string, fields?: LogFields): void { this.log('info', message, fields); }
-  warn(message: string, fields?: LogFields): void { this.log('warn', message, fields); }
-  error(message: string, fields?: LogFields): void { this.log('error', message, fields); }
+  debug(message: string, fields?: LogFields): void {
+    this.log('debug', message, fields);
+  }
+  info(message: string, fields?: LogFields): void {
+    this.log('info', message, fields);
+  }
+  warn(message: string, fields?: LogFields): void {
+    this.log('warn', message, fields);
+  }
+  error(message: string, fields?: LogFields): void {
+    this.log('error', message, fields);
+  }
 
   close(): void {
     for (const sink of this.sinks) sink.close();
@@ -77,7 +85,10 @@ export class RotatingFileSink implements LogSink {
   private readonly keepFiles: number;
   readonly level: LogLevel;
 
-  constructor(private readonly filePath: string, options: RotatingFileSinkOptions = {}) {
+  constructor(
+    private readonly filePath: string,
+    options: RotatingFileSinkOptions = {},
+  ) {
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.keepFiles = options.keepFiles ?? 3;
     // Debug lines (every command's parameters, every ffmpeg command line) are for a developer who asks for them.

@@ -15,8 +15,12 @@ async function runWithFaultHandlers(log: string, body: string): Promise<{ code: 
     ${body}`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, output };
 }
@@ -24,17 +28,25 @@ async function runWithFaultHandlers(log: string, body: string): Promise<{ code: 
 describe('handleProcessFaults', function () {
   this.timeout(20_000);
   let folder: string;
-  beforeEach(async () => { folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-faults-')); });
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-faults-'));
+  });
   afterEach(() => rm(folder, { recursive: true, force: true }));
 
   it('logs an unhandled rejection as an error with its stack and keeps running', async () => {
     const log = path.join(folder, 'keyframe.log');
-    const { code, output } = await runWithFaultHandlers(log, `
+    const { code, output } = await runWithFaultHandlers(
+      log,
+      `
       void Promise.reject(new Error('a stray rejection'));
-      setTimeout(() => { console.log('still running'); logger.close(); }, 200);`);
+      setTimeout(() => { console.log('still running'); logger.close(); }, 200);`,
+    );
     expect(code).to.equal(0);
     expect(output).to.include('still running');
-    const line = JSON.parse((await readFile(log, 'utf8')).trim()) as { level: string; fields: { reason: { message: string; stack: string } } };
+    const line = JSON.parse((await readFile(log, 'utf8')).trim()) as {
+      level: string;
+      fields: { reason: { message: string; stack: string } };
+    };
     expect(line.level).to.equal('error');
     expect(line.fields.reason.message).to.equal('a stray rejection');
     expect(line.fields.reason.stack).to.match(/a stray rejection\n\s+at /);

@@ -4,13 +4,15 @@ import { MAX_LOGGED_DEPTH, redact, redactedExcerpt, redactText } from './redact.
 describe('redact', () => {
   it('replaces token values at any depth and in any case', () => {
     expect(redact({ Parameters: { accessToken: 'a', RefreshToken: 'b', keep: 'c' }, list: [{ jwt: 'd' }] })).to.deep.equal({
-      Parameters: { accessToken: '-REDACTED-', RefreshToken: '-REDACTED-', keep: 'c' }, list: [{ jwt: '-REDACTED-' }],
+      Parameters: { accessToken: '-REDACTED-', RefreshToken: '-REDACTED-', keep: 'c' },
+      list: [{ jwt: '-REDACTED-' }],
     });
   });
 
   it('replaces token values in raw frame text', () => {
-    expect(redactText('{"Method":"Login","Parameters":{"accessToken":"ey.J\\"x","refreshToken": "r"}}'))
-      .to.equal('{"Method":"Login","Parameters":{"accessToken":"-REDACTED-","refreshToken": "-REDACTED-"}}');
+    expect(redactText('{"Method":"Login","Parameters":{"accessToken":"ey.J\\"x","refreshToken": "r"}}')).to.equal(
+      '{"Method":"Login","Parameters":{"accessToken":"-REDACTED-","refreshToken": "-REDACTED-"}}',
+    );
   });
 
   it('recognises a key written with escapes, and a value the text cuts off', () => {
@@ -24,7 +26,9 @@ describe('redact', () => {
     const excerpt = redactedExcerpt(`{"Method":"Login","Parameters":{"accessToken":"${token}"}}`, 200);
     expect(excerpt).to.not.include('TTT');
     expect(excerpt).to.include('-REDACTED-');
-    expect(redactedExcerpt({ password: token, note: 'n'.repeat(300) }, 100)).to.match(/^\{"password":"-REDACTED-","note":"n+… \(\d+ characters in all\)$/);
+    expect(redactedExcerpt({ password: token, note: 'n'.repeat(300) }, 100)).to.match(
+      /^\{"password":"-REDACTED-","note":"n+… \(\d+ characters in all\)$/,
+    );
   });
 
   it('turns an error into its name, message, stack, code and cause instead of {}', () => {

@@ -3,8 +3,22 @@
 import { serializeError } from './errors.js';
 
 const SECRET_KEYS = new Set([
-  'accesstoken', 'refreshtoken', 'idtoken', 'token', 'jwt', 'password', 'secret', 'clientsecret', 'apikey', 'authorization', 'cookie',
-  'access_token', 'refresh_token', 'id_token', 'client_secret', 'api_key',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'token',
+  'jwt',
+  'password',
+  'secret',
+  'clientsecret',
+  'apikey',
+  'authorization',
+  'cookie',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'api_key',
 ]);
 const REDACTED = '-REDACTED-';
 /** Deeper values are replaced by a marker: logging them must not recurse without bound. */
@@ -32,14 +46,14 @@ export function redact(value: unknown, depth = 0): unknown {
   // Dates, Buffers, URLs: what JSON would write for them, not their (often empty) own keys.
   const { toJSON } = value as { toJSON?: unknown };
   if (typeof toJSON === 'function') return redact(toJSON.call(value), depth + 1);
-  return Object.fromEntries(Object.entries(value).map(([key, item]) =>
-    [key, isSecretKey(key) ? REDACTED : redact(item, depth + 1)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, isSecretKey(key) ? REDACTED : redact(item, depth + 1)]));
 }
 
 /** Raw text that may hold JSON (an incoming frame, perhaps malformed or cut off), with secret string values replaced. */
 export function redactText(text: string): string {
   return text.replace(KEY_AND_STRING_VALUE, (match, key: string, colon: string) =>
-    isSecretKey(decodeJsonString(key)) ? `"${key}"${colon}"${REDACTED}"` : match);
+    isSecretKey(decodeJsonString(key)) ? `"${key}"${colon}"${REDACTED}"` : match,
+  );
 }
 
 /**
@@ -48,7 +62,7 @@ export function redactText(text: string): string {
  * time, and a secret value the window cuts off is still redacted (see KEY_AND_STRING_VALUE).
  */
 export function redactedExcerpt(value: unknown, maxChars: number): string {
-  const text = typeof value === 'string' ? redactText(value.slice(0, 4 * maxChars)) : JSON.stringify(redact(value)) ?? String(value);
+  const text = typeof value === 'string' ? redactText(value.slice(0, 4 * maxChars)) : (JSON.stringify(redact(value)) ?? String(value));
   const fullLength = typeof value === 'string' ? value.length : text.length;
   return fullLength <= maxChars ? text : `${text.slice(0, maxChars)}… (${fullLength} characters in all)`;
 }

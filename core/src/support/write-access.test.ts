@@ -14,12 +14,14 @@ describe('write access of others', () => {
   });
 
   it('names another owner, a world-writable and a group-writable folder', () => {
-    expect(othersCanWrite(folder(0o755, 1234), { allowSticky: false }, { uid: ME, gid: ME + 1 })).to.match(/owned by another user \(uid 1234\)/);
+    expect(othersCanWrite(folder(0o755, 1234), { allowSticky: false }, { uid: ME, gid: ME + 1 })).to.match(
+      /owned by another user \(uid 1234\)/,
+    );
     expect(othersCanWrite(folder(0o757), { allowSticky: false }, { uid: ME, gid: ME + 1 })).to.match(/every user can write/);
     expect(othersCanWrite(folder(0o775, ME, 50), { allowSticky: false }, { uid: ME, gid: ME + 1 })).to.match(/group 50/);
   });
 
-  it('accepts a sticky folder (like /tmp) only where the rules allow it, and the user\'s private group', () => {
+  it("accepts a sticky folder (like /tmp) only where the rules allow it, and the user's private group", () => {
     expect(othersCanWrite(folder(0o1777, 0), { allowSticky: true }, { uid: ME, gid: ME + 1 })).to.equal(undefined);
     expect(othersCanWrite(folder(0o1777, 0), { allowSticky: false }, { uid: ME, gid: ME + 1 })).to.match(/every user/);
     expect(othersCanWrite(folder(0o775, ME, ME), { allowSticky: false }, { uid: ME, gid: ME })).to.equal(undefined);
@@ -34,8 +36,12 @@ describe('write access of others', () => {
     before(function () {
       if (process.getuid === undefined) this.skip();
     });
-    beforeEach(async () => { base = await mkdtemp(path.join(tmpdir(), 'write-access-')); });
-    afterEach(async () => { await rm(base, { recursive: true, force: true }); });
+    beforeEach(async () => {
+      base = await mkdtemp(path.join(tmpdir(), 'write-access-'));
+    });
+    afterEach(async () => {
+      await rm(base, { recursive: true, force: true });
+    });
 
     it('finds a world-writable folder between a package and the folder it was found in', async () => {
       const scanned = path.join(base, 'node_modules');

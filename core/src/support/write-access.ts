@@ -21,7 +21,11 @@ export interface UserIds {
 const thisUser = (): UserIds => ({ uid: process.getuid?.(), gid: process.getgid?.() });
 
 /** Why others can write `info`, or undefined when only its owner (this user or root) can. */
-export function othersCanWrite(info: Pick<Stats, 'mode' | 'uid' | 'gid'>, rules: WriteAccessRules, { uid, gid }: UserIds = thisUser()): string | undefined {
+export function othersCanWrite(
+  info: Pick<Stats, 'mode' | 'uid' | 'gid'>,
+  rules: WriteAccessRules,
+  { uid, gid }: UserIds = thisUser(),
+): string | undefined {
   if (uid === undefined) return undefined;
   if (info.uid !== uid && info.uid !== 0) return `it is owned by another user (uid ${info.uid})`;
   const sticky = rules.allowSticky && (info.mode & STICKY) !== 0;

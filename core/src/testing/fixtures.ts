@@ -86,17 +86,32 @@ export async function startedToolbox(dataFolder: string, logger = new Logger([])
 
 /** A toolbox loaded on a machine with no ffmpeg at all (nothing in FFMPEG_PATH, no package, nothing on PATH, no download). */
 export async function toolboxWithoutFfmpeg(folder: string, logger = new Logger([])): Promise<FfmpegToolbox> {
-  const toolbox = new FfmpegToolbox(Object.assign(new FfmpegToolboxConfig(), {
-    environment: { platform: process.platform, home: folder, variables: { PATH: '' } },
-    loadPackage: (specifier: string) => { throw new Error(`Cannot find module '${specifier}'`); },
-  }), logger);
+  const toolbox = new FfmpegToolbox(
+    Object.assign(new FfmpegToolboxConfig(), {
+      environment: { platform: process.platform, home: folder, variables: { PATH: '' } },
+      loadPackage: (specifier: string) => {
+        throw new Error(`Cannot find module '${specifier}'`);
+      },
+    }),
+    logger,
+  );
   await toolbox.load({ downloadFolder: path.join(folder, 'no-download') });
   return toolbox;
 }
 
 /** x264 at `crf`, the size and rate of `format`: what the recorder asks for with default settings and no GPU. */
 export function crfVideo(format: CaptureFormat, crf: number): VideoEncoderSettings {
-  return { ...format, encoder: 'cpu', codec: null, rateControl: 'CRF', crfValue: crf, cqLevel: crf, bitrate: 10, minBitrate: 8, maxBitrate: 12 };
+  return {
+    ...format,
+    encoder: 'cpu',
+    codec: null,
+    rateControl: 'CRF',
+    crfValue: crf,
+    cqLevel: crf,
+    bitrate: 10,
+    minBitrate: 8,
+    maxBitrate: 12,
+  };
 }
 
 /**
@@ -139,8 +154,11 @@ export function createRecorder(world: MediaWorld, parts: RecorderParts = {}): Re
   return recorder;
 }
 
-export async function createMediaWorld<const T extends readonly unknown[] = []>(prefix: string, changes: Partial<Settings> = {},
-  overrides?: Overrides<T>): Promise<MediaWorld> {
+export async function createMediaWorld<const T extends readonly unknown[] = []>(
+  prefix: string,
+  changes: Partial<Settings> = {},
+  overrides?: Overrides<T>,
+): Promise<MediaWorld> {
   const folder = await mkdtemp(path.join(os.tmpdir(), prefix));
   const events = new RecordedEvents();
   const withEvents: readonly Override<unknown>[] = [[EVENT_SINK, events], ...((overrides ?? []) as readonly Override<unknown>[])];
@@ -153,8 +171,18 @@ export async function createMediaWorld<const T extends readonly unknown[] = []>(
   await capabilities.start();
   const jobs = app.resolve(JobRunner);
   return {
-    app, folder, events, logger: app.resolve(Logger), options: app.resolve(ServiceOptions), settings: app.resolve(SettingsStore),
-    state, library, toolbox: capabilities.toolbox, jobs, capabilities, ingest: app.resolve(ContentIngest),
+    app,
+    folder,
+    events,
+    logger: app.resolve(Logger),
+    options: app.resolve(ServiceOptions),
+    settings: app.resolve(SettingsStore),
+    state,
+    library,
+    toolbox: capabilities.toolbox,
+    jobs,
+    capabilities,
+    ingest: app.resolve(ContentIngest),
     async dispose() {
       await jobs.shutdown();
       await app.dispose();
@@ -179,13 +207,42 @@ export async function generateVideo(ffmpegPath: string, target: string, video: T
   const { seconds, width = 640, height = 360, frameRate = 30, tones = [440], keyframeSeconds = 1 } = video;
   const gop = String(Math.max(1, Math.round(frameRate * keyframeSeconds)));
   const args = [
-    '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${frameRate}:duration=${seconds}`,
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=${frameRate}:duration=${seconds}`,
     ...tones.flatMap((frequency) => ['-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=48000:duration=${seconds}`]),
-    '-map', '0:v', ...tones.flatMap((_, index) => ['-map', `${index + 1}:a`]),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', gop, '-keyint_min', gop, '-sc_threshold', '0', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-ac', '2',
-    ...tones.flatMap((_, index) => [`-metadata:s:a:${index}`, `title=Track ${index + 1}`, `-metadata:s:a:${index}`, `handler_name=Track ${index + 1}`]),
-    '-movflags', '+faststart', '-y', target,
+    '-map',
+    '0:v',
+    ...tones.flatMap((_, index) => ['-map', `${index + 1}:a`]),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    gop,
+    '-keyint_min',
+    gop,
+    '-sc_threshold',
+    '0',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-ac',
+    '2',
+    ...tones.flatMap((_, index) => [
+      `-metadata:s:a:${index}`,
+      `title=Track ${index + 1}`,
+      `-metadata:s:a:${index}`,
+      `handler_name=Track ${index + 1}`,
+    ]),
+    '-movflags',
+    '+faststart',
+    '-y',
+    target,
   ];
   await new Promise<void>((resolve, reject) => {
     execFile(ffmpegPath, args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve()));

@@ -13,15 +13,25 @@ export interface GamePost {
 }
 
 /** POSTs `body` to 127.0.0.1:`port`; resolves with the status code once the answer is read. */
-export function postAsGame(port: number, body: string, { path = '/', userAgent = 'Valve/Steam HTTP Client 1.0 (730)', headers = {} }: GamePost = {}): Promise<number> {
+export function postAsGame(
+  port: number,
+  body: string,
+  { path = '/', userAgent = 'Valve/Steam HTTP Client 1.0 (730)', headers = {} }: GamePost = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({
-      host: '127.0.0.1', port, path, method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'User-Agent': userAgent, ...headers },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'User-Agent': userAgent, ...headers },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });

@@ -28,7 +28,12 @@ describe('createTestApp', () => {
   it('resolves an override wherever the token is injected, and one instance per class', async () => {
     const events = new RecordedEvents();
     const lister = () => Promise.resolve([]);
-    const app = await createTestApp({ overrides: [[EVENT_SINK, events], [PROCESS_LISTER, lister]] });
+    const app = await createTestApp({
+      overrides: [
+        [EVENT_SINK, events],
+        [PROCESS_LISTER, lister],
+      ],
+    });
     try {
       app.resolve(Notifier).showModal({ title: 'Hello', description: 'from a test', type: 'info' });
       expect(events.of('ShowModal')).to.have.length(1);

@@ -54,7 +54,11 @@ export class ConnectionHub implements EventSink {
   }
 
   private closeNotReading(socket: WebSocket): void {
-    this.logger.warn('closing a frontend connection that stopped reading', { unsentBytes: socket.bufferedAmount, limit: MAX_UNSENT_BYTES, code: CLOSE_NOT_READING.code });
+    this.logger.warn('closing a frontend connection that stopped reading', {
+      unsentBytes: socket.bufferedAmount,
+      limit: MAX_UNSENT_BYTES,
+      code: CLOSE_NOT_READING.code,
+    });
     socket.close(CLOSE_NOT_READING.code, CLOSE_NOT_READING.reason);
     const ending = setTimeout(() => socket.terminate(), NOT_READING_CLOSE_GRACE_MS);
     socket.once('close', () => clearTimeout(ending));

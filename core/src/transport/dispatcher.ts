@@ -19,8 +19,12 @@ const LOGGED_PARAMETERS_CHARS = 1000;
 /** Commands that carry credentials: of these only the method and the refusal are logged, never their content. */
 const CREDENTIAL_COMMANDS: ReadonlySet<string> = new Set<CommandName>(['Login']);
 /** A credential command named anywhere in a frame that could not be parsed, `\uXXXX` escapes included. */
-const NAMES_CREDENTIAL_COMMAND = new RegExp([...CREDENTIAL_COMMANDS].map((name) =>
-  [...name].map((char) => `(?:${char}|\\u${char.charCodeAt(0).toString(16).padStart(4, '0')})`).join('')).join('|'), 'i');
+const NAMES_CREDENTIAL_COMMAND = new RegExp(
+  [...CREDENTIAL_COMMANDS]
+    .map((name) => [...name].map((char) => `(?:${char}|\\u${char.charCodeAt(0).toString(16).padStart(4, '0')})`).join(''))
+    .join('|'),
+  'i',
+);
 
 @injectable()
 export class Dispatcher {
@@ -60,14 +64,22 @@ export class Dispatcher {
     if (isBinary) return this.reject(null, 'MalformedMessage', 'Binary frames are not accepted: send commands as JSON text');
     const byteLength = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
     if (byteLength > MAX_COMMAND_BYTES) {
-      return this.reject(null, 'MalformedMessage', `Frame of ${byteLength} bytes refused: commands are limited to ${MAX_COMMAND_BYTES} bytes`);
+      return this.reject(
+        null,
+        'MalformedMessage',
+        `Frame of ${byteLength} bytes refused: commands are limited to ${MAX_COMMAND_BYTES} bytes`,
+      );
     }
     const text = frame.toString();
     if (text === 'ping') return this.events.send('pong', {});
     if (text.trim() === '') return this.reject(null, 'MalformedMessage', 'Empty frame: expected a JSON object {Method, Parameters}');
 
     if (nestsDeeperThan(text, MAX_COMMAND_NESTING)) {
-      return this.reject(null, 'MalformedMessage', `The message nests arrays or objects more than ${MAX_COMMAND_NESTING} levels deep: no command needs that`);
+      return this.reject(
+        null,
+        'MalformedMessage',
+        `The message nests arrays or objects more than ${MAX_COMMAND_NESTING} levels deep: no command needs that`,
+      );
     }
 
     let envelope: unknown;
@@ -92,7 +104,8 @@ export class Dispatcher {
     const handler = this.handlers.get(method);
     if (!handler) return this.reject(method, 'Unavailable', `${method} is not available in this version of Keyframe yet`);
 
-    if (!CREDENTIAL_COMMANDS.has(method)) this.logger.debug('command', { method, parameters: redactedExcerpt(values, LOGGED_PARAMETERS_CHARS) });
+    if (!CREDENTIAL_COMMANDS.has(method))
+      this.logger.debug('command', { method, parameters: redactedExcerpt(values, LOGGED_PARAMETERS_CHARS) });
     try {
       await handler(values as never);
     } catch (error) {

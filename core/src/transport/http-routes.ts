@@ -15,6 +15,7 @@ export class HttpRoutes {
   }
 
   find(pathname: string): HttpHandler | undefined {
-    return this.routes.find(({ prefix }) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))?.handler;
+    return this.routes.find(({ prefix }) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))
+      ?.handler;
   }
 }

@@ -86,7 +86,13 @@ export class HttpServer {
     if (count === 1 && this.refusedUpgrades.size >= MAX_ORIGINS_REMEMBERED) this.refusedUpgrades.clear();
     this.refusedUpgrades.set(origin, count);
     const log = count === 1 ? this.logger.warn : this.logger.debug;
-    log.call(this.logger, 'WebSocket upgrade refused', { status, origin: request.headers.origin, host: request.headers.host, path: pathname ?? request.url, count });
+    log.call(this.logger, 'WebSocket upgrade refused', {
+      status,
+      origin: request.headers.origin,
+      host: request.headers.host,
+      path: pathname ?? request.url,
+      count,
+    });
   }
 
   private accept(client: WebSocket): void {

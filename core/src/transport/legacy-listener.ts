@@ -16,14 +16,18 @@ export class LegacyListener {
   private readonly logger: Logger;
   private boundPort: number | undefined;
 
-  constructor(private readonly options: ServiceOptions, logger: Logger) {
+  constructor(
+    private readonly options: ServiceOptions,
+    logger: Logger,
+  ) {
     this.logger = logger.child('legacy');
     this.server = createServer((_request, response) => response.writeHead(400).end());
     this.server.on('upgrade', (request, socket, head) => {
       this.sockets.handleUpgrade(request, socket, head, (client) => {
         client.on('error', () => client.terminate());
         client.send(JSON.stringify({ method: 'AppVersion', content: { version: appVersion() } }), () =>
-          client.close(CLOSE_PORT_MOVED.code, CLOSE_PORT_MOVED.reason));
+          client.close(CLOSE_PORT_MOVED.code, CLOSE_PORT_MOVED.reason),
+        );
       });
     });
   }

@@ -22,7 +22,11 @@ import { HttpRoutes, type HttpHandler } from './http-routes.js';
 import { OriginPolicy } from './origin-policy.js';
 
 const VIDEO_TYPES: Record<string, string> = {
-  '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.mkv': 'video/x-matroska', '.webm': 'video/webm',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.webm': 'video/webm',
 };
 /** The frame `/api/thumbnail?time=` returns is this wide. */
 export const FRAME_WIDTH = 320;
@@ -74,8 +78,14 @@ export class MediaRoutes {
   }
 
   install(): void {
-    this.routes.add(MEDIA_ROUTES.content, this.guarded((request, response, url) => this.content(request, response, url)));
-    this.routes.add(MEDIA_ROUTES.thumbnail, this.guarded((request, response, url) => this.thumbnail(request, response, url)));
+    this.routes.add(
+      MEDIA_ROUTES.content,
+      this.guarded((request, response, url) => this.content(request, response, url)),
+    );
+    this.routes.add(
+      MEDIA_ROUTES.thumbnail,
+      this.guarded((request, response, url) => this.thumbnail(request, response, url)),
+    );
   }
 
   /** The handler, for requests that do not come from a page of another origin (403 for those). */
@@ -85,7 +95,7 @@ export class MediaRoutes {
       if (refusal === undefined) return handler(request, response, url);
       // Debug, not warn: a hostile page could ask thousands of times.
       this.logger.debug('cross-site media request refused', { path: url.pathname, why: refusal });
-      plain(response, 403, 'Forbidden: media is only served to Keyframe\'s own pages.');
+      plain(response, 403, "Forbidden: media is only served to Keyframe's own pages.");
     };
   }
 
@@ -98,11 +108,17 @@ export class MediaRoutes {
     const file = await this.allowed(input, kind);
     if (!file) return void plain(response, 404, 'File not found.');
     if (kind === 'waveform') {
-      return void send(request, response, file.path, 200, { 'Content-Type': 'application/json', 'Content-Length': String(file.size), 'Cache-Control': 'no-cache' });
+      return void send(request, response, file.path, 200, {
+        'Content-Type': 'application/json',
+        'Content-Length': String(file.size),
+        'Cache-Control': 'no-cache',
+      });
     }
     const common = {
-      'Content-Type': VIDEO_TYPES[extension]!, 'Accept-Ranges': 'bytes',
-      'Access-Control-Expose-Headers': 'Content-Range, Accept-Ranges, Content-Length', 'Cache-Control': 'no-cache',
+      'Content-Type': VIDEO_TYPES[extension]!,
+      'Accept-Ranges': 'bytes',
+      'Access-Control-Expose-Headers': 'Content-Range, Accept-Ranges, Content-Length',
+      'Cache-Control': 'no-cache',
     };
     const range = parseRange(request.headers.range, file.size);
     if (range === 'unsatisfiable') {
@@ -110,9 +126,18 @@ export class MediaRoutes {
       return;
     }
     if (!range) return void send(request, response, file.path, 200, { ...common, 'Content-Length': String(file.size) });
-    send(request, response, file.path, 206, {
-      ...common, 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}`, 'Content-Length': String(range.end - range.start + 1),
-    }, range);
+    send(
+      request,
+      response,
+      file.path,
+      206,
+      {
+        ...common,
+        'Content-Range': `bytes ${range.start}-${range.end}/${file.size}`,
+        'Content-Length': String(range.end - range.start + 1),
+      },
+      range,
+    );
   }
 
   private async thumbnail(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
@@ -124,12 +149,16 @@ export class MediaRoutes {
       const file = await this.allowed(input, 'thumbnail');
       if (!file) return void plain(response, 404, 'File not found.');
       return void send(request, response, file.path, 200, {
-        'Content-Type': 'image/jpeg', 'Content-Length': String(file.size), 'Cache-Control': 'public, max-age=86400',
-        Expires: new Date(Date.now() + 7 * 86400_000).toUTCString(), 'Last-Modified': file.modified.toUTCString(),
+        'Content-Type': 'image/jpeg',
+        'Content-Length': String(file.size),
+        'Cache-Control': 'public, max-age=86400',
+        Expires: new Date(Date.now() + 7 * 86400_000).toUTCString(),
+        'Last-Modified': file.modified.toUTCString(),
       });
     }
     const seconds = Number(time);
-    if (time.trim() === '' || !Number.isFinite(seconds) || seconds < 0) return void plain(response, 400, 'time must be a number of seconds.');
+    if (time.trim() === '' || !Number.isFinite(seconds) || seconds < 0)
+      return void plain(response, 400, 'time must be a number of seconds.');
     const video = await this.allowed(input, 'video');
     if (!video) return void plain(response, 404, 'File not found.');
     let ffmpeg: string;
@@ -143,22 +172,31 @@ export class MediaRoutes {
     const key = [video.path, video.size, video.modified.getTime(), at].join('\0');
     let jpeg: Buffer | undefined;
     try {
-      jpeg = await this.frames.get(key, () => this.decoders.run(async () => {
-        const began = Date.now();
-        const frame = await runFfmpegFrame(ffmpeg, video.path, at, FRAME_WIDTH);
-        this.logger.debug('frame read', { file: video.path, seconds: at, tookMs: Date.now() - began });
-        return frame;
-      }));
+      jpeg = await this.frames.get(key, () =>
+        this.decoders.run(async () => {
+          const began = Date.now();
+          const frame = await runFfmpegFrame(ffmpeg, video.path, at, FRAME_WIDTH);
+          this.logger.debug('frame read', { file: video.path, seconds: at, tookMs: Date.now() - began });
+          return frame;
+        }),
+      );
     } catch (error) {
       if (!(error instanceof DecoderPoolFull)) throw error;
-      response.writeHead(503, { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(RETRY_AFTER_SECONDS) }).end(error.message);
+      response
+        .writeHead(503, { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(RETRY_AFTER_SECONDS) })
+        .end(error.message);
       return;
     }
     if (!jpeg) {
       this.logger.warn('no frame for a thumbnail request', { file: video.path, seconds: at });
       return void plain(response, 500, 'No frame could be read at that time.');
     }
-    response.writeHead(200, { ...cors, 'Content-Type': 'image/jpeg', 'Content-Length': String(jpeg.length), 'Cache-Control': 'no-cache, no-store, must-revalidate' });
+    response.writeHead(200, {
+      ...cors,
+      'Content-Type': 'image/jpeg',
+      'Content-Length': String(jpeg.length),
+      'Cache-Control': 'no-cache, no-store, must-revalidate',
+    });
     response.end(request.method === 'HEAD' ? undefined : jpeg);
   }
 
@@ -195,8 +233,14 @@ function plain(response: ServerResponse, status: number, text: string): void {
 }
 
 /** Streams the file (or a byte range of it); the body is never held in memory. */
-function send(request: IncomingMessage, response: ServerResponse, file: string, status: number,
-  headers: Record<string, string>, range?: { start: number; end: number }): void {
+function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: string,
+  status: number,
+  headers: Record<string, string>,
+  range?: { start: number; end: number },
+): void {
   response.writeHead(status, { ...cors, 'X-Content-Type-Options': 'nosniff', ...headers });
   if (request.method === 'HEAD') {
     response.end();

@@ -32,7 +32,9 @@ export function staticFiles(root: string, fallbackPage: () => string): HttpHandl
     const pathname = decodePath(url.pathname);
     if (pathname === undefined) {
       // Any page can make a browser ask for such a URL (an <img src>): the asker's mistake, not ours.
-      response.writeHead(400, { ...security, 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Request: malformed percent-escape in the path');
+      response
+        .writeHead(400, { ...security, 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Bad Request: malformed percent-escape in the path');
       return;
     }
     const relative = pathname.replace(/^\/+/, '');

@@ -46,7 +46,9 @@ describe('InstallRoot', () => {
     const again = await root.unpack(await packageOf('two', { 'main.js': 'two' }), '2.0.0');
     expect(await readdir(again)).to.deep.equal(['main.js']);
     let refusal: unknown;
-    await root.unpack(await packageOf('again', { 'main.js': 'again' }), '1.0.0').catch((error: unknown) => { refusal = error; });
+    await root.unpack(await packageOf('again', { 'main.js': 'again' }), '1.0.0').catch((error: unknown) => {
+      refusal = error;
+    });
     expect(String(refusal)).to.match(/the one running/);
   });
 
@@ -54,7 +56,9 @@ describe('InstallRoot', () => {
     const damaged = path.join(folder, 'damaged.tar.gz');
     await writeFile(damaged, 'this is not gzip');
     let refusal: unknown;
-    await root.unpack(damaged, '3.0.0').catch((error: unknown) => { refusal = error; });
+    await root.unpack(damaged, '3.0.0').catch((error: unknown) => {
+      refusal = error;
+    });
     expect(String(refusal)).to.match(/could not be unpacked/);
     expect(await readdir(root.versionsFolder)).to.deep.equal([]);
   });

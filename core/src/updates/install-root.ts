@@ -19,8 +19,12 @@ export const READY_MESSAGE = { keyframe: 'ready' } as const;
 export class InstallRoot {
   constructor(readonly folder: string) {}
 
-  get versionsFolder(): string { return path.join(this.folder, 'versions'); }
-  get currentLink(): string { return path.join(this.folder, 'current'); }
+  get versionsFolder(): string {
+    return path.join(this.folder, 'versions');
+  }
+  get currentLink(): string {
+    return path.join(this.folder, 'current');
+  }
 
   versionFolder(version: string): string {
     if (!semver.valid(version)) throw new Error(`"${version}" is not a semantic version, so it cannot name a version folder.`);
@@ -59,7 +63,7 @@ export class InstallRoot {
    */
   async unpack(packageFile: string, version: string): Promise<string> {
     const target = this.versionFolder(version);
-    if (target === await this.currentVersionFolder()) throw new Error(`Version ${version} is the one running; it is not unpacked again.`);
+    if (target === (await this.currentVersionFolder())) throw new Error(`Version ${version} is the one running; it is not unpacked again.`);
     const staging = path.join(this.versionsFolder, `.unpacking-${version}`);
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });

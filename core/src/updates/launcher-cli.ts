@@ -29,7 +29,8 @@ async function main(): Promise<number> {
   const rootFolder = values.root ?? process.env[INSTALL_ROOT_VARIABLE];
   if (!rootFolder) throw new Error(`no install root: pass --root <folder> or set ${INSTALL_ROOT_VARIABLE}`);
   const readyTimeoutSeconds = Number(values['ready-timeout']);
-  if (!(readyTimeoutSeconds > 0)) throw new Error(`--ready-timeout must be a positive number of seconds, not ${JSON.stringify(values['ready-timeout'])}`);
+  if (!(readyTimeoutSeconds > 0))
+    throw new Error(`--ready-timeout must be a positive number of seconds, not ${JSON.stringify(values['ready-timeout'])}`);
   const launcher = new Launcher({
     root: new InstallRoot(path.resolve(rootFolder)),
     entry: values.entry,
@@ -42,7 +43,10 @@ async function main(): Promise<number> {
   return launcher.run();
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(`keyframe-launcher: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`keyframe-launcher: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

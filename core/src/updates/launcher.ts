@@ -4,7 +4,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import {
-  INSTALL_ROOT_VARIABLE, InstallRoot, READY_MESSAGE, RESTART_FOR_UPDATE_EXIT_CODE, ROLLED_BACK_FROM_VARIABLE,
+  INSTALL_ROOT_VARIABLE,
+  InstallRoot,
+  READY_MESSAGE,
+  RESTART_FOR_UPDATE_EXIT_CODE,
+  ROLLED_BACK_FROM_VARIABLE,
 } from './install-root.js';
 
 export interface LauncherOptions {
@@ -51,7 +55,9 @@ export class Launcher {
       if (outcome.ready) lastGood = folder;
       if (outcome.ready && outcome.code === RESTART_FOR_UPDATE_EXIT_CODE) continue;
       if (!outcome.ready && onTrial && lastGood) {
-        log(`version ${path.basename(folder)} did not start (exit code ${outcome.code ?? 'none'}): rolling back to ${path.basename(lastGood)}`);
+        log(
+          `version ${path.basename(folder)} did not start (exit code ${outcome.code ?? 'none'}): rolling back to ${path.basename(lastGood)}`,
+        );
         await root.switchTo(lastGood);
         rolledBackFrom = path.basename(folder);
         continue;
@@ -72,17 +78,21 @@ export class Launcher {
     if (rolledBackFrom) environment[ROLLED_BACK_FROM_VARIABLE] = rolledBackFrom;
     else delete environment[ROLLED_BACK_FROM_VARIABLE];
     const child = spawn(this.options.nodePath ?? process.execPath, [path.join(folder, entry), ...args], {
-      stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: environment, cwd: folder,
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+      env: environment,
+      cwd: folder,
     });
     this.child = child;
     return new Promise((resolve) => {
       let ready = false;
       let killTimer: NodeJS.Timeout | undefined;
-      const readyTimer = !onTrial ? undefined : setTimeout(() => {
-        log(`version ${path.basename(folder)} sent no ready message within ${readyTimeoutMs} ms: stopping it`);
-        child.kill('SIGTERM');
-        killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-      }, readyTimeoutMs);
+      const readyTimer = !onTrial
+        ? undefined
+        : setTimeout(() => {
+            log(`version ${path.basename(folder)} sent no ready message within ${readyTimeoutMs} ms: stopping it`);
+            child.kill('SIGTERM');
+            killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+          }, readyTimeoutMs);
       child.on('message', (message: unknown) => {
         if (ready || !isReadyMessage(message)) return;
         ready = true;

@@ -21,5 +21,7 @@ export async function verifyPackage(file: string, expected: string): Promise<voi
   const actual = await sha256OfFile(file);
   if (sameDigest(actual, expected)) return;
   await rm(file, { force: true });
-  throw new Error(`The downloaded update has SHA-256 ${actual}, not the ${expected.trim().toLowerCase()} the update channel announced; it was deleted and will not be installed.`);
+  throw new Error(
+    `The downloaded update has SHA-256 ${actual}, not the ${expected.trim().toLowerCase()} the update channel announced; it was deleted and will not be installed.`,
+  );
 }

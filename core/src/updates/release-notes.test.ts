@@ -6,13 +6,23 @@ import { ReleaseNotesCache, releaseNotesOf } from './release-notes.js';
 import type { FeedRelease } from './update-feed.js';
 
 const release = (version: string, notes: string): FeedRelease => ({
-  version, channel: 'stable', url: `https://example.test/${version}.tar.gz`, size: 1, sha256: '0'.repeat(64), releaseDate: '2026-11-01T00:00:00Z', notes,
+  version,
+  channel: 'stable',
+  url: `https://example.test/${version}.tar.gz`,
+  size: 1,
+  sha256: '0'.repeat(64),
+  releaseDate: '2026-11-01T00:00:00Z',
+  notes,
 });
 
 describe('release notes', () => {
   it('carries Markdown as base64 (UTF-8), with a text for releases without notes', () => {
     const [withNotes, without] = releaseNotesOf([release('1.1.0', '## New\n- Clips in 4K ✂'), release('1.0.0', '  ')]);
-    expect(withNotes).to.deep.equal({ version: '1.1.0', base64Markdown: Buffer.from('## New\n- Clips in 4K ✂').toString('base64'), releaseDate: '2026-11-01T00:00:00Z' });
+    expect(withNotes).to.deep.equal({
+      version: '1.1.0',
+      base64Markdown: Buffer.from('## New\n- Clips in 4K ✂').toString('base64'),
+      releaseDate: '2026-11-01T00:00:00Z',
+    });
     expect(Buffer.from(without!.base64Markdown, 'base64').toString()).to.equal('No release notes available for version 1.0.0.');
   });
 

@@ -13,7 +13,9 @@ const CachedNotes = Type.Array(ReleaseNote);
 export function releaseNotesOf(releases: readonly FeedRelease[]): ReleaseNote[] {
   return releases.slice(0, MAX_NOTES).map((release) => ({
     version: release.version,
-    base64Markdown: Buffer.from(release.notes.trim() || `No release notes available for version ${release.version}.`, 'utf8').toString('base64'),
+    base64Markdown: Buffer.from(release.notes.trim() || `No release notes available for version ${release.version}.`, 'utf8').toString(
+      'base64',
+    ),
     releaseDate: release.releaseDate,
   }));
 }
@@ -25,7 +27,7 @@ export class ReleaseNotesCache {
   async load(): Promise<ReleaseNote[]> {
     try {
       const cached: unknown = JSON.parse(await readFile(this.file, 'utf8'));
-      return describeProblems(CachedNotes, cached).length === 0 ? cached as ReleaseNote[] : [];
+      return describeProblems(CachedNotes, cached).length === 0 ? (cached as ReleaseNote[]) : [];
     } catch {
       return [];
     }

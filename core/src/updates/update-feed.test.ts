@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { fetchUpdateFeed, releasesForChannel, UpdateFeedError, type FeedRelease } from './update-feed.js';
 
 const release = (version: string, channel: FeedRelease['channel'] = 'stable'): FeedRelease => ({
-  version, channel, url: `packages/${version}.tar.gz`, size: 10, sha256: 'ab'.repeat(32), releaseDate: '2026-11-01T00:00:00Z', notes: '',
+  version,
+  channel,
+  url: `packages/${version}.tar.gz`,
+  size: 10,
+  sha256: 'ab'.repeat(32),
+  releaseDate: '2026-11-01T00:00:00Z',
+  notes: '',
 });
 
 describe('update feed', () => {
@@ -19,7 +25,9 @@ describe('update feed', () => {
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('reads releases, resolves package URLs against the feed and skips invalid versions', async () => {
-    body = JSON.stringify({ releases: [release('1.2.0'), release('latest'), { ...release('1.3.0'), url: 'https://downloads.example/k.tar.gz' }] });
+    body = JSON.stringify({
+      releases: [release('1.2.0'), release('latest'), { ...release('1.3.0'), url: 'https://downloads.example/k.tar.gz' }],
+    });
     const releases = await fetchUpdateFeed(feedUrl(), 'Keyframe/test');
     expect(releases.map((entry) => [entry.version, entry.url])).to.deep.equal([
       ['1.2.0', feedUrl().replace('feed.json', 'packages/1.2.0.tar.gz')],
@@ -30,7 +38,9 @@ describe('update feed', () => {
   it('refuses a feed that does not match its schema, saying where', async () => {
     body = JSON.stringify({ releases: [{ ...release('1.2.0'), sha256: 'not hex' }] });
     let refusal: unknown;
-    await fetchUpdateFeed(feedUrl(), 'Keyframe/test').catch((error: unknown) => { refusal = error; });
+    await fetchUpdateFeed(feedUrl(), 'Keyframe/test').catch((error: unknown) => {
+      refusal = error;
+    });
     expect(refusal).to.be.instanceOf(UpdateFeedError);
     expect(String(refusal)).to.include('/releases/0/sha256');
   });

@@ -32,7 +32,11 @@ export class UpdateFeedError extends Error {
 export async function fetchUpdateFeed(feedUrl: string, userAgent: string): Promise<FeedRelease[]> {
   let body: unknown;
   try {
-    body = await got(feedUrl, { timeout: { request: FEED_TIMEOUT_MS }, retry: { limit: 1 }, headers: { 'user-agent': userAgent, accept: 'application/json' } }).json();
+    body = await got(feedUrl, {
+      timeout: { request: FEED_TIMEOUT_MS },
+      retry: { limit: 1 },
+      headers: { 'user-agent': userAgent, accept: 'application/json' },
+    }).json();
   } catch (error) {
     throw new UpdateFeedError(`The update channel ${feedUrl} could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -45,7 +49,5 @@ export async function fetchUpdateFeed(feedUrl: string, userAgent: string): Promi
 
 /** The releases a user on that channel is offered, newest first. */
 export function releasesForChannel(releases: readonly FeedRelease[], beta: boolean): FeedRelease[] {
-  return releases
-    .filter((release) => beta || release.channel === 'stable')
-    .sort((a, b) => semver.rcompare(a.version, b.version));
+  return releases.filter((release) => beta || release.channel === 'stable').sort((a, b) => semver.rcompare(a.version, b.version));
 }

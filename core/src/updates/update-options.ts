@@ -14,7 +14,10 @@ export interface UpdateOptions {
 }
 export const UPDATE_OPTIONS = Symbol('UpdateOptions');
 
-export function updateOptions(variables: NodeJS.ProcessEnv = process.env, hasLauncherChannel = typeof process.send === 'function'): UpdateOptions {
+export function updateOptions(
+  variables: NodeJS.ProcessEnv = process.env,
+  hasLauncherChannel = typeof process.send === 'function',
+): UpdateOptions {
   const installRoot = hasLauncherChannel ? variables[INSTALL_ROOT_VARIABLE] || undefined : undefined;
   return {
     feedUrl: variables[UPDATE_FEED_VARIABLE]?.trim() || undefined,

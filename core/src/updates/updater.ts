@@ -78,8 +78,9 @@ export class Updater {
     if (this.options.rolledBackFrom) {
       this.notifier.showModal({
         title: 'The update was not installed',
-        description: `Keyframe ${this.options.rolledBackFrom} did not start, so Keyframe went back to version ${appVersion()}. `
-          + 'Your recordings and settings are unchanged. The log of the launcher says why the new version failed.',
+        description:
+          `Keyframe ${this.options.rolledBackFrom} did not start, so Keyframe went back to version ${appVersion()}. ` +
+          'Your recordings and settings are unchanged. The log of the launcher says why the new version failed.',
         type: 'error',
       });
     }
@@ -114,7 +115,9 @@ export class Updater {
   check(): Promise<void> {
     const feedUrl = this.options.feedUrl;
     if (!feedUrl) {
-      return Promise.reject(new CommandError('Unavailable', `No update channel is configured: set ${UPDATE_FEED_VARIABLE} to the URL of the release feed.`));
+      return Promise.reject(
+        new CommandError('Unavailable', `No update channel is configured: set ${UPDATE_FEED_VARIABLE} to the URL of the release feed.`),
+      );
     }
     this.checking ??= this.runCheck(feedUrl).finally(() => {
       this.checking = undefined;
@@ -125,10 +128,14 @@ export class Updater {
   /** ApplyUpdate: installs the verified package beside the running version and restarts into it. */
   async apply(): Promise<void> {
     const ready = this.ready;
-    if (!ready) throw new CommandError('NotAllowed', 'No update is ready to install: check for updates and wait until the download is ready.');
+    if (!ready)
+      throw new CommandError('NotAllowed', 'No update is ready to install: check for updates and wait until the download is ready.');
     const { version } = ready.release;
     if (!this.options.installRoot) {
-      throw new CommandError('Unavailable', `This copy of Keyframe was not started by keyframe-launcher, so it cannot replace itself: install version ${version} from ${ready.release.url}.`);
+      throw new CommandError(
+        'Unavailable',
+        `This copy of Keyframe was not started by keyframe-launcher, so it cannot replace itself: install version ${version} from ${ready.release.url}.`,
+      );
     }
     if (this.installing) throw new CommandError('NotAllowed', `The update to version ${version} is already being installed.`);
     this.installing = true;
@@ -153,13 +160,18 @@ export class Updater {
 
   private checkInBackground(reason: string): void {
     if (!this.options.feedUrl) return;
-    this.check().catch((error: unknown) => this.logger.warn('update check failed', { reason, error: error instanceof Error ? error.message : String(error) }));
+    this.check().catch((error: unknown) =>
+      this.logger.warn('update check failed', { reason, error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   private async runCheck(feedUrl: string): Promise<void> {
     this.events.emit('checking', true);
     try {
-      const releases = releasesForChannel(await fetchUpdateFeed(feedUrl, `Keyframe/${appVersion()}`), this.settings.current.receiveBetaUpdates);
+      const releases = releasesForChannel(
+        await fetchUpdateFeed(feedUrl, `Keyframe/${appVersion()}`),
+        this.settings.current.receiveBetaUpdates,
+      );
       await this.publishReleaseNotes(releaseNotesOf(releases));
       const newest = releases[0];
       if (!newest || !semver.gt(newest.version, appVersion())) {
@@ -207,14 +219,17 @@ export class Updater {
       await this.removeOtherPackages(path.basename(file));
       this.progress({ version, progress: 0, status: 'downloading', message: `Starting download of update to version ${version}...` });
       await downloadPackage(release.url, file, (percent) => {
-        if (percent > 0 && percent < 100) this.progress({ version, progress: percent, status: 'downloading', message: `Downloading update: ${percent}% complete` });
+        if (percent > 0 && percent < 100)
+          this.progress({ version, progress: percent, status: 'downloading', message: `Downloading update: ${percent}% complete` });
       });
       stage = 'downloaded';
       this.progress({ version, progress: 100, status: 'downloaded', message: 'Download complete, checking the package...' });
       const { size } = await stat(file);
       if (size !== release.size) {
         await rm(file, { force: true });
-        throw new Error(`The downloaded update is ${size} bytes, not the ${release.size} the update channel announced; it was deleted and will not be installed.`);
+        throw new Error(
+          `The downloaded update is ${size} bytes, not the ${release.size} the update channel announced; it was deleted and will not be installed.`,
+        );
       }
       await verifyPackage(file, release.sha256);
       this.ready = { release, file };

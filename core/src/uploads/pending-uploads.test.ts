@@ -6,19 +6,32 @@ import { PendingUploads, pendingUploadsFile, type PendingUpload } from './pendin
 
 describe('PendingUploads', () => {
   let folder: string;
-  beforeEach(async () => { folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-pending-')); });
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-pending-'));
+  });
   afterEach(() => rm(folder, { recursive: true, force: true }));
 
   const record = (fileName: string, change: Partial<PendingUpload> = {}): PendingUpload => ({
-    contentId: 'a'.repeat(32), filePath: `/videos/${fileName}`, fileName, title: 'Title', metadata: { filename: fileName }, phase: 'uploading', ...change,
+    contentId: 'a'.repeat(32),
+    filePath: `/videos/${fileName}`,
+    fileName,
+    title: 'Title',
+    metadata: { filename: fileName },
+    phase: 'uploading',
+    ...change,
   });
 
   it('keeps what is under way for the next run, the newest version of each', async () => {
     const pending = new PendingUploads(pendingUploadsFile(folder));
-    await Promise.all([pending.put(record('a.mp4')), pending.put(record('b.mp4')), pending.put(record('a.mp4', { phase: 'processing', uploadUrl: 'http://127.0.0.1/files/1' }))]);
+    await Promise.all([
+      pending.put(record('a.mp4')),
+      pending.put(record('b.mp4')),
+      pending.put(record('a.mp4', { phase: 'processing', uploadUrl: 'http://127.0.0.1/files/1' })),
+    ]);
     await pending.remove('b.mp4');
-    expect(await new PendingUploads(pendingUploadsFile(folder)).load())
-      .to.deep.equal([record('a.mp4', { phase: 'processing', uploadUrl: 'http://127.0.0.1/files/1' })]);
+    expect(await new PendingUploads(pendingUploadsFile(folder)).load()).to.deep.equal([
+      record('a.mp4', { phase: 'processing', uploadUrl: 'http://127.0.0.1/files/1' }),
+    ]);
   });
 
   it('reads a missing or damaged file as nothing pending', async () => {

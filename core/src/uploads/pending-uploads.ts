@@ -28,7 +28,9 @@ export class PendingUploads {
 
   /** The records of the previous run; an unreadable file counts as none. */
   async load(): Promise<PendingUpload[]> {
-    const value: unknown = await readFile(this.filePath, 'utf8').then((text) => JSON.parse(text) as unknown).catch(() => []);
+    const value: unknown = await readFile(this.filePath, 'utf8')
+      .then((text) => JSON.parse(text) as unknown)
+      .catch(() => []);
     this.records.clear();
     if (describeProblems(PendingFile, value).length === 0) {
       for (const record of value as PendingUpload[]) this.records.set(record.fileName, record);

@@ -8,8 +8,12 @@ import { lastPathSegment, processingStatusUrl, waitUntilProcessed } from './proc
 
 describe('processing status', () => {
   it('asks at <processing URL>/<last segment of the upload URL>', () => {
-    expect(processingStatusUrl('https://upload.example/processing/', 'https://upload.example/files/abc123')).to.equal('https://upload.example/processing/abc123');
-    expect(processingStatusUrl('https://upload.example/processing', 'https://upload.example/files/abc123/')).to.equal('https://upload.example/processing/abc123');
+    expect(processingStatusUrl('https://upload.example/processing/', 'https://upload.example/files/abc123')).to.equal(
+      'https://upload.example/processing/abc123',
+    );
+    expect(processingStatusUrl('https://upload.example/processing', 'https://upload.example/files/abc123/')).to.equal(
+      'https://upload.example/processing/abc123',
+    );
     expect(lastPathSegment('https://platform.example/watch/v9?x=1')).to.equal('v9');
   });
 
@@ -41,18 +45,24 @@ describe('processing status', () => {
     const wait = () => waitUntilProcessed(statusUrl(), account, new Logger([]), new AbortController().signal);
 
     it('follows processing, a passing server error included, until ready, with the bearer token', async () => {
-      answers = [{ status: 200, body: { status: 'processing' } }, { status: 503, body: {} }, { status: 200, body: { status: 'ready', url: 'https://platform.example/watch/abc' } }];
+      answers = [
+        { status: 200, body: { status: 'processing' } },
+        { status: 503, body: {} },
+        { status: 200, body: { status: 'ready', url: 'https://platform.example/watch/abc' } },
+      ];
       expect(await wait()).to.equal('https://platform.example/watch/abc');
       expect(authorizations).to.deep.equal(['Bearer opaque-token', 'Bearer opaque-token', 'Bearer opaque-token']);
     });
 
-    it('fails with the platform\'s reason', async () => {
+    it("fails with the platform's reason", async () => {
       answers = [{ status: 200, body: { status: 'failed', message: 'unsupported codec' } }];
-      expect((await wait().catch((error: Error) => error) as Error).message).to.equal('The platform could not process the video: unsupported codec');
+      expect(((await wait().catch((error: Error) => error)) as Error).message).to.equal(
+        'The platform could not process the video: unsupported codec',
+      );
       answers = [{ status: 200, body: { status: 'ready' } }];
-      expect((await wait().catch((error: Error) => error) as Error).message).to.include('without a public URL');
+      expect(((await wait().catch((error: Error) => error)) as Error).message).to.include('without a public URL');
       answers = [{ status: 404, body: { message: 'no such upload' } }];
-      expect((await wait().catch((error: Error) => error) as Error).message).to.include('HTTP 404: no such upload');
+      expect(((await wait().catch((error: Error) => error)) as Error).message).to.include('HTTP 404: no such upload');
     });
 
     it('stops when told to', async () => {
@@ -60,7 +70,12 @@ describe('processing status', () => {
       const controller = new AbortController();
       const waiting = waitUntilProcessed(statusUrl(), account, new Logger([]), controller.signal);
       setTimeout(() => controller.abort(), 100);
-      expect(await waiting.then(() => 'ready', (error: Error) => error.name)).to.equal('AbortError');
+      expect(
+        await waiting.then(
+          () => 'ready',
+          (error: Error) => error.name,
+        ),
+      ).to.equal('AbortError');
     });
   });
 });

@@ -49,15 +49,18 @@ async function askStatus(statusUrl: string, account: AccountService, signal: Abo
   });
   if (response.status >= 500) throw new TransientStatusError(`HTTP ${response.status}`);
   const body: unknown = await response.json().catch(() => undefined);
-  const fields = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {};
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   if (!response.ok) {
-    throw new Error(`The platform's processing status answered HTTP ${response.status}${typeof fields.message === 'string' ? `: ${fields.message}` : ''}.`);
+    throw new Error(
+      `The platform's processing status answered HTTP ${response.status}${typeof fields.message === 'string' ? `: ${fields.message}` : ''}.`,
+    );
   }
   if (fields.status === 'failed') {
     throw new Error(`The platform could not process the video${typeof fields.message === 'string' ? `: ${fields.message}` : '.'}`);
   }
   if (fields.status === 'ready') {
-    if (typeof fields.url !== 'string' || !/^https?:\/\//.test(fields.url)) throw new Error('The platform reported the video ready without a public URL.');
+    if (typeof fields.url !== 'string' || !/^https?:\/\//.test(fields.url))
+      throw new Error('The platform reported the video ready without a public URL.');
     return { status: 'ready', url: fields.url };
   }
   return { status: 'processing' };

@@ -63,7 +63,9 @@ export class TusTransfer {
         storeFingerprintForResuming: true,
         removeFingerprintOnSuccess: true,
         onProgress: this.options.onProgress,
-        onUploadUrlAvailable: () => { if (upload.url) this.options.onUploadUrl(upload.url); },
+        onUploadUrlAvailable: () => {
+          if (upload.url) this.options.onUploadUrl(upload.url);
+        },
         onSuccess: () => (upload.url ? resolve(upload.url) : reject(new Error('The platform did not name the upload.'))),
         onError: (error) => reject(new Error(describeFailure(error))),
       });

@@ -21,7 +21,12 @@ import { TransferAborted, TusTransfer, terminateUpload } from './tus-transfer.js
 
 type UploadRequest = CommandParameters<'UploadContent'>;
 
-const VIDEO_TYPES: Readonly<Record<string, string>> = { '.mp4': 'video/mp4', '.mkv': 'video/x-matroska', '.mov': 'video/quicktime', '.webm': 'video/webm' };
+const VIDEO_TYPES: Readonly<Record<string, string>> = {
+  '.mp4': 'video/mp4',
+  '.mkv': 'video/x-matroska',
+  '.mov': 'video/quicktime',
+  '.webm': 'video/webm',
+};
 
 /** Why an upload stops without finishing; `shutdown` keeps it for the next run. */
 type StopReason = 'cancelled' | SignOutReason | 'shutdown';
@@ -80,7 +85,14 @@ export class UploadService {
       gameDatabaseId,
       visibility: request.Visibility ?? 'Public',
     });
-    const record: PendingUpload = { contentId: item.id, filePath: item.filePath, fileName, title: request.Title, metadata, phase: 'uploading' };
+    const record: PendingUpload = {
+      contentId: item.id,
+      filePath: item.filePath,
+      fileName,
+      title: request.Title,
+      metadata,
+      phase: 'uploading',
+    };
     this.logger.info('upload requested', { fileName, contentId: item.id });
     // Launched in the same turn as the check above, so a second request for the file is refused.
     this.launch(record);
@@ -98,9 +110,15 @@ export class UploadService {
   async resumeInterrupted(): Promise<void> {
     for (const record of await this.pending.load()) {
       const item = this.library.get(record.contentId);
-      const present = await stat(record.filePath).then((info) => info.isFile(), () => false);
+      const present = await stat(record.filePath).then(
+        (info) => info.isFile(),
+        () => false,
+      );
       if (!this.account.isSignedIn || !item || !present) {
-        this.logger.warn('interrupted upload dropped', { fileName: record.fileName, reason: this.account.isSignedIn ? 'the video is gone' : 'signed out' });
+        this.logger.warn('interrupted upload dropped', {
+          fileName: record.fileName,
+          reason: this.account.isSignedIn ? 'the video is gone' : 'signed out',
+        });
         await this.pending.remove(record.fileName);
         continue;
       }
@@ -135,7 +153,9 @@ export class UploadService {
           const percent = total > 0 ? Math.floor((sent / total) * 100) : 0;
           if (percent > upload.progress) this.report(upload, percent, 'uploading', `Uploading... ${percent}%`);
         },
-        onUploadUrl: (url) => { if (record.uploadUrl !== url) void this.keep(upload, { uploadUrl: url }); },
+        onUploadUrl: (url) => {
+          if (record.uploadUrl !== url) void this.keep(upload, { uploadUrl: url });
+        },
       });
       const uploadUrl = await upload.transfer.run();
       if (upload.stoppedBy) return;
@@ -144,7 +164,12 @@ export class UploadService {
     }
     this.report(upload, 100, 'processing', 'Processing...');
     const uploadUrl = upload.record.uploadUrl ?? '';
-    const publicUrl = await waitUntilProcessed(processingStatusUrl(this.options.platform.processingUrl, uploadUrl), this.account, this.logger, upload.processing.signal);
+    const publicUrl = await waitUntilProcessed(
+      processingStatusUrl(this.options.platform.processingUrl, uploadUrl),
+      this.account,
+      this.logger,
+      upload.processing.signal,
+    );
     if (upload.stoppedBy) return;
     if (this.library.get(record.contentId)) {
       await this.library.update(record.contentId, { uploadId: lastPathSegment(publicUrl), uploadUrl: publicUrl });
@@ -155,7 +180,9 @@ export class UploadService {
     this.report(upload, 100, 'done', 'Upload completed successfully');
     this.logger.info('upload done', { fileName: record.fileName, publicUrl });
     if (this.settings.current.clipShowInBrowserAfterUpload) {
-      await this.browser.open(publicUrl).catch((error: unknown) => this.logger.warn('uploaded video not opened in the browser', { publicUrl, error }));
+      await this.browser
+        .open(publicUrl)
+        .catch((error: unknown) => this.logger.warn('uploaded video not opened in the browser', { publicUrl, error }));
     }
   }
 
@@ -165,7 +192,12 @@ export class UploadService {
     this.logger.warn('upload failed', { fileName: upload.record.fileName, reason });
     await this.finish(upload).catch((failure: unknown) => this.logger.error('could not forget a failed upload', { error: failure }));
     this.report(upload, -1, 'error', reason);
-    this.notifier.showModal({ title: 'Upload Error', subtitle: `Could not upload ${upload.record.fileName}`, description: reason, type: 'error' });
+    this.notifier.showModal({
+      title: 'Upload Error',
+      subtitle: `Could not upload ${upload.record.fileName}`,
+      description: reason,
+      type: 'error',
+    });
   }
 
   private async stop(upload: ActiveUpload, reason: StopReason): Promise<void> {
@@ -178,7 +210,10 @@ export class UploadService {
       if (upload.transfer) await upload.transfer.abort(tellServer);
       else if (tellServer && upload.record.uploadUrl) await terminateUpload(upload.record.uploadUrl, this.account);
     } catch (error) {
-      this.logger.warn('the platform was not told to delete the stopped upload', { fileName: upload.record.fileName, error: (error as Error).message });
+      this.logger.warn('the platform was not told to delete the stopped upload', {
+        fileName: upload.record.fileName,
+        error: (error as Error).message,
+      });
     }
     if (reason === 'shutdown') {
       this.active.delete(upload.record.fileName);

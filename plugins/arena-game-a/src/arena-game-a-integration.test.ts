@@ -16,8 +16,25 @@ function answer(gameTime: number, kills: number, championKills: Array<[number, n
     status: 200,
     body: JSON.stringify({
       activePlayer: { riotId: 'Mira#EUW', riotIdGameName: 'Mira', summonerName: 'Mira#EUW' },
-      allPlayers: [{ riotId: 'Mira#EUW', riotIdGameName: 'Mira', summonerName: 'Mira#EUW', championName: 'Lux', scores: { kills, deaths: 0, assists: 0 } }],
-      events: { Events: championKills.map(([id, time]) => ({ EventID: id, EventName: 'ChampionKill', EventTime: time, KillerName: 'Mira', VictimName: 'Tovan', Assisters: [] })) },
+      allPlayers: [
+        {
+          riotId: 'Mira#EUW',
+          riotIdGameName: 'Mira',
+          summonerName: 'Mira#EUW',
+          championName: 'Lux',
+          scores: { kills, deaths: 0, assists: 0 },
+        },
+      ],
+      events: {
+        Events: championKills.map(([id, time]) => ({
+          EventID: id,
+          EventName: 'ChampionKill',
+          EventTime: time,
+          KillerName: 'Mira',
+          VictimName: 'Tovan',
+          Assisters: [],
+        })),
+      },
       gameData: { gameMode: 'CLASSIC', gameTime },
     }),
   };
@@ -38,13 +55,15 @@ describe('ArenaGameAIntegration', () => {
     bed = new IntegrationTestBed({ key: 'arenaGameA' });
   });
 
-  it('polls the game\'s allgamedata every 250 ms over HTTPS, accepting its self-signed certificate', async () => {
+  it("polls the game's allgamedata every 250 ms over HTTPS, accepting its self-signed certificate", async () => {
     const integration = resolve();
     await integration.activate(GAME);
-    expect(bed.feeds.opened.map(({ id, options }) => ({ id, options }))).to.deep.equal([{
-      id: 'allgamedata',
-      options: { url: 'https://127.0.0.1:2999/liveclientdata/allgamedata', intervalMs: 250, acceptSelfSignedCertificate: true },
-    }]);
+    expect(bed.feeds.opened.map(({ id, options }) => ({ id, options }))).to.deep.equal([
+      {
+        id: 'allgamedata',
+        options: { url: 'https://127.0.0.1:2999/liveclientdata/allgamedata', intervalMs: 250, acceptSelfSignedCertificate: true },
+      },
+    ]);
     expect(ALL_GAME_DATA_URL).to.equal('https://127.0.0.1:2999/liveclientdata/allgamedata');
     await integration.deactivate();
   });
@@ -67,7 +86,10 @@ describe('ArenaGameAIntegration', () => {
     await poll({ status: 200, body: recorded }, 250);
     expect(bed.bookmarks.added).to.deep.equal([]);
     expect(bed.health.changes).to.deep.equal([undefined]);
-    const later = JSON.parse(recorded) as { allPlayers: Array<{ summonerName: string; scores: { kills: number } }>; gameData: { gameTime: number } };
+    const later = JSON.parse(recorded) as {
+      allPlayers: Array<{ summonerName: string; scores: { kills: number } }>;
+      gameData: { gameTime: number };
+    };
     later.allPlayers.find((player) => player.summonerName === 'mikehpoo')!.scores.kills += 1;
     later.gameData.gameTime += 0.5;
     await poll({ status: 200, body: JSON.stringify(later) }, 750);
@@ -89,7 +111,8 @@ describe('ArenaGameAIntegration', () => {
   it('treats a game that does not answer as idle until the silence lasts, then says what to do', async () => {
     const integration = resolve();
     await integration.activate(GAME);
-    for (let ms = 0; ms < SILENCE_LIMIT_MS; ms += 250) await poll(ms % 1000 === 0 ? REFUSED : { status: 404, body: '{"errorCode":"RESOURCE_NOT_FOUND"}' }, ms);
+    for (let ms = 0; ms < SILENCE_LIMIT_MS; ms += 250)
+      await poll(ms % 1000 === 0 ? REFUSED : { status: 404, body: '{"errorCode":"RESOURCE_NOT_FOUND"}' }, ms);
     expect(bed.health.degradations.filter((reason) => reason !== undefined)).to.deep.equal([]);
     await poll(REFUSED, SILENCE_LIMIT_MS);
     expect(bed.health.degradations.at(-1)).to.equal(silenceMessage(REFUSED.error));
@@ -98,7 +121,8 @@ describe('ArenaGameAIntegration', () => {
     expect(bed.logger.problems).to.deep.equal([]);
     // Four polls a second: the log tells each change once, not every poll.
     expect(bed.logger.lines.map(({ message }) => message).filter((message) => message.startsWith('League of Legends:'))).to.deep.equal([
-      'League of Legends: no match data (not in a match, or loading)', 'League of Legends: in a match',
+      'League of Legends: no match data (not in a match, or loading)',
+      'League of Legends: in a match',
     ]);
     await integration.deactivate();
   });

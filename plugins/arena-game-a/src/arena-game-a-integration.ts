@@ -1,9 +1,19 @@
 // League of Legends: polls the game's Live Client Data API on 127.0.0.1:2999 during a match and
 // bookmarks the local player's kills, deaths and assists at the game time they happened.
 import {
-  Bookmarks, Clock, Feeds, Health, Logger,
-  type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration,
-  type HealthReporter, type PluginLogger, type PollInput,
+  Bookmarks,
+  Clock,
+  Feeds,
+  Health,
+  Logger,
+  type BookmarksService,
+  type ClockService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type HealthReporter,
+  type PluginLogger,
+  type PollInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { FeedHealth, type PollOutcome } from './feed-health.js';
@@ -59,7 +69,11 @@ export class ArenaGameAIntegration implements GameIntegration {
 
     const update = this.#tracker.update(reading.snapshot);
     if (update.outcome === 'baseline') {
-      this.logger.info(`Baseline: ${update.reason}`, { gameMode: reading.snapshot.gameMode, gameTime: reading.snapshot.gameTime, ...reading.snapshot.scores });
+      this.logger.info(`Baseline: ${update.reason}`, {
+        gameMode: reading.snapshot.gameMode,
+        gameTime: reading.snapshot.gameTime,
+        ...reading.snapshot.scores,
+      });
       return;
     }
     for (const event of update.events) {

@@ -44,7 +44,10 @@ class FakeLiveClientData {
   #slowNextMs = 0;
   #cutNext = false;
 
-  private constructor(private readonly server: Server, private readonly recorded: RecordedAnswer) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly recorded: RecordedAnswer,
+  ) {}
 
   static async start(key: string, cert: string, recorded: RecordedAnswer): Promise<FakeLiveClientData> {
     const server = createServer({ key, cert });
@@ -66,8 +69,12 @@ class FakeLiveClientData {
     return this.#resumedAt;
   }
 
-  answerNextSlowly(ms: number): void { this.#slowNextMs = ms; }
-  cutNextAnswer(): void { this.#cutNext = true; }
+  answerNextSlowly(ms: number): void {
+    this.#slowNextMs = ms;
+  }
+  cutNextAnswer(): void {
+    this.#cutNext = true;
+  }
 
   close(): Promise<void> {
     this.server.closeAllConnections();
@@ -98,18 +105,29 @@ class FakeLiveClientData {
     const count = (type: string) => happened.filter((fight) => fight.type === type).length;
     let nextId = this.recorded.events.Events.length;
     const events = happened.map((fight) => ({
-      EventID: nextId++, EventName: 'ChampionKill', EventTime: resumedGameTime + fight.after,
-      KillerName: fight.killer, VictimName: fight.victim, Assisters: fight.assisters,
+      EventID: nextId++,
+      EventName: 'ChampionKill',
+      EventTime: resumedGameTime + fight.after,
+      KillerName: fight.killer,
+      VictimName: fight.victim,
+      Assisters: fight.assisters,
     }));
-    const allPlayers = this.recorded.allPlayers.map((player) => player.summonerName !== PLAYER ? player : {
-      ...player,
-      scores: {
-        ...player.scores,
-        kills: player.scores.kills! + count('Kill'), deaths: player.scores.deaths! + count('Death'), assists: player.scores.assists! + count('Assist'),
-      },
-    });
+    const allPlayers = this.recorded.allPlayers.map((player) =>
+      player.summonerName !== PLAYER
+        ? player
+        : {
+            ...player,
+            scores: {
+              ...player.scores,
+              kills: player.scores.kills! + count('Kill'),
+              deaths: player.scores.deaths! + count('Death'),
+              assists: player.scores.assists! + count('Assist'),
+            },
+          },
+    );
     return {
-      ...this.recorded, allPlayers,
+      ...this.recorded,
+      allPlayers,
       events: { Events: [...this.recorded.events.Events, ...events] },
       gameData: { ...this.recorded.gameData, gameTime: resumedGameTime + elapsed },
     };
@@ -140,7 +158,7 @@ describe('arena-game-a end to end', function () {
     await fakeGame?.close();
   });
 
-  it('bookmarks the player\'s fights at their game times while the game is polled without overlap', async () => {
+  it("bookmarks the player's fights at their game times while the game is polled without overlap", async () => {
     const game = fakeGame!;
     const service = keyframe!;
     await service.startGame(path.join('Riot Games', 'League of Legends', 'Game', 'League of Legends.exe'));
@@ -164,7 +182,9 @@ describe('arena-game-a end to end', function () {
     expect(bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(FIGHTS.map((fight) => fight.type));
     // Where each fight happened in the recording, by the wall clock of the stand-in game.
     const recordingStart = Date.parse(recording.startTime);
-    const errors = bookmarks.map((bookmark, index) => parseDuration(bookmark.time)! - (resumedAt + FIGHTS[index]!.after * 1000 - recordingStart) / 1000);
+    const errors = bookmarks.map(
+      (bookmark, index) => parseDuration(bookmark.time)! - (resumedAt + FIGHTS[index]!.after * 1000 - recordingStart) / 1000,
+    );
     for (const error of errors) expect(Math.abs(error)).to.be.below(0.5);
 
     // Every request the stand-in received, from resuming until the last bookmark: one poll at a time, and never more than the interval allows.
@@ -176,15 +196,18 @@ describe('arena-game-a end to end', function () {
     expect(Math.max(...gaps), 'the slow answer delays the next poll').to.be.at.least(650);
     expect(game.malformedAnswers).to.equal(1);
     const sorted = [...gaps].sort((first, second) => first - second);
-    console.log(`      arena-game-a e2e: ${starts.length} polls in ${matchMs.toFixed(0)} ms, gaps ${sorted[0]!.toFixed(0)}–${sorted.at(-1)!.toFixed(0)} ms ` +
-      `(median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms), at most ${game.mostPollsAtOnce} in flight; ` +
-      `bookmark − fight: ${errors.map((error) => error.toFixed(3)).join(', ')} s`);
+    console.log(
+      `      arena-game-a e2e: ${starts.length} polls in ${matchMs.toFixed(0)} ms, gaps ${sorted[0]!.toFixed(0)}–${sorted.at(-1)!.toFixed(0)} ms ` +
+        `(median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms), at most ${game.mostPollsAtOnce} in flight; ` +
+        `bookmark − fight: ${errors.map((error) => error.toFixed(3)).join(', ')} s`,
+    );
 
     const session = await service.stopRecording();
     expect(session.bookmarks.map((bookmark) => bookmark.type)).to.deep.equal(FIGHTS.map((fight) => fight.type));
     // …and in the session's metadata sidecar on disk.
-    expect((await service.savedBookmarks(session)).map((bookmark) => [bookmark.type, bookmark.time]))
-      .to.deep.equal(bookmarks.map((bookmark) => [bookmark.type, bookmark.time]));
+    expect((await service.savedBookmarks(session)).map((bookmark) => [bookmark.type, bookmark.time])).to.deep.equal(
+      bookmarks.map((bookmark) => [bookmark.type, bookmark.time]),
+    );
     await service.client.until('State', (state) => service.health(state)?.status === 'idle', 10_000);
     expect(service.client.schemaViolations).to.deep.equal([]);
   });

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import {
-  FeedHealth, SILENCE_LIMIT_MS, SPECTATING_MESSAGE, UNREADABLE_LIMIT_MS, silenceMessage, unreadableMessage,
-} from './feed-health.js';
+import { FeedHealth, SILENCE_LIMIT_MS, SPECTATING_MESSAGE, UNREADABLE_LIMIT_MS, silenceMessage, unreadableMessage } from './feed-health.js';
 
 const START = Date.parse('2026-01-01T12:00:00Z');
 const at = (ms: number) => new Date(START + ms);
@@ -35,8 +33,9 @@ describe('FeedHealth', () => {
     expect(health.observe({ kind: 'unreadable', reason: 'not JSON' }, at(0))).to.equal(undefined);
     expect(health.observe({ kind: 'playing' }, at(250))).to.equal(undefined);
     expect(health.observe({ kind: 'unreadable', reason: 'not JSON' }, at(500))).to.equal(undefined);
-    expect(health.observe({ kind: 'unreadable', reason: 'no activePlayer' }, at(500 + UNREADABLE_LIMIT_MS)))
-      .to.equal(unreadableMessage('no activePlayer'));
+    expect(health.observe({ kind: 'unreadable', reason: 'no activePlayer' }, at(500 + UNREADABLE_LIMIT_MS))).to.equal(
+      unreadableMessage('no activePlayer'),
+    );
     expect(health.observe({ kind: 'playing' }, at(750 + UNREADABLE_LIMIT_MS))).to.equal(undefined);
   });
 

@@ -18,13 +18,17 @@ export const SPECTATING_MESSAGE =
   'Spectating: League of Legends has no player of your own while you watch a game, so nothing is bookmarked.';
 
 export function silenceMessage(detail: string): string {
-  return `No data from League of Legends on 127.0.0.1:2999 yet (${detail}): bookmarks start once a match has loaded. ` +
-    'If you are in a match, check that no firewall or other program blocks local connections to port 2999.';
+  return (
+    `No data from League of Legends on 127.0.0.1:2999 yet (${detail}): bookmarks start once a match has loaded. ` +
+    'If you are in a match, check that no firewall or other program blocks local connections to port 2999.'
+  );
 }
 
 export function unreadableMessage(reason: string): string {
-  return `League of Legends answers on 127.0.0.1:2999 with data Keyframe cannot read (${reason}): ` +
-    'nothing is bookmarked. Keyframe may need an update for this version of the game.';
+  return (
+    `League of Legends answers on 127.0.0.1:2999 with data Keyframe cannot read (${reason}): ` +
+    'nothing is bookmarked. Keyframe may need an update for this version of the game.'
+  );
 }
 
 export class FeedHealth {

@@ -62,7 +62,7 @@ export function readAllGameData(body: string): AllGameDataReading {
   const player = findActivePlayer(activePlayer, allPlayers);
   if (player === undefined) return unreadable('the active player is not in allPlayers');
   const scores = readScores(player.scores);
-  if (scores === undefined) return unreadable('the active player\'s scores are not counts');
+  if (scores === undefined) return unreadable("the active player's scores are not counts");
 
   return {
     kind: 'playing',

@@ -9,7 +9,13 @@ const ROSTER = 'Mira#EUW:Lux\nTovan#0001:Darius';
 function snapshot(gameTime: number, scores: Partial<Scores>, championKills: ChampionKill[] = [], roster = ROSTER): GameSnapshot {
   return { gameTime, gameMode: 'CLASSIC', playerNames: ME, scores: { kills: 0, deaths: 0, assists: 0, ...scores }, roster, championKills };
 }
-const kill = (id: number, time: number, killer: string, victim: string, assisters: string[] = []): ChampionKill => ({ id, time, killer, victim, assisters });
+const kill = (id: number, time: number, killer: string, victim: string, assisters: string[] = []): ChampionKill => ({
+  id,
+  time,
+  killer,
+  victim,
+  assisters,
+});
 
 function eventsOf(tracker: MatchTracker, next: GameSnapshot): readonly PlayerEvent[] {
   const update = tracker.update(next);
@@ -20,7 +26,9 @@ function eventsOf(tracker: MatchTracker, next: GameSnapshot): readonly PlayerEve
 describe('MatchTracker', () => {
   it('only takes a baseline from the first snapshot, whatever its scores (joined mid-match)', () => {
     const tracker = new MatchTracker();
-    expect(tracker.update(snapshot(1200, { kills: 7, deaths: 2, assists: 9 }, [kill(1, 1199.5, 'Mira', 'Tovan')])).outcome).to.equal('baseline');
+    expect(tracker.update(snapshot(1200, { kills: 7, deaths: 2, assists: 9 }, [kill(1, 1199.5, 'Mira', 'Tovan')])).outcome).to.equal(
+      'baseline',
+    );
     expect(eventsOf(tracker, snapshot(1200.25, { kills: 7, deaths: 2, assists: 9 }, [kill(1, 1199.5, 'Mira', 'Tovan')]))).to.deep.equal([]);
   });
 
@@ -30,16 +38,27 @@ describe('MatchTracker', () => {
     const [first] = eventsOf(tracker, snapshot(10.25, { kills: 1 }, [kill(1, 10.1, 'Mira', 'Tovan')]));
     expect(first!.type).to.equal('Kill');
     expect(first!.secondsBefore).to.be.closeTo(0.15, 1e-9);
-    const events = eventsOf(tracker, snapshot(20, { kills: 1, deaths: 1, assists: 1 }, [
-      kill(1, 10.1, 'Mira', 'Tovan'), kill(2, 18, 'Kell', 'Tovan', ['Mira#EUW']), kill(3, 19, 'Turret_T2_L_03_A', 'Mira'),
-    ]));
-    expect(events.map(({ type, secondsBefore }) => [type, Math.round(secondsBefore * 100) / 100])).to.deep.equal([['Assist', 2], ['Death', 1]]);
+    const events = eventsOf(
+      tracker,
+      snapshot(20, { kills: 1, deaths: 1, assists: 1 }, [
+        kill(1, 10.1, 'Mira', 'Tovan'),
+        kill(2, 18, 'Kell', 'Tovan', ['Mira#EUW']),
+        kill(3, 19, 'Turret_T2_L_03_A', 'Mira'),
+      ]),
+    );
+    expect(events.map(({ type, secondsBefore }) => [type, Math.round(secondsBefore * 100) / 100])).to.deep.equal([
+      ['Assist', 2],
+      ['Death', 1],
+    ]);
   });
 
   it('gives one event per unit when several happen between two polls, each at its own time', () => {
     const tracker = new MatchTracker();
     tracker.update(snapshot(100, {}));
-    const events = eventsOf(tracker, snapshot(101, { kills: 3 }, [kill(1, 100.2, 'Mira', 'Tovan'), kill(2, 100.5, 'Mira', 'Kell'), kill(3, 100.9, 'Mira', 'Brisa')]));
+    const events = eventsOf(
+      tracker,
+      snapshot(101, { kills: 3 }, [kill(1, 100.2, 'Mira', 'Tovan'), kill(2, 100.5, 'Mira', 'Kell'), kill(3, 100.9, 'Mira', 'Brisa')]),
+    );
     expect(events.map(({ secondsBefore }) => Math.round(secondsBefore * 10) / 10)).to.deep.equal([0.8, 0.5, 0.1]);
   });
 
@@ -51,15 +70,18 @@ describe('MatchTracker', () => {
     expect(events[0]!.secondsBefore).to.be.closeTo(0.15, 1e-9);
     expect(events[1]!.secondsBefore).to.equal(0);
     // The second kill's event shows up one poll late: already counted, nothing more.
-    expect(eventsOf(tracker, snapshot(50.5, { kills: 2 }, [kill(1, 50.1, 'Mira', 'Tovan'), kill(2, 50.2, 'Mira', 'Kell')]))).to.deep.equal([]);
+    expect(eventsOf(tracker, snapshot(50.5, { kills: 2 }, [kill(1, 50.1, 'Mira', 'Tovan'), kill(2, 50.2, 'Mira', 'Kell')]))).to.deep.equal(
+      [],
+    );
   });
 
-  it('ignores ChampionKills too old to explain the change, and other players\' ones', () => {
+  it("ignores ChampionKills too old to explain the change, and other players' ones", () => {
     const tracker = new MatchTracker();
     tracker.update(snapshot(300, {}, []));
-    const events = eventsOf(tracker, snapshot(300.25, { deaths: 1 }, [
-      kill(1, 300 - EVENT_SLACK_SECONDS - 1, 'Tovan', 'Mira'), kill(2, 300.1, 'Tovan', 'Kell'),
-    ]));
+    const events = eventsOf(
+      tracker,
+      snapshot(300.25, { deaths: 1 }, [kill(1, 300 - EVENT_SLACK_SECONDS - 1, 'Tovan', 'Mira'), kill(2, 300.1, 'Tovan', 'Kell')]),
+    );
     expect(events).to.deep.equal([{ type: 'Death', secondsBefore: 0 }]);
   });
 
@@ -72,7 +94,9 @@ describe('MatchTracker', () => {
     expect(update.outcome === 'baseline' && update.reason).to.match(/^new match: game time went back/);
     update = tracker.update(snapshot(6, { kills: 4, assists: 9 }, [], 'Mira#EUW:Ezreal\nVask#9001:Zed'));
     expect(update.outcome === 'baseline' && update.reason).to.equal('new match: scores went down (5/0/0 → 4/0/9)');
-    expect(eventsOf(tracker, snapshot(7, { kills: 5, assists: 9 }, [], 'Mira#EUW:Ezreal\nVask#9001:Zed'))).to.deep.equal([{ type: 'Kill', secondsBefore: 0 }]);
+    expect(eventsOf(tracker, snapshot(7, { kills: 5, assists: 9 }, [], 'Mira#EUW:Ezreal\nVask#9001:Zed'))).to.deep.equal([
+      { type: 'Kill', secondsBefore: 0 },
+    ]);
   });
 
   it('forgets the match on reset(): the next snapshot is a baseline again', () => {
@@ -84,8 +108,18 @@ describe('MatchTracker', () => {
   });
 
   describe('with the real match, polled every 5 s of game time (derived from the recorded answer)', () => {
-    interface Answer { activePlayer: { summonerName: string }; allPlayers: Array<{ summonerName: string; scores: Scores }>; gameData: { gameTime: number } }
-    interface RecordedEvent { EventName: string; EventTime: number; KillerName?: string; VictimName?: string; Assisters?: string[] }
+    interface Answer {
+      activePlayer: { summonerName: string };
+      allPlayers: Array<{ summonerName: string; scores: Scores }>;
+      gameData: { gameTime: number };
+    }
+    interface RecordedEvent {
+      EventName: string;
+      EventTime: number;
+      KillerName?: string;
+      VictimName?: string;
+      Assisters?: string[];
+    }
 
     /**
      * The recorded answer as the game would have given it at `gameTime`: events up to then, and the
@@ -100,11 +134,13 @@ describe('MatchTracker', () => {
         deaths: kills.filter((event) => event.VictimName === me).length,
         assists: kills.filter((event) => event.Assisters?.includes(me)).length,
       };
-      const allPlayers = recorded.allPlayers.map((player) => player.summonerName === me ? { ...player, scores: { ...player.scores, ...scores } } : player);
+      const allPlayers = recorded.allPlayers.map((player) =>
+        player.summonerName === me ? { ...player, scores: { ...player.scores, ...scores } } : player,
+      );
       return JSON.stringify({ ...recorded, allPlayers, events: { Events: happened }, gameData: { ...recorded.gameData, gameTime } });
     }
 
-    it('bookmarks mikehpoo\'s 6 kills, 9 deaths and 10 assists at their exact event times, and the scoreboard agrees', function () {
+    it("bookmarks mikehpoo's 6 kills, 9 deaths and 10 assists at their exact event times, and the scoreboard agrees", function () {
       skipWithoutGameData(this);
       const recorded = JSON.parse(readGameDataText(PLAYING_FILE)) as Answer;
       const events = (JSON.parse(readGameDataText(EVENT_DATA_FILE)) as { Events: RecordedEvent[] }).Events;
@@ -114,17 +150,25 @@ describe('MatchTracker', () => {
         const reading = readAllGameData(answerAt(recorded, events, gameTime));
         if (reading.kind !== 'playing') throw new Error(`unreadable at ${gameTime} s`);
         const update = tracker.update(reading.snapshot);
-        if (update.outcome === 'counted') for (const event of update.events) found.push([event.type, Math.round((gameTime - event.secondsBefore) * 10) / 10]);
+        if (update.outcome === 'counted')
+          for (const event of update.events) found.push([event.type, Math.round((gameTime - event.secondsBefore) * 10) / 10]);
       }
-      const eventTimes = (role: (event: RecordedEvent) => boolean) => events
-        .filter((event) => event.EventName === 'ChampionKill' && role(event)).map((event) => Math.round(event.EventTime * 10) / 10);
+      const eventTimes = (role: (event: RecordedEvent) => boolean) =>
+        events.filter((event) => event.EventName === 'ChampionKill' && role(event)).map((event) => Math.round(event.EventTime * 10) / 10);
       const kills = found.filter(([type]) => type === 'Kill').map(([, time]) => time);
       expect(kills).to.deep.equal([778.4, 952.1, 1053.9, 1344.7, 1454, 1569.4]);
       expect(kills).to.deep.equal(eventTimes((event) => event.KillerName === 'mikehpoo'));
-      expect(found.filter(([type]) => type === 'Death').map(([, time]) => time)).to.deep.equal(eventTimes((event) => event.VictimName === 'mikehpoo'));
-      expect(found.filter(([type]) => type === 'Assist').map(([, time]) => time)).to.deep.equal(eventTimes((event) => event.Assisters?.includes('mikehpoo') === true));
-      expect(found.map(([type]) => type).reduce((counts, type) => ({ ...counts, [type]: (counts[type] ?? 0) + 1 }), {} as Record<string, number>))
-        .to.deep.equal({ Kill: 6, Death: 9, Assist: 10 });
+      expect(found.filter(([type]) => type === 'Death').map(([, time]) => time)).to.deep.equal(
+        eventTimes((event) => event.VictimName === 'mikehpoo'),
+      );
+      expect(found.filter(([type]) => type === 'Assist').map(([, time]) => time)).to.deep.equal(
+        eventTimes((event) => event.Assisters?.includes('mikehpoo') === true),
+      );
+      expect(
+        found
+          .map(([type]) => type)
+          .reduce((counts, type) => ({ ...counts, [type]: (counts[type] ?? 0) + 1 }), {} as Record<string, number>),
+      ).to.deep.equal({ Kill: 6, Death: 9, Assist: 10 });
       // The derived answers end where the recording did: the same scoreboard.
       const final = readAllGameData(answerAt(recorded, events, recorded.gameData.gameTime));
       expect(final.kind === 'playing' && final.snapshot.scores).to.deep.equal(readAllGameDataScores(readGameDataText(PLAYING_FILE)));

@@ -17,8 +17,7 @@ export interface PlayerEvent {
  * - `counted`: compared with the previous snapshot; `events` may be empty.
  */
 export type TrackerUpdate =
-  | { readonly outcome: 'baseline'; readonly reason: string }
-  | { readonly outcome: 'counted'; readonly events: readonly PlayerEvent[] };
+  { readonly outcome: 'baseline'; readonly reason: string } | { readonly outcome: 'counted'; readonly events: readonly PlayerEvent[] };
 
 /**
  * How far before the previous answer a ChampionKill may lie and still date a score change: the game
@@ -78,7 +77,8 @@ export class MatchTracker {
 
 function newMatchReason(previous: GameSnapshot, snapshot: GameSnapshot): string | undefined {
   if (snapshot.roster !== previous.roster) return 'new match: other players or champions';
-  if (snapshot.gameTime < previous.gameTime) return `new match: game time went back (${previous.gameTime.toFixed(1)} s → ${snapshot.gameTime.toFixed(1)} s)`;
+  if (snapshot.gameTime < previous.gameTime)
+    return `new match: game time went back (${previous.gameTime.toFixed(1)} s → ${snapshot.gameTime.toFixed(1)} s)`;
   const before = previous.scores;
   const now = snapshot.scores;
   if (now.kills < before.kills || now.deaths < before.deaths || now.assists < before.assists) {

@@ -6,7 +6,6 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { SPECTATING_MESSAGE } from './feed-health.js';
 
-
 /** What the health entry says during each tape; loading, errors and a few bad answers are not worth a word. */
 const HEALTH_REASONS: Record<string, string[]> = { 'spectating.tape.jsonl': [SPECTATING_MESSAGE] };
 

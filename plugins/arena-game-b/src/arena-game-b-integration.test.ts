@@ -5,12 +5,15 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  ArenaGameBIntegration, NO_DATA_MESSAGE, NO_PLAYER_DATA_MESSAGE, RESTART_TITLE,
-} from './arena-game-b-integration.js';
+import { ArenaGameBIntegration, NO_DATA_MESSAGE, NO_PLAYER_DATA_MESSAGE, RESTART_TITLE } from './arena-game-b-integration.js';
 import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
 import {
-  MENU_HEARTBEAT, readGameDataText, readLobbyToPostgameBodies, skipWithoutGameData, SPECTATOR_FILES, withCounters,
+  MENU_HEARTBEAT,
+  readGameDataText,
+  readLobbyToPostgameBodies,
+  skipWithoutGameData,
+  SPECTATOR_FILES,
+  withCounters,
 } from './recorded-payloads.js';
 
 const GAME = ['steamapps', 'common', 'dota 2 beta', 'game'];
@@ -30,7 +33,10 @@ describe('ArenaGameBIntegration', () => {
 
   const resolve = () => bed.resolve(ArenaGameBIntegration);
   /** The subclass is built by hand: tsyringe reads injection tokens from the decorated class only. */
-  const quick = () => bed.drive((feeds) => new QuickArenaGameBIntegration(feeds, bed.bookmarks, bed.clock, bed.gamePaths, bed.logger, bed.health, bed.settings));
+  const quick = () =>
+    bed.drive(
+      (feeds) => new QuickArenaGameBIntegration(feeds, bed.bookmarks, bed.clock, bed.gamePaths, bed.logger, bed.health, bed.settings),
+    );
   /** Delivers one input on the "gsi" feed the way the host does: one handler call at a time, awaited. */
   const push = (body: string, method = 'POST') =>
     bed.feeds.latest('httpPush', 'gsi').deliver({ method, path: '/', body, userAgent: 'Valve/Steam HTTP Client 1.0 (570)' });
@@ -86,7 +92,9 @@ describe('ArenaGameBIntegration', () => {
       bed.gamePaths.steamLibraryFolders = [library];
       const integration = resolve();
       await integration.enable();
-      expect(bed.health.current).to.match(/^Could not write gamestate_integration_keyframe\.cfg into .*: create it by hand, add -gamestateintegration/);
+      expect(bed.health.current).to.match(
+        /^Could not write gamestate_integration_keyframe\.cfg into .*: create it by hand, add -gamestateintegration/,
+      );
       await integration.activate(DOTA);
       await integration.deactivate();
       expect(bed.health.current, 'still true while idle').to.match(/^Could not write/);
@@ -111,8 +119,14 @@ describe('ArenaGameBIntegration', () => {
     it('listens on the push feed "gsi", port 1341', async () => {
       const integration = resolve();
       await integration.activate(DOTA);
-      expect(bed.feeds.opened.map(({ kind, id, options }) => ({ kind, id, port: (options as HttpPushOptions).port, token: (options as HttpPushOptions).token })))
-        .to.deep.equal([{ kind: 'httpPush', id: 'gsi', port: 1341, token: SCRIPTED_PUSH_TOKEN }]);
+      expect(
+        bed.feeds.opened.map(({ kind, id, options }) => ({
+          kind,
+          id,
+          port: (options as HttpPushOptions).port,
+          token: (options as HttpPushOptions).token,
+        })),
+      ).to.deep.equal([{ kind: 'httpPush', id: 'gsi', port: 1341, token: SCRIPTED_PUSH_TOKEN }]);
       await integration.deactivate();
     });
 
@@ -126,11 +140,20 @@ describe('ArenaGameBIntegration', () => {
     });
 
     it('fails activation with the port and what to do when the listener cannot start', async () => {
-      bed.feeds.ready = Promise.reject(new Error('httpPush feed "gsi" cannot listen on 127.0.0.1:1341: port 1341 is in use by another program'));
+      bed.feeds.ready = Promise.reject(
+        new Error('httpPush feed "gsi" cannot listen on 127.0.0.1:1341: port 1341 is in use by another program'),
+      );
       bed.feeds.ready.catch(() => undefined);
-      const failure = await resolve().activate(DOTA).then(() => undefined, (error: unknown) => error);
+      const failure = await resolve()
+        .activate(DOTA)
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       expect(failure).to.be.instanceOf(Error);
-      expect((failure as Error).message).to.match(/^Cannot listen for Dota 2 on 127\.0\.0\.1:1341: .*in use.*Close the program that uses port 1341/);
+      expect((failure as Error).message).to.match(
+        /^Cannot listen for Dota 2 on 127\.0\.0\.1:1341: .*in use.*Close the program that uses port 1341/,
+      );
     });
   });
 
@@ -183,11 +206,14 @@ describe('ArenaGameBIntegration', () => {
     });
 
     it('forgets the match on deactivate: what happened while inactive is not bookmarked', async () => {
-      const pushKills = (kills: number) => push(JSON.stringify({
-        provider: { appid: 570 },
-        map: { matchid: '7400000001', game_state: 'DOTA_GAMERULES_STATE_GAME_IN_PROGRESS' },
-        player: { kills, deaths: 0, assists: 0 },
-      }));
+      const pushKills = (kills: number) =>
+        push(
+          JSON.stringify({
+            provider: { appid: 570 },
+            map: { matchid: '7400000001', game_state: 'DOTA_GAMERULES_STATE_GAME_IN_PROGRESS' },
+            player: { kills, deaths: 0, assists: 0 },
+          }),
+        );
       const integration = resolve();
       await integration.activate(DOTA);
       await pushKills(1);
@@ -239,9 +265,12 @@ describe('ArenaGameBIntegration', () => {
     it('says the player block is missing when a match sends no counters, until it does', async () => {
       const integration = resolve();
       await integration.activate(DOTA);
-      const inMatch = (player: object) => JSON.stringify({
-        provider: { appid: 570 }, map: { game_state: 'DOTA_GAMERULES_STATE_GAME_IN_PROGRESS' }, player,
-      });
+      const inMatch = (player: object) =>
+        JSON.stringify({
+          provider: { appid: 570 },
+          map: { game_state: 'DOTA_GAMERULES_STATE_GAME_IN_PROGRESS' },
+          player,
+        });
       await push(inMatch({}));
       expect(bed.health.current).to.equal(NO_PLAYER_DATA_MESSAGE);
       await push(inMatch({ kills: 0, deaths: 0, assists: 0 }));

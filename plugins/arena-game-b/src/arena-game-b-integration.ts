@@ -1,18 +1,33 @@
 // Dota 2: installs the Game State Integration config, listens for the game's pushes on loopback port
 // 1341 and bookmarks the local player's kills, deaths and assists.
 import {
-  Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, openJsonPushFeed, pushPortOf, readJsonPush,
-  type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type HttpPushInput, type IntegrationSettingsService, type PluginLogger,
+  Bookmarks,
+  Clock,
+  Feeds,
+  GamePaths,
+  Health,
+  IntegrationSettings,
+  Logger,
+  openJsonPushFeed,
+  pushPortOf,
+  readJsonPush,
+  type BookmarksService,
+  type ClockService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type HttpPushInput,
+  type IntegrationSettingsService,
+  type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { GSI_CONFIG_FILE_NAME, GSI_LAUNCH_OPTION, gsiConfig } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
 
-export const NO_DATA_MESSAGE =
-  `No data from Dota 2 yet: is the config installed, the launch option ${GSI_LAUNCH_OPTION} set and the game restarted?`;
-export const NO_PLAYER_DATA_MESSAGE =
-  `Dota 2 sends no player kills/deaths/assists during the match: check that ${GSI_CONFIG_FILE_NAME} has "player" "1" in its data block, then restart the game.`;
+export const NO_DATA_MESSAGE = `No data from Dota 2 yet: is the config installed, the launch option ${GSI_LAUNCH_OPTION} set and the game restarted?`;
+export const NO_PLAYER_DATA_MESSAGE = `Dota 2 sends no player kills/deaths/assists during the match: check that ${GSI_CONFIG_FILE_NAME} has "player" "1" in its data block, then restart the game.`;
 export const RESTART_TITLE = 'Restart Dota 2';
 const RESTART_DESCRIPTION =
   `Keyframe installed its game state config for Dota 2. Add ${GSI_LAUNCH_OPTION} to Dota 2's launch options ` +

@@ -34,7 +34,9 @@ describe('arena-game-b end to end', function () {
     keyframe = await IntegrationService.start({
       integration: 'arenaGameB',
       // The game's dota folder is there when the service enables the integration and writes its config.
-      prepare: async (temp) => { await mkdir(path.join(temp.path, GAME_FOLDER, 'dota'), { recursive: true }); },
+      prepare: async (temp) => {
+        await mkdir(path.join(temp.path, GAME_FOLDER, 'dota'), { recursive: true });
+      },
       env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
   });
@@ -44,15 +46,24 @@ describe('arena-game-b end to end', function () {
   });
   after(() => keyframe?.stop());
 
-  it('writes the push configuration, with the data folder\'s token, into the game\'s gamestate_integration folder on enable', async () => {
-    const config = await readFile(path.join(keyframe.temp.path, GAME_FOLDER, 'dota', 'cfg', 'gamestate_integration', GSI_CONFIG_FILE_NAME), 'utf8');
+  it("writes the push configuration, with the data folder's token, into the game's gamestate_integration folder on enable", async () => {
+    const config = await readFile(
+      path.join(keyframe.temp.path, GAME_FOLDER, 'dota', 'cfg', 'gamestate_integration', GSI_CONFIG_FILE_NAME),
+      'utf8',
+    );
     const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
-    for (const line of [/"uri"\s+"http:\/\/127\.0\.0\.1:1341\/"/, /"player"\s+"1"/, /"map"\s+"1"/, /"provider"\s+"1"/, new RegExp(`"token"\\s+"${token}"`)]) {
+    for (const line of [
+      /"uri"\s+"http:\/\/127\.0\.0\.1:1341\/"/,
+      /"player"\s+"1"/,
+      /"map"\s+"1"/,
+      /"provider"\s+"1"/,
+      new RegExp(`"token"\\s+"${token}"`),
+    ]) {
       expect(config).to.match(line);
     }
   });
 
-  it('activates while Dota 2 runs during a recording, and bookmarks the local player\'s kill, death and assist', async () => {
+  it("activates while Dota 2 runs during a recording, and bookmarks the local player's kill, death and assist", async () => {
     const game = await keyframe.startGame(path.join(GAME_FOLDER, 'bin', 'linuxsteamrt64', 'dota2'));
     await keyframe.recordWhileActive();
 

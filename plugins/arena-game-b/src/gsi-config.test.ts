@@ -61,7 +61,11 @@ describe('Dota 2 GSI config', () => {
 
     it('asks for every block the recorded payloads show the tracker needs', function () {
       skipWithoutGameData(this);
-      const requested = new Set(keyValueLines(GSI_CONFIG_TEXT).filter(([depth, key]) => depth === 2 && key !== 'token').map(([, key]) => key));
+      const requested = new Set(
+        keyValueLines(GSI_CONFIG_TEXT)
+          .filter(([depth, key]) => depth === 2 && key !== 'token')
+          .map(([, key]) => key),
+      );
       const inProgress = JSON.parse(readLobbyToPostgameBodies()[10]!) as Record<string, unknown>;
       const trimmed = Object.fromEntries(Object.entries(inProgress).filter(([block]) => requested.has(block)));
       expect(new GsiMatchTracker().update(trimmed).outcome).to.equal('baseline');
@@ -93,17 +97,21 @@ describe('Dota 2 GSI config', () => {
       expect(await readFile(file(), 'utf8')).to.equal(edited);
     });
 
-    it('keeps the unstamped text the first version wrote (it cannot be told from a user\'s file), reporting it stale: it has no token', async () => {
+    it("keeps the unstamped text the first version wrote (it cannot be told from a user's file), reporting it stale: it has no token", async () => {
       await mkdir(folder(), { recursive: true });
-      const firstVersion = BEFORE_THE_TOKEN.split('\n').slice(2).join('\n').replace('// Dota 2 sends', '// Written by Keyframe: Dota 2 sends');
+      const firstVersion = BEFORE_THE_TOKEN.split('\n')
+        .slice(2)
+        .join('\n')
+        .replace('// Dota 2 sends', '// Written by Keyframe: Dota 2 sends');
       await writeFile(file(), firstVersion);
       expect(await GSI_CONFIG.install(folder())).to.equal('kept-stale-user-edit');
       expect(await readFile(file(), 'utf8')).to.equal(firstVersion);
     });
 
     it('updates the untouched file of the versions before the push token, adding the token', async () => {
-      expect(createHash('sha256').update(BEFORE_THE_TOKEN, 'utf8').digest('hex'), 'the text those versions wrote')
-        .to.equal('d4318c1f6873afb2c1deaa2f8595d0c9c9c6d14caeba181cfbdcfea3912aaf49');
+      expect(createHash('sha256').update(BEFORE_THE_TOKEN, 'utf8').digest('hex'), 'the text those versions wrote').to.equal(
+        'd4318c1f6873afb2c1deaa2f8595d0c9c9c6d14caeba181cfbdcfea3912aaf49',
+      );
       await mkdir(folder(), { recursive: true });
       await writeFile(file(), BEFORE_THE_TOKEN);
       expect(await GSI_CONFIG.install(folder())).to.equal('written');
@@ -117,7 +125,7 @@ describe('Dota 2 GSI config', () => {
       expect(await readFile(file(), 'utf8')).to.equal(GSI_CONFIG_TEXT);
     });
 
-    it('fails with the file system\'s error when the folder cannot be created', async () => {
+    it("fails with the file system's error when the folder cannot be created", async () => {
       await writeFile(path.join(temp, 'not-a-folder'), '');
       let error: unknown;
       try {
@@ -135,8 +143,9 @@ describe('Dota 2 GSI config', () => {
       const without = path.join(temp, 'empty');
       await mkdir(path.join(withGame, ...GAME, 'dota'), { recursive: true });
       await mkdir(path.join(without, 'steamapps', 'common'), { recursive: true });
-      expect(await GSI_CONFIG.foldersInLibraries([withGame, without, path.join(temp, 'missing'), `${withGame}${path.sep}`]))
-        .to.deep.equal([path.join(withGame, ...GAME, ...CONFIG)]);
+      expect(await GSI_CONFIG.foldersInLibraries([withGame, without, path.join(temp, 'missing'), `${withGame}${path.sep}`])).to.deep.equal([
+        path.join(withGame, ...GAME, ...CONFIG),
+      ]);
     });
 
     it('finds nothing without libraries', async () => {

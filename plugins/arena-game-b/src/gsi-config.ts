@@ -10,29 +10,30 @@ export const GSI_LAUNCH_OPTION = '-gamestateintegration';
 // the heartbeat keeps a menu that changes nothing from looking like a game that sends nothing.
 // Only the blocks the tracker reads: every extra block is bytes parsed ten times a second.
 // The auth block makes the game send `"auth": {"token": …}` in every push; the feed refuses pushes without it.
-export const gsiConfigBody = (token: string, port: number) => [
-  '// Dota 2 sends its state to Keyframe so that kills, deaths and assists are bookmarked.',
-  `// Dota 2 reads it only when started with the launch option ${GSI_LAUNCH_OPTION}.`,
-  '"keyframe"',
-  '{',
-  `\t"uri"\t\t"http://127.0.0.1:${port}/"`,
-  '\t"timeout"\t"5.0"',
-  '\t"buffer"\t"0.1"',
-  '\t"throttle"\t"0.1"',
-  '\t"heartbeat"\t"10.0"',
-  '\t"auth"',
-  '\t{',
-  `\t\t"token"\t"${token}"`,
-  '\t}',
-  '\t"data"',
-  '\t{',
-  '\t\t"provider"\t"1"',
-  '\t\t"map"\t\t"1"',
-  '\t\t"player"\t"1"',
-  '\t}',
-  '}',
-  '',
-].join('\n');
+export const gsiConfigBody = (token: string, port: number) =>
+  [
+    '// Dota 2 sends its state to Keyframe so that kills, deaths and assists are bookmarked.',
+    `// Dota 2 reads it only when started with the launch option ${GSI_LAUNCH_OPTION}.`,
+    '"keyframe"',
+    '{',
+    `\t"uri"\t\t"http://127.0.0.1:${port}/"`,
+    '\t"timeout"\t"5.0"',
+    '\t"buffer"\t"0.1"',
+    '\t"throttle"\t"0.1"',
+    '\t"heartbeat"\t"10.0"',
+    '\t"auth"',
+    '\t{',
+    `\t\t"token"\t"${token}"`,
+    '\t}',
+    '\t"data"',
+    '\t{',
+    '\t\t"provider"\t"1"',
+    '\t\t"map"\t\t"1"',
+    '\t\t"player"\t"1"',
+    '\t}',
+    '}',
+    '',
+  ].join('\n');
 
 /**
  * The config carrying `token` (`Feeds.pushToken()`). Dota 2 reads `gamestate_integration_*.cfg` from

@@ -1,8 +1,14 @@
 import { expect } from 'chai';
 import { GsiMatchTracker, type GsiEvent } from './gsi-match-tracker.js';
 import {
-  EVENTS_BLOCK, MENU_HEARTBEAT, PREGAME_PAYLOAD, readGameDataJson, readLobbyToPostgameBodies, skipWithoutGameData,
-  SPECTATOR_FILES, withCounters,
+  EVENTS_BLOCK,
+  MENU_HEARTBEAT,
+  PREGAME_PAYLOAD,
+  readGameDataJson,
+  readLobbyToPostgameBodies,
+  skipWithoutGameData,
+  SPECTATOR_FILES,
+  withCounters,
 } from './recorded-payloads.js';
 
 const IN_PROGRESS = 'DOTA_GAMERULES_STATE_GAME_IN_PROGRESS';
@@ -61,7 +67,11 @@ describe('GsiMatchTracker', () => {
 
   describe('new match', () => {
     it('re-baselines when any counter goes down', () => {
-      for (const [kills, deaths, assists] of [[0, 2, 3], [5, 0, 3], [5, 2, 0]] as const) {
+      for (const [kills, deaths, assists] of [
+        [0, 2, 3],
+        [5, 0, 3],
+        [5, 2, 0],
+      ] as const) {
         const tracker = new GsiMatchTracker();
         tracker.update(payload(5, 2, 3, IN_PROGRESS, '0'));
         const update = tracker.update(payload(kills, deaths, assists, IN_PROGRESS, '0'));
@@ -83,7 +93,9 @@ describe('GsiMatchTracker', () => {
       const tracker = new GsiMatchTracker();
       tracker.update(payload(0, 1, 0, IN_PROGRESS, '0'));
       expect(tracker.update(payload(2, 1, 1, IN_PROGRESS, '7400000003'))).to.deep.include({
-        outcome: 'baseline', reason: 'new match: match id 0 → 7400000003', events: [],
+        outcome: 'baseline',
+        reason: 'new match: match id 0 → 7400000003',
+        events: [],
       });
     });
 
@@ -122,10 +134,17 @@ describe('GsiMatchTracker', () => {
       for (const player of [undefined, null, {}, { steamid: '1', name: 'x' }]) {
         expect(tracker.update(broken(player)), JSON.stringify(player)).to.deep.include({ outcome: 'incomplete', events: [] });
       }
-      for (const player of [{ kills: 2, deaths: 1 }, { kills: -1, deaths: 1, assists: 1 }, { kills: 1.5, deaths: 1, assists: 1 },
-        { kills: '2', deaths: 1, assists: 1 }, { kills: 2 ** 60, deaths: 1, assists: 1 }]) {
+      for (const player of [
+        { kills: 2, deaths: 1 },
+        { kills: -1, deaths: 1, assists: 1 },
+        { kills: 1.5, deaths: 1, assists: 1 },
+        { kills: '2', deaths: 1, assists: 1 },
+        { kills: 2 ** 60, deaths: 1, assists: 1 },
+      ]) {
         expect(tracker.update(broken(player)), JSON.stringify(player)).to.deep.include({
-          outcome: 'ignored', reason: 'player.kills/deaths/assists are not counts', events: [],
+          outcome: 'ignored',
+          reason: 'player.kills/deaths/assists are not counts',
+          events: [],
         });
       }
       expect(tracker.baseline).to.deep.include({ kills: 1, deaths: 1, assists: 1 });
@@ -135,7 +154,11 @@ describe('GsiMatchTracker', () => {
     it('ignores payloads without a map block or game state (menus)', () => {
       const tracker = new GsiMatchTracker();
       const provider = { appid: 570 };
-      for (const menu of [{ provider }, { provider, player: {} }, { provider, map: { game_state: 5 }, player: { kills: 1, deaths: 0, assists: 0 } }]) {
+      for (const menu of [
+        { provider },
+        { provider, player: {} },
+        { provider, map: { game_state: 5 }, player: { kills: 1, deaths: 0, assists: 0 } },
+      ]) {
         expect(tracker.update(menu).outcome).to.equal('ignored');
       }
       expect(tracker.baseline).to.equal(undefined);
@@ -159,7 +182,18 @@ describe('GsiMatchTracker', () => {
       const tracker = new GsiMatchTracker();
       const outcomes = readLobbyToPostgameBodies().map((body) => tracker.update(JSON.parse(body)));
       expect(outcomes.map(({ outcome }) => outcome)).to.deep.equal([
-        'ignored', 'baseline', 'ignored', 'baseline', 'ignored', 'ignored', 'ignored', 'ignored', 'ignored', 'ignored', 'counted', 'counted',
+        'ignored',
+        'baseline',
+        'ignored',
+        'baseline',
+        'ignored',
+        'ignored',
+        'ignored',
+        'ignored',
+        'ignored',
+        'ignored',
+        'counted',
+        'counted',
       ]);
       expect(outcomes[3]!.reason, 'hero selection brings the match id').to.equal('new match: match id 0 → MATCH_ID');
       expect(outcomes.flatMap(({ events }) => events)).to.deep.equal([]);
@@ -186,7 +220,8 @@ describe('GsiMatchTracker', () => {
       const inProgress = readLobbyToPostgameBodies()[10]!;
       const tracker = new GsiMatchTracker();
       tracker.update(JSON.parse(inProgress));
-      const next = (kills: number, deaths: number, assists: number) => tracker.update(JSON.parse(withCounters(inProgress, { kills, deaths, assists }))).events;
+      const next = (kills: number, deaths: number, assists: number) =>
+        tracker.update(JSON.parse(withCounters(inProgress, { kills, deaths, assists }))).events;
       expect(next(1, 0, 0)).to.deep.equal(events(['Kill', 1]));
       expect(next(4, 0, 1)).to.deep.equal(events(['Kill', 3], ['Assist', 1]));
       expect(next(4, 1, 1)).to.deep.equal(events(['Death', 1]));

@@ -2,9 +2,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 
-const manifest = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-  keyframe: { integration: { key: string; events: string[]; games: Array<{ name: string; executables: string[] }>; feeds: string[] } };
-}).keyframe.integration;
+const manifest = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    keyframe: { integration: { key: string; events: string[]; games: Array<{ name: string; executables: string[] }>; feeds: string[] } };
+  }
+).keyframe.integration;
 
 describe('arena-game-b manifest', () => {
   it('names Dota 2 by its real executables, the events it adds and the port it listens on', () => {

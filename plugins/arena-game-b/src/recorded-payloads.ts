@@ -38,7 +38,9 @@ export function readGameDataJson(file: string): unknown {
  * hero selection, strategy time, map load, pre-game ×4, index 10 GAME_IN_PROGRESS, index 11 POST_GAME).
  */
 export function readLobbyToPostgameBodies(): string[] {
-  return readGameDataText(LOBBY_TO_POSTGAME).split('\n').filter((line) => line.trim() !== '');
+  return readGameDataText(LOBBY_TO_POSTGAME)
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 /**

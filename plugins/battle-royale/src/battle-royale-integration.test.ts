@@ -10,7 +10,10 @@ import { BattleRoyaleIntegration } from './battle-royale-integration.js';
 import { demosFolderOf, REPLAY_FILE_PATTERN, replayFilePath } from './replay-layout.js';
 import { knock, watchedReplayFiles, writeGeneratedFile, writeReplayFolder, type GeneratedReplay } from './test-support/replay-generator.js';
 
-const GAME = { name: 'PUBG: Battlegrounds', executablePath: 'C:/Program Files (x86)/Steam/steamapps/common/PUBG/TslGame/Binaries/Win64/TslGame.exe' };
+const GAME = {
+  name: 'PUBG: Battlegrounds',
+  executablePath: 'C:/Program Files (x86)/Steam/steamapps/common/PUBG/TslGame/Binaries/Win64/TslGame.exe',
+};
 const MATCH_START = new Date('2026-11-24T19:01:00.000Z');
 
 /** The same integration with limits short enough for a test. */
@@ -75,7 +78,11 @@ describe('BattleRoyaleIntegration', () => {
     await integration.enable();
     await integration.activate(GAME);
     expect(bed.feeds.opened.map((feed) => `${feed.kind}:${feed.id}`)).to.deep.equal(['watchFolder:replays']);
-    expect(bed.feeds.latest('watchFolder', 'replays').options).to.deep.equal({ folder: demos, pattern: REPLAY_FILE_PATTERN, intervalMs: 2500 });
+    expect(bed.feeds.latest('watchFolder', 'replays').options).to.deep.equal({
+      folder: demos,
+      pattern: REPLAY_FILE_PATTERN,
+      intervalMs: 2500,
+    });
   });
 
   it('bookmarks the knocks of a replay the feed reports at match start + offset', async () => {
@@ -139,14 +146,19 @@ describe('BattleRoyaleIntegration', () => {
     await writeReplayFolder(demos, broken);
     await writeFile(replayFilePath(demos, brokenInfo), Buffer.from([0x7f, 0xe2, 0xa2, 0x1c, 0x7b, 0x22, 0x54]));
     await deliver(broken);
-    await bed.feeds.latest('watchFolder', 'replays').deliver({ path: brokenInfo, absolutePath: replayFilePath(demos, brokenInfo), size: 7 });
+    await bed.feeds
+      .latest('watchFolder', 'replays')
+      .deliver({ path: brokenInfo, absolutePath: replayFilePath(demos, brokenInfo), size: 7 });
     const good = replay('match.good', 10, [myKnock(1000)]);
     await writeReplayFolder(demos, good);
     await deliver(good);
 
     expect(summary(bed.bookmarks.added)).to.deep.equal(['Kill 2026-11-24T19:11:01.000Z']);
     expect(bed.logger.problems).to.deep.equal([
-      { level: 'warn', message: 'Skipped the replay match.broken: match.broken/PUBG.replayinfo is unreadable (it holds no complete JSON object)' },
+      {
+        level: 'warn',
+        message: 'Skipped the replay match.broken: match.broken/PUBG.replayinfo is unreadable (it holds no complete JSON object)',
+      },
     ]);
   });
 

@@ -4,9 +4,18 @@
 // activation), since PUBG saves a replay only when its match has ended; README.md says how replays saved
 // while the game was not running are read at the next activation.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
-  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type PluginLogger,
+  Bookmarks,
+  Feeds,
+  GamePaths,
+  Health,
+  Logger,
+  type BookmarksService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type PluginLogger,
 } from '@keyframe/core';
 import { readFile } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
@@ -19,8 +28,9 @@ const REPLAYS_FEED = 'replays';
 const MISSED_FILE_TIMEOUT_MS = 30_000;
 /** PUBG matches last at most about 35 minutes, and the replay is saved as the match ends. */
 const NO_REPLAY_TIMEOUT_MS = 45 * 60_000;
-const NO_REPLAY_MESSAGE = 'No PUBG replay has appeared in 45 minutes of play: kills and deaths come from the replay PUBG saves '
-  + 'when a match ends. Check that replay recording is on in the game\'s settings (it is by default).';
+const NO_REPLAY_MESSAGE =
+  'No PUBG replay has appeared in 45 minutes of play: kills and deaths come from the replay PUBG saves ' +
+  "when a match ends. Check that replay recording is on in the game's settings (it is by default).";
 
 @injectable()
 export class BattleRoyaleIntegration implements GameIntegration {
@@ -60,14 +70,18 @@ export class BattleRoyaleIntegration implements GameIntegration {
     try {
       await feed.ready;
     } catch (error) {
-      throw new Error(`Cannot watch PUBG's replay folder ${this.demosFolder}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(`Cannot watch PUBG's replay folder ${this.demosFolder}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
     this.logger.info(`Watching PUBG's replays in ${this.demosFolder}`, { game: game.name });
     // Not awaited: a replay still being written may take longer than an activation may.
     const catchUp = new AbortController();
     this.#catchUp = catchUp;
     void this.readMissedReplays(catchUp.signal).catch((error: unknown) => {
-      this.logger.warn(`Reading the replays saved while PUBG was not running failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `Reading the replays saved while PUBG was not running failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
 
@@ -84,7 +98,11 @@ export class BattleRoyaleIntegration implements GameIntegration {
       for (const relativePath of await replayFilesIn(this.demosFolder, replay)) {
         if (signal.aborted) return;
         const absolutePath = replayFilePath(this.demosFolder, relativePath);
-        await this.onReplayFile(relativePath, () => readWhenComplete(absolutePath, { stableMs: this.stableMs, timeoutMs: MISSED_FILE_TIMEOUT_MS, signal }), signal);
+        await this.onReplayFile(
+          relativePath,
+          () => readWhenComplete(absolutePath, { stableMs: this.stableMs, timeoutMs: MISSED_FILE_TIMEOUT_MS, signal }),
+          signal,
+        );
       }
     }
   }
@@ -99,7 +117,9 @@ export class BattleRoyaleIntegration implements GameIntegration {
       return;
     }
     if (!bytes) {
-      this.logger.warn(`Skipped ${relativePath}: it could not be read (deleted, or still being written after ${MISSED_FILE_TIMEOUT_MS / 1000} s)`);
+      this.logger.warn(
+        `Skipped ${relativePath}: it could not be read (deleted, or still being written after ${MISSED_FILE_TIMEOUT_MS / 1000} s)`,
+      );
       return;
     }
     const result = this.#assembler.accept(file, bytes);

@@ -79,16 +79,33 @@ describe('battle-royale end to end', function () {
       ],
     });
     // A replay the game could not finish: skipped, never a bookmark.
-    await writeReplayFolder(demos, { folder: 'match.corrupt', matchStartedAt: new Date(recordedFrom), player: PLAYER, events: [knock(1000, 'Hunter', 'X')] });
+    await writeReplayFolder(demos, {
+      folder: 'match.corrupt',
+      matchStartedAt: new Date(recordedFrom),
+      player: PLAYER,
+      events: [knock(1000, 'Hunter', 'X')],
+    });
     await writeFile(replayFilePath(demos, 'match.corrupt/PUBG.replayinfo'), Buffer.from([0x7f, 0xe2, 0xa2, 0x1c, 0x7b]));
 
     // No recording runs: the integration, active while the game runs, reads the replay as it is saved.
     const savedFirstAt = Date.now();
-    const withBookmarks = await keyframe.client.until('State', (state) => state.content.some((item) => item.id === first.id && item.bookmarks.length >= 3), 15_000);
+    const withBookmarks = await keyframe.client.until(
+      'State',
+      (state) => state.content.some((item) => item.id === first.id && item.bookmarks.length >= 3),
+      15_000,
+    );
     const finishedDelayMs = Date.now() - savedFirstAt;
     expect(withBookmarks.recording).to.equal(null);
-    expectBookmarks(withBookmarks.content.find((item) => item.id === first.id)!.bookmarks, [['Kill', 1.2], ['Kill', 2.5], ['Death', 3.0]]);
-    const finishedError = expectBookmarks(await keyframe.savedBookmarks(first), [['Kill', 1.2], ['Kill', 2.5], ['Death', 3.0]]);
+    expectBookmarks(withBookmarks.content.find((item) => item.id === first.id)!.bookmarks, [
+      ['Kill', 1.2],
+      ['Kill', 2.5],
+      ['Death', 3.0],
+    ]);
+    const finishedError = expectBookmarks(await keyframe.savedBookmarks(first), [
+      ['Kill', 1.2],
+      ['Kill', 2.5],
+      ['Death', 3.0],
+    ]);
 
     // A match inside the next recording: its replay reaches the feed and the bookmark lands on the recording.
     const startedAt = await recordingStart();
@@ -108,7 +125,9 @@ describe('battle-royale end to end', function () {
     const liveError = expectBookmarks(await keyframe.savedBookmarks(second), [['Kill', 2.0]]);
     expect(await keyframe.savedBookmarks(first)).to.have.length(3);
     expect(keyframe.client.schemaViolations).to.deep.equal([]);
-    console.log(`      replay after the recording: bookmarked ${finishedDelayMs} ms after it was saved, off by at most ${finishedError.toFixed(3)} s; `
-      + `replay during a recording: bookmarked ${liveDelayMs} ms after it was saved, off by ${liveError.toFixed(3)} s`);
+    console.log(
+      `      replay after the recording: bookmarked ${finishedDelayMs} ms after it was saved, off by at most ${finishedError.toFixed(3)} s; ` +
+        `replay during a recording: bookmarked ${liveDelayMs} ms after it was saved, off by ${liveError.toFixed(3)} s`,
+    );
   });
 });

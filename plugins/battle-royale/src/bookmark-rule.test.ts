@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { bookmarkTypeOf } from './bookmark-rule.js';
 import type { ReplayEvent } from './replay-event.js';
 
-const event = (instigator: string, victim: string, victimWasKnocked = false): ReplayEvent => ({ offsetMs: 0, instigator, victim, victimWasKnocked });
+const event = (instigator: string, victim: string, victimWasKnocked = false): ReplayEvent => ({
+  offsetMs: 0,
+  instigator,
+  victim,
+  victimWasKnocked,
+});
 
 describe('bookmarkTypeOf', () => {
   it('counts a knock by the player as a Kill, and a kill without a knock before it', () => {

@@ -7,4 +7,12 @@ export { ReplayAssembler, type AcceptResult, type ReplayBookmark } from './repla
 export { parseReplayEvent, type ReplayEvent, type ReplayEventResult } from './replay-event.js';
 export { parseReplayInfo, type ReplayInfo, type ReplayInfoResult } from './replay-info.js';
 export { jsonInside, type JsonResult } from './replay-json.js';
-export { demosFolderOf, replayFileOf, REPLAY_FILE_PATTERN, REPLAY_INFO_FILE, type EventFile, type InfoFile, type ReplayFile } from './replay-layout.js';
+export {
+  demosFolderOf,
+  replayFileOf,
+  REPLAY_FILE_PATTERN,
+  REPLAY_INFO_FILE,
+  type EventFile,
+  type InfoFile,
+  type ReplayFile,
+} from './replay-layout.js';

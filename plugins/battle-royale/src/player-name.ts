@@ -2,5 +2,8 @@
 
 /** The name without clan tags (`[TAG]`), trimmed, in lower case: two names are the same player when these are equal. */
 export function comparablePlayerName(name: string): string {
-  return name.replace(/\[.*?\]/g, '').trim().toLowerCase();
+  return name
+    .replace(/\[.*?\]/g, '')
+    .trim()
+    .toLowerCase();
 }

@@ -8,11 +8,7 @@ const REPLAY: GeneratedReplay = {
   folder: 'match.one',
   matchStartedAt: MATCH_START,
   player: '[KFR]Hunter',
-  events: [
-    knock(120_000, 'Hunter', 'Victim'),
-    kill(125_000, 'Hunter', 'Victim', true),
-    knock(600_250, 'Enemy', '[KFR]hunter'),
-  ],
+  events: [knock(120_000, 'Hunter', 'Victim'), kill(125_000, 'Hunter', 'Victim', true), knock(600_250, 'Enemy', '[KFR]hunter')],
 };
 const at = (offsetMs: number) => new Date(MATCH_START.getTime() + offsetMs);
 
@@ -62,7 +58,9 @@ describe('ReplayAssembler', () => {
     const files = replayFiles(REPLAY).map((file) => (file.path.endsWith('DBNO0') ? { ...file, bytes: Buffer.from('garbage') } : file));
     const results = feed(assembler, files);
     expect(results.flatMap((result) => result.bookmarks.map((bookmark) => bookmark.type))).to.deep.equal(['Death']);
-    expect(results.flatMap((result) => result.problems)).to.deep.equal(['Skipped the event match.one/events/DBNO0: it holds no complete JSON object']);
+    expect(results.flatMap((result) => result.problems)).to.deep.equal([
+      'Skipped the event match.one/events/DBNO0: it holds no complete JSON object',
+    ]);
   });
 
   it('keeps replays apart', () => {
@@ -70,7 +68,9 @@ describe('ReplayAssembler', () => {
     const other: GeneratedReplay = { ...REPLAY, folder: 'match.two', player: 'Enemy', matchStartedAt: at(3_600_000) };
     const bookmarks = feed(assembler, [...replayFiles(REPLAY), ...replayFiles(other)]).flatMap((result) => result.bookmarks);
     expect(bookmarks.map((bookmark) => `${bookmark.type} ${bookmark.file}`)).to.deep.equal([
-      'Kill match.one/events/DBNO0', 'Death match.one/events/DBNO1', 'Kill match.two/events/DBNO1',
+      'Kill match.one/events/DBNO0',
+      'Death match.one/events/DBNO1',
+      'Kill match.two/events/DBNO1',
     ]);
   });
 

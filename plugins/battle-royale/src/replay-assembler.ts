@@ -61,7 +61,11 @@ export class ReplayAssembler {
     }
     replay.info = parsed.info;
     const waiting = replay.waiting.splice(0);
-    return { bookmarks: waiting.flatMap(({ file: eventFile, event }) => bookmarkOf(eventFile, event, parsed.info)), problems: [], info: parsed.info };
+    return {
+      bookmarks: waiting.flatMap(({ file: eventFile, event }) => bookmarkOf(eventFile, event, parsed.info)),
+      problems: [],
+      info: parsed.info,
+    };
   }
 
   private acceptEvent(file: EventFile, replay: ReplayState, bytes: Uint8Array): AcceptResult {

@@ -7,7 +7,8 @@ const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 describe('parseReplayEvent', () => {
   it('reads the offset and the base64 details of a knock', () => {
     expect(parseReplayEvent(eventBytes(knock(120_500, '[KFR]Hunter', 'Victim'), 'DBNO0'), 'knock')).to.deep.equal({
-      ok: true, event: { offsetMs: 120_500, instigator: 'hunter', victim: 'victim', victimWasKnocked: false },
+      ok: true,
+      event: { offsetMs: 120_500, instigator: 'hunter', victim: 'victim', victimWasKnocked: false },
     });
   });
 
@@ -27,8 +28,16 @@ describe('parseReplayEvent', () => {
 
   it('refuses events it cannot read, saying why', () => {
     const cases: [Buffer, 'knock' | 'kill', string][] = [
-      [framed({ data: encode({ instigatorName: 'A', victimName: 'B' }) }), 'knock', 'its time1 (milliseconds into the match) is missing or not a non-negative integer'],
-      [framed({ time1: -1, data: encode({ instigatorName: 'A', victimName: 'B' }) }), 'knock', 'its time1 (milliseconds into the match) is missing or not a non-negative integer'],
+      [
+        framed({ data: encode({ instigatorName: 'A', victimName: 'B' }) }),
+        'knock',
+        'its time1 (milliseconds into the match) is missing or not a non-negative integer',
+      ],
+      [
+        framed({ time1: -1, data: encode({ instigatorName: 'A', victimName: 'B' }) }),
+        'knock',
+        'its time1 (milliseconds into the match) is missing or not a non-negative integer',
+      ],
       [framed({ time1: 5, data: 'not base64!' }), 'knock', 'its data is not base64'],
       [framed({ time1: 5, data: Buffer.from('{"instigatorName":').toString('base64') }), 'knock', 'its data does not decode to JSON'],
       [framed({ time1: 5, data: encode('text') }), 'knock', 'its data is not a JSON object'],

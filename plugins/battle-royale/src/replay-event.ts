@@ -37,12 +37,15 @@ export function parseReplayEvent(bytes: Uint8Array, kind: 'knock' | 'kill'): Rep
   // Some replay tools call the instigator the killer.
   const instigator = fields.instigatorName ?? fields.killerName;
   const { victimName: victim, bDBNO: victimWasKnocked } = fields;
-  if (typeof instigator !== 'string' || typeof victim !== 'string') return { ok: false, reason: 'its data names no instigator or no victim' };
+  if (typeof instigator !== 'string' || typeof victim !== 'string')
+    return { ok: false, reason: 'its data names no instigator or no victim' };
   if (kind === 'kill' && typeof victimWasKnocked !== 'boolean') return { ok: false, reason: 'its data has no bDBNO flag' };
   return {
     ok: true,
     event: {
-      offsetMs, instigator: comparablePlayerName(instigator), victim: comparablePlayerName(victim),
+      offsetMs,
+      instigator: comparablePlayerName(instigator),
+      victim: comparablePlayerName(victim),
       victimWasKnocked: kind === 'kill' && victimWasKnocked === true,
     },
   };

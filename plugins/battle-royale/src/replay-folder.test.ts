@@ -7,7 +7,9 @@ import { kill, knock, writeReplayFolder } from './test-support/replay-generator.
 
 describe('replay folder reads', () => {
   let demos: string;
-  beforeEach(async () => { demos = await mkdtemp(path.join(os.tmpdir(), 'battle-royale-demos-')); });
+  beforeEach(async () => {
+    demos = await mkdtemp(path.join(os.tmpdir(), 'battle-royale-demos-'));
+  });
   afterEach(() => rm(demos, { recursive: true, force: true }));
 
   it('lists replay folders, none while the Demos folder does not exist', async () => {
@@ -19,10 +21,16 @@ describe('replay folder reads', () => {
 
   it('lists the info and event files of a replay, not its demo data', async () => {
     await writeReplayFolder(demos, {
-      folder: 'match.one', matchStartedAt: new Date(), player: 'Hunter',
+      folder: 'match.one',
+      matchStartedAt: new Date(),
+      player: 'Hunter',
       events: [knock(1, 'Hunter', 'B'), kill(2, 'Hunter', 'B', true)],
     });
-    expect((await replayFilesIn(demos, 'match.one')).sort()).to.deep.equal(['match.one/PUBG.replayinfo', 'match.one/events/DBNO0', 'match.one/events/kill0']);
+    expect((await replayFilesIn(demos, 'match.one')).sort()).to.deep.equal([
+      'match.one/PUBG.replayinfo',
+      'match.one/events/DBNO0',
+      'match.one/events/kill0',
+    ]);
   });
 
   it('reads a file that has not changed for a while at once', async () => {
@@ -31,7 +39,9 @@ describe('replay folder reads', () => {
     const old = new Date(Date.now() - 10_000);
     await utimes(file, old, old);
     const started = Date.now();
-    expect((await readWhenComplete(file, { stableMs: 1000, timeoutMs: 5000, signal: new AbortController().signal }))?.toString()).to.equal('complete');
+    expect((await readWhenComplete(file, { stableMs: 1000, timeoutMs: 5000, signal: new AbortController().signal }))?.toString()).to.equal(
+      'complete',
+    );
     expect(Date.now() - started).to.be.below(500);
   });
 

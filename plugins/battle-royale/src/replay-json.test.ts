@@ -4,11 +4,17 @@ import { framed } from './test-support/replay-generator.js';
 
 describe('jsonInside', () => {
   it('finds the JSON object inside the binary framing PUBG puts around it', () => {
-    expect(jsonInside(framed({ Timestamp: 1, nested: { a: [1, 2] } }))).to.deep.equal({ ok: true, value: { Timestamp: 1, nested: { a: [1, 2] } } });
+    expect(jsonInside(framed({ Timestamp: 1, nested: { a: [1, 2] } }))).to.deep.equal({
+      ok: true,
+      value: { Timestamp: 1, nested: { a: [1, 2] } },
+    });
   });
 
   it('reads UTF-8 names (localized nicknames)', () => {
-    expect(jsonInside(framed({ RecordUserNickName: '[月]시라소니' }))).to.deep.equal({ ok: true, value: { RecordUserNickName: '[月]시라소니' } });
+    expect(jsonInside(framed({ RecordUserNickName: '[月]시라소니' }))).to.deep.equal({
+      ok: true,
+      value: { RecordUserNickName: '[月]시라소니' },
+    });
   });
 
   it('says why a file gives no object: none at all, cut short, or not an object', () => {

@@ -14,7 +14,13 @@ describe('replay layout', () => {
     expect(replayFileOf(`${REPLAY}/events/DBNO3`)?.kind).to.equal('knock');
     expect(replayFileOf(`${REPLAY}/events/groggy3`)?.kind).to.equal('knock');
     expect(replayFileOf(`${REPLAY}/events/kill12`)?.kind).to.equal('kill');
-    for (const other of [`${REPLAY}/events/matchStart0`, `${REPLAY}/data/0`, `${REPLAY}/demo/demo0`, 'PUBG.replayinfo', `${REPLAY}/events/x/kill0`]) {
+    for (const other of [
+      `${REPLAY}/events/matchStart0`,
+      `${REPLAY}/data/0`,
+      `${REPLAY}/demo/demo0`,
+      'PUBG.replayinfo',
+      `${REPLAY}/events/x/kill0`,
+    ]) {
       expect(replayFileOf(other), other).to.equal(undefined);
     }
   });

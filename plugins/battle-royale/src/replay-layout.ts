@@ -22,8 +22,12 @@ interface ReplayFileBase {
   /** Relative to the Demos folder, forward slashes. */
   path: string;
 }
-export interface InfoFile extends ReplayFileBase { kind: 'info' }
-export interface EventFile extends ReplayFileBase { kind: 'knock' | 'kill' }
+export interface InfoFile extends ReplayFileBase {
+  kind: 'info';
+}
+export interface EventFile extends ReplayFileBase {
+  kind: 'knock' | 'kill';
+}
 export type ReplayFile = InfoFile | EventFile;
 
 /**

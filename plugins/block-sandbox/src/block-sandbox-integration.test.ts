@@ -38,7 +38,10 @@ describe('BlockSandboxIntegration', () => {
   });
 
   it('says in health that the Bedrock Edition is not supported, and opens nothing', async () => {
-    await integration.activate({ name: BEDROCK_GAME_NAME, executablePath: 'C:\\XboxGames\\Minecraft for Windows\\Content\\Minecraft.Windows.exe' });
+    await integration.activate({
+      name: BEDROCK_GAME_NAME,
+      executablePath: 'C:\\XboxGames\\Minecraft for Windows\\Content\\Minecraft.Windows.exe',
+    });
     expect(bed.health.degradations).to.deep.equal([BEDROCK_UNSUPPORTED_MESSAGE]);
     expect(bed.feeds.opened).to.deep.equal([]);
   });

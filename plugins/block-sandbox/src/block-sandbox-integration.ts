@@ -1,9 +1,19 @@
 // Minecraft Java Edition: follows the client's `logs/latest.log` and bookmarks the local player's
 // deaths from the death messages the game prints in chat. Bedrock Edition writes no such log.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
-  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type PluginLogger, type TailInput,
+  Bookmarks,
+  Feeds,
+  GamePaths,
+  Health,
+  Logger,
+  type BookmarksService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type PluginLogger,
+  type TailInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { minecraftLogCandidates } from './minecraft-log-locations.js';

@@ -48,7 +48,7 @@ describe('block-sandbox end to end', function () {
     return { types, waitedMs: performance.now() - started };
   };
 
-  it('bookmarks the player\'s deaths from the followed logs, through every change of the file', async () => {
+  it("bookmarks the player's deaths from the followed logs, through every change of the file", async () => {
     // A stand-in for the game: any program at the path of the launcher's Java runtime.
     await keyframe.startGame(path.join('home', ...JAVA_RUNTIME));
     await keyframe.recordWhileActive();
@@ -76,7 +76,14 @@ describe('block-sandbox end to end', function () {
     await deathsInState(4);
 
     // A Chinese Windows client writes GBK.
-    await appendFile(vanillaLog, Buffer.concat([Buffer.from(`${PREFIX}[System] [CHAT] Alex`), Buffer.from([0xb1, 0xbb, 0xbd, 0xa9, 0xca, 0xac, 0xc9, 0xb1, 0xcb, 0xc0, 0xc1, 0xcb]), Buffer.from('\r\n')]));
+    await appendFile(
+      vanillaLog,
+      Buffer.concat([
+        Buffer.from(`${PREFIX}[System] [CHAT] Alex`),
+        Buffer.from([0xb1, 0xbb, 0xbd, 0xa9, 0xca, 0xac, 0xc9, 0xb1, 0xcb, 0xc0, 0xc1, 0xcb]),
+        Buffer.from('\r\n'),
+      ]),
+    );
     await deathsInState(5);
 
     // A Prism Launcher instance starts writing its log: newer, so it is followed from its first line.

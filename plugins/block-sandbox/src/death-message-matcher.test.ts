@@ -37,7 +37,8 @@ describe('DeathMessageMatcher', () => {
       'Steve was killed trying to hurt Guardian',
       'Steve was killed by [Thorns Chestplate] trying to hurt Alex',
       'Steve fell out of the water',
-    ]) expect(steve.match(message), message).to.not.equal(undefined);
+    ])
+      expect(steve.match(message), message).to.not.equal(undefined);
   });
 
   it('takes a killer or item of any length, with spaces and apostrophes', () => {
@@ -47,10 +48,19 @@ describe('DeathMessageMatcher', () => {
 
   it('needs the whole message: chat about dying, other players, or a longer name are not deaths', () => {
     for (const message of [
-      '<Steve> I drowned lol', 'Steve drowned lol', 'Steve_2 drowned', 'xSteve drowned', 'Steve', '',
-      'Steve has made the advancement [Monster Hunter]', 'Teleported Steve to Alex', '[Alex: Killed Steve]',
-      'Steve was slain by', 'Steve joined the game',
-    ]) expect(steve.match(message), message).to.equal(undefined);
+      '<Steve> I drowned lol',
+      'Steve drowned lol',
+      'Steve_2 drowned',
+      'xSteve drowned',
+      'Steve',
+      '',
+      'Steve has made the advancement [Monster Hunter]',
+      'Teleported Steve to Alex',
+      '[Alex: Killed Steve]',
+      'Steve was slain by',
+      'Steve joined the game',
+    ])
+      expect(steve.match(message), message).to.equal(undefined);
   });
 
   it('takes the name literally, even with characters that mean something in a pattern', () => {

@@ -10,7 +10,10 @@ interface CompiledTemplate {
 export class DeathMessageMatcher {
   readonly #templates: readonly CompiledTemplate[];
 
-  constructor(readonly player: string, templates: readonly DeathTemplate[] = DEATH_TEMPLATES) {
+  constructor(
+    readonly player: string,
+    templates: readonly DeathTemplate[] = DEATH_TEMPLATES,
+  ) {
     this.#templates = templates
       .filter(({ template }) => template.includes('%1$s'))
       .map(({ key, template }) => ({ key, expression: compile(template, player) }));
@@ -23,11 +26,14 @@ export class DeathMessageMatcher {
 }
 
 function compile(template: string, player: string): RegExp {
-  const pattern = template.split(/(%[1-3]\$s)/).map((part) => {
-    if (part === '%1$s') return escape(player);
-    if (part === '%2$s' || part === '%3$s') return '.+';
-    return escape(part);
-  }).join('');
+  const pattern = template
+    .split(/(%[1-3]\$s)/)
+    .map((part) => {
+      if (part === '%1$s') return escape(player);
+      if (part === '%2$s' || part === '%3$s') return '.+';
+      return escape(part);
+    })
+    .join('');
   return new RegExp(`^${pattern}$`, 's');
 }
 

@@ -225,9 +225,11 @@ const ZH_CN: Readonly<Record<string, string>> = {
 
 /** Until 1.19 the "fighting/escaping" forms said "whilst" where they now say "while". */
 function whilstVariants(messages: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(messages)
-    .filter(([, template]) => template.includes(' while '))
-    .map(([key, template]) => [key, template.replace(' while ', ' whilst ')]));
+  return Object.fromEntries(
+    Object.entries(messages)
+      .filter(([, template]) => template.includes(' while '))
+      .map(([key, template]) => [key, template.replace(' while ', ' whilst ')]),
+  );
 }
 
 const templatesOf = (language: string, messages: Readonly<Record<string, string>>): DeathTemplate[] =>

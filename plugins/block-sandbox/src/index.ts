@@ -1,7 +1,10 @@
 // @keyframe/plugin-block-sandbox: Minecraft Java Edition deaths from the client log.
 // The default export is the integration the host loads; the rest is the pure logic, for reuse and tests.
 export {
-  BlockSandboxIntegration as default, BlockSandboxIntegration, BEDROCK_GAME_NAME, BEDROCK_UNSUPPORTED_MESSAGE,
+  BlockSandboxIntegration as default,
+  BlockSandboxIntegration,
+  BEDROCK_GAME_NAME,
+  BEDROCK_UNSUPPORTED_MESSAGE,
 } from './block-sandbox-integration.js';
 export { CURRENT_EN_US_DEATH_TEMPLATES, DEATH_TEMPLATES, type DeathTemplate } from './death-messages.js';
 export { DeathMessageMatcher } from './death-message-matcher.js';

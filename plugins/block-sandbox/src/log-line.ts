@@ -6,9 +6,7 @@
 // and chat messages are `[CHAT] <text>`, since 1.19.3 `[System] [CHAT] <text>` (one bracketed tag may precede `[CHAT]`).
 
 export type LogLine =
-  | { readonly kind: 'user'; readonly name: string }
-  | { readonly kind: 'chat'; readonly text: string }
-  | { readonly kind: 'other' };
+  { readonly kind: 'user'; readonly name: string } | { readonly kind: 'chat'; readonly text: string } | { readonly kind: 'other' };
 
 const MESSAGE = /^\[[^\]]+\] \[[^\]]+\](?::| \[[^\]]*\]:| \([^)]*\)) (.*)$/s;
 const SETTING_USER = /^Setting user: (\S+)$/;

@@ -30,17 +30,47 @@ describe('minecraftLogCandidates', () => {
   });
 
   it('adds every Prism Launcher instance, in both game folder spellings', async () => {
-    for (const instance of ['1.21 Survival', 'Fabulously Optimized']) await mkdir(path.join(temp, 'local', 'PrismLauncher', 'instances', instance), { recursive: true });
+    for (const instance of ['1.21 Survival', 'Fabulously Optimized'])
+      await mkdir(path.join(temp, 'local', 'PrismLauncher', 'instances', instance), { recursive: true });
     await writeFile(path.join(temp, 'local', 'PrismLauncher', 'instances', 'instgroups.json'), '{}');
-    await mkdir(path.join(temp, 'home', '.var', 'app', 'org.prismlauncher.PrismLauncher', 'data', 'PrismLauncher', 'instances', 'Flatpak'), { recursive: true });
+    await mkdir(
+      path.join(temp, 'home', '.var', 'app', 'org.prismlauncher.PrismLauncher', 'data', 'PrismLauncher', 'instances', 'Flatpak'),
+      { recursive: true },
+    );
     const candidates = await minecraftLogCandidates(paths);
     expect(candidates.slice(3)).to.deep.equal([
       path.join(temp, 'local', 'PrismLauncher', 'instances', '1.21 Survival', '.minecraft', 'logs', 'latest.log'),
       path.join(temp, 'local', 'PrismLauncher', 'instances', '1.21 Survival', 'minecraft', 'logs', 'latest.log'),
       path.join(temp, 'local', 'PrismLauncher', 'instances', 'Fabulously Optimized', '.minecraft', 'logs', 'latest.log'),
       path.join(temp, 'local', 'PrismLauncher', 'instances', 'Fabulously Optimized', 'minecraft', 'logs', 'latest.log'),
-      path.join(temp, 'home', '.var', 'app', 'org.prismlauncher.PrismLauncher', 'data', 'PrismLauncher', 'instances', 'Flatpak', '.minecraft', 'logs', 'latest.log'),
-      path.join(temp, 'home', '.var', 'app', 'org.prismlauncher.PrismLauncher', 'data', 'PrismLauncher', 'instances', 'Flatpak', 'minecraft', 'logs', 'latest.log'),
+      path.join(
+        temp,
+        'home',
+        '.var',
+        'app',
+        'org.prismlauncher.PrismLauncher',
+        'data',
+        'PrismLauncher',
+        'instances',
+        'Flatpak',
+        '.minecraft',
+        'logs',
+        'latest.log',
+      ),
+      path.join(
+        temp,
+        'home',
+        '.var',
+        'app',
+        'org.prismlauncher.PrismLauncher',
+        'data',
+        'PrismLauncher',
+        'instances',
+        'Flatpak',
+        'minecraft',
+        'logs',
+        'latest.log',
+      ),
     ]);
   });
 

@@ -27,7 +27,9 @@ export function prismLauncherFolders(paths: GamePathsService): string[] {
 /** Every candidate `latest.log`, vanilla first; instances are listed as they are now. */
 export async function minecraftLogCandidates(paths: GamePathsService): Promise<string[]> {
   const vanilla = vanillaGameFolders(paths).map((folder) => path.join(folder, ...LATEST_LOG));
-  const instances = (await Promise.all(prismLauncherFolders(paths).map((folder) => instanceFolders(path.join(folder, 'instances'))))).flat();
+  const instances = (
+    await Promise.all(prismLauncherFolders(paths).map((folder) => instanceFolders(path.join(folder, 'instances'))))
+  ).flat();
   // Prism keeps an instance's game folder in `.minecraft`, newer releases in `minecraft`.
   const prism = instances.flatMap((instance) => ['.minecraft', 'minecraft'].map((game) => path.join(instance, game, ...LATEST_LOG)));
   return unique([...vanilla, ...prism]);
@@ -36,7 +38,10 @@ export async function minecraftLogCandidates(paths: GamePathsService): Promise<s
 async function instanceFolders(instances: string): Promise<string[]> {
   try {
     const entries = await readdir(instances, { withFileTypes: true });
-    return entries.filter((entry) => entry.isDirectory()).map((entry) => path.join(instances, entry.name)).sort();
+    return entries
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(instances, entry.name))
+      .sort();
   } catch {
     return []; // no Prism Launcher here
   }

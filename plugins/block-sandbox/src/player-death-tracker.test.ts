@@ -30,14 +30,25 @@ describe('PlayerDeathTracker', () => {
     const tracker = new PlayerDeathTracker();
     tracker.setPlayer('gele178');
     // "gele178被A杀死了" and "A被gele178杀死了"
-    expect(tracker.read(gbkLine([0x67, 0x65, 0x6c, 0x65, 0x31, 0x37, 0x38, 0xb1, 0xbb, 0x41, 0xc9, 0xb1, 0xcb, 0xc0, 0xc1, 0xcb])).kind).to.equal('death');
-    expect(tracker.read(gbkLine([0x41, 0xb1, 0xbb, 0x67, 0x65, 0x6c, 0x65, 0x31, 0x37, 0x38, 0xc9, 0xb1, 0xcb, 0xc0, 0xc1, 0xcb])).kind).to.equal('ignored');
+    expect(
+      tracker.read(gbkLine([0x67, 0x65, 0x6c, 0x65, 0x31, 0x37, 0x38, 0xb1, 0xbb, 0x41, 0xc9, 0xb1, 0xcb, 0xc0, 0xc1, 0xcb])).kind,
+    ).to.equal('death');
+    expect(
+      tracker.read(gbkLine([0x41, 0xb1, 0xbb, 0x67, 0x65, 0x6c, 0x65, 0x31, 0x37, 0x38, 0xc9, 0xb1, 0xcb, 0xc0, 0xc1, 0xcb])).kind,
+    ).to.equal('ignored');
   });
 
   it('ignores broken lines without throwing', () => {
     const tracker = new PlayerDeathTracker();
     tracker.setPlayer('Steve');
-    for (const broken of ['', '\u0000\u00ff\u00fe', line('\u00ff\u00fe\u00fd'), 'x'.repeat(70_000), line('Steve'), '[CHAT] Steve drowned']) {
+    for (const broken of [
+      '',
+      '\u0000\u00ff\u00fe',
+      line('\u00ff\u00fe\u00fd'),
+      'x'.repeat(70_000),
+      line('Steve'),
+      '[CHAT] Steve drowned',
+    ]) {
       expect(tracker.read(broken).kind).to.equal('ignored');
     }
   });

@@ -11,9 +11,7 @@ import { readingsOfLine } from './log-text.js';
  *   every line while no `Setting user:` line has named the player.
  */
 export type LineMeaning =
-  | { readonly kind: 'player'; readonly name: string }
-  | { readonly kind: 'death'; readonly template: string }
-  | { readonly kind: 'ignored' };
+  { readonly kind: 'player'; readonly name: string } | { readonly kind: 'death'; readonly template: string } | { readonly kind: 'ignored' };
 
 const IGNORED: LineMeaning = { kind: 'ignored' };
 

@@ -40,10 +40,16 @@ describe('block-sandbox tapes', () => {
         const file = recordedLogPath(recorded.file);
         const entries = [
           { t: 0, feed: 'log', kind: 'tail', reset: 'opened', file },
-          ...lines.slice(firstDelivered).map((line, index) => ({ t: (firstDelivered + index + 1) * LINE_INTERVAL_MS, feed: 'log', kind: 'tail', line, file })),
+          ...lines
+            .slice(firstDelivered)
+            .map((line, index) => ({ t: (firstDelivered + index + 1) * LINE_INTERVAL_MS, feed: 'log', kind: 'tail', line, file })),
         ];
         const tape = path.join(temp.path, `${recorded.file}.tape.jsonl`);
-        await writeTape(tape, { integration: 'blockSandbox', recordedAt: '2026-01-01T12:00:00.000Z', game: { name: 'Minecraft' } }, entries);
+        await writeTape(
+          tape,
+          { integration: 'blockSandbox', recordedAt: '2026-01-01T12:00:00.000Z', game: { name: 'Minecraft' } },
+          entries,
+        );
 
         const playback = await replayTape(tape, { pluginRoot: PLUGIN_ROOT });
         const expected = recorded.deathLines.map((line) => ({ type: 'Death' as const, time: (line * LINE_INTERVAL_MS) / 1000 }));

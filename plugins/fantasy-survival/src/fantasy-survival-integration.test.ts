@@ -56,7 +56,9 @@ describe('FantasySurvivalIntegration', () => {
     await integration.activate(GAME);
     await delay(60);
     expect(bed.health.degradations).to.have.length(1);
-    expect(bed.health.degradations[0]).to.equal(`The RuneScape: Dragonwilds client log was not found at ${LOG}: deaths are bookmarked once the game writes it there.`);
+    expect(bed.health.degradations[0]).to.equal(
+      `The RuneScape: Dragonwilds client log was not found at ${LOG}: deaths are bookmarked once the game writes it there.`,
+    );
     await log({ reset: 'opened', file: LOG });
     expect(bed.health.degradations.at(-1)).to.equal(undefined);
   });

@@ -1,9 +1,19 @@
 // RuneScape: Dragonwilds: follows the client log in the per-user local app-data folder and bookmarks
 // every death of the local player (its input mode changing into the dead state).
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
-  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type PluginLogger, type TailInput,
+  Bookmarks,
+  Feeds,
+  GamePaths,
+  Health,
+  Logger,
+  type BookmarksService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type PluginLogger,
+  type TailInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { clientLogPath } from './client-log-location.js';

@@ -72,11 +72,14 @@ describe('fantasy-survival end to end', function () {
     await keyframe.bookmarksReach(4);
 
     // A Latin-1 character name and binary garbage around a respawn and a death.
-    await appendFile(clientLog, Buffer.concat([
-      Buffer.from(logLine('LogNet: Join succeeded: J\u00fcrgen'), 'latin1'),
-      Buffer.from([0x00, 0xff, 0xfe, 0x0a]),
-      Buffer.from(RESPAWN() + DEATH()),
-    ]));
+    await appendFile(
+      clientLog,
+      Buffer.concat([
+        Buffer.from(logLine('LogNet: Join succeeded: J\u00fcrgen'), 'latin1'),
+        Buffer.from([0x00, 0xff, 0xfe, 0x0a]),
+        Buffer.from(RESPAWN() + DEATH()),
+      ]),
+    );
     expect(await keyframe.bookmarksReach(5)).to.deep.equal(Array(5).fill('Death'));
     expect(keyframe.health()!.status).to.equal('active');
 

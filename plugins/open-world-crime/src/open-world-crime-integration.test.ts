@@ -15,7 +15,14 @@ describe('OpenWorldCrimeIntegration', () => {
     await integration.activate({ name: 'Grand Theft Auto V' });
     const feed = bed.feeds.latest('screenText', 'deaths');
     expect(feed.options).to.deep.equal(WASTED_TEXT);
-    for (const [text, ms] of [['', 0], ['WASTED', 61_400], ['WASTED', 61_600], ['WASTED', 63_000], ['BUSTED', 90_000], ['VASTED', 120_000]] as const) {
+    for (const [text, ms] of [
+      ['', 0],
+      ['WASTED', 61_400],
+      ['WASTED', 61_600],
+      ['WASTED', 63_000],
+      ['BUSTED', 90_000],
+      ['VASTED', 120_000],
+    ] as const) {
       await feed.deliver(read(text, ms));
     }
     expect(bed.bookmarks.added).to.deep.equal([

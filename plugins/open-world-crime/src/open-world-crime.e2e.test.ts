@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 
 const message = (text: string, fromMs: number, toMs: number): DrawnText => ({
-  text, fromMs, toMs, centre: { x: 0.5, y: 0.5 }, size: 0.11, colour: '#c8102e', outline: { colour: 'black', width: 4 },
+  text,
+  fromMs,
+  toMs,
+  centre: { x: 0.5, y: 0.5 },
+  size: 0.11,
+  colour: '#c8102e',
+  outline: { colour: 'black', width: 4 },
 });
 
 describe('open-world-crime end to end', function () {
@@ -22,10 +28,16 @@ describe('open-world-crime end to end', function () {
     if (!StandInGame.supported) this.skip();
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-open-world-crime-'));
     const video = path.join(folder, 'deaths.mp4');
-    await writeTextVideo({
-      width: 1280, height: 720, durationMs: 20_000, background: 'greyedBars',
-      texts: [message('WASTE', 1500, 3000), message('WASTED', 5000, 8000), message('WASTED', 11_000, 14_000)],
-    }, video);
+    await writeTextVideo(
+      {
+        width: 1280,
+        height: 720,
+        durationMs: 20_000,
+        background: 'greyedBars',
+        texts: [message('WASTE', 1500, 3000), message('WASTED', 5000, 8000), message('WASTED', 11_000, 14_000)],
+      },
+      video,
+    );
     keyframe = await IntegrationService.start({ integration: 'openWorldCrime', env: () => ({ KEYFRAME_SYNTHETIC_VIDEO: video }) });
   });
   after(async () => {

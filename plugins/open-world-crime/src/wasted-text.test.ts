@@ -22,6 +22,9 @@ describe('open-world-crime WASTED text', () => {
 
   it('makes a second Death once the cool-down has passed', () => {
     const texts = ['WASTED', ...Array<string>(15).fill(''), 'WASTED'];
-    expect(events(texts)).to.deep.equal([['Death', 0], ['Death', 3200]]);
+    expect(events(texts)).to.deep.equal([
+      ['Death', 0],
+      ['Death', 3200],
+    ]);
   });
 });

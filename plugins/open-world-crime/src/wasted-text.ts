@@ -11,7 +11,7 @@ const ULTRAWIDE = 64 / 27;
  * bright patch of the scene and none of the (dark) red. Tolerance 60 allows for video compression.
  */
 export const WASTED_TEXT: ScreenTextOptions = {
-  region: { left: 0.35, top: 0.40, width: 0.30, height: 0.20 },
+  region: { left: 0.35, top: 0.4, width: 0.3, height: 0.2 },
   intervalMs: 200,
   preprocess: { kind: 'colourKey', colour: '#c8102e', tolerance: 60 },
   aspectRatios: [16 / 9, ULTRAWIDE],

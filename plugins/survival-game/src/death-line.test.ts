@@ -26,10 +26,15 @@ describe('isDeathLine', () => {
 
   it('ignores lines that only mention the words, and broken lines', () => {
     for (const line of [
-      '', '|||', '2026-03-21T05:34:35.817Z|0x2a7c|', '2026-03-21T05:34:35.817Z|0x2a7c|You di',
-      '2026-03-21T05:34:35.817Z|0x2a7c|You diedd', '[CHAT] Spooder-Man: lol you died again',
+      '',
+      '|||',
+      '2026-03-21T05:34:35.817Z|0x2a7c|',
+      '2026-03-21T05:34:35.817Z|0x2a7c|You di',
+      '2026-03-21T05:34:35.817Z|0x2a7c|You diedd',
+      '[CHAT] Spooder-Man: lol you died again',
       '2026-03-21T05:34:35.817Z|0x2a7c|Player Spooder-Man: You died: killed by Suicide',
-      '2026-03-21T05:28:13.845Z|0x2a7c|Connecting: 64.40.8.152:28014 (Raknet)', '\u0000\ufffd\ufffdPK',
+      '2026-03-21T05:28:13.845Z|0x2a7c|Connecting: 64.40.8.152:28014 (Raknet)',
+      '\u0000\ufffd\ufffdPK',
     ]) {
       expect(isDeathLine(line), line).to.equal(false);
     }

@@ -33,7 +33,7 @@ describe('SurvivalGameIntegration', () => {
   });
   afterEach(() => integration.deactivate());
 
-  it('follows output_log.txt beside the running executable, then the Steam libraries\' Rust folder', async () => {
+  it("follows output_log.txt beside the running executable, then the Steam libraries' Rust folder", async () => {
     await integration.activate({ name: 'Rust', executablePath: EXE });
     expect(tailedPaths()).to.deep.equal([['log', [LOG, '/steam/steamapps/common/Rust/output_log.txt']]]);
   });
@@ -42,9 +42,12 @@ describe('SurvivalGameIntegration', () => {
     await integration.activate({ name: 'Rust', executablePath: EXE });
     await log(
       { reset: 'opened', file: LOG },
-      '2026-03-21T05:28:13.845Z|0x2a7c|Connecting: 64.40.8.152:28014 (Raknet)', '2026-03-21T05:34:35.817Z|0x2a7c|You died: killed by Suicide',
-      { reset: 'truncated', file: LOG }, { reset: 'rotated', file: LOG },
-      '2026-03-21T05:38:55.622Z|0x2a7c|You died: killed by Spooder-Man (76561199844640850)', 'garbage \ufffd',
+      '2026-03-21T05:28:13.845Z|0x2a7c|Connecting: 64.40.8.152:28014 (Raknet)',
+      '2026-03-21T05:34:35.817Z|0x2a7c|You died: killed by Suicide',
+      { reset: 'truncated', file: LOG },
+      { reset: 'rotated', file: LOG },
+      '2026-03-21T05:38:55.622Z|0x2a7c|You died: killed by Spooder-Man (76561199844640850)',
+      'garbage \ufffd',
     );
     expect(bed.bookmarks.added).to.deep.equal([{ type: 'Death' }, { type: 'Death' }]);
   });
@@ -73,7 +76,7 @@ describe('SurvivalGameIntegration', () => {
     expect(bed.health.degradations[0]).to.match(/Cannot tell where Rust writes output_log\.txt/);
   });
 
-  it('still follows the executable\'s folder when the Steam libraries cannot be listed', async () => {
+  it("still follows the executable's folder when the Steam libraries cannot be listed", async () => {
     bed.gamePaths.steamLibraries = () => Promise.reject(new Error('libraryfolders.vdf is corrupt'));
     await integration.activate({ name: 'Rust', executablePath: EXE });
     expect(tailedPaths()).to.deep.equal([['log', [LOG]]]);

@@ -1,15 +1,26 @@
 // Rust: follows the client's output_log.txt beside RustClient.exe and bookmarks every death of the
 // local player. The client logs no kills by the local player, so deaths are all there is.
 import {
-  Bookmarks, Feeds, GamePaths, Health, Logger,
-  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type PluginLogger, type TailInput,
+  Bookmarks,
+  Feeds,
+  GamePaths,
+  Health,
+  Logger,
+  type BookmarksService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type PluginLogger,
+  type TailInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { isDeathLine } from './death-line.js';
 import { OUTPUT_LOG_NAME, outputLogCandidates } from './output-log-locations.js';
 
-const NO_LOCATION_MESSAGE = `Cannot tell where Rust writes ${OUTPUT_LOG_NAME}: the game's executable path is unknown ` +
+const NO_LOCATION_MESSAGE =
+  `Cannot tell where Rust writes ${OUTPUT_LOG_NAME}: the game's executable path is unknown ` +
   'and no Steam library holds Rust. Deaths are not bookmarked.';
 
 const missingLogMessage = (candidates: readonly string[]) =>

@@ -60,10 +60,13 @@ describe('survival-game end to end', function () {
     await keyframe.bookmarksReach(5);
 
     // A Latin-1 name and a line of binary garbage: the death still counts, the garbage does not.
-    await appendFile(outputLog, Buffer.concat([
-      Buffer.from([0x00, 0xff, 0xfe, 0x0a]),
-      Buffer.from(logLine('You died: killed by J\u00fcrgen (76561198000000001)'), 'latin1'),
-    ]));
+    await appendFile(
+      outputLog,
+      Buffer.concat([
+        Buffer.from([0x00, 0xff, 0xfe, 0x0a]),
+        Buffer.from(logLine('You died: killed by J\u00fcrgen (76561198000000001)'), 'latin1'),
+      ]),
+    );
     expect(await keyframe.bookmarksReach(6)).to.deep.equal(Array(6).fill('Death'));
 
     const session = await keyframe.stopRecording();

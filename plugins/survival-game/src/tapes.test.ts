@@ -23,10 +23,17 @@ describe('survival-game tapes', () => {
     try {
       const tape = path.join(temp.path, 'recorded.tape.jsonl');
       const entries = lines.map((line) => ({ t: timeOf(line) - start, feed: 'log', kind: 'tail', line, file: LOG }));
-      await writeTape(tape, { integration: 'survivalGame', recordedAt: new Date(start).toISOString(), game: { name: 'Rust', executablePath: EXE } }, entries);
+      await writeTape(
+        tape,
+        { integration: 'survivalGame', recordedAt: new Date(start).toISOString(), game: { name: 'Rust', executablePath: EXE } },
+        entries,
+      );
       const playback = await replayTape(tape, { pluginRoot: PLUGIN_ROOT });
       // 05:34:35.817 (Suicide) and 05:38:55.622 (killed by a player), from the first line at 05:28:13.845.
-      expect(playback.bookmarks.map(({ type, time }) => [type, Number(time.toFixed(3))])).to.deep.equal([['Death', 381.972], ['Death', 641.777]]);
+      expect(playback.bookmarks.map(({ type, time }) => [type, Number(time.toFixed(3))])).to.deep.equal([
+        ['Death', 381.972],
+        ['Death', 641.777],
+      ]);
       expect(playback.unconsumed).to.equal(0);
     } finally {
       await temp.remove();

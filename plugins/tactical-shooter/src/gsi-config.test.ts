@@ -20,7 +20,8 @@ const BEFORE_THE_TOKEN = GSI_CONFIG.stamp(gsiConfigBody(TOKEN, 1340).replace(AUT
 
 /** The key/value lines of a KeyValues text: `[depth, key, value]`, comments left out. */
 function keyValueLines(text: string): Array<[number, string, string | undefined]> {
-  return text.split('\n')
+  return text
+    .split('\n')
     .filter((line) => line.trim() !== '' && !line.trim().startsWith('//') && !/^\s*[{}]\s*$/.test(line))
     .map((line) => {
       const [key, value] = [...line.matchAll(/"([^"]*)"/g)].map((match) => match[1]!);
@@ -70,10 +71,13 @@ describe('GSI config', () => {
       expect(/^[\x09\x0a\x20-\x7e]*$/.test(GSI_CONFIG_TEXT), 'ASCII only').to.equal(true);
     });
 
-    it('uses only keys the recorded third-party configs use (auth and token: csgostate\'s)', function () {
+    it("uses only keys the recorded third-party configs use (auth and token: csgostate's)", function () {
       skipWithoutGameData(this);
-      const recorded = new Set(['gamestate_integration_csgogsi.cfg', 'gamestate_integration_csgostate.cfg'].flatMap((file) =>
-        keyValueLines(readFileSync(path.join(GAME_DATA_FOLDER, file), 'utf8').replace(/ {4}/g, '\t')).map(([, key]) => key)));
+      const recorded = new Set(
+        ['gamestate_integration_csgogsi.cfg', 'gamestate_integration_csgostate.cfg'].flatMap((file) =>
+          keyValueLines(readFileSync(path.join(GAME_DATA_FOLDER, file), 'utf8').replace(/ {4}/g, '\t')).map(([, key]) => key),
+        ),
+      );
       for (const [, key] of keyValueLines(GSI_CONFIG_TEXT).slice(1)) expect(recorded.has(key), key).to.equal(true);
     });
 
@@ -90,12 +94,17 @@ describe('GSI config', () => {
       const ours = new Map(keyValueLines(GSI_CONFIG_TEXT).map(([, key, value]) => [key, value]));
       for (const [key, value] of rows) expect(ours.get(key!), key).to.equal(value);
       const dataKeys = /keys ((?:`[a-z_]+`(?:, )?)+)/.exec(table)![1]!.match(/[a-z_]+/g);
-      expect(keyValueLines(GSI_CONFIG_TEXT).filter(([depth, key]) => depth === 2 && key !== 'token').map(([, key]) => key)).to.deep.equal(dataKeys);
+      expect(
+        keyValueLines(GSI_CONFIG_TEXT)
+          .filter(([depth, key]) => depth === 2 && key !== 'token')
+          .map(([, key]) => key),
+      ).to.deep.equal(dataKeys);
     });
 
     it('is the text earlier versions wrote plus the auth block, so their untouched files are updated', async () => {
-      expect(createHash('sha256').update(BEFORE_THE_TOKEN, 'utf8').digest('hex'), 'the text those versions wrote')
-        .to.equal('49726cb7967e43a016c8b8a867fac75ad56dab0df45775b192d4e2c0ea6ca26a');
+      expect(createHash('sha256').update(BEFORE_THE_TOKEN, 'utf8').digest('hex'), 'the text those versions wrote').to.equal(
+        '49726cb7967e43a016c8b8a867fac75ad56dab0df45775b192d4e2c0ea6ca26a',
+      );
       await mkdir(path.join(temp, 'cfg'));
       await writeFile(path.join(temp, 'cfg', GSI_CONFIG_FILE_NAME), BEFORE_THE_TOKEN);
       expect(await GSI_CONFIG.install(path.join(temp, 'cfg'))).to.equal('written');
@@ -159,7 +168,7 @@ describe('GSI config', () => {
       expect(await readFile(file(), 'utf8')).to.equal(withToken);
     });
 
-    it('fails with the file system\'s error when the folder cannot be created', async () => {
+    it("fails with the file system's error when the folder cannot be created", async () => {
       await writeFile(path.join(temp, 'not-a-folder'), '');
       let error: unknown;
       try {
@@ -182,8 +191,9 @@ describe('GSI config', () => {
     it('finds game/csgo/cfg in each library that has the game', async () => {
       const withGame = await library('steam', true);
       const without = await library('empty', false);
-      expect(await GSI_CONFIG.foldersInLibraries([withGame, without, path.join(temp, 'missing')]))
-        .to.deep.equal([path.join(withGame, ...GAME, 'csgo', 'cfg')]);
+      expect(await GSI_CONFIG.foldersInLibraries([withGame, without, path.join(temp, 'missing')])).to.deep.equal([
+        path.join(withGame, ...GAME, 'csgo', 'cfg'),
+      ]);
     });
 
     it('ignores an old CS:GO install that has no game/csgo folder', async () => {

@@ -10,28 +10,29 @@ export const GSI_CONFIG_FILE_NAME = `gamestate_integration_${GSI_SERVICE_NAME}.c
  * The block itself (SPEC values), in Valve KeyValues text, with the `auth` block SPEC lacks: the game
  * sends `"auth": {"token": …}` in every push, and the feed refuses pushes without it.
  */
-export const gsiConfigBody = (token: string, port: number) => [
-  `"${GSI_SERVICE_NAME}"`,
-  '{',
-  `\t"uri"\t\t"http://localhost:${port}/"`,
-  '\t"timeout"\t"5.0"',
-  '\t"buffer"\t"0.1"',
-  '\t"throttle"\t"0.2"',
-  '\t"heartbeat"\t"2.0"',
-  '\t"auth"',
-  '\t{',
-  `\t\t"token"\t"${token}"`,
-  '\t}',
-  '\t"data"',
-  '\t{',
-  '\t\t"player_id"\t\t\t"1"',
-  '\t\t"provider"\t\t\t"1"',
-  '\t\t"map"\t\t\t\t"1"',
-  '\t\t"player_match_stats"\t"1"',
-  '\t}',
-  '}',
-  '',
-].join('\n');
+export const gsiConfigBody = (token: string, port: number) =>
+  [
+    `"${GSI_SERVICE_NAME}"`,
+    '{',
+    `\t"uri"\t\t"http://localhost:${port}/"`,
+    '\t"timeout"\t"5.0"',
+    '\t"buffer"\t"0.1"',
+    '\t"throttle"\t"0.2"',
+    '\t"heartbeat"\t"2.0"',
+    '\t"auth"',
+    '\t{',
+    `\t\t"token"\t"${token}"`,
+    '\t}',
+    '\t"data"',
+    '\t{',
+    '\t\t"player_id"\t\t\t"1"',
+    '\t\t"provider"\t\t\t"1"',
+    '\t\t"map"\t\t\t\t"1"',
+    '\t\t"player_match_stats"\t"1"',
+    '\t}',
+    '}',
+    '',
+  ].join('\n');
 
 /**
  * The config carrying `token` (`Feeds.pushToken()`). CS2 reads `gamestate_integration_*.cfg` from

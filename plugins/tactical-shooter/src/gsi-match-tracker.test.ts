@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import { GsiMatchTracker, type GsiEvent, type GsiUpdate } from './gsi-match-tracker.js';
-import {
-  readGameDataJson, readRequestLog, readSessionBodies, skipWithoutGameData, SPECTATOR_FILES,
-} from './recorded-payloads.js';
+import { readGameDataJson, readRequestLog, readSessionBodies, skipWithoutGameData, SPECTATOR_FILES } from './recorded-payloads.js';
 
 // Recorded payloads are edited freely in these tests.
 type Payload = Record<string, any>;
@@ -64,14 +62,14 @@ describe('GsiMatchTracker', () => {
       expect(updates.filter((update) => update.outcome === 'baseline')).to.have.length(1 + SESSION_RESETS.length);
     });
 
-    it('counts the kill that only shows up with the next round\'s freezetime push (line 147)', () => {
+    it("counts the kill that only shows up with the next round's freezetime push (line 147)", () => {
       const line147 = bodies[146] as Payload;
       expect(line147.round.phase).to.equal('freezetime');
       expect(line147.map.phase).to.equal('live');
       expect(eventsByLine(new GsiMatchTracker(), bodies.slice(0, 147))[147]).to.deep.equal([{ type: 'Kill', count: 1 }]);
     });
 
-    it('counts the death seen only as a deaths increment on the next round\'s freezetime push (line 161)', () => {
+    it("counts the death seen only as a deaths increment on the next round's freezetime push (line 161)", () => {
       const line160 = bodies[159] as Payload;
       const line161 = bodies[160] as Payload;
       expect(line160.player.state.health).to.equal(2);
@@ -144,10 +142,13 @@ describe('GsiMatchTracker', () => {
       bodies.slice(0, 11).forEach((body) => tracker.update(body));
       const trade = clone(bodies[11]);
       trade.player.match_stats.deaths = 1;
-      expect(tracker.update(trade).events).to.deep.equal([{ type: 'Kill', count: 1 }, { type: 'Death', count: 1 }]);
+      expect(tracker.update(trade).events).to.deep.equal([
+        { type: 'Kill', count: 1 },
+        { type: 'Death', count: 1 },
+      ]);
     });
 
-    it('counts pushes of the half-time and game-over phases, where a round\'s last frags can first appear', () => {
+    it("counts pushes of the half-time and game-over phases, where a round's last frags can first appear", () => {
       for (const phase of ['intermission', 'gameover']) {
         const tracker = new GsiMatchTracker();
         bodies.slice(0, 13).forEach((body) => tracker.update(body));
@@ -226,7 +227,7 @@ describe('GsiMatchTracker', () => {
       expect(tracker.baseline).to.equal(undefined);
     });
 
-    it('produces nothing even with the watched player\'s counters filled in from allplayers', () => {
+    it("produces nothing even with the watched player's counters filled in from allplayers", () => {
       const tracker = new GsiMatchTracker();
       for (const [index, original] of spectating.entries()) {
         const payload = clone(original);
@@ -238,7 +239,7 @@ describe('GsiMatchTracker', () => {
       }
     });
 
-    it('does not disturb the local player\'s baseline when mixed into a session', () => {
+    it("does not disturb the local player's baseline when mixed into a session", () => {
       const bodies = readSessionBodies();
       const mixed = [...bodies.slice(0, 11), ...spectating, ...bodies.slice(11)];
       const tracker = new GsiMatchTracker();
@@ -317,7 +318,9 @@ describe('GsiMatchTracker', () => {
         const tracker = started();
         const before = tracker.baseline;
         let update: GsiUpdate | undefined;
-        expect(() => { update = tracker.update(input); }).to.not.throw();
+        expect(() => {
+          update = tracker.update(input);
+        }).to.not.throw();
         expect(update!.events).to.be.empty;
         expect(update!.outcome).to.be.oneOf(['foreign', 'ignored']);
         expect(tracker.baseline).to.equal(before);

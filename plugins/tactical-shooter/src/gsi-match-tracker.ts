@@ -93,7 +93,11 @@ export class GsiMatchTracker {
     const events: GsiEvent[] = [];
     if (kills > previous.kills) events.push({ type: 'Kill', count: kills - previous.kills });
     if (deaths > previous.deaths) events.push({ type: 'Death', count: deaths - previous.deaths });
-    return result('counted', events.length === 0 ? 'no change' : `kills ${previous.kills}→${kills}, deaths ${previous.deaths}→${deaths}`, events);
+    return result(
+      'counted',
+      events.length === 0 ? 'no change' : `kills ${previous.kills}→${kills}, deaths ${previous.deaths}→${deaths}`,
+      events,
+    );
   }
 }
 

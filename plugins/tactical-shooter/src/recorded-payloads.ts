@@ -29,7 +29,9 @@ export function readGameDataJson(file: string): unknown {
 
 /** `cs2-playing-session.bodies.jsonl`: the 174 game-sent bodies, index 0 = line 1. */
 export function readSessionBodies(): unknown[] {
-  return readGameDataText('cs2-playing-session.bodies.jsonl').split('\n').filter((line) => line.trim() !== '')
+  return readGameDataText('cs2-playing-session.bodies.jsonl')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as unknown);
 }
 

@@ -25,7 +25,8 @@ describe('TacticalShooterIntegration', () => {
 
   const resolve = () => bed.resolve(TacticalShooterIntegration);
   /** The subclass is built by hand: tsyringe reads injection tokens from the decorated class only. */
-  const quick = () => bed.drive((feeds) => new QuickTacticalShooterIntegration(feeds, bed.bookmarks, bed.gamePaths, bed.logger, bed.health, bed.settings));
+  const quick = () =>
+    bed.drive((feeds) => new QuickTacticalShooterIntegration(feeds, bed.bookmarks, bed.gamePaths, bed.logger, bed.health, bed.settings));
   /** Delivers one input on the "gsi" feed the way the host does: one handler call at a time, awaited. */
   const push = (body: string, method = 'POST', userAgent = 'Valve/Steam HTTP Client 1.0 (730)') =>
     bed.feeds.latest('httpPush', 'gsi').deliver({ method, path: '/', body, userAgent });
@@ -87,7 +88,7 @@ describe('TacticalShooterIntegration', () => {
     });
   });
 
-  describe('a config of the user\'s without the token', () => {
+  describe("a config of the user's without the token", () => {
     it('is kept, and health says what to do', async () => {
       const { library, cfg } = await steamLibrary('steam');
       await mkdir(cfg, { recursive: true });
@@ -96,7 +97,9 @@ describe('TacticalShooterIntegration', () => {
       bed.gamePaths.steamLibraryFolders = [library];
       await resolve().enable();
       expect(await readFile(path.join(cfg, GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(own);
-      expect(bed.health.current).to.match(/^Your gamestate_integration_keyframe\.cfg in .* has no "auth" block with Keyframe's token, so Counter-Strike 2's pushes are refused: delete gamestate_integration_keyframe\.cfg so that Keyframe writes it again/);
+      expect(bed.health.current).to.match(
+        /^Your gamestate_integration_keyframe\.cfg in .* has no "auth" block with Keyframe's token, so Counter-Strike 2's pushes are refused: delete gamestate_integration_keyframe\.cfg so that Keyframe writes it again/,
+      );
       expect(bed.health.current, 'the token is no text for health').to.not.include(SCRIPTED_PUSH_TOKEN);
     });
   });
@@ -107,7 +110,9 @@ describe('TacticalShooterIntegration', () => {
       await mkdir(path.join(game, 'csgo'), { recursive: true });
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'win64', 'cs2.exe') });
-      expect(await readFile(path.join(game, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(gsiConfig(SCRIPTED_PUSH_TOKEN, 1340).text);
+      expect(await readFile(path.join(game, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8')).to.equal(
+        gsiConfig(SCRIPTED_PUSH_TOKEN, 1340).text,
+      );
       expect(bed.health.notifications).to.have.length(1);
       await integration.deactivate();
     });
@@ -115,8 +120,13 @@ describe('TacticalShooterIntegration', () => {
     it('listens on the push feed "gsi", port 1340, for pushes with the data folder\'s token', async () => {
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2' });
-      expect(bed.feeds.opened.map(({ id, options }) => ({ id, port: (options as HttpPushOptions).port, token: (options as HttpPushOptions).token })))
-        .to.deep.equal([{ id: 'gsi', port: 1340, token: SCRIPTED_PUSH_TOKEN }]);
+      expect(
+        bed.feeds.opened.map(({ id, options }) => ({
+          id,
+          port: (options as HttpPushOptions).port,
+          token: (options as HttpPushOptions).token,
+        })),
+      ).to.deep.equal([{ id: 'gsi', port: 1340, token: SCRIPTED_PUSH_TOKEN }]);
       await integration.deactivate();
     });
 
@@ -125,7 +135,7 @@ describe('TacticalShooterIntegration', () => {
       await integration.activate({ name: 'Counter-Strike 2' });
       const { onRefused } = bed.feeds.latest('httpPush', 'gsi').options as HttpPushOptions;
       onRefused!({ reason: 'browser', count: 1 });
-      expect(bed.health.current, 'a web page\'s request is no config problem').to.equal(undefined);
+      expect(bed.health.current, "a web page's request is no config problem").to.equal(undefined);
       onRefused!({ reason: 'token', count: 1 });
       onRefused!({ reason: 'token', count: 2 });
       expect(bed.health.current).to.match(/^Refused 2 pushes from Counter-Strike 2 without Keyframe's token: restart Counter-Strike 2/);
@@ -135,14 +145,12 @@ describe('TacticalShooterIntegration', () => {
       expect(bed.health.current, 'game closed or recording stopped: no longer news').to.equal(undefined);
     });
 
-    it('bookmarks the recorded session\'s kills and deaths in order', async function () {
+    it("bookmarks the recorded session's kills and deaths in order", async function () {
       skipWithoutGameData(this);
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2' });
       for (const body of readSessionBodies()) await push(JSON.stringify(body));
-      expect(bed.bookmarks.added).to.deep.equal(
-        ['Kill', 'Death', 'Death', 'Death', 'Death', 'Kill', 'Death'].map((type) => ({ type })),
-      );
+      expect(bed.bookmarks.added).to.deep.equal(['Kill', 'Death', 'Death', 'Death', 'Death', 'Kill', 'Death'].map((type) => ({ type })));
       expect(bed.health.degradations).to.deep.equal([undefined]);
       await integration.deactivate();
     });
@@ -159,11 +167,14 @@ describe('TacticalShooterIntegration', () => {
     it('adds one bookmark per unit when a push carries several kills', async () => {
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2' });
-      const pushKills = (kills: number) => push(JSON.stringify({
-        provider: { appid: 730, steamid: '1' },
-        map: { name: 'de_nuke', mode: 'competitive', phase: 'live', round: 4 },
-        player: { steamid: '1', activity: 'playing', match_stats: { kills, deaths: 0 } },
-      }));
+      const pushKills = (kills: number) =>
+        push(
+          JSON.stringify({
+            provider: { appid: 730, steamid: '1' },
+            map: { name: 'de_nuke', mode: 'competitive', phase: 'live', round: 4 },
+            player: { steamid: '1', activity: 'playing', match_stats: { kills, deaths: 0 } },
+          }),
+        );
       await pushKills(2);
       await pushKills(5);
       expect(bed.bookmarks.added).to.deep.equal([{ type: 'Kill' }, { type: 'Kill' }, { type: 'Kill' }]);
@@ -229,11 +240,14 @@ describe('TacticalShooterIntegration', () => {
   describe('deactivate', () => {
     it('forgets the match and ignores pushes that arrive before the feed is closed', async () => {
       const integration = resolve();
-      const pushKills = (kills: number) => push(JSON.stringify({
-        provider: { steamid: '1' },
-        map: { name: 'de_nuke', mode: 'competitive', phase: 'live', round: 4 },
-        player: { steamid: '1', match_stats: { kills, deaths: 0 } },
-      }));
+      const pushKills = (kills: number) =>
+        push(
+          JSON.stringify({
+            provider: { steamid: '1' },
+            map: { name: 'de_nuke', mode: 'competitive', phase: 'live', round: 4 },
+            player: { steamid: '1', match_stats: { kills, deaths: 0 } },
+          }),
+        );
       await integration.activate({ name: 'Counter-Strike 2' });
       await pushKills(1);
       await integration.deactivate();

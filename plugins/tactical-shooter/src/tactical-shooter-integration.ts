@@ -1,9 +1,24 @@
 // Counter-Strike 2: installs the Game State Integration config, listens for the game's pushes on
 // loopback port 1340 and bookmarks the local player's kills and deaths.
 import {
-  Bookmarks, Feeds, GamePaths, Health, IntegrationSettings, Logger, openJsonPushFeed, pushPortOf, readJsonPush,
-  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type GamePathsService,
-  type HealthReporter, type HttpPushInput, type IntegrationSettingsService, type PluginLogger,
+  Bookmarks,
+  Feeds,
+  GamePaths,
+  Health,
+  IntegrationSettings,
+  Logger,
+  openJsonPushFeed,
+  pushPortOf,
+  readJsonPush,
+  type BookmarksService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type HttpPushInput,
+  type IntegrationSettingsService,
+  type PluginLogger,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';

@@ -22,7 +22,6 @@ function range(first: number, last: number): number[] {
   return Array.from({ length: last - first + 1 }, (_, index) => first + index);
 }
 
-
 describe('tactical-shooter end to end', function () {
   this.timeout(90_000);
   let keyframe: IntegrationService;
@@ -33,18 +32,29 @@ describe('tactical-shooter end to end', function () {
     keyframe = await IntegrationService.start({
       integration: 'tacticalShooter',
       // The game's csgo folder is there when the service enables the integration and writes its config.
-      prepare: async (temp) => { await mkdir(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true }); },
+      prepare: async (temp) => {
+        await mkdir(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true });
+      },
       env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
   });
   after(() => keyframe?.stop());
 
-  it('writes the push configuration, with the data folder\'s token, into the game folder on enable', async () => {
+  it("writes the push configuration, with the data folder's token, into the game folder on enable", async () => {
     const config = await readFile(path.join(keyframe.temp.path, GAME_FOLDER, 'csgo', 'cfg', GSI_CONFIG_FILE_NAME), 'utf8');
-    for (const line of [/"uri"\s+"http:\/\/localhost:1340\/"/, /"timeout"\s+"5\.0"/, /"buffer"\s+"0\.1"/, /"throttle"\s+"0\.2"/, /"heartbeat"\s+"2\.0"/, /"player_match_stats"\s+"1"/]) {
+    for (const line of [
+      /"uri"\s+"http:\/\/localhost:1340\/"/,
+      /"timeout"\s+"5\.0"/,
+      /"buffer"\s+"0\.1"/,
+      /"throttle"\s+"0\.2"/,
+      /"heartbeat"\s+"2\.0"/,
+      /"player_match_stats"\s+"1"/,
+    ]) {
       expect(config).to.match(line);
     }
-    expect(config).to.match(new RegExp(`"auth"\\s*\\{\\s*"token"\\s+"${await readPushToken(path.join(keyframe.temp.path, 'data'))}"\\s*\\}`));
+    expect(config).to.match(
+      new RegExp(`"auth"\\s*\\{\\s*"token"\\s+"${await readPushToken(path.join(keyframe.temp.path, 'data'))}"\\s*\\}`),
+    );
   });
 
   it('activates while the game runs during a recording, and bookmarks the payloads the game pushes', async () => {

@@ -3,7 +3,10 @@ import { BattleClock } from './battle-clock.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12) + seconds * 1000);
 const secondsOf = (date: Date) => (date.getTime() - Date.UTC(2026, 0, 1, 12)) / 1000;
-const window = (after: number | undefined, arrivedAt: number) => ({ after: after === undefined ? undefined : at(after), arrivedAt: at(arrivedAt) });
+const window = (after: number | undefined, arrivedAt: number) => ({
+  after: after === undefined ? undefined : at(after),
+  arrivedAt: at(arrivedAt),
+});
 
 /** Polls every 0.5 s from wall 0.012; battle second 0 began at wall 5.0. */
 function steadyBattle(clock: BattleClock, events: number[]): void {

@@ -3,7 +3,7 @@ import { encodeClog, loggedInSession } from './clog-fixtures.js';
 import { decodeCombatLog, nicknameInCombatLog } from './combat-log.js';
 
 describe('decodeCombatLog', () => {
-  it('undoes the game\'s encoding, past the length of the key and in any script', () => {
+  it("undoes the game's encoding, past the length of the key and in any script", () => {
     const text = `${'x'.repeat(300)}\n菊花反坦克导弹车 ⋇Rehik5515 Яидузатобой85\n`;
     expect(decodeCombatLog(encodeClog(text))).to.equal(text);
   });
@@ -16,7 +16,9 @@ describe('decodeCombatLog', () => {
 describe('nicknameInCombatLog', () => {
   it('reads the nickname from the authorization line', () => {
     expect(nicknameInCombatLog(loggedInSession('CassualTux'))).to.equal('CassualTux');
-    expect(nicknameInCombatLog('5.5 [D]  $07 Rehik5515@psn[42] successfully passed yuplay authorization, use jwt token')).to.equal('Rehik5515@psn');
+    expect(nicknameInCombatLog('5.5 [D]  $07 Rehik5515@psn[42] successfully passed yuplay authorization, use jwt token')).to.equal(
+      'Rehik5515@psn',
+    );
   });
 
   it('falls back to a "nick" field', () => {

@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import { readHudMessage, namesPlayer } from './hud-message-reader.js';
 import { KILL_PHRASES, OWN_DEATH_PHRASES } from './hud-phrases.js';
-import {
-  ENGLISH_MATCH, GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, recordedFiles, skipWithoutGameData,
-} from './recorded-hudmsg.js';
+import { ENGLISH_MATCH, GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, recordedFiles, skipWithoutGameData } from './recorded-hudmsg.js';
 
 /** Every message of a recorded answer that means something for `nickname`, by id. */
 function outcomesFor(file: string, nickname: string): Record<number, string> {
@@ -17,9 +15,11 @@ function outcomesFor(file: string, nickname: string): Record<number, string> {
 
 describe('readHudMessage', () => {
   describe('on the real German ground battle', function () {
-    beforeEach(function () { skipWithoutGameData(this); });
+    beforeEach(function () {
+      skipWithoutGameData(this);
+    });
 
-    it('finds exactly CassualTux\'s two kills (a BMP-2, a Su-25K shot down) and two deaths', () => {
+    it("finds exactly CassualTux's two kills (a BMP-2, a Su-25K shot down) and two deaths", () => {
       expect(outcomesFor(GERMAN_MATCH, GERMAN_PLAYER)).to.deep.equal({ 104: 'Kill', 105: 'Death', 161: 'Death', 181: 'Kill' });
     });
 
@@ -43,7 +43,9 @@ describe('readHudMessage', () => {
   });
 
   describe('on the real English air battle', function () {
-    beforeEach(function () { skipWithoutGameData(this); });
+    beforeEach(function () {
+      skipWithoutGameData(this);
+    });
 
     it('reads shot down, destroyed (AI units too) and crashes for the named player only', () => {
       expect(outcomesFor(ENGLISH_MATCH, 'Centaurea37')).to.deep.equal({ 102: 'Kill', 122: 'Kill' });

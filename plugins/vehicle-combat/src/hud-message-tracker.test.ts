@@ -3,7 +3,10 @@ import { HudMessageTracker } from './hud-message-tracker.js';
 import { readGameDataText, recordedFiles, skipWithoutGameData } from './recorded-hudmsg.js';
 
 const body = (...damage: Array<[number, string, number?]>) =>
-  JSON.stringify({ events: [], damage: damage.map(([id, msg, time]) => ({ id, msg, sender: '', enemy: false, mode: '', time: time ?? 100 })) });
+  JSON.stringify({
+    events: [],
+    damage: damage.map(([id, msg, time]) => ({ id, msg, sender: '', enemy: false, mode: '', time: time ?? 100 })),
+  });
 
 describe('HudMessageTracker', () => {
   it('takes the first answer as a baseline and asks for what follows it', () => {
@@ -11,7 +14,10 @@ describe('HudMessageTracker', () => {
     expect(tracker.cursor).to.deep.equal({ lastEvt: 0, lastDmg: 0 });
     expect(tracker.update(body([5, 'a'], [9, 'b']))).to.deep.include({ outcome: 'baseline' });
     expect(tracker.cursor).to.deep.equal({ lastEvt: 0, lastDmg: 9 });
-    expect(tracker.update(body([10, 'c', 120]))).to.deep.equal({ outcome: 'messages', messages: [{ id: 10, text: 'c', gameSeconds: 120 }] });
+    expect(tracker.update(body([10, 'c', 120]))).to.deep.equal({
+      outcome: 'messages',
+      messages: [{ id: 10, text: 'c', gameSeconds: 120 }],
+    });
     expect(tracker.cursor.lastDmg).to.equal(10);
   });
 
@@ -25,9 +31,13 @@ describe('HudMessageTracker', () => {
     const tracker = new HudMessageTracker();
     tracker.update(body([40, 'old']));
     const update = tracker.update(body([57, 'later', 232], [40, 'old'], [43, 'earlier', 191]));
-    expect(update).to.deep.equal({ outcome: 'messages', messages: [
-      { id: 43, text: 'earlier', gameSeconds: 191 }, { id: 57, text: 'later', gameSeconds: 232 },
-    ] });
+    expect(update).to.deep.equal({
+      outcome: 'messages',
+      messages: [
+        { id: 43, text: 'earlier', gameSeconds: 191 },
+        { id: 57, text: 'later', gameSeconds: 232 },
+      ],
+    });
     expect(tracker.update(body([57, 'later']))).to.deep.equal({ outcome: 'messages', messages: [] });
   });
 
@@ -55,13 +65,28 @@ describe('HudMessageTracker', () => {
       expect(tracker.update(bad), bad).to.deep.include({ outcome: 'malformed' });
     }
     expect(tracker.cursor.lastDmg).to.equal(10);
-    const update = tracker.update(JSON.stringify({ damage: [
-      null, 5, { id: -1, msg: 'x' }, { id: 1.5, msg: 'x' }, { id: '12', msg: 'x' }, { msg: 'no id' },
-      { id: 11, msg: 42 }, { id: 12, msg: 'kept', time: 'soon' }, { id: 13, msg: 'kept too', time: -4 },
-    ] }));
-    expect(update).to.deep.equal({ outcome: 'messages', messages: [
-      { id: 12, text: 'kept', gameSeconds: undefined }, { id: 13, text: 'kept too', gameSeconds: undefined },
-    ] });
+    const update = tracker.update(
+      JSON.stringify({
+        damage: [
+          null,
+          5,
+          { id: -1, msg: 'x' },
+          { id: 1.5, msg: 'x' },
+          { id: '12', msg: 'x' },
+          { msg: 'no id' },
+          { id: 11, msg: 42 },
+          { id: 12, msg: 'kept', time: 'soon' },
+          { id: 13, msg: 'kept too', time: -4 },
+        ],
+      }),
+    );
+    expect(update).to.deep.equal({
+      outcome: 'messages',
+      messages: [
+        { id: 12, text: 'kept', gameSeconds: undefined },
+        { id: 13, text: 'kept too', gameSeconds: undefined },
+      ],
+    });
     expect(tracker.cursor.lastDmg).to.equal(13);
   });
 

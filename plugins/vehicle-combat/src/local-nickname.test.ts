@@ -25,21 +25,33 @@ describe('logFolderCandidates', () => {
 
   it('stops a few levels up when the game is not in a War Thunder folder, and works without an executable', async () => {
     expect(await logFolderCandidates('/a/b/c/d/e/aces', gamePaths('/u'))).to.deep.equal([
-      '/a/b/c/d/e/.game_logs', '/a/b/c/d/.game_logs', '/a/b/c/.game_logs', '/a/b/.game_logs', '/u/local/WarThunder/.game_logs',
+      '/a/b/c/d/e/.game_logs',
+      '/a/b/c/d/.game_logs',
+      '/a/b/c/.game_logs',
+      '/a/b/.game_logs',
+      '/u/local/WarThunder/.game_logs',
     ]);
     expect(await logFolderCandidates(undefined, gamePaths('/u'))).to.deep.equal(['/u/local/WarThunder/.game_logs']);
   });
 
   it('goes on without Steam libraries when listing them fails', async () => {
-    const paths = Object.assign(gamePaths('/u'), { steamLibraries: async () => { throw new Error('no Steam'); } });
+    const paths = Object.assign(gamePaths('/u'), {
+      steamLibraries: async () => {
+        throw new Error('no Steam');
+      },
+    });
     expect(await logFolderCandidates(undefined, paths)).to.deep.equal(['/u/local/WarThunder/.game_logs']);
   });
 });
 
 describe('readLocalNickname', () => {
   let temp: string;
-  beforeEach(async () => { temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-')); });
-  afterEach(async () => { await rm(temp, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-'));
+  });
+  afterEach(async () => {
+    await rm(temp, { recursive: true, force: true });
+  });
 
   it('reads the nickname from the most recently written log of all folders', async () => {
     const first = path.join(temp, 'a');
@@ -53,10 +65,14 @@ describe('readLocalNickname', () => {
   it('says why there is no nickname: no folder, no log, or a log without a login', async () => {
     const missing = await readLocalNickname([path.join(temp, 'nowhere')]);
     expect(missing).to.deep.include({ nickname: undefined });
-    expect(missing).to.have.property('reason').that.matches(/no \*\.clog file in .*nowhere/);
+    expect(missing)
+      .to.have.property('reason')
+      .that.matches(/no \*\.clog file in .*nowhere/);
 
     await writeFile(path.join(temp, 'notes.txt'), 'not a log');
-    expect(await readLocalNickname([temp])).to.have.property('reason').that.matches(/no \*\.clog file/);
+    expect(await readLocalNickname([temp]))
+      .to.have.property('reason')
+      .that.matches(/no \*\.clog file/);
 
     const file = await writeClog(temp, 'session.clog', '0.012 [I]  $07 start logging\n');
     expect(await readLocalNickname([temp])).to.deep.equal({ nickname: undefined, reason: `${file} names no logged-in player yet` });

@@ -9,9 +9,7 @@ const INSTALL_FOLDER_NAMES = new Set(['war thunder', 'warthunder']);
 /** How far up from the executable's folder to look (`War Thunder/win64/aces.exe` needs one level). */
 const MAX_LEVELS_UP = 3;
 
-export type NicknameLookup =
-  | { nickname: string; file: string }
-  | { nickname: undefined; reason: string };
+export type NicknameLookup = { nickname: string; file: string } | { nickname: undefined; reason: string };
 
 /**
  * Where the logs can be, best first: beside the running game (walking up from its executable to the

@@ -15,8 +15,13 @@ const POLL_MS = 500;
 
 /** Polls from battle second `fromSecond` to the end; each answers what appeared since the previous answer. */
 function derivedTape(damage: readonly RecordedDamage[], fromSecond: number): string {
-  const header = { tape: 1, integration: 'vehicleCombat', recordedAt: '2026-01-01T12:00:00.000Z', game: { name: 'War Thunder' },
-    description: `derived at test time from ${GERMAN_MATCH}, polled from battle second ${fromSecond}` };
+  const header = {
+    tape: 1,
+    integration: 'vehicleCombat',
+    recordedAt: '2026-01-01T12:00:00.000Z',
+    game: { name: 'War Thunder' },
+    description: `derived at test time from ${GERMAN_MATCH}, polled from battle second ${fromSecond}`,
+  };
   const lines = [JSON.stringify(header)];
   const lastSecond = Math.max(...damage.map(({ time }) => time)) + 2;
   let answered = -1;
@@ -39,7 +44,9 @@ describe('the real German ground battle, polled', function () {
     gamePaths = new TestGamePaths(temp);
     await writeClog(path.join(gamePaths.localAppData(), 'WarThunder', '.game_logs'), 'session.clog', loggedInSession(GERMAN_PLAYER));
   });
-  afterEach(async () => { if (temp) await rm(temp, { recursive: true, force: true }); });
+  afterEach(async () => {
+    if (temp) await rm(temp, { recursive: true, force: true });
+  });
 
   async function replay(fromSecond: number, expected: Array<{ type: string; battleSecond: number }>): Promise<void> {
     const tape = path.join(temp, `from-${fromSecond}.tape.jsonl`);
@@ -49,14 +56,19 @@ describe('the real German ground battle, polled', function () {
     await assertTapeMatchesExpected(tape, { pluginRoot: PLUGIN_ROOT, gamePaths });
   }
 
-  it('bookmarks CassualTux\'s two kills and two deaths at their battle times, nothing of the 143 other messages', async () => {
+  it("bookmarks CassualTux's two kills and two deaths at their battle times, nothing of the 143 other messages", async () => {
     await replay(200, [
-      { type: 'Kill', battleSecond: 274 }, { type: 'Death', battleSecond: 282 },
-      { type: 'Death', battleSecond: 410 }, { type: 'Kill', battleSecond: 493 },
+      { type: 'Kill', battleSecond: 274 },
+      { type: 'Death', battleSecond: 282 },
+      { type: 'Death', battleSecond: 410 },
+      { type: 'Kill', battleSecond: 493 },
     ]);
   });
 
   it('joining at battle second 300 bookmarks only what follows', async () => {
-    await replay(300, [{ type: 'Death', battleSecond: 410 }, { type: 'Kill', battleSecond: 493 }]);
+    await replay(300, [
+      { type: 'Death', battleSecond: 410 },
+      { type: 'Kill', battleSecond: 493 },
+    ]);
   });
 });

@@ -40,7 +40,16 @@ export function readRecordedDamage(file: string): RecordedDamage[] {
 }
 
 export function recordedFiles(): string[] {
-  return ['hudmsg-de-ground-award-and-kill-out-of-order.json', GERMAN_MATCH, 'hudmsg-de-ground-seq1-id65.json',
-    'hudmsg-de-ground-seq2-id66.json', 'hudmsg-de-ground-seq3-id67-68.json', 'hudmsg-de-ground-seq4-id71.json',
-    'hudmsg-de-ground-single-kill.json', 'hudmsg-de-ground-two-kills.json', 'hudmsg-empty.json', ENGLISH_MATCH];
+  return [
+    'hudmsg-de-ground-award-and-kill-out-of-order.json',
+    GERMAN_MATCH,
+    'hudmsg-de-ground-seq1-id65.json',
+    'hudmsg-de-ground-seq2-id66.json',
+    'hudmsg-de-ground-seq3-id67-68.json',
+    'hudmsg-de-ground-seq4-id71.json',
+    'hudmsg-de-ground-single-kill.json',
+    'hudmsg-de-ground-two-kills.json',
+    'hudmsg-empty.json',
+    ENGLISH_MATCH,
+  ];
 }

@@ -17,15 +17,20 @@ const DATA = fileURLToPath(new URL('../test/data/', import.meta.url));
 
 describe('vehicle-combat tapes', () => {
   let temp: string;
-  beforeEach(async () => { temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-tape-')); });
-  afterEach(async () => { await rm(temp, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-tape-'));
+  });
+  afterEach(async () => {
+    await rm(temp, { recursive: true, force: true });
+  });
 
   const logOf = (tape: string) => `${DATA}${tape.replace(/\.tape\.jsonl$/, '.clog.txt')}`;
   itReplaysEveryTape(PLUGIN_ROOT, {
     gamePaths: async (tape) => {
       const gamePaths = new TestGamePaths(temp);
       const log = logOf(tape);
-      if (existsSync(log)) await writeClog(path.join(gamePaths.localAppData(), 'WarThunder', '.game_logs'), 'session.clog', await readFile(log, 'utf8'));
+      if (existsSync(log))
+        await writeClog(path.join(gamePaths.localAppData(), 'WarThunder', '.game_logs'), 'session.clog', await readFile(log, 'utf8'));
       return gamePaths;
     },
     // Health says why nothing can be bookmarked exactly when the player is unknown.

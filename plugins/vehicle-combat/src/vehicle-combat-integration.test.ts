@@ -13,8 +13,10 @@ class QuickVehicleCombatIntegration extends VehicleCombatIntegration {
   protected override readonly noDataTimeoutMs = 30;
 }
 
-const answer = (...damage: Array<[number, string, number]>) =>
-  ({ status: 200, body: JSON.stringify({ events: [], damage: damage.map(([id, msg, time]) => ({ id, msg, sender: '', enemy: false, mode: '', time })) }) });
+const answer = (...damage: Array<[number, string, number]>) => ({
+  status: 200,
+  body: JSON.stringify({ events: [], damage: damage.map(([id, msg, time]) => ({ id, msg, sender: '', enemy: false, mode: '', time })) }),
+});
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('VehicleCombatIntegration', () => {
@@ -126,7 +128,7 @@ describe('VehicleCombatIntegration', () => {
     expect(bed.bookmarks.added).to.deep.equal([]);
   });
 
-  it('finds the log beside the running game\'s executable', async () => {
+  it("finds the log beside the running game's executable", async () => {
     const game = path.join(temp, 'games', 'War Thunder');
     await writeClog(path.join(game, '.game_logs'), 'session.clog', loggedInSession('Beside'));
     await integration.activate({ name: 'War Thunder', executablePath: path.join(game, 'linux64', 'aces') });

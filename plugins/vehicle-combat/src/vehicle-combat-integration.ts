@@ -1,9 +1,21 @@
 // War Thunder: polls the game's local web interface for HUD messages and bookmarks the local player's
 // kills and deaths; the player's nickname comes from the game's own client log.
 import {
-  Bookmarks, Clock, Feeds, GamePaths, Health, Logger,
-  type BookmarksService, type ClockService, type DetectedGame, type FeedsService, type GameIntegration,
-  type GamePathsService, type HealthReporter, type PluginLogger, type PollInput,
+  Bookmarks,
+  Clock,
+  Feeds,
+  GamePaths,
+  Health,
+  Logger,
+  type BookmarksService,
+  type ClockService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type GamePathsService,
+  type HealthReporter,
+  type PluginLogger,
+  type PollInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { BattleClock } from './battle-clock.js';
@@ -21,8 +33,8 @@ export const NO_DATA_MESSAGE =
   `No data from War Thunder yet: its local web interface (http://127.0.0.1:${HUD_PORT}) does not answer. ` +
   'It answers once the game has loaded; if it never does, check that no firewall blocks it.';
 export const NO_NICKNAME_MESSAGE =
-  'War Thunder\'s client log (.game_logs/*.clog) names no logged-in player yet, so kills and deaths cannot be told ' +
-  'apart from other players\': log in to the game; nothing is bookmarked until then.';
+  "War Thunder's client log (.game_logs/*.clog) names no logged-in player yet, so kills and deaths cannot be told " +
+  "apart from other players': log in to the game; nothing is bookmarked until then.";
 
 export function hudMessagesUrl(cursor: HudCursor): string {
   return `http://127.0.0.1:${HUD_PORT}/hudmsg?lastEvt=${cursor.lastEvt}&lastDmg=${cursor.lastDmg}`;
@@ -136,7 +148,7 @@ export class VehicleCombatIntegration implements GameIntegration {
       this.logger.debug(`No nickname yet: ${lookup.reason}`);
     } else {
       this.#nickname = lookup.nickname;
-      this.logger.info('Found the local player in War Thunder\'s client log', { file: lookup.file });
+      this.logger.info("Found the local player in War Thunder's client log", { file: lookup.file });
     }
     this.reportHealth();
   }

@@ -23,7 +23,10 @@ class FakeHudServer {
   private battleSecond = JOINED_AT_SECOND;
   private clock: NodeJS.Timeout | undefined;
   readonly requests: string[] = [];
-  private constructor(private readonly server: Server, private readonly damage: readonly RecordedDamage[]) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly damage: readonly RecordedDamage[],
+  ) {}
 
   static async start(damage: readonly RecordedDamage[]): Promise<FakeHudServer> {
     let fake: FakeHudServer | undefined;
@@ -37,7 +40,9 @@ class FakeHudServer {
   play(): void {
     const startedAt = Date.now();
     this.playingSince = startedAt;
-    this.clock = setInterval(() => { this.battleSecond = JOINED_AT_SECOND + ((Date.now() - startedAt) / 1000) * SPEED; }, 5);
+    this.clock = setInterval(() => {
+      this.battleSecond = JOINED_AT_SECOND + ((Date.now() - startedAt) / 1000) * SPEED;
+    }, 5);
   }
 
   /** When (wall clock, ms) the message with this id appeared in the game. */
@@ -81,7 +86,11 @@ describe('vehicle-combat end to end', function () {
       env: (temp) => ({ KEYFRAME_LOCAL_APPDATA: path.join(temp.path, 'local'), KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
     });
     // Where War Thunder keeps its client log: beside the game, so it is found from the running executable.
-    await writeClog(path.join(keyframe.temp.path, gameFolder, '.game_logs'), '2026_01_01_12_00_00__4242.clog', loggedInSession(GERMAN_PLAYER));
+    await writeClog(
+      path.join(keyframe.temp.path, gameFolder, '.game_logs'),
+      '2026_01_01_12_00_00__4242.clog',
+      loggedInSession(GERMAN_PLAYER),
+    );
     hud = await FakeHudServer.start(readRecordedDamage(GERMAN_MATCH));
   });
   after(async () => {
@@ -89,7 +98,7 @@ describe('vehicle-combat end to end', function () {
     await hud?.stop();
   });
 
-  it('bookmarks the local player\'s kills and deaths from the game\'s HUD messages, and keeps them in the session', async () => {
+  it("bookmarks the local player's kills and deaths from the game's HUD messages, and keeps them in the session", async () => {
     const service = keyframe!;
     const game = hud!;
     await service.startGame(path.join(gameFolder, 'linux64', 'aces'));
@@ -104,7 +113,9 @@ describe('vehicle-combat end to end', function () {
     expect(types).to.deep.equal(['Kill', 'Death', 'Death', 'Kill']);
     // Each within one poll interval (500 ms) of when its message appeared in the game (ids 104, 105, 161, 181).
     const startedAt = new Date(recording.startTime).getTime();
-    const errors = [104, 105, 161, 181].map((id, index) => startedAt + parseDuration(recording.bookmarks[index]!.time)! * 1000 - game.appearedAt(id));
+    const errors = [104, 105, 161, 181].map(
+      (id, index) => startedAt + parseDuration(recording.bookmarks[index]!.time)! * 1000 - game.appearedAt(id),
+    );
     console.log(`      bookmark time minus when its message appeared (ms): ${errors.map((error) => error.toFixed(0)).join(', ')}`);
     for (const error of errors) expect(Math.abs(error)).to.be.below(500);
     // Every request this server received is this service's: asked first from the start, then from the newest id seen.

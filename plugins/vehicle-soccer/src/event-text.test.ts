@@ -11,7 +11,9 @@ function events(texts: string[]): [string, number][] {
 
 describe('vehicle-soccer event text', () => {
   it('makes one Goal of a goal message, however OCR splits it', () => {
-    expect(events(['', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', ''])).to.deep.equal([['Goal', 250]]);
+    expect(
+      events(['', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '+100 GOAL', '']),
+    ).to.deep.equal([['Goal', 250]]);
     expect(events(['', 'GOAL', '100 GOAL', 'GOAL', ''])).to.deep.equal([['Goal', 250]]);
   });
 

@@ -12,7 +12,7 @@ const ULTRAWIDE = 64 / 27;
  * 21:9, where the HUD keeps its position from the centre; 4:3 and 16:10 move it.
  */
 export const EVENT_TEXT: ScreenTextOptions = {
-  region: { left: 0.38, top: 0.15, width: 0.24, height: 0.10 },
+  region: { left: 0.38, top: 0.15, width: 0.24, height: 0.1 },
   intervalMs: 250,
   preprocess: { kind: 'threshold', level: 200 },
   aspectRatios: [16 / 9, ULTRAWIDE],

@@ -5,8 +5,9 @@ import { itReplaysEveryTape } from '@keyframe/test';
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 
-const UNSUPPORTED_ASPECT_RATIO = 'On-screen text is not read: the picture is 720x540 (4:3), and the text region of screenText feed '
-  + '"events" is only known for 16:9, 21:9. Play at one of those aspect ratios.';
+const UNSUPPORTED_ASPECT_RATIO =
+  'On-screen text is not read: the picture is 720x540 (4:3), and the text region of screenText feed ' +
+  '"events" is only known for 16:9, 21:9. Play at one of those aspect ratios.';
 
 describe('vehicle-soccer tapes', function () {
   this.timeout(60_000);

@@ -21,7 +21,13 @@ describe('VehicleSoccerIntegration', () => {
   it('reads the event band and bookmarks goals and assists at the time of their frame', async () => {
     const feed = bed.feeds.latest('screenText', 'events');
     expect(feed.options).to.deep.equal(EVENT_TEXT);
-    for (const [text, ms] of [['', 0], ['+100 GOAL', 4250], ['+100 GOAL', 4500], ['ASSIST', 9000], ['+100 GOAL', 10_000]] as const) {
+    for (const [text, ms] of [
+      ['', 0],
+      ['+100 GOAL', 4250],
+      ['+100 GOAL', 4500],
+      ['ASSIST', 9000],
+      ['+100 GOAL', 10_000],
+    ] as const) {
       await feed.deliver(read(text, ms));
     }
     expect(bed.bookmarks.added).to.deep.equal([

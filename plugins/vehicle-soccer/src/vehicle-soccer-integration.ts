@@ -1,8 +1,17 @@
 // Rocket League tells nothing to the outside: this integration reads the event message it draws
 // on screen (the recording's frames, OCR) and bookmarks the local player's goals and assists.
 import {
-  Bookmarks, Feeds, Logger, Recorder, ScreenTextBookmarks,
-  type BookmarksService, type DetectedGame, type FeedsService, type GameIntegration, type PluginLogger, type RecorderView,
+  Bookmarks,
+  Feeds,
+  Logger,
+  Recorder,
+  ScreenTextBookmarks,
+  type BookmarksService,
+  type DetectedGame,
+  type FeedsService,
+  type GameIntegration,
+  type PluginLogger,
+  type RecorderView,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
 import { EVENT_KEYWORDS, EVENT_TEXT } from './event-text.js';
@@ -17,7 +26,10 @@ export class VehicleSoccerIntegration implements GameIntegration {
     @inject(Recorder) recorder: RecorderView,
     @inject(Logger) private readonly logger: PluginLogger,
   ) {
-    this.#events = new ScreenTextBookmarks({ feeds, bookmarks, recorder, logger }, { feed: 'events', screen: EVENT_TEXT, matcher: EVENT_KEYWORDS });
+    this.#events = new ScreenTextBookmarks(
+      { feeds, bookmarks, recorder, logger },
+      { feed: 'events', screen: EVENT_TEXT, matcher: EVENT_KEYWORDS },
+    );
   }
 
   async activate(game: DetectedGame): Promise<void> {

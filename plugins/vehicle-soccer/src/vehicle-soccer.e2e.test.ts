@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 
 const message = (text: string, fromMs: number, toMs: number, size = 0.055): DrawnText => ({
-  text, fromMs, toMs, centre: { x: 0.5, y: 0.2 }, size, colour: 'white', outline: { colour: 'black', width: 3 },
+  text,
+  fromMs,
+  toMs,
+  centre: { x: 0.5, y: 0.2 },
+  size,
+  colour: 'white',
+  outline: { colour: 'black', width: 3 },
 });
 
 describe('vehicle-soccer end to end', function () {
@@ -22,10 +28,16 @@ describe('vehicle-soccer end to end', function () {
     if (!StandInGame.supported) this.skip();
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-vehicle-soccer-'));
     const video = path.join(folder, 'match.mp4');
-    await writeTextVideo({
-      width: 1280, height: 720, durationMs: 20_000, background: 'noisyBars',
-      texts: [message('SHOT ON GOAL', 1500, 3500, 0.045), message('+100 GOAL', 5000, 7000), message('ASSIST', 10_000, 12_000)],
-    }, video);
+    await writeTextVideo(
+      {
+        width: 1280,
+        height: 720,
+        durationMs: 20_000,
+        background: 'noisyBars',
+        texts: [message('SHOT ON GOAL', 1500, 3500, 0.045), message('+100 GOAL', 5000, 7000), message('ASSIST', 10_000, 12_000)],
+      },
+      video,
+    );
     keyframe = await IntegrationService.start({ integration: 'vehicleSoccer', env: () => ({ KEYFRAME_SYNTHETIC_VIDEO: video }) });
   });
   after(async () => {

@@ -60,11 +60,26 @@ describe('automatic recording', function () {
     // In a folder named in KEYFRAME_PLUGIN_DIRS, as a plugin developer does: trusted without an approval.
     const plugin = path.join(temp.path, 'dev-plugins', 'keyframe-plugin-catalog-probe');
     await mkdir(plugin, { recursive: true });
-    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({
-      name: 'keyframe-plugin-catalog-probe', version: '1.0.0', type: 'module', main: 'index.js',
-      peerDependencies: { '@keyframe/core': '0.1.0' },
-      keyframe: { apiVersion: 1, integration: { key: 'catalogProbe', displayName: 'Catalog probe', events: ['Kill'], games: [{ name: PROBE_GAME, executables: [PROBE_EXECUTABLE] }], feeds: [] } },
-    }));
+    await writeFile(
+      path.join(plugin, 'package.json'),
+      JSON.stringify({
+        name: 'keyframe-plugin-catalog-probe',
+        version: '1.0.0',
+        type: 'module',
+        main: 'index.js',
+        peerDependencies: { '@keyframe/core': '0.1.0' },
+        keyframe: {
+          apiVersion: 1,
+          integration: {
+            key: 'catalogProbe',
+            displayName: 'Catalog probe',
+            events: ['Kill'],
+            games: [{ name: PROBE_GAME, executables: [PROBE_EXECUTABLE] }],
+            feeds: [],
+          },
+        },
+      }),
+    );
     await writeFile(path.join(plugin, 'index.js'), 'export default class CatalogProbe { async activate() {} async deactivate() {} }\n');
     await mkdir(path.join(temp.path, 'steam'), { recursive: true });
 
@@ -72,12 +87,20 @@ describe('automatic recording', function () {
       dataFolder: path.join(temp.path, 'data'),
       legacyPort: 'off',
       gameProcessRoot: temp.path,
-      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam'), KEYFRAME_PLUGIN_DIRS: path.join(temp.path, 'dev-plugins') },
+      env: {
+        KEYFRAME_CAPTURE: 'synthetic',
+        KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam'),
+        KEYFRAME_PLUGIN_DIRS: path.join(temp.path, 'dev-plugins'),
+      },
     });
     client = await ProtocolClient.connect(service.url);
     await client.handshake();
     client.send('UpdateSettings', {
-      resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: path.join(temp.path, 'videos'), games: [TEST_GAME, SHOOTER_NOT_RECORDED],
+      resolution: '720p',
+      frameRate: 30,
+      recordingMode: 'Session',
+      contentFolder: path.join(temp.path, 'videos'),
+      games: [TEST_GAME, SHOOTER_NOT_RECORDED],
     });
     await client.next('Settings');
   });
@@ -101,8 +124,12 @@ describe('automatic recording', function () {
     expect(list.length).to.be.greaterThanOrEqual(40);
     expect(named('Counter-Strike 2'), 'bundled and the tactical-shooter manifest, once').to.have.length(1);
     expect(named('Counter-Strike 2')[0]!.executables).to.include.members(['cs2.exe', 'cs2']);
-    expect(named(PROBE_GAME), 'manifest only').to.deep.equal([{ name: PROBE_GAME, executables: [PROBE_EXECUTABLE], gameDatabaseId: null, icon: null }]);
-    expect(named('Test Game'), 'the user\'s').to.deep.equal([{ name: 'Test Game', executables: ['keyframe-test-game'], gameDatabaseId: null, icon: null }]);
+    expect(named(PROBE_GAME), 'manifest only').to.deep.equal([
+      { name: PROBE_GAME, executables: [PROBE_EXECUTABLE], gameDatabaseId: null, icon: null },
+    ]);
+    expect(named('Test Game'), "the user's").to.deep.equal([
+      { name: 'Test Game', executables: ['keyframe-test-game'], gameDatabaseId: null, icon: null },
+    ]);
     expect(client.schemaViolations).to.deep.equal([]);
   });
 
@@ -142,7 +169,9 @@ describe('automatic recording', function () {
     const savedAfterMs = Date.now() - killedAt;
     const session = stopped.content.find((item) => item.game === 'Test Game')!;
     expect(session.type).to.equal('Session');
-    console.log(`      detection: preRecording ${preRecordingAfterMs} ms and recording ${recordingAfterMs} ms after launch; stopped and saved ${savedAfterMs} ms after exit`);
+    console.log(
+      `      detection: preRecording ${preRecordingAfterMs} ms and recording ${recordingAfterMs} ms after launch; stopped and saved ${savedAfterMs} ms after exit`,
+    );
     expect(client.schemaViolations).to.deep.equal([]);
   });
 
@@ -163,14 +192,19 @@ describe('automatic recording', function () {
   });
 
   it('does not record a game marked record: false, though its integration sees it', async () => {
-    client.send('UpdateSettings', { games: [TEST_GAME, SHOOTER_NOT_RECORDED, { name: PROBE_GAME.toUpperCase(), paths: [], record: false }] });
+    client.send('UpdateSettings', {
+      games: [TEST_GAME, SHOOTER_NOT_RECORDED, { name: PROBE_GAME.toUpperCase(), paths: [], record: false }],
+    });
     await client.next('Settings');
     await client.until('State', idle, 30_000);
     const from = client.events.length;
     const game = launch(await executable(PROBE_EXECUTABLE));
     await client.next('State', (state) => /is running/.test(state.integrations.catalogProbe?.message ?? ''), 10_000);
     await sleep(2500);
-    const since = client.events.slice(from).filter((event) => event.method === 'State').map((event) => event.content as State);
+    const since = client.events
+      .slice(from)
+      .filter((event) => event.method === 'State')
+      .map((event) => event.content as State);
     expect(since.every(idle), 'no preRecording, no recording').to.equal(true);
     await kill(game);
   });

@@ -15,7 +15,13 @@ describe('clips', function () {
 
   it('records a session, then clips part of it into Clips/<game>/ with ClipProgress ending at 100', async () => {
     const { client: frontend, state } = await under.connect();
-    frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: under.content.path, clipFps: 30 });
+    frontend.send('UpdateSettings', {
+      resolution: '720p',
+      frameRate: 30,
+      recordingMode: 'Session',
+      contentFolder: under.content.path,
+      clipFps: 30,
+    });
     await frontend.next('Settings');
     frontend.send('StartRecording');
     await frontend.next('State', (state) => state.recording !== null && state.preRecording === null, 15000);
@@ -25,8 +31,14 @@ describe('clips', function () {
     const session = saved.content[0]!;
 
     const segment = {
-      id: Date.now(), startTime: 1, endTime: 2.5, fileName: session.fileName, filePath: session.filePath,
-      type: session.type, game: session.game, title: 'Best moment',
+      id: Date.now(),
+      startTime: 1,
+      endTime: 2.5,
+      fileName: session.fileName,
+      filePath: session.filePath,
+      type: session.type,
+      game: session.game,
+      title: 'Best moment',
     };
     frontend.send('CreateClip', { Segments: [segment] });
     const done = await frontend.next('ClipProgress', (event) => event.progress === 100 || event.progress === -1, 30000);

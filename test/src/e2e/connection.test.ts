@@ -70,7 +70,8 @@ describe('transport: connection rules', function () {
     const messages: string[] = [];
     socket.on('message', (data) => messages.push(data.toString()));
     const closed = await new Promise<{ code: number; reason: string }>((resolve) =>
-      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     expect(messages).to.have.length(1);
     const event = JSON.parse(messages[0]!) as { method: string; content: { version: string } };
     expect(event.method).to.equal('AppVersion');
@@ -79,7 +80,10 @@ describe('transport: connection rules', function () {
   });
 
   it('refuses a WebSocket from a foreign web origin with HTTP 403', async () => {
-    const error = await ProtocolClient.connect(service.url, { origin: 'https://evil.example' }).then(() => undefined, (failure: unknown) => failure);
+    const error = await ProtocolClient.connect(service.url, { origin: 'https://evil.example' }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect(error).to.have.property('statusCode', 403);
   });
 
@@ -98,7 +102,9 @@ describe('transport: connection rules', function () {
       request({ host: url.hostname, port: url.port, path: '/', headers: { Host: 'attacker.example' } }, (response) => {
         response.resume();
         resolve(response.statusCode);
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).to.equal(403);
   });

@@ -16,11 +16,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Every file below `folder`, relative, with its size: a snapshot to compare after refused commands. */
 async function snapshot(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  const files = await Promise.all(entries.filter((entry) => !entry.isDirectory()).map(async (entry) => {
-    const file = path.join(entry.parentPath, entry.name);
-    const body = entry.isSymbolicLink() ? 'link' : await readFile(file, 'utf8').then((text) => text.length, () => -1);
-    return `${path.relative(folder, file)}:${body}`;
-  }));
+  const files = await Promise.all(
+    entries
+      .filter((entry) => !entry.isDirectory())
+      .map(async (entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        const body = entry.isSymbolicLink()
+          ? 'link'
+          : await readFile(file, 'utf8').then(
+              (text) => text.length,
+              () => -1,
+            );
+        return `${path.relative(folder, file)}:${body}`;
+      }),
+  );
   return files.sort();
 }
 
@@ -29,7 +38,13 @@ describe('content library', function () {
   const under = serviceUnderTest();
 
   const configure = async (frontend: ProtocolClient) => {
-    frontend.send('UpdateSettings', { resolution: '720p', frameRate: 30, recordingMode: 'Session', autoGenerateHighlights: false, contentFolder: under.content.path });
+    frontend.send('UpdateSettings', {
+      resolution: '720p',
+      frameRate: 30,
+      recordingMode: 'Session',
+      autoGenerateHighlights: false,
+      contentFolder: under.content.path,
+    });
     await frontend.next('Settings');
   };
   /** Records about two seconds; `during` runs while recording. Resolves with the new item. */
@@ -57,7 +72,9 @@ describe('content library', function () {
     const second = await record(frontend);
 
     frontend.send('RenameContent', { FileName: first.fileName, ContentType: 'Session', Title: 'Ace: round 1' });
-    const renamed = (await frontend.next('State', (state) => state.content.some((item) => item.title === 'Ace: round 1'))).content.find((item) => item.id === first.id)!;
+    const renamed = (await frontend.next('State', (state) => state.content.some((item) => item.title === 'Ace: round 1'))).content.find(
+      (item) => item.id === first.id,
+    )!;
     expect(renamed).to.deep.include({ fileName: 'Ace round 1', filePath: `${path.posix.dirname(first.filePath)}/Ace round 1.mp4` });
     expect(existsSync(first.filePath)).to.equal(false);
     expect(existsSync(renamed.filePath)).to.equal(true);
@@ -80,7 +97,10 @@ describe('content library', function () {
     const { state } = await under.connect();
     expect(state.content).to.have.length(1);
     expect(state.content[0]).to.deep.include({
-      id: first.id, title: 'Ace: round 1', fileName: 'Ace round 1', filePath: renamed.filePath,
+      id: first.id,
+      title: 'Ace: round 1',
+      fileName: 'Ace round 1',
+      filePath: renamed.filePath,
       bookmarks: [{ id: 4242, type: 'Kill', subtype: null, time: '00:00:01.2500000', aiRating: null }],
     });
   });
@@ -89,7 +109,13 @@ describe('content library', function () {
     const { client: frontend } = await under.connect();
     await configure(frontend);
     const first = await record(frontend, async (running) => {
-      frontend.send('AddBookmark', { FilePath: running.recording!.filePath!, ContentType: 'Session', Type: 'Goal', Time: '00:00:00.100', Id: 9 });
+      frontend.send('AddBookmark', {
+        FilePath: running.recording!.filePath!,
+        ContentType: 'Session',
+        Type: 'Goal',
+        Time: '00:00:00.100',
+        Id: 9,
+      });
       await frontend.next('BookmarkCreated');
       const shown = await frontend.next('State', (state) => (state.recording?.bookmarks.length ?? 0) === 1);
       expect(shown.recording!.bookmarks[0]).to.deep.include({ id: 9, type: 'Goal' });
@@ -100,15 +126,26 @@ describe('content library', function () {
     frontend.skipReceived();
     const mark = frontend.events.length;
 
-    frontend.send('DeleteMultipleContent', { Items: [{ FileName: first.fileName, ContentType: 'Session' }, { FileName: second.fileName, ContentType: 'Session' }] });
+    frontend.send('DeleteMultipleContent', {
+      Items: [
+        { FileName: first.fileName, ContentType: 'Session' },
+        { FileName: second.fileName, ContentType: 'Session' },
+      ],
+    });
     const after = await frontend.next('State');
     expect(after.content).to.deep.equal([]);
     await sleep(1500);
     // One State carries the deletion; the storage monitor may follow with the folder's new size.
-    const states = frontend.events.slice(mark).filter((event) => event.method === 'State').map((event) => event.content as State);
+    const states = frontend.events
+      .slice(mark)
+      .filter((event) => event.method === 'State')
+      .map((event) => event.content as State);
     expect(states.filter((next) => next.content.length > 0)).to.deep.equal([]);
     const withoutSize = ({ currentFolderSizeGb: _size, recordingDriveFreeGb: _free, recordingDriveUsedGb: _used, ...rest }: State) => rest;
-    expect(states.slice(1).every((next) => JSON.stringify(withoutSize(next)) === JSON.stringify(withoutSize(states[0]!))), JSON.stringify(states.map((next) => next.currentFolderSizeGb))).to.equal(true);
+    expect(
+      states.slice(1).every((next) => JSON.stringify(withoutSize(next)) === JSON.stringify(withoutSize(states[0]!))),
+      JSON.stringify(states.map((next) => next.currentFolderSizeGb)),
+    ).to.equal(true);
     expect(existsSync(first.filePath) || existsSync(second.filePath)).to.equal(false);
     expect(await readdir(sidecars())).to.deep.equal([]);
     expect(existsSync(path.dirname(first.filePath))).to.equal(false);
@@ -122,7 +159,13 @@ describe('content library', function () {
     await writeFile(outside, 'not yours');
     const folder = path.posix.dirname(item.filePath);
     await symlink(outside, path.join(folder, 'link.mp4'));
-    const bad = [`${folder}/../../../outside.mp4`, outside.replaceAll('\\', '/'), '/etc/passwd', `${folder}/link.mp4`, 'Full Sessions/x.mp4'];
+    const bad = [
+      `${folder}/../../../outside.mp4`,
+      outside.replaceAll('\\', '/'),
+      '/etc/passwd',
+      `${folder}/link.mp4`,
+      'Full Sessions/x.mp4',
+    ];
     const before = [await snapshot(under.content.path), await snapshot(under.data.path)];
 
     for (const FilePath of bad) {
@@ -143,11 +186,19 @@ describe('content library', function () {
       expect((await rejected(frontend, 'RenameContent')).code).to.equal('NotFound');
       frontend.send('DeleteContent', { FileName, ContentType: 'Session' });
       expect((await rejected(frontend, 'DeleteContent')).code).to.equal('NotFound');
-      frontend.send('DeleteMultipleContent', { Items: [{ FileName: item.fileName, ContentType: 'Session' }, { FileName, ContentType: 'Session' }] });
+      frontend.send('DeleteMultipleContent', {
+        Items: [
+          { FileName: item.fileName, ContentType: 'Session' },
+          { FileName, ContentType: 'Session' },
+        ],
+      });
       expect((await rejected(frontend, 'DeleteMultipleContent')).code).to.equal('NotFound');
     }
-    expect([await snapshot(under.content.path), await snapshot(under.data.path)].map((files) => files.filter((file) => !file.startsWith('logs'))))
-      .to.deep.equal(before.map((files) => files.filter((file) => !file.startsWith('logs'))));
+    expect(
+      [await snapshot(under.content.path), await snapshot(under.data.path)].map((files) =>
+        files.filter((file) => !file.startsWith('logs')),
+      ),
+    ).to.deep.equal(before.map((files) => files.filter((file) => !file.startsWith('logs'))));
     expect(await readFile(outside, 'utf8')).to.equal('not yours');
 
     // A title is only ever a file name in the item's own folder.
@@ -172,7 +223,12 @@ describe('content library', function () {
     expect(whole.headers.get('content-type')).to.equal('video/mp4');
     expect(whole.headers.get('accept-ranges')).to.equal('bytes');
     expect(Buffer.from(await whole.arrayBuffer()).equals(video)).to.equal(true);
-    const ranges: [string, number, number][] = [['bytes=0-1', 0, 1], ['bytes=1000-', 1000, length - 1], ['bytes=-777', length - 777, length - 1], ['bytes=5-99999999', 5, length - 1]];
+    const ranges: [string, number, number][] = [
+      ['bytes=0-1', 0, 1],
+      ['bytes=1000-', 1000, length - 1],
+      ['bytes=-777', length - 777, length - 1],
+      ['bytes=5-99999999', 5, length - 1],
+    ];
     for (const [range, start, end] of ranges) {
       const part = await get('/api/content', item.filePath, { Range: range }, '&type=session');
       expect(part.status, range).to.equal(206);
@@ -204,17 +260,22 @@ describe('content library', function () {
     await writeFile(outside, 'not yours');
     await symlink(outside, path.join(path.dirname(item.filePath), 'link.mp4'));
     const refusedInputs: [string, string][] = [
-      ['/api/content', outside], ['/api/content', '/etc/passwd.mp4'], ['/api/content', `${path.posix.dirname(item.filePath)}/link.mp4`],
-      ['/api/content', `${path.posix.dirname(item.filePath)}/../../../outside.mp4`], ['/api/content', `${under.data.path}/settings.json`],
-      ['/api/content', `${cache}/metadata/Full Sessions/${item.id}.json`], ['/api/content', 'relative.mp4'],
-      ['/api/thumbnail', `${cache}/../outside.jpeg`], ['/api/thumbnail', outside.replace(/\.mp4$/, '.jpeg')],
+      ['/api/content', outside],
+      ['/api/content', '/etc/passwd.mp4'],
+      ['/api/content', `${path.posix.dirname(item.filePath)}/link.mp4`],
+      ['/api/content', `${path.posix.dirname(item.filePath)}/../../../outside.mp4`],
+      ['/api/content', `${under.data.path}/settings.json`],
+      ['/api/content', `${cache}/metadata/Full Sessions/${item.id}.json`],
+      ['/api/content', 'relative.mp4'],
+      ['/api/thumbnail', `${cache}/../outside.jpeg`],
+      ['/api/thumbnail', outside.replace(/\.mp4$/, '.jpeg')],
     ];
     for (const [route, input] of refusedInputs) expect((await get(route, input)).status, input).to.equal(404);
     expect((await get('/api/content', `${under.data.path}/settings.txt`)).status).to.equal(400);
     expect((await get('/api/thumbnail', outside, {}, '&time=1')).status).to.equal(404);
   });
 
-  it('makes a highlight from a session\'s bookmarks, then moves the library into a new content folder', async () => {
+  it("makes a highlight from a session's bookmarks, then moves the library into a new content folder", async () => {
     const { client: frontend } = await under.connect();
     await configure(frontend);
     const session = await record(frontend);
@@ -222,7 +283,10 @@ describe('content library', function () {
     await frontend.next('State', (state) => state.content.some((item) => item.bookmarks.some((bookmark) => bookmark.id === 31)));
 
     frontend.send('CreateAiClip', { FileName: session.fileName });
-    expect(await frontend.next('AiProgress', (event) => event.status !== 'processing', 60000)).to.deep.include({ status: 'done', progress: 100 });
+    expect(await frontend.next('AiProgress', (event) => event.status !== 'processing', 60000)).to.deep.include({
+      status: 'done',
+      progress: 100,
+    });
     const progress = frontend.all('AiProgress');
     expect(progress.every((event) => event.content.fileName === session.fileName && event.id === progress[0]!.id)).to.equal(true);
     const withHighlight = await frontend.until('State', (state) => state.content.some((item) => item.type === 'Highlight'), 10000);
@@ -235,11 +299,14 @@ describe('content library', function () {
     frontend.send('UpdateSettings', { contentFolder: moved });
     await frontend.until('Settings', (settings) => path.resolve(settings.contentFolder) === moved, 10000);
     frontend.send('MigrateContent');
-    expect(await frontend.next('ContentMigrationProgress', (event) => event.status !== 'migrating', 30000)).to.deep.include({ status: 'done', progress: 100 });
+    expect(await frontend.next('ContentMigrationProgress', (event) => event.status !== 'migrating', 30000)).to.deep.include({
+      status: 'done',
+      progress: 100,
+    });
     const after = await frontend.until('State', (state) => state.content.every((item) => item.filePath.startsWith(`${moved}/`)), 10000);
-    expect(after.content.map((item) => path.relative(moved, item.filePath)).sort()).to.deep.equal([
-      path.relative(under.content.path, highlight.filePath), path.relative(under.content.path, session.filePath),
-    ].sort());
+    expect(after.content.map((item) => path.relative(moved, item.filePath)).sort()).to.deep.equal(
+      [path.relative(under.content.path, highlight.filePath), path.relative(under.content.path, session.filePath)].sort(),
+    );
     for (const item of after.content) expect(existsSync(item.filePath)).to.equal(true);
     expect(existsSync(session.filePath)).to.equal(false);
     expect(frontend.schemaViolations).to.deep.equal([]);

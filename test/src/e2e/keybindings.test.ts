@@ -15,8 +15,10 @@ describe('keybindings without a display', function () {
     await client.next('ReleaseNotes');
     expect(client.all('ShowModal')).to.deep.equal([]);
 
-    const rebound = (keys: number[]) => (client.latest('Settings')?.keybindings ?? []).map((binding) =>
-      binding.action === 'CreateBookmark' ? { ...binding, keys } : binding);
+    const rebound = (keys: number[]) =>
+      (client.latest('Settings')?.keybindings ?? []).map((binding) =>
+        binding.action === 'CreateBookmark' ? { ...binding, keys } : binding,
+      );
     client.send('UpdateSettings', { keybindings: rebound([0x11, 0x42]) });
     const settings = await client.next('Settings');
     expect(settings.keybindings.find((binding) => binding.action === 'CreateBookmark')?.keys).to.deep.equal([0x11, 0x42]);

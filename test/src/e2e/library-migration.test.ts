@@ -66,7 +66,8 @@ describe('library migration from sidecar format 1', function () {
       expect(sidecar, name).to.include({ version: 2 });
       expect(sidecar, name).to.not.have.any.keys('duration', 'fileSize', 'fileSizeKb', 'aiAnalysis');
       const original = JSON.parse(originals.get(name)!) as Record<string, unknown>;
-      if (original.recordedFrom !== undefined) expect(sidecar, name).to.include({ recordedFrom: original.recordedFrom, recordedUntil: original.recordedUntil });
+      if (original.recordedFrom !== undefined)
+        expect(sidecar, name).to.include({ recordedFrom: original.recordedFrom, recordedUntil: original.recordedUntil });
       if (typeof original.gameExePath === 'string') expect(sidecar, name).to.include({ gameExePath: original.gameExePath });
     }
     expect(existsSync(path.join(data, 'cache', 'metadata-v1-backup'))).to.equal(false);
@@ -77,6 +78,8 @@ describe('library migration from sidecar format 1', function () {
     const modified = await Promise.all([...migrated.keys()].map(async (name) => (await stat(path.join(metadata(), name))).mtimeMs));
     expect(await contentShown(expected.length)).to.equal(JSON.stringify(expected));
     expect(await sidecars()).to.deep.equal(migrated);
-    expect(await Promise.all([...migrated.keys()].map(async (name) => (await stat(path.join(metadata(), name))).mtimeMs))).to.deep.equal(modified);
+    expect(await Promise.all([...migrated.keys()].map(async (name) => (await stat(path.join(metadata(), name))).mtimeMs))).to.deep.equal(
+      modified,
+    );
   });
 });

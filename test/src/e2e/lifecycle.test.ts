@@ -44,7 +44,9 @@ describe('service lifecycle', function () {
     while (!existsSync(tokens)) await new Promise((resolve) => setTimeout(resolve, 20));
     client.sendRaw('{"Method":"Login","Parameters":{"accessToken":"SECRET-ACCESS-2","refreshToken":"SECRET-REFRESH-2"');
     await client.next('CommandRejected');
-    client.sendRaw(JSON.stringify({ Method: 'Login', Parameters: { accessToken: 'SECRET-ACCESS-3', refreshToken: 'SECRET-REFRESH-3', extra: 1 } }));
+    client.sendRaw(
+      JSON.stringify({ Method: 'Login', Parameters: { accessToken: 'SECRET-ACCESS-3', refreshToken: 'SECRET-REFRESH-3', extra: 1 } }),
+    );
     await client.next('CommandRejected');
     await client.close();
     await service.stop();

@@ -13,7 +13,10 @@ import { serviceUnderTest } from '../kit/service-under-test.js';
 /** Every file below `folder`, hidden ones too, relative. */
 async function filesBelow(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 describe('media jobs cut off', function () {
@@ -54,8 +57,14 @@ describe('media jobs cut off', function () {
 
     // A muted track makes it a re-encode, slow at the slower preset: still running when killed.
     const segment = {
-      id: 4242, startTime: 0.5, endTime: 19.5, fileName: imported.fileName, filePath: imported.filePath,
-      type: imported.type, game: imported.game, mutedAudioTracks: [1],
+      id: 4242,
+      startTime: 0.5,
+      endTime: 19.5,
+      fileName: imported.fileName,
+      filePath: imported.filePath,
+      type: imported.type,
+      game: imported.game,
+      mutedAudioTracks: [1],
     };
     frontend.send('CreateClip', { Segments: [segment] });
     await frontend.next('ClipProgress', (progress) => progress.progress > 0 && progress.progress < 100, 60000);

@@ -23,8 +23,12 @@ function run(command: string, args: readonly string[], options: { cwd: string; e
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -55,8 +59,12 @@ describe('npm run new-integration', function () {
 
     const root = path.join(pluginsFolder, 'racing-game');
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
-      name: string; peerDependencies: Record<string, string>;
-      keyframe: { apiVersion: number; integration: { key: string; displayName: string; games: { executables: string[] }[]; feeds: string[] } };
+      name: string;
+      peerDependencies: Record<string, string>;
+      keyframe: {
+        apiVersion: number;
+        integration: { key: string; displayName: string; games: { executables: string[] }[]; feeds: string[] };
+      };
     };
     expect(pkg.name).to.equal('@keyframe/plugin-racing-game');
     expect(pkg.peerDependencies).to.have.property('@keyframe/core');
@@ -65,7 +73,11 @@ describe('npm run new-integration', function () {
     expect(pkg.keyframe.integration.games[0]!.executables).to.deep.equal(['racing-game.exe', 'racing-game']);
     expect(pkg.keyframe.integration.feeds[0]).to.match(/^httpPush:\d+$/);
     expect((await readdir(path.join(root, 'src'))).sort()).to.deep.equal([
-      'event-parser.test.ts', 'event-parser.ts', 'index.ts', 'racing-game-integration.ts', 'tapes.test.ts',
+      'event-parser.test.ts',
+      'event-parser.ts',
+      'index.ts',
+      'racing-game-integration.ts',
+      'tapes.test.ts',
     ]);
     expect(await readFile(path.join(root, 'src', 'racing-game-integration.ts'), 'utf8')).to.include('export class RacingGameIntegration');
     // KEYFRAME_PLUGINS_DIR: a throw-away package is no workspace member.
@@ -74,7 +86,9 @@ describe('npm run new-integration', function () {
     const build = await run('npx', ['--no-install', 'tsc', '-b'], { cwd: root });
     expect(build.code, describeRun(build)).to.equal(0);
 
-    const tests = await run('npx', ['--no-install', 'mocha', '--no-config', '--require', 'reflect-metadata', 'dist/**/*.test.js'], { cwd: root });
+    const tests = await run('npx', ['--no-install', 'mocha', '--no-config', '--require', 'reflect-metadata', 'dist/**/*.test.js'], {
+      cwd: root,
+    });
     expect(tests.code, describeRun(tests)).to.equal(0);
     expect(tests.stdout).to.match(/\d+ passing/);
     expect(tests.stdout).to.include('replays sample.tape.jsonl');

@@ -23,12 +23,24 @@ describe('integration package check', () => {
     try {
       const plugin = path.join(folder, 'bad');
       await mkdir(path.join(plugin, 'src'), { recursive: true });
-      await writeFile(path.join(plugin, 'package.json'), JSON.stringify({
-        name: 'bad', main: 'index.js', dependencies: { '@keyframe/core': '0.1.0' }, scripts: { postinstall: 'node x.js' },
-        keyframe: { apiVersion: 1, integration: { key: 'bad', displayName: 'Bad', events: ['Kill'], games: [{ name: 'B', executables: ['b'] }], feeds: [] } },
-      }));
+      await writeFile(
+        path.join(plugin, 'package.json'),
+        JSON.stringify({
+          name: 'bad',
+          main: 'index.js',
+          dependencies: { '@keyframe/core': '0.1.0' },
+          scripts: { postinstall: 'node x.js' },
+          keyframe: {
+            apiVersion: 1,
+            integration: { key: 'bad', displayName: 'Bad', events: ['Kill'], games: [{ name: 'B', executables: ['b'] }], feeds: [] },
+          },
+        }),
+      );
       await writeFile(path.join(plugin, 'src', 'index.ts'), "import { StateStore } from '@keyframe/core/host';\n");
-      const failure = await run(process.execPath, [CHECK, folder]).then(() => undefined, (error: { code: number; stderr: string }) => error);
+      const failure = await run(process.execPath, [CHECK, folder]).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
       expect(failure?.code).to.equal(1);
       expect(failure?.stderr).to.include('@keyframe/core must be a peer dependency');
       expect(failure?.stderr).to.include('lifecycle script "postinstall"');

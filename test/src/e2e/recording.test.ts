@@ -22,7 +22,9 @@ function ffprobePath(): string {
 
 function ffprobe(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(ffprobePath(), ['-v', 'error', ...args], (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout)));
+    execFile(ffprobePath(), ['-v', 'error', ...args], (error, stdout, stderr) =>
+      error ? reject(new Error(stderr || error.message)) : resolve(stdout),
+    );
   });
 }
 
@@ -32,8 +34,11 @@ interface Probe {
 }
 const probe = async (file: string) => JSON.parse(await ffprobe(['-print_format', 'json', '-show_format', '-show_streams', file])) as Probe;
 
-const keyframeTimes = async (file: string) => (await ffprobe(['-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file]))
-  .split('\n').map((line) => Number.parseFloat(line)).filter(Number.isFinite);
+const keyframeTimes = async (file: string) =>
+  (await ffprobe(['-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file]))
+    .split('\n')
+    .map((line) => Number.parseFloat(line))
+    .filter(Number.isFinite);
 
 const sleepUntil = (time: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())));
 
@@ -59,11 +64,25 @@ describe('recording', function () {
     await configure(frontend);
 
     const { waiting, running, startedAt } = await startRecording(frontend);
-    expect(waiting.preRecording).to.deep.equal({ game: 'Manual Recording', status: 'Waiting to start', coverImageId: null, pid: null, exe: null });
+    expect(waiting.preRecording).to.deep.equal({
+      game: 'Manual Recording',
+      status: 'Waiting to start',
+      coverImageId: null,
+      pid: null,
+      exe: null,
+    });
     const recording = running.recording!;
     expect(recording).to.deep.include({
-      game: 'Manual Recording', fileName: 'Unknown', endTime: null, duration: null, pid: null, exePath: null,
-      isUsingGameHook: false, bookmarks: [], audioTrackNames: ['Full Mix'], coverImageId: null,
+      game: 'Manual Recording',
+      fileName: 'Unknown',
+      endTime: null,
+      duration: null,
+      pid: null,
+      exePath: null,
+      isUsingGameHook: false,
+      bookmarks: [],
+      audioTrackNames: ['Full Mix'],
+      coverImageId: null,
     });
     const expectedFolder = path.join(under.content.path, 'Full Sessions', 'Manual Recording').replaceAll('\\', '/');
     expect(path.posix.dirname(recording.filePath!)).to.equal(expectedFolder);
@@ -80,8 +99,15 @@ describe('recording', function () {
     const saved = await frontend.next('State', (next) => next.recording === null && next.content.length === 1, 20000);
     const item = saved.content[0]!;
     expect(item).to.deep.include({
-      type: 'Session', game: 'Manual Recording', title: '', bookmarks: [], filePath: recording.filePath,
-      fileName: path.posix.basename(recording.filePath!, '.mp4'), isImported: false, compressed: false, aiAnalysis: null,
+      type: 'Session',
+      game: 'Manual Recording',
+      title: '',
+      bookmarks: [],
+      filePath: recording.filePath,
+      fileName: path.posix.basename(recording.filePath!, '.mp4'),
+      isImported: false,
+      compressed: false,
+      aiAnalysis: null,
     });
     expect(item.id).to.match(/^[0-9a-f]{32}$/);
     expect(item.fileSizeKb).to.be.greaterThan(10);
@@ -100,7 +126,9 @@ describe('recording', function () {
       expect(keyframes[index]! - keyframes[index - 1]!, `keyframes at ${keyframes.join(', ')}`).to.be.closeTo(1, 0.05);
     }
 
-    const sidecar = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8')) as Record<string, unknown>;
+    const sidecar = JSON.parse(
+      await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8'),
+    ) as Record<string, unknown>;
     expect(sidecar).to.deep.include({ id: item.id, filePath: item.filePath });
     expect(sidecar.durationSeconds).to.be.closeTo(itemSeconds, 0.01);
     expect(Date.parse(sidecar.recordedFrom as string)).to.equal(startedAt);
@@ -109,8 +137,16 @@ describe('recording', function () {
     // Thumbnail (720 px wide JPEG) and waveform peaks, named by the item's id, in place once the recording is saved.
     const thumbnail = await probe(path.join(under.data.path, 'cache', 'thumbnails', 'Full Sessions', `${item.id}.jpeg`));
     expect(thumbnail.streams[0]).to.deep.include({ codec_name: 'mjpeg', width: 720 });
-    const peaks = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'waveforms', 'Full Sessions', `${item.id}.peaks.json`), 'utf8')) as {
-      version: number; channels: number; sample_rate: number; samples_per_pixel: number; bits: number; length: number; data: number[];
+    const peaks = JSON.parse(
+      await readFile(path.join(under.data.path, 'cache', 'waveforms', 'Full Sessions', `${item.id}.peaks.json`), 'utf8'),
+    ) as {
+      version: number;
+      channels: number;
+      sample_rate: number;
+      samples_per_pixel: number;
+      bits: number;
+      length: number;
+      data: number[];
     };
     expect(Object.keys(peaks)).to.deep.equal(['version', 'channels', 'sample_rate', 'samples_per_pixel', 'bits', 'length', 'data']);
     expect(peaks).to.deep.include({ version: 2, channels: 1, sample_rate: 11025, bits: 8 });
@@ -128,7 +164,9 @@ describe('recording', function () {
     frontend.send('StopRecording');
     expect(await frontend.next('CommandRejected')).to.deep.include({ method: 'StopRecording', code: 'NotAllowed' });
     expect(frontend.schemaViolations).to.deep.equal([]);
-    console.log(`      recorded ${((Date.now() - startedAt) / 1000).toFixed(2)} s wall; item ${itemSeconds.toFixed(3)} s; probed ${seconds.toFixed(3)} s; keyframes ${keyframes.join(', ')}`);
+    console.log(
+      `      recorded ${((Date.now() - startedAt) / 1000).toFixed(2)} s wall; item ${itemSeconds.toFixed(3)} s; probed ${seconds.toFixed(3)} s; keyframes ${keyframes.join(', ')}`,
+    );
   });
 
   it('leaves a playable fragmented MP4 in the cache when the service is killed mid-recording', async () => {

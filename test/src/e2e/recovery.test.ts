@@ -17,10 +17,12 @@ function ffprobePath(): string {
   return (fromCore('@ffprobe-installer/ffprobe') as { path: string }).path;
 }
 
-const probeDuration = (file: string) => new Promise<number>((resolve, reject) => {
-  execFile(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file],
-    (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(Number.parseFloat(stdout))));
-});
+const probeDuration = (file: string) =>
+  new Promise<number>((resolve, reject) => {
+    execFile(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], (error, stdout, stderr) =>
+      error ? reject(new Error(stderr || error.message)) : resolve(Number.parseFloat(stdout)),
+    );
+  });
 
 /** Top-level MP4 boxes, and whether `moov` holds `mvex` (a fragmented file). */
 async function mp4Boxes(file: string): Promise<{ boxes: string[]; fragmented: boolean }> {
@@ -90,15 +92,21 @@ describe('recovery', function () {
 
     frontend = await start();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(frontend.events.filter((event) => event.method === 'RecoveryPrompt'), 'no prompt before NewConnection').to.deep.equal([]);
+    expect(
+      frontend.events.filter((event) => event.method === 'RecoveryPrompt'),
+      'no prompt before NewConnection',
+    ).to.deep.equal([]);
     const { state } = await frontend.handshake();
     expect(state.content).to.deep.equal([]);
     const prompt = await frontend.next('RecoveryPrompt');
     expect(prompt.totalCount).to.equal(1);
     const [file] = prompt.files;
     expect(file).to.deep.include({
-      fileName: cacheFile, filePath: path.join(under.data.path, 'cache', 'recordings', cacheFile!).replaceAll('\\', '/'),
-      type: 'Session', typeLabel: 'Session Recording', detectedGame: null,
+      fileName: cacheFile,
+      filePath: path.join(under.data.path, 'cache', 'recordings', cacheFile!).replaceAll('\\', '/'),
+      type: 'Session',
+      typeLabel: 'Session Recording',
+      detectedGame: null,
     });
     expect(file!.recoveryId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(file!.fileSize).to.match(/^\d+\.\d\d MB$/);
@@ -121,7 +129,9 @@ describe('recovery', function () {
     expect(left).to.not.include(cacheFile);
     expect(await readdir(path.join(under.data.path, 'cache', 'thumbnails', 'Full Sessions'))).to.deep.equal([`${item.id}.jpeg`]);
     expect(frontend.schemaViolations).to.deep.equal([]);
-    console.log(`      recorded ${recordedSeconds.toFixed(2)} s before kill -9; recovered ${probed.toFixed(3)} s; boxes ${layout.boxes.join(' ')}`);
+    console.log(
+      `      recorded ${recordedSeconds.toFixed(2)} s before kill -9; recovered ${probed.toFixed(3)} s; boxes ${layout.boxes.join(' ')}`,
+    );
 
     await under.client!.close();
     await under.process.stop();
@@ -149,7 +159,9 @@ describe('recovery', function () {
     frontend = await start();
     await frontend.handshake();
     const prompt = await frontend.next('RecoveryPrompt');
-    expect(prompt.files.map(({ fileName, type, typeLabel, detectedGame, fileSize }) => ({ fileName, type, typeLabel, detectedGame, fileSize }))).to.deep.equal([
+    expect(
+      prompt.files.map(({ fileName, type, typeLabel, detectedGame, fileSize }) => ({ fileName, type, typeLabel, detectedGame, fileSize })),
+    ).to.deep.equal([
       { fileName: 'doomed.mp4', type: 'Clip', typeLabel: 'Clip', detectedGame: 'Arena', fileSize: '0.00 MB' },
       { fileName: 'kept.mp4', type: 'Buffer', typeLabel: 'Replay Buffer', detectedGame: null, fileSize: '0.00 MB' },
     ]);

@@ -22,10 +22,12 @@ interface Probe {
   format: { duration?: string };
   streams: { codec_type: string; codec_name: string; width?: number; height?: number; duration?: string }[];
 }
-const probe = (file: string) => new Promise<Probe>((resolve, reject) => {
-  execFile(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-    (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout) as Probe)));
-});
+const probe = (file: string) =>
+  new Promise<Probe>((resolve, reject) => {
+    execFile(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], (error, stdout, stderr) =>
+      error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout) as Probe),
+    );
+  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sleepUntil = (time: number) => sleep(Math.max(0, time - Date.now()));
@@ -40,7 +42,8 @@ async function ffmpegChildren(parent: number): Promise<{ pid: number; cpuTicks: 
     if (close < 0) continue;
     const command = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' '); // fields[0] is field 3 (state)
-    if (command === 'ffmpeg' && Number(fields[1]) === parent) found.push({ pid: Number(name), cpuTicks: Number(fields[11]) + Number(fields[12]) });
+    if (command === 'ffmpeg' && Number(fields[1]) === parent)
+      found.push({ pid: Number(name), cpuTicks: Number(fields[11]) + Number(fields[12]) });
   }
   return found;
 }
@@ -50,14 +53,21 @@ function jpegSize(jpeg: Buffer): { width: number; height: number } | undefined {
   let index = 2;
   while (index + 9 < jpeg.length && jpeg[index] === 0xff) {
     const marker = jpeg[index + 1]!;
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { height: jpeg.readUInt16BE(index + 5), width: jpeg.readUInt16BE(index + 7) };
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+      return { height: jpeg.readUInt16BE(index + 5), width: jpeg.readUInt16BE(index + 7) };
     index += 2 + jpeg.readUInt16BE(index + 2);
   }
   return undefined;
 }
 
 interface Peaks {
-  version: number; channels: number; sample_rate: number; samples_per_pixel: number; bits: number; length: number; data: number[];
+  version: number;
+  channels: number;
+  sample_rate: number;
+  samples_per_pixel: number;
+  bits: number;
+  length: number;
+  data: number[];
 }
 
 /** The thumbnail and waveform files of an item, checked for their format. */
@@ -82,7 +92,13 @@ describe('replay buffer and preview', function () {
   const startService = async (recordingMode: 'Session' | 'Buffer' | 'Hybrid') => {
     const client = await under.start();
     await client.handshake();
-    client.send('UpdateSettings', { resolution: '720p', frameRate: 30, replayBufferDuration: 4, recordingMode, contentFolder: under.content.path });
+    client.send('UpdateSettings', {
+      resolution: '720p',
+      frameRate: 30,
+      replayBufferDuration: 4,
+      recordingMode,
+      contentFolder: under.content.path,
+    });
     await client.next('Settings');
     return client;
   };
@@ -123,7 +139,9 @@ describe('replay buffer and preview', function () {
     frontend.send('TogglePreview');
     expect(await frontend.next('RecordingPreviewState')).to.deep.equal({ enabled: false });
     const previewSeconds = (Date.now() - previewFrom) / 1000;
-    const frames = frontend.events.filter((event) => event.method === 'RecordingPreviewFrame').map((event) => event.content as typeof firstFrame);
+    const frames = frontend.events
+      .filter((event) => event.method === 'RecordingPreviewFrame')
+      .map((event) => event.content as typeof firstFrame);
     const framesPerSecond = frames.length / previewSeconds;
     expect(framesPerSecond, `${frames.length} frames in ${previewSeconds.toFixed(2)} s`).to.be.within(5, 12);
     for (const frame of frames) {
@@ -144,7 +162,9 @@ describe('replay buffer and preview', function () {
     const replay = buffers(afterSave)[0]!;
     expect(afterSave.recording).to.not.equal(null);
     expect(afterSave.recording!.endTime).to.equal(null);
-    expect(path.posix.dirname(replay.filePath)).to.equal(path.join(under.content.path, 'Replay Buffers', 'Manual Recording').replaceAll('\\', '/'));
+    expect(path.posix.dirname(replay.filePath)).to.equal(
+      path.join(under.content.path, 'Replay Buffers', 'Manual Recording').replaceAll('\\', '/'),
+    );
     expect(path.posix.basename(replay.filePath)).to.match(/^\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.mp4$/);
     const probed = await probe(replay.filePath);
     const replaySeconds = Number(probed.format.duration);
@@ -167,7 +187,11 @@ describe('replay buffer and preview', function () {
 
     frontend.send('StopRecording');
     expect(await frontend.next('RecordingPreviewState', () => true, 5000)).to.deep.equal({ enabled: false });
-    const stopped = await frontend.until('State', (state) => state.recording === null && state.content.some((item) => item.type === 'Session'), 20000);
+    const stopped = await frontend.until(
+      'State',
+      (state) => state.recording === null && state.content.some((item) => item.type === 'Session'),
+      20000,
+    );
     const session = stopped.content.find((item) => item.type === 'Session')!;
     const sessionSeconds = parseDuration(session.duration)!;
     expect(sessionSeconds).to.be.greaterThan(9);
@@ -177,10 +201,15 @@ describe('replay buffer and preview', function () {
     expect(frontend.schemaViolations).to.deep.equal([]);
 
     const ticksPerSecond = 100;
-    const cpu = cpuBefore.length === 1 && cpuAfter.length === 1 ? ((cpuAfter[0]!.cpuTicks - cpuBefore[0]!.cpuTicks) / ticksPerSecond / 2.5) * 100 : undefined;
-    console.log(`      preview ${frames.length} frames in ${previewSeconds.toFixed(2)} s = ${framesPerSecond.toFixed(1)}/s (${framesAfterOff - frames.length} after off); `
-      + `save of a 4 s buffer took ${saveMs} ms -> ${replaySeconds.toFixed(3)} s; session ${sessionSeconds.toFixed(2)} s`
-      + `${cpu === undefined ? '' : `; ffmpeg CPU ${cpu.toFixed(0)}% of one core (720p30 x264 + 480x270 MJPEG)`}`);
+    const cpu =
+      cpuBefore.length === 1 && cpuAfter.length === 1
+        ? ((cpuAfter[0]!.cpuTicks - cpuBefore[0]!.cpuTicks) / ticksPerSecond / 2.5) * 100
+        : undefined;
+    console.log(
+      `      preview ${frames.length} frames in ${previewSeconds.toFixed(2)} s = ${framesPerSecond.toFixed(1)}/s (${framesAfterOff - frames.length} after off); ` +
+        `save of a 4 s buffer took ${saveMs} ms -> ${replaySeconds.toFixed(3)} s; session ${sessionSeconds.toFixed(2)} s` +
+        `${cpu === undefined ? '' : `; ffmpeg CPU ${cpu.toFixed(0)}% of one core (720p30 x264 + 480x270 MJPEG)`}`,
+    );
   });
 
   it('Buffer mode: no session file, and a stop keeps only what was saved; Session mode has no buffer to save', async () => {

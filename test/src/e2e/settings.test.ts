@@ -7,7 +7,8 @@ import { ProtocolClient } from '../kit/protocol-client.js';
 import { ServiceProcess } from '../kit/service-process.js';
 import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
-const readSettingsFile = async (folder: string) => JSON.parse(await readFile(path.join(folder, 'settings.json'), 'utf8')) as Record<string, unknown>;
+const readSettingsFile = async (folder: string) =>
+  JSON.parse(await readFile(path.join(folder, 'settings.json'), 'utf8')) as Record<string, unknown>;
 
 describe('settings', function () {
   this.timeout(60000);
@@ -84,9 +85,19 @@ describe('settings', function () {
     const connection = await startAndConnect();
     await connection.handshake();
     connection.send('ApplyVideoPreset', { preset: 'low' });
-    expect(await connection.next('Settings')).to.deep.include({ videoQualityPreset: 'low', resolution: '720p', frameRate: 30, crfValue: 28 });
+    expect(await connection.next('Settings')).to.deep.include({
+      videoQualityPreset: 'low',
+      resolution: '720p',
+      frameRate: 30,
+      crfValue: 28,
+    });
     connection.send('ApplyClipPreset', { preset: 'high' });
-    expect(await connection.next('Settings')).to.deep.include({ clipQualityPreset: 'high', clipQualityCpu: 20, clipAudioQuality: '192k', clipPreset: 'medium' });
+    expect(await connection.next('Settings')).to.deep.include({
+      clipQualityPreset: 'high',
+      clipQualityCpu: 20,
+      clipAudioQuality: '192k',
+      clipPreset: 'medium',
+    });
     connection.send('ApplyVideoPreset', { preset: 'custom' });
     expect(await connection.next('Settings')).to.deep.include({ videoQualityPreset: 'custom', resolution: '720p' });
   });
@@ -106,7 +117,10 @@ describe('settings', function () {
   });
 
   it('keeps unknown keys and repairs single invalid fields without losing the rest', async () => {
-    await writeFile(path.join(data.path, 'settings.json'), JSON.stringify({ frameRate: 144, storageLimit: 'lots', futureSetting: { a: 1 } }));
+    await writeFile(
+      path.join(data.path, 'settings.json'),
+      JSON.stringify({ frameRate: 144, storageLimit: 'lots', futureSetting: { a: 1 } }),
+    );
     const connection = await startAndConnect();
     const { settings } = await connection.handshake();
     expect(settings.frameRate).to.equal(144);
@@ -117,10 +131,16 @@ describe('settings', function () {
   });
 
   it('migrates the legacy whitelist and blacklist into games, once', async () => {
-    await writeFile(path.join(data.path, 'settings.json'), JSON.stringify({
-      whitelist: [{ name: 'Arena', paths: ['C:/Games/arena.exe'] }],
-      blacklist: [{ name: 'Browser Game', paths: ['/usr/bin/browser-game'] }, { name: 'arena', paths: ['/opt/arena'] }],
-    }));
+    await writeFile(
+      path.join(data.path, 'settings.json'),
+      JSON.stringify({
+        whitelist: [{ name: 'Arena', paths: ['C:/Games/arena.exe'] }],
+        blacklist: [
+          { name: 'Browser Game', paths: ['/usr/bin/browser-game'] },
+          { name: 'arena', paths: ['/opt/arena'] },
+        ],
+      }),
+    );
     const connection = await startAndConnect();
     const { settings } = await connection.handshake();
     expect(settings.games).to.deep.equal([
@@ -151,7 +171,10 @@ describe('settings', function () {
     await new Promise((resolve) => setTimeout(resolve, 30));
     await service!.kill();
     const saved = await readSettingsFile(data.path);
-    expect(sent.has(saved.replayBufferDuration as number) || saved.replayBufferDuration === 30, String(saved.replayBufferDuration)).to.equal(true);
+    expect(
+      sent.has(saved.replayBufferDuration as number) || saved.replayBufferDuration === 30,
+      String(saved.replayBufferDuration),
+    ).to.equal(true);
     // A kill between write and rename may leave a temp file: the next start removes it.
     await startAndConnect();
     expect((await readdir(data.path)).filter((file) => file.includes('.tmp-'))).to.deep.equal([]);

@@ -16,7 +16,9 @@ describe('sign-in', function () {
   this.timeout(120000);
   const under = serviceUnderTest();
   let platform: TusPlatform;
-  beforeEach(async () => { platform = await TusPlatform.start(); });
+  beforeEach(async () => {
+    platform = await TusPlatform.start();
+  });
   afterEach(() => platform.stop());
 
   const tokensFile = () => path.join(under.data.path, 'account', 'tokens.json');
@@ -37,7 +39,14 @@ describe('sign-in', function () {
   /** `Login` has no answer: the tokens file shows it was handled. */
   const loggedIn = async (frontend: ProtocolClient, tokens: PlatformTokens) => {
     frontend.send('Login', tokens);
-    await eventually(() => storedTokens().then((stored) => stored.accessToken === tokens.accessToken, () => false), 'Login did not store the tokens');
+    await eventually(
+      () =>
+        storedTokens().then(
+          (stored) => stored.accessToken === tokens.accessToken,
+          () => false,
+        ),
+      'Login did not store the tokens',
+    );
   };
   const expectNoTokenIn = (text: string, ...tokens: PlatformTokens[]) => {
     for (const { accessToken, refreshToken } of tokens) {
@@ -60,8 +69,9 @@ describe('sign-in', function () {
     const again = await connect();
     const item = await importUploadableVideo(again, under.data.path, under.content.path);
     again.send('UploadContent', { FilePath: item.filePath, Title: 'After a restart' });
-    expect(await again.next('UploadProgress', (progress) => progress.status === 'done' || progress.status === 'error', UPLOAD_DEADLINE_MS))
-      .to.deep.include({ status: 'done' });
+    expect(
+      await again.next('UploadProgress', (progress) => progress.status === 'done' || progress.status === 'error', UPLOAD_DEADLINE_MS),
+    ).to.deep.include({ status: 'done' });
     expect(platform.renewals).to.deep.equal([]);
 
     const log = await logText();
@@ -76,8 +86,9 @@ describe('sign-in', function () {
     await loggedIn(frontend, expired);
     const item = await importUploadableVideo(frontend, under.data.path, under.content.path);
     frontend.send('UploadContent', { FilePath: item.filePath, Title: 'Renewed' });
-    expect(await frontend.next('UploadProgress', (progress) => progress.status === 'done' || progress.status === 'error', UPLOAD_DEADLINE_MS))
-      .to.deep.include({ status: 'done' });
+    expect(
+      await frontend.next('UploadProgress', (progress) => progress.status === 'done' || progress.status === 'error', UPLOAD_DEADLINE_MS),
+    ).to.deep.include({ status: 'done' });
 
     expect(platform.renewals).to.deep.equal([{ grantType: 'refresh_token', clientId: 'keyframe-desktop', granted: true }]);
     // Renewed before the first request, not after a refusal.
@@ -100,15 +111,22 @@ describe('sign-in', function () {
 
     const modal = await frontend.next('ShowModal', () => true, 20000);
     expect(modal).to.deep.include({ title: 'Signed out', type: 'warning' });
-    expect(await frontend.until('UploadProgress', (progress) => progress.status === 'error', 20000))
-      .to.deep.equal({ fileName: path.basename(item.filePath), title: 'Too late', progress: -1, status: 'error', message: 'Upload stopped: your sign-in expired' });
+    expect(await frontend.until('UploadProgress', (progress) => progress.status === 'error', 20000)).to.deep.equal({
+      fileName: path.basename(item.filePath),
+      title: 'Too late',
+      progress: -1,
+      status: 'error',
+      message: 'Upload stopped: your sign-in expired',
+    });
     expect(frontend.all('ShowModal')).to.have.length(1);
     expect(platform.renewals).to.deep.equal([{ grantType: 'refresh_token', clientId: 'keyframe-desktop', granted: false }]);
     expect(existsSync(tokensFile())).to.equal(false);
     expect(platform.tusRequests).to.deep.equal([]);
 
     frontend.send('UploadContent', { FilePath: item.filePath, Title: 'Again' });
-    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({ code: 'NotAllowed' });
+    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({
+      code: 'NotAllowed',
+    });
     expectNoTokenIn(await logText(), expired);
   });
 
@@ -121,16 +139,22 @@ describe('sign-in', function () {
     await platform.heldPatch();
 
     frontend.send('Logout');
-    expect(await frontend.next('UploadProgress', (progress) => progress.status === 'error', 20000))
-      .to.deep.include({ progress: -1, message: 'Upload cancelled: you signed out' });
+    expect(await frontend.next('UploadProgress', (progress) => progress.status === 'error', 20000)).to.deep.include({
+      progress: -1,
+      message: 'Upload cancelled: you signed out',
+    });
     const id = platform.uploadIds[0]!;
-    expect(platform.tusRequests.filter((request) => request.method === 'DELETE')).to.deep.equal([{ method: 'DELETE', uploadId: id, status: 204 }]);
+    expect(platform.tusRequests.filter((request) => request.method === 'DELETE')).to.deep.equal([
+      { method: 'DELETE', uploadId: id, status: 204 },
+    ]);
     expect(await platform.storedUpload(id)).to.equal(undefined);
     await eventually(() => !existsSync(tokensFile()), 'Logout did not remove the tokens file');
 
     await under.process.stop();
     const again = await connect();
     again.send('UploadContent', { FilePath: item.filePath, Title: 'Signed out' });
-    expect(await again.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({ code: 'NotAllowed' });
+    expect(await again.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({
+      code: 'NotAllowed',
+    });
   });
 });

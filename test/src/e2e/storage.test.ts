@@ -49,7 +49,7 @@ describe('storage', function () {
     return { client, settings, state };
   };
 
-  it('reports the drive space; files in the content folder that are not the library\'s do not count', async () => {
+  it("reports the drive space; files in the content folder that are not the library's do not count", async () => {
     await sparseFile(path.join(content.path, 'Full Sessions', 'Arena', 'a.mp4'), 0.25 * GIB);
     const { client: frontend, state } = await start();
     expect(state.recordingDriveFreeGb).to.be.a('number').and.greaterThan(0);
@@ -64,7 +64,7 @@ describe('storage', function () {
     expect(restarted.client.schemaViolations).to.deep.equal([]);
   });
 
-  it('SetVideoLocation switches at once to a folder that holds more than the limit in files that are not the library\'s, and deletes nothing', async () => {
+  it("SetVideoLocation switches at once to a folder that holds more than the limit in files that are not the library's, and deletes nothing", async () => {
     const { client: frontend, settings } = await start();
     frontend.send('UpdateSettings', { contentFolder: content.path, storageLimit: 1 });
     await frontend.next('Settings');
@@ -128,7 +128,9 @@ describe('storage', function () {
     expect(echoed.cacheFolder).to.equal(newCache);
     const moved = await frontend.until('State', (state) => state.cacheFolder === newCache.replaceAll('\\', '/'));
     expect(moved.content.map((listed) => listed.id)).to.have.members(stopped.content.map((listed) => listed.id));
-    expect(await readdir(path.join(newCache, 'metadata', 'Full Sessions'))).to.have.members(stopped.content.map((listed) => `${listed.id}.json`));
+    expect(await readdir(path.join(newCache, 'metadata', 'Full Sessions'))).to.have.members(
+      stopped.content.map((listed) => `${listed.id}.json`),
+    );
     expect(await readdir(path.join(newCache, 'thumbnails', 'Full Sessions'))).to.have.length(2);
     expect(existsSync(path.join(oldCache, 'metadata'))).to.equal(false);
     expect(existsSync(path.join(oldCache, 'thumbnails'))).to.equal(false);

@@ -29,31 +29,49 @@ class TapeProcess {
   readonly exited: Promise<Finished>;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(readonly child: ChildProcess, timeoutMs: number) {
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { this.stdout += chunk; });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { this.stderr += chunk; });
+  constructor(
+    readonly child: ChildProcess,
+    timeoutMs: number,
+  ) {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stdout += chunk;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
     // A hung process must not hang the suite: it is killed and its output shown.
     this.timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    this.exited = new Promise((resolve) => child.once('close', (code, signal) => {
-      clearTimeout(this.timer);
-      resolve({ code, signal, stdout: this.stdout, stderr: this.stderr });
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once('close', (code, signal) => {
+        clearTimeout(this.timer);
+        resolve({ code, signal, stdout: this.stdout, stderr: this.stderr });
+      }),
+    );
   }
 
   static start(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 8000): TapeProcess {
-    return new TapeProcess(spawn(process.execPath, [MAIN, 'tape', ...args], {
-      cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-    }), timeoutMs);
+    return new TapeProcess(
+      spawn(process.execPath, [MAIN, 'tape', ...args], {
+        cwd: REPO,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+      timeoutMs,
+    );
   }
 
   /** Resolves once stdout matches `pattern`; rejects with the output if the process ends or takes too long first. */
   async printed(pattern: RegExp, timeoutMs = 5000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let ended = false;
-    void this.exited.then(() => { ended = true; });
+    void this.exited.then(() => {
+      ended = true;
+    });
     while (!pattern.test(this.stdout)) {
       if (ended || Date.now() > deadline) {
-        throw new Error(`${ended ? 'exited' : `nothing after ${timeoutMs} ms`} before printing ${pattern}:\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+        throw new Error(
+          `${ended ? 'exited' : `nothing after ${timeoutMs} ms`} before printing ${pattern}:\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -74,7 +92,11 @@ function gsiBody(kills: number, second: number): string {
     provider: { name: 'Counter-Strike: Global Offensive', appid: 730, version: 14120, steamid, timestamp: 1763800000 + second },
     map: { mode: 'competitive', name: 'de_mirage', phase: 'live', round: 1, team_ct: { score: 0 }, team_t: { score: 0 } },
     player: {
-      steamid, name: 'Me', observer_slot: 1, team: 'CT', activity: 'playing',
+      steamid,
+      name: 'Me',
+      observer_slot: 1,
+      team: 'CT',
+      activity: 'playing',
       match_stats: { kills, assists: 0, deaths: 0, mvps: 0, score: kills * 2 },
     },
   });
@@ -119,7 +141,10 @@ describe('keyframe tape (command line)', function () {
     };
     expect(expected.bookmarks).to.have.length(6);
     const printed = bookmarkLines(run.stdout);
-    expect(printed.map(({ type }) => type), run.stdout).to.deep.equal(expected.bookmarks.map(({ type }) => type));
+    expect(
+      printed.map(({ type }) => type),
+      run.stdout,
+    ).to.deep.equal(expected.bookmarks.map(({ type }) => type));
     printed.forEach(({ time }, index) => {
       expect(time, `time of bookmark ${index + 1}`).to.be.closeTo(expected.bookmarks[index]!.time, expected.tolerance ?? 0.5);
     });
@@ -128,13 +153,16 @@ describe('keyframe tape (command line)', function () {
     expect(run.stderr).to.equal('');
   });
 
-  it('play: a tape that names the game\'s executable writes the data folder\'s token into its config, never a replay token', async () => {
+  it("play: a tape that names the game's executable writes the data folder's token into its config, never a replay token", async () => {
     // A tape recorded on this machine: its header names the running game, whose folder holds the config.
     const game = path.join(temp.path, 'cs2', 'game');
     await mkdir(path.join(game, 'csgo'), { recursive: true });
     const [header, ...entries] = (await readFile(path.join(DATA, 'live-match.tape.jsonl'), 'utf8')).split('\n');
     const tape = path.join(temp.path, 'here.tape.jsonl');
-    const named = { ...(JSON.parse(header!) as Record<string, unknown>), game: { name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'linuxsteamrt64', 'cs2') } };
+    const named = {
+      ...(JSON.parse(header!) as Record<string, unknown>),
+      game: { name: 'Counter-Strike 2', executablePath: path.join(game, 'bin', 'linuxsteamrt64', 'cs2') },
+    };
     await writeFile(tape, [JSON.stringify(named), ...entries].join('\n'));
     const run = await play(tape);
     expect(run.code, describeRun(run)).to.equal(0);
@@ -145,8 +173,10 @@ describe('keyframe tape (command line)', function () {
   describe('record', () => {
     before(async function () {
       if (!(await portIsFree(GSI_PORT))) {
-        throw new Error(`port ${GSI_PORT} on 127.0.0.1 is in use by another program (a running Keyframe or Counter-Strike tool?); ` +
-          'tape record listens there: stop that program and run the test again');
+        throw new Error(
+          `port ${GSI_PORT} on 127.0.0.1 is in use by another program (a running Keyframe or Counter-Strike tool?); ` +
+            'tape record listens there: stop that program and run the test again',
+        );
       }
     });
 
@@ -181,8 +211,25 @@ describe('keyframe tape (command line)', function () {
       expect(new Date(tape.header.recordedAt).getTime()).to.be.closeTo(Date.now(), 20_000);
       expect(tape.entries.every(isFeedEntry)).to.equal(true);
       const entries = tape.entries as FeedEntry<'httpPush'>[];
-      expect(entries.map(({ feed, kind, input }) => ({ feed, kind, method: input.method, path: input.path, body: input.body, userAgent: input.userAgent })))
-        .to.deep.equal(bodies.map((body) => ({ feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body: withPushToken(body, 'REDACTED'), userAgent: 'Valve/Steam HTTP Client 1.0 (730)' })));
+      expect(
+        entries.map(({ feed, kind, input }) => ({
+          feed,
+          kind,
+          method: input.method,
+          path: input.path,
+          body: input.body,
+          userAgent: input.userAgent,
+        })),
+      ).to.deep.equal(
+        bodies.map((body) => ({
+          feed: 'gsi',
+          kind: 'httpPush',
+          method: 'POST',
+          path: '/',
+          body: withPushToken(body, 'REDACTED'),
+          userAgent: 'Valve/Steam HTTP Client 1.0 (730)',
+        })),
+      );
       expect(await readFile(out, 'utf8'), 'the tape never holds the token').to.not.include(token);
       expect(entries[1]!.t).to.be.above(entries[0]!.t);
       expect(entries[2]!.t).to.be.above(entries[1]!.t);
@@ -202,17 +249,22 @@ describe('keyframe tape (command line)', function () {
       const missing = path.join(temp.path, 'nowhere.tape.jsonl');
       const run = await play(missing);
       expect(run.code, describeRun(run)).to.not.equal(0);
-      expect(run.stderr).to.include(missing).and.match(/no such tape/i);
+      expect(run.stderr)
+        .to.include(missing)
+        .and.match(/no such tape/i);
       expect(bookmarkLines(run.stdout)).to.deep.equal([]);
     });
 
     it('a tape of an integration that is not installed, saying which are', async () => {
       const tape = path.join(temp.path, 'other.tape.jsonl');
-      await writeFile(tape, [
-        JSON.stringify({ tape: 1, integration: 'noSuchGame', recordedAt: '2026-01-01T00:00:00.000Z' }),
-        JSON.stringify({ t: 0, feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body: '{}' }),
-        '',
-      ].join('\n'));
+      await writeFile(
+        tape,
+        [
+          JSON.stringify({ tape: 1, integration: 'noSuchGame', recordedAt: '2026-01-01T00:00:00.000Z' }),
+          JSON.stringify({ t: 0, feed: 'gsi', kind: 'httpPush', method: 'POST', path: '/', body: '{}' }),
+          '',
+        ].join('\n'),
+      );
       const run = await play(tape);
       expect(run.code, describeRun(run)).to.not.equal(0);
       expect(run.stderr).to.match(/no integration with key noSuchGame is installed \(found: [^)]*tacticalShooter/);
@@ -221,7 +273,10 @@ describe('keyframe tape (command line)', function () {
 
     it('a broken tape, with file:line', async () => {
       const tape = path.join(temp.path, 'broken.tape.jsonl');
-      await writeFile(tape, `${JSON.stringify({ tape: 1, integration: 'tacticalShooter', recordedAt: '2026-01-01T00:00:00.000Z' })}\n{"t": 0,\n`);
+      await writeFile(
+        tape,
+        `${JSON.stringify({ tape: 1, integration: 'tacticalShooter', recordedAt: '2026-01-01T00:00:00.000Z' })}\n{"t": 0,\n`,
+      );
       const run = await play(tape);
       expect(run.code, describeRun(run)).to.not.equal(0);
       expect(run.stderr).to.include(`${tape}:2: not JSON`);

@@ -59,7 +59,10 @@ class UpdateChannel {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       if (url.pathname === '/feed.json') {
         channel.feedRequests++;
-        setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ releases: channel.releases })), channel.feedDelayMs);
+        setTimeout(
+          () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ releases: channel.releases })),
+          channel.feedDelayMs,
+        );
         return;
       }
       const bytes = channel.packages.get(url.pathname.replace('/packages/', ''));
@@ -78,8 +81,14 @@ class UpdateChannel {
   publish(version: string, built: { bytes: Buffer; size: number; sha256: string }, overrides: Partial<FeedRelease> = {}): void {
     this.packages.set(`keyframe-${version}.tar.gz`, built.bytes);
     this.releases.push({
-      version, channel: 'stable', url: `packages/keyframe-${version}.tar.gz`, size: built.size, sha256: built.sha256,
-      releaseDate: '2026-11-20T12:00:00Z', notes: `## Keyframe ${version}\n- Faster clips`, ...overrides,
+      version,
+      channel: 'stable',
+      url: `packages/keyframe-${version}.tar.gz`,
+      size: built.size,
+      sha256: built.sha256,
+      releaseDate: '2026-11-20T12:00:00Z',
+      notes: `## Keyframe ${version}\n- Faster clips`,
+      ...overrides,
     });
   }
 
@@ -133,10 +142,19 @@ describe('application updates', function () {
 
   it('downloads a newer release (downloading -> downloaded -> ready), replays the last progress and sends release notes in base64', async () => {
     const { client } = await connect();
-    channel.publish('9.0.0', await buildPackage(work.path, 'new', { 'entry.mjs': 'process.exit(0);\n', 'README.md': 'x'.repeat(200_000) }), { notes: '## What is new\n- Hotkeys ⌨' });
+    channel.publish(
+      '9.0.0',
+      await buildPackage(work.path, 'new', { 'entry.mjs': 'process.exit(0);\n', 'README.md': 'x'.repeat(200_000) }),
+      { notes: '## What is new\n- Hotkeys ⌨' },
+    );
     client.send('CheckForUpdates');
     const ready = await client.next('UpdateProgress', (progress) => progress.status === 'ready', 20_000);
-    expect(ready).to.deep.equal({ version: '9.0.0', progress: 100, status: 'ready', message: 'Update to version 9.0.0 is ready to install' });
+    expect(ready).to.deep.equal({
+      version: '9.0.0',
+      progress: 100,
+      status: 'ready',
+      message: 'Update to version 9.0.0 is ready to install',
+    });
     const updates = client.all('UpdateProgress');
     expect(updates[0]).to.deep.include({ version: '9.0.0', progress: 0, status: 'downloading' });
     expect(updates.map((progress) => progress.status)).to.include('downloaded');
@@ -178,7 +196,9 @@ describe('application updates', function () {
     expect(failed.message).to.match(/SHA-256/);
     const modal = await client.next('ShowModal', (content) => content.type === 'error', 5_000);
     expect(modal.title).to.include('9.0.0');
-    expect((await readdir(path.join(under.data.path, 'updates'))).filter((file) => file.endsWith('.gz') || file.endsWith('.download'))).to.deep.equal([]);
+    expect(
+      (await readdir(path.join(under.data.path, 'updates'))).filter((file) => file.endsWith('.gz') || file.endsWith('.download')),
+    ).to.deep.equal([]);
     client.send('ApplyUpdate');
     expect(await client.next('CommandRejected')).to.deep.include({ method: 'ApplyUpdate', code: 'NotAllowed' });
     expect(client.schemaViolations).to.deep.equal([]);
@@ -200,7 +220,10 @@ describe('application updates', function () {
 
   it('asks the first frontend after a restart into a new version to show the notes since the previous one', async () => {
     await mkdir(path.join(under.data.path, 'updates'), { recursive: true });
-    await writeFile(path.join(under.data.path, 'updates', 'restarted-from.json'), JSON.stringify({ previousVersion: '0.0.9', version: RUNNING_VERSION }));
+    await writeFile(
+      path.join(under.data.path, 'updates', 'restarted-from.json'),
+      JSON.stringify({ previousVersion: '0.0.9', version: RUNNING_VERSION }),
+    );
     const { client } = await under.connect();
     await client.next('ReleaseNotes');
     expect(await client.next('ShowReleaseNotes')).to.equal('0.0.9');
@@ -222,15 +245,22 @@ class LauncherRun {
   readonly exited: Promise<number | null>;
 
   private constructor(readonly child: ChildProcess) {
-    child.stdout?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
-    child.stderr?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
   static start(root: string, launcherArgs: string[], serviceArgs: string[] = [], env: NodeJS.ProcessEnv = {}): LauncherRun {
-    return new LauncherRun(spawn(process.execPath, [LAUNCHER, '--root', root, ...launcherArgs, '--', ...serviceArgs], {
-      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    return new LauncherRun(
+      spawn(process.execPath, [LAUNCHER, '--root', root, ...launcherArgs, '--', ...serviceArgs], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
   }
 
   /** The `index`-th (0-based) match of `pattern` in the output, waiting for it. */
@@ -251,9 +281,8 @@ class LauncherRun {
 }
 
 /** A fake version's entry script: `body` runs once the ready message has left (or at once with `ready: false`). */
-const fakeVersion = (body: string, ready = true) => ready
-  ? `process.send({ keyframe: 'ready' }, async () => {\n${body}\n});\n`
-  : `${body}\n`;
+const fakeVersion = (body: string, ready = true) =>
+  ready ? `process.send({ keyframe: 'ready' }, async () => {\n${body}\n});\n` : `${body}\n`;
 
 /** What a version does to install `version`: point `current` at it in one rename, then ask for the restart. */
 const switchAndRestart = (version: string) => `
@@ -288,12 +317,15 @@ describe('keyframe-launcher', function () {
 
   /** 1.0.0 installs 2.0.0 and restarts; when it runs again after a rollback it writes which version failed, then exits 0. */
   async function installUpdatingVersion(): Promise<void> {
-    const first = await install('1.0.0', fakeVersion(`
+    const first = await install(
+      '1.0.0',
+      fakeVersion(`
       if (process.env.KEYFRAME_ROLLED_BACK_FROM) {
         (await import('node:fs')).writeFileSync(${JSON.stringify(reportFile())}, 'rolled back from ' + process.env.KEYFRAME_ROLLED_BACK_FROM);
         process.exit(0);
       }
-      ${switchAndRestart('2.0.0')}`));
+      ${switchAndRestart('2.0.0')}`),
+    );
     await symlink(first, path.join(root.path, 'current'));
     await writeFile(reportFile(), '');
   }
@@ -317,7 +349,10 @@ describe('keyframe-launcher', function () {
 
   it('runs the new version when it becomes ready, keeping the previous one on disk', async () => {
     await installUpdatingVersion();
-    await install('2.0.0', fakeVersion(`(await import('node:fs')).writeFileSync(${JSON.stringify(reportFile())}, 'running 2.0.0'); process.exit(0);`));
+    await install(
+      '2.0.0',
+      fakeVersion(`(await import('node:fs')).writeFileSync(${JSON.stringify(reportFile())}, 'running 2.0.0'); process.exit(0);`),
+    );
     const run = LauncherRun.start(root.path, ['--entry', 'entry.mjs', '--ready-timeout', '10']);
     runs.push(run);
     expect(await run.exited, run.output).to.equal(0);
@@ -333,11 +368,23 @@ describe('keyframe-launcher', function () {
     try {
       const running = await install(RUNNING_VERSION, `import ${JSON.stringify(pathToFileURL(SERVICE_MAIN).href)};\n`);
       await symlink(running, path.join(root.path, 'current'));
-      channel.publish('9.9.9', await buildPackage(root.path, 'broken', { 'entry.mjs': 'console.error("9.9.9 cannot start"); process.exit(1);\n' }));
+      channel.publish(
+        '9.9.9',
+        await buildPackage(root.path, 'broken', { 'entry.mjs': 'console.error("9.9.9 cannot start"); process.exit(1);\n' }),
+      );
       const home = path.join(data.path, 'home');
-      const run = LauncherRun.start(root.path, ['--entry', 'entry.mjs', '--ready-timeout', '60'],
+      const run = LauncherRun.start(
+        root.path,
+        ['--entry', 'entry.mjs', '--ready-timeout', '60'],
         ['--data-dir', data.path, '--port', '0', '--legacy-port', 'off'],
-        { HOME: home, USERPROFILE: home, KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_GAME_PROCESS_ROOT: data.path, KEYFRAME_UPDATE_FEED_URL: channel.feedUrl });
+        {
+          HOME: home,
+          USERPROFILE: home,
+          KEYFRAME_CAPTURE: 'synthetic',
+          KEYFRAME_GAME_PROCESS_ROOT: data.path,
+          KEYFRAME_UPDATE_FEED_URL: channel.feedUrl,
+        },
+      );
       runs.push(run);
 
       const firstUrl = (await run.waitFor(/UI:\s+(http:\/\/\S+)/))[1]!;

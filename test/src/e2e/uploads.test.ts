@@ -22,7 +22,9 @@ describe('uploads', function () {
   this.timeout(180000);
   const under = serviceUnderTest();
   let platform: TusPlatform;
-  beforeEach(async () => { platform = await TusPlatform.start({ processingPolls: 2 }); });
+  beforeEach(async () => {
+    platform = await TusPlatform.start({ processingPolls: 2 });
+  });
   afterEach(() => platform.stop());
 
   const environment = () => platform.environment({ KEYFRAME_UPLOAD_CHUNK_BYTES: String(CHUNK_BYTES) });
@@ -34,7 +36,13 @@ describe('uploads', function () {
     return { frontend, item };
   };
   const upload = (frontend: ProtocolClient, item: ContentItem) =>
-    frontend.send('UploadContent', { FilePath: item.filePath, Title: 'Clutch round', Description: '1v4 on B', Visibility: 'Unlisted', JWT: 'ignored' });
+    frontend.send('UploadContent', {
+      FilePath: item.filePath,
+      Title: 'Clutch round',
+      Description: '1v4 on B',
+      Visibility: 'Unlisted',
+      JWT: 'ignored',
+    });
   /** Each PATCH that reached the store started exactly where the store ended: nothing was sent twice. */
   const expectEveryByteStoredOnce = (size: number) => {
     let stored = 0;
@@ -58,25 +66,45 @@ describe('uploads', function () {
     upload(frontend, item);
     const done = await frontend.next('UploadProgress', finished, UPLOAD_DEADLINE_MS);
     const fileName = path.basename(item.filePath);
-    expect(done).to.deep.equal({ fileName, title: 'Clutch round', progress: 100, status: 'done', message: 'Upload completed successfully' });
+    expect(done).to.deep.equal({
+      fileName,
+      title: 'Clutch round',
+      progress: 100,
+      status: 'done',
+      message: 'Upload completed successfully',
+    });
 
     const progress = frontend.all('UploadProgress');
     expect(progress[0]).to.deep.equal({ fileName, title: 'Clutch round', progress: 0, status: 'uploading', message: 'Starting upload...' });
     expect(progress.filter((event) => event.status === 'uploading').length).to.be.greaterThan(5);
-    expect(progress.map((event) => event.status)).to.deep.equal([...progress.map((event) => event.status)].sort((a, b) => order(a) - order(b)));
+    expect(progress.map((event) => event.status)).to.deep.equal(
+      [...progress.map((event) => event.status)].sort((a, b) => order(a) - order(b)),
+    );
     progress.slice(1).forEach((event, index) => expect(event.progress).to.be.at.least(progress[index]!.progress));
-    expect(progress.filter((event) => event.status === 'processing')).to.deep.equal([{ fileName, title: 'Clutch round', progress: 100, status: 'processing', message: 'Processing...' }]);
+    expect(progress.filter((event) => event.status === 'processing')).to.deep.equal([
+      { fileName, title: 'Clutch round', progress: 100, status: 'processing', message: 'Processing...' },
+    ]);
 
     await expectArrivedIntact(item);
     expectEveryByteStoredOnce((await stat(item.filePath)).size);
     const id = platform.uploadIds[0]!;
     expect((await platform.storedUpload(id))!.metadata).to.deep.include({
-      filename: fileName, filetype: 'video/mp4', title: 'Clutch round', description: '1v4 on B', visibility: 'Unlisted', game: item.game,
+      filename: fileName,
+      filetype: 'video/mp4',
+      title: 'Clutch round',
+      description: '1v4 on B',
+      visibility: 'Unlisted',
+      game: item.game,
     });
 
     const state = await frontend.until('State', (next) => next.content.some((entry) => entry.uploadId === id), 10000);
-    expect(state.content.find((entry) => entry.id === item.id)).to.deep.include({ uploadId: id, uploadUrl: `${platform.origin}/watch/${id}` });
-    const sidecar = JSON.parse(await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8')) as ContentItem;
+    expect(state.content.find((entry) => entry.id === item.id)).to.deep.include({
+      uploadId: id,
+      uploadUrl: `${platform.origin}/watch/${id}`,
+    });
+    const sidecar = JSON.parse(
+      await readFile(path.join(under.data.path, 'cache', 'metadata', 'Full Sessions', `${item.id}.json`), 'utf8'),
+    ) as ContentItem;
     expect(sidecar).to.deep.include({ uploadId: id, uploadUrl: `${platform.origin}/watch/${id}` });
     expect(frontend.all('ShowModal')).to.deep.equal([]);
     expect(frontend.schemaViolations).to.deep.equal([]);
@@ -128,7 +156,10 @@ describe('uploads', function () {
     const restarted = await under.start(environment());
     await restarted.handshake();
     // The new run carries on by itself and reports to whoever is connected.
-    expect(await restarted.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({ fileName: path.basename(item.filePath), status: 'done' });
+    expect(await restarted.next('UploadProgress', finished, UPLOAD_DEADLINE_MS)).to.deep.include({
+      fileName: path.basename(item.filePath),
+      status: 'done',
+    });
     const id = platform.uploadIds[0]!;
     const state = await restarted.until('State', (next) => next.content.some((entry) => entry.uploadId === id), 10000);
     expect(state.content.find((entry) => entry.id === item.id)).to.deep.include({ uploadUrl: `${platform.origin}/watch/${id}` });
@@ -160,18 +191,29 @@ describe('uploads', function () {
     const id = platform.uploadIds[0]!;
     const fileName = path.basename(item.filePath);
     upload(frontend, item);
-    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({ code: 'NotAllowed' });
+    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent')).to.deep.include({
+      code: 'NotAllowed',
+    });
 
     frontend.send('CancelUpload', { fileName });
-    expect(await frontend.next('UploadProgress', finished, 20000))
-      .to.deep.equal({ fileName, title: 'Clutch round', progress: -1, status: 'error', message: 'Upload cancelled' });
-    expect(platform.tusRequests.filter((request) => request.method === 'DELETE')).to.deep.equal([{ method: 'DELETE', uploadId: id, status: 204 }]);
+    expect(await frontend.next('UploadProgress', finished, 20000)).to.deep.equal({
+      fileName,
+      title: 'Clutch round',
+      progress: -1,
+      status: 'error',
+      message: 'Upload cancelled',
+    });
+    expect(platform.tusRequests.filter((request) => request.method === 'DELETE')).to.deep.equal([
+      { method: 'DELETE', uploadId: id, status: 204 },
+    ]);
     expect(await platform.storedUpload(id)).to.equal(undefined);
     expect(existsSync(path.join(platform.store.path, id))).to.equal(false);
     expect(frontend.all('ShowModal')).to.deep.equal([]);
 
     frontend.send('CancelUpload', { fileName });
-    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'CancelUpload')).to.deep.include({ code: 'NotFound' });
+    expect(await frontend.next('CommandRejected', (rejection) => rejection.method === 'CancelUpload')).to.deep.include({
+      code: 'NotFound',
+    });
   });
 
   it('renews the token when the platform refuses it mid-upload, and carries on', async () => {
@@ -200,7 +242,9 @@ describe('uploads', function () {
       return frontend.next('CommandRejected', (rejection) => rejection.method === 'UploadContent');
     };
     expect(await refusal(outside)).to.deep.include({ code: 'NotAllowed' });
-    expect(await refusal(path.join(under.content.path, '..', path.basename(under.data.path), 'elsewhere.mp4'))).to.deep.include({ code: 'NotAllowed' });
+    expect(await refusal(path.join(under.content.path, '..', path.basename(under.data.path), 'elsewhere.mp4'))).to.deep.include({
+      code: 'NotAllowed',
+    });
     expect(await refusal(stray)).to.deep.include({ code: 'NotFound' });
     frontend.send('Logout');
     expect(await refusal(item.filePath)).to.deep.include({ code: 'NotAllowed' });

@@ -40,15 +40,42 @@ describe('plugins in the user plugins folder', function () {
     // What `npm install --prefix <data>/plugins` leaves: the plugin, and copies of its peers beside it.
     const decoy = "throw new Error('the plugin got its own copy instead of the service\\'s');";
     await writePackage(path.join(modules, 'tsyringe'), { name: 'tsyringe', version: '4.10.0', main: 'index.js' }, decoy);
-    await writePackage(path.join(modules, '@keyframe', 'core'), { name: '@keyframe/core', version: '0.1.0', type: 'module', main: 'index.js' }, decoy);
-    await writePackage(path.join(modules, 'keyframe-plugin-user-game'), {
-      name: 'keyframe-plugin-user-game', version: '1.0.0', type: 'module', main: 'index.js',
-      peerDependencies: { '@keyframe/core': '0.1.0' },
-      keyframe: { apiVersion: 1, integration: { key: 'userGame', displayName: 'User game', events: ['Kill'], games: [{ name: 'User Game', executables: ['user-game.exe'] }], feeds: [] } },
-    }, PLUGIN_SOURCE);
-    await writePackage(path.join(modules, 'keyframe-plugin-broken'), {
-      name: 'keyframe-plugin-broken', version: '1.0.0', main: 'index.js', keyframe: { apiVersion: 1, integration: { key: 'brokenGame' } },
-    }, '');
+    await writePackage(
+      path.join(modules, '@keyframe', 'core'),
+      { name: '@keyframe/core', version: '0.1.0', type: 'module', main: 'index.js' },
+      decoy,
+    );
+    await writePackage(
+      path.join(modules, 'keyframe-plugin-user-game'),
+      {
+        name: 'keyframe-plugin-user-game',
+        version: '1.0.0',
+        type: 'module',
+        main: 'index.js',
+        peerDependencies: { '@keyframe/core': '0.1.0' },
+        keyframe: {
+          apiVersion: 1,
+          integration: {
+            key: 'userGame',
+            displayName: 'User game',
+            events: ['Kill'],
+            games: [{ name: 'User Game', executables: ['user-game.exe'] }],
+            feeds: [],
+          },
+        },
+      },
+      PLUGIN_SOURCE,
+    );
+    await writePackage(
+      path.join(modules, 'keyframe-plugin-broken'),
+      {
+        name: 'keyframe-plugin-broken',
+        version: '1.0.0',
+        main: 'index.js',
+        keyframe: { apiVersion: 1, integration: { key: 'brokenGame' } },
+      },
+      '',
+    );
     service = await ServiceProcess.start({ dataFolder: data.path });
     client = await ProtocolClient.connect(service.url);
   });
@@ -61,10 +88,14 @@ describe('plugins in the user plugins folder', function () {
   it('shows the new plugin waiting for approval, switched off', async () => {
     const { state } = await client.handshake();
     expect(state.integrations.userGame).to.deep.include({ status: 'disabled' });
-    expect(state.integrations.userGame!.approval).to.deep.include({ status: 'pending', packageName: 'keyframe-plugin-user-game', version: '1.0.0' });
+    expect(state.integrations.userGame!.approval).to.deep.include({
+      status: 'pending',
+      packageName: 'keyframe-plugin-user-game',
+      version: '1.0.0',
+    });
   });
 
-  it('once approved, loads the plugin with the service\'s SDK, adds its settings key and reports it idle', async () => {
+  it("once approved, loads the plugin with the service's SDK, adds its settings key and reports it idle", async () => {
     client.send('ApproveIntegration', { key: 'userGame', hash: client.latest('State')!.integrations.userGame!.approval!.hash });
     const state = await client.until('State', (next) => next.integrations.userGame?.status === 'idle');
     expect(state.integrations.userGame!.approval!.status).to.equal('approved');

@@ -56,8 +56,28 @@ async function startXvfb(xvfb: string): Promise<{ display: string; process: Chil
 /** Average R, G, B of the frame at `seconds`, from a 16x9 thumbnail. */
 async function averageColour(ffmpeg: string, file: string, seconds: number): Promise<[number, number, number]> {
   const { stdout } = await new Promise<{ stdout: Buffer }>((resolve, reject) => {
-    execFile(ffmpeg, ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-vf', 'scale=16:9', '-pix_fmt', 'rgb24', '-f', 'rawvideo', '-'],
-      { encoding: 'buffer' }, (error, out) => (error ? reject(error) : resolve({ stdout: out })));
+    execFile(
+      ffmpeg,
+      [
+        '-v',
+        'error',
+        '-ss',
+        String(seconds),
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        'scale=16:9',
+        '-pix_fmt',
+        'rgb24',
+        '-f',
+        'rawvideo',
+        '-',
+      ],
+      { encoding: 'buffer' },
+      (error, out) => (error ? reject(error) : resolve({ stdout: out })),
+    );
   });
   const sums = [0, 0, 0];
   for (let index = 0; index < stdout.length; index++) sums[index % 3]! += stdout[index]!;
@@ -95,7 +115,11 @@ describe(title, function () {
     const xsetroot = onPath('xsetroot');
     if (xsetroot) await run(xsetroot, ['-solid', '#3366cc'], { env: { ...process.env, DISPLAY: screen!.display } });
 
-    service = await ServiceProcess.start({ dataFolder: data.path, legacyPort: 'off', env: { DISPLAY: screen!.display, KEYFRAME_CAPTURE: undefined } });
+    service = await ServiceProcess.start({
+      dataFolder: data.path,
+      legacyPort: 'off',
+      env: { DISPLAY: screen!.display, KEYFRAME_CAPTURE: undefined },
+    });
     client = await ProtocolClient.connect(service.url);
     const { state } = await client.handshake();
     expect(state.hasLoadedCaptureEngine).to.equal(true);
@@ -115,12 +139,18 @@ describe(title, function () {
     const file = manual(saved)!.filePath;
 
     const { stdout } = await run(tool('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
-    const probed = JSON.parse(stdout) as { format: { duration: string }; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] };
+    const probed = JSON.parse(stdout) as {
+      format: { duration: string };
+      streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+    };
     const video = probed.streams.find((stream) => stream.codec_type === 'video')!;
     expect(video).to.deep.include({ codec_name: 'h264', width: 1280, height: 720 });
     const seconds = Number(probed.format.duration);
     expect(seconds, 'duration').to.be.closeTo(3, 0.5);
-    expect(probed.streams.some((stream) => stream.codec_type === 'audio'), 'an audio track (silent without PulseAudio)').to.equal(true);
+    expect(
+      probed.streams.some((stream) => stream.codec_type === 'audio'),
+      'an audio track (silent without PulseAudio)',
+    ).to.equal(true);
 
     const [red, green, blue] = await averageColour(tool('ffmpeg'), file, 1);
     if (xsetroot) {
@@ -131,7 +161,9 @@ describe(title, function () {
       expect(Math.max(red, green, blue), 'an empty Xvfb screen is black').to.be.below(16);
     }
     expect(client.schemaViolations).to.deep.equal([]);
-    console.log(`      ${screen!.display}: recorded ${seconds.toFixed(3)} s, ${video.width}x${video.height} ${video.codec_name}; `
-      + `average colour ${[red, green, blue].map((value) => value.toFixed(0)).join(',')}${xsetroot ? ' (root set to 51,102,204)' : ''}`);
+    console.log(
+      `      ${screen!.display}: recorded ${seconds.toFixed(3)} s, ${video.width}x${video.height} ${video.codec_name}; ` +
+        `average colour ${[red, green, blue].map((value) => value.toFixed(0)).join(',')}${xsetroot ? ' (root set to 51,102,204)' : ''}`,
+    );
   });
 });

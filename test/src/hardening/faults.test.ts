@@ -38,7 +38,9 @@ async function responsive<T>(name: string, frontend: ProtocolClient, body: () =>
   } finally {
     const report = await watch.stop();
     seen.set(name, report);
-    console.log(`      ping during "${name}": ${report.answered} answered, worst ${report.worstMs.toFixed(1)} ms, median ${report.medianMs.toFixed(1)} ms`);
+    console.log(
+      `      ping during "${name}": ${report.answered} answered, worst ${report.worstMs.toFixed(1)} ms, median ${report.medianMs.toFixed(1)} ms`,
+    );
   }
   const report = seen.get(name)!;
   expect(report.answered, 'pings answered').to.be.greaterThan(0);
@@ -50,7 +52,6 @@ async function responsive<T>(name: string, frontend: ProtocolClient, body: () =>
 const modal = (frontend: ProtocolClient, pattern: RegExp, timeoutMs = 60_000) =>
   frontend.next('ShowModal', (content) => pattern.test(`${content.title} ${content.description}`), timeoutMs);
 
-
 /**
  * An ffmpeg that is the real one, except that while `<folder>/crash-after` holds a number of
  * seconds each run kills itself with SIGKILL after that long (exec keeps the PID, so `kill $$`
@@ -60,14 +61,17 @@ async function writeFfmpegWrapper(folder: string): Promise<{ script: string; cra
   await mkdir(folder, { recursive: true });
   const script = path.join(folder, 'ffmpeg');
   const marker = path.join(folder, 'crash-after');
-  await writeFile(script, [
-    '#!/bin/sh',
-    `if [ -f '${marker}' ]; then`,
-    `  (sleep "$(cat '${marker}')"; kill -9 $$) </dev/null >/dev/null 2>&1 &`,
-    'fi',
-    `exec '${ffmpegPath()}' "$@"`,
-    '',
-  ].join('\n'));
+  await writeFile(
+    script,
+    [
+      '#!/bin/sh',
+      `if [ -f '${marker}' ]; then`,
+      `  (sleep "$(cat '${marker}')"; kill -9 $$) </dev/null >/dev/null 2>&1 &`,
+      'fi',
+      `exec '${ffmpegPath()}' "$@"`,
+      '',
+    ].join('\n'),
+  );
   await chmod(script, 0o755);
   return {
     script,
@@ -83,7 +87,11 @@ async function mountSmallDisk(folder: string, megabytes: number): Promise<{ unmo
   } catch {
     return undefined;
   }
-  return { unmount: async () => { await run('umount', ['-l', folder]); } };
+  return {
+    unmount: async () => {
+      await run('umount', ['-l', folder]);
+    },
+  };
 }
 
 async function fillDisk(folder: string, leaveBytes: number): Promise<void> {
@@ -106,9 +114,20 @@ describe('hardening: faults', function () {
   /** Connects with `env`, sets the content folder and imports a video the fault must not touch. */
   async function prepare(env: NodeJS.ProcessEnv = {}, contentFolder = under.content.path): Promise<ProtocolClient> {
     const { client: frontend } = await under.connect(env);
-    frontend.send('UpdateSettings', { contentFolder, resolution: '720p', frameRate: 30, recordingMode: 'Session', clipPreset: 'slower', clipQualityCpu: 10, clipFps: 30 });
+    frontend.send('UpdateSettings', {
+      contentFolder,
+      resolution: '720p',
+      frameRate: 30,
+      recordingMode: 'Session',
+      clipPreset: 'slower',
+      clipQualityCpu: 10,
+      clipFps: 30,
+    });
     await frontend.until('Settings', (settings) => settings.contentFolder === contentFolder, 10_000);
-    const item = await importGeneratedVideo(frontend, path.join(under.data.path, 'downloads'), 'kept match', { seconds: 12, tones: [440, 660] });
+    const item = await importGeneratedVideo(frontend, path.join(under.data.path, 'downloads'), 'kept match', {
+      seconds: 12,
+      tones: [440, 660],
+    });
     saved = { item, sha256: await fileSha256(item.filePath) };
     return frontend;
   }
@@ -123,12 +142,25 @@ describe('hardening: faults', function () {
 
   /** A re-encoding clip of most of the saved video (a muted track forces the slow path). */
   const slowClip = (item: ContentItem, id: number) => ({
-    Segments: [{ id, startTime: 0.5, endTime: 11.5, fileName: item.fileName, filePath: item.filePath, type: item.type, game: item.game, mutedAudioTracks: [1] }],
+    Segments: [
+      {
+        id,
+        startTime: 0.5,
+        endTime: 11.5,
+        fileName: item.fileName,
+        filePath: item.filePath,
+        type: item.type,
+        game: item.game,
+        mutedAudioTracks: [1],
+      },
+    ],
   });
 
   describe('ffmpeg', () => {
     let tools: TempFolder;
-    beforeEach(async () => { tools = await createTempFolder('keyframe-ffmpeg-'); });
+    beforeEach(async () => {
+      tools = await createTempFolder('keyframe-ffmpeg-');
+    });
     afterEach(() => tools.remove());
 
     it('crashing mid-recording: the recording stops, the user is told, what was recorded is kept', async () => {
@@ -171,7 +203,8 @@ describe('hardening: faults', function () {
       await responsive('ffmpeg missing', frontend, async () => {
         frontend.send('StartRecording');
         const [refused, told] = await Promise.all([
-          frontend.next('CommandRejected', (rejection) => rejection.method === 'StartRecording', 30_000), modal(frontend, /Recording failed/),
+          frontend.next('CommandRejected', (rejection) => rejection.method === 'StartRecording', 30_000),
+          modal(frontend, /Recording failed/),
         ]);
         expect(refused.message).to.match(/could not start/);
         expect(told.type).to.equal('error');
@@ -226,7 +259,11 @@ describe('hardening: faults', function () {
       await fillDisk(disk.path, 256 * 1024);
       await responsive('full disk during a clip', frontend, async () => {
         frontend.send('CreateClip', slowClip(saved!.item, 503));
-        const failed: EventContentMap['ClipProgress'] = await frontend.next('ClipProgress', (progress) => progress.id === 503 && progress.progress === -1, 180_000);
+        const failed: EventContentMap['ClipProgress'] = await frontend.next(
+          'ClipProgress',
+          (progress) => progress.id === 503 && progress.progress === -1,
+          180_000,
+        );
         console.log(`      told: ${failed.error?.slice(0, 160)}`);
         expect(failed.error).to.match(/space|ENOSPC|write/i);
       });
@@ -247,14 +284,18 @@ describe('hardening: faults', function () {
       if (!StandInGame.supported) this.skip();
       keyframe = await IntegrationService.start({
         integration: 'tacticalShooter',
-        prepare: async (temp) => { await mkdir(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true }); },
+        prepare: async (temp) => {
+          await mkdir(path.join(temp.path, GAME_FOLDER, 'csgo'), { recursive: true });
+        },
         env: (temp) => ({ KEYFRAME_STEAM_LIBRARIES: path.join(temp.path, 'steam') }),
       });
       await keyframe.startGame(path.join(GAME_FOLDER, 'bin', 'linuxsteamrt64', 'cs2'));
       await keyframe.recordWhileActive();
       const random = new SeededRandom(SeededRandom.seedFromEnvironment());
       const sent = await responsive('garbage on the game feed', keyframe.client, () => postGarbage(GSI_PORT, random, GARBAGE_SECONDS));
-      console.log(`      ${sent.requests} garbage pushes in ${GARBAGE_SECONDS} s (${Math.round(sent.requests / GARBAGE_SECONDS)}/s, seed ${random.seed}); answers ${[...sent.statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}`);
+      console.log(
+        `      ${sent.requests} garbage pushes in ${GARBAGE_SECONDS} s (${Math.round(sent.requests / GARBAGE_SECONDS)}/s, seed ${random.seed}); answers ${[...sent.statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}`,
+      );
       expect(sent.requests / GARBAGE_SECONDS, 'garbage pushes per second').to.be.greaterThan(MIN_GARBAGE_RATE);
       expect(keyframe.service.isRunning).to.equal(true);
       const state = keyframe.client.latest('State')!;
@@ -271,24 +312,41 @@ describe('hardening: faults', function () {
       if (!StandInGame.supported) this.skip();
       // A folder named in KEYFRAME_PLUGIN_DIRS, as a plugin developer does: trusted without an approval.
       const modules = path.join(under.data.path, 'dev-plugins');
-      await writePlugin(modules, 'hangingGame', 'hang-game', `
+      await writePlugin(
+        modules,
+        'hangingGame',
+        'hang-game',
+        `
         export default class HangingGame {
           async enable() {}
           activate() { return new Promise(() => {}); }
           async deactivate() {}
-        }`);
-      await writePlugin(modules, 'throwingGame', 'throw-game', `
+        }`,
+      );
+      await writePlugin(
+        modules,
+        'throwingGame',
+        'throw-game',
+        `
         export default class ThrowingGame {
           async enable() {}
           activate() { throw new Error('activate exploded'); }
           deactivate() { throw new Error('deactivate exploded'); }
-        }`);
+        }`,
+      );
       const frontend = await prepare({ KEYFRAME_HOOK_DEADLINE_MS: '1500', KEYFRAME_PLUGIN_DIRS: modules });
-      const games = [await StandInGame.start(path.join(under.data.path, 'games', 'hang-game')), await StandInGame.start(path.join(under.data.path, 'games', 'throw-game'))];
+      const games = [
+        await StandInGame.start(path.join(under.data.path, 'games', 'hang-game')),
+        await StandInGame.start(path.join(under.data.path, 'games', 'throw-game')),
+      ];
       try {
         await responsive('hanging and throwing plugins', frontend, async () => {
           frontend.send('StartRecording');
-          const state = await frontend.until('State', (next) => next.integrations.hangingGame?.status === 'failed' && next.integrations.throwingGame?.status === 'failed', 60_000);
+          const state = await frontend.until(
+            'State',
+            (next) => next.integrations.hangingGame?.status === 'failed' && next.integrations.throwingGame?.status === 'failed',
+            60_000,
+          );
           expect(state.integrations.hangingGame!.message).to.match(/did not finish within 1500 ms/);
           expect(state.integrations.throwingGame!.message).to.match(/activate exploded/);
           expect(state.recording, 'the recording goes on').to.not.equal(null);
@@ -308,10 +366,19 @@ describe('hardening: faults', function () {
 async function writePlugin(modules: string, key: string, executable: string, source: string): Promise<void> {
   const folder = path.join(modules, `keyframe-plugin-${key}`);
   await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, 'package.json'), JSON.stringify({
-    name: `keyframe-plugin-${key}`, version: '1.0.0', type: 'module', main: 'index.js',
-    keyframe: { apiVersion: 1, integration: { key, displayName: key, events: ['Kill'], games: [{ name: `${key} game`, executables: [executable] }], feeds: [] } },
-  }));
+  await writeFile(
+    path.join(folder, 'package.json'),
+    JSON.stringify({
+      name: `keyframe-plugin-${key}`,
+      version: '1.0.0',
+      type: 'module',
+      main: 'index.js',
+      keyframe: {
+        apiVersion: 1,
+        integration: { key, displayName: key, events: ['Kill'], games: [{ name: `${key} game`, executables: [executable] }], feeds: [] },
+      },
+    }),
+  );
   await writeFile(path.join(folder, 'index.js'), source);
 }
 
@@ -321,13 +388,21 @@ const MIN_GARBAGE_RATE = 200;
 const GARBAGE_WORKERS = 16;
 
 /** POSTs garbage (random bytes, broken and foreign JSON, oversized bodies, odd methods) from many keep-alive workers. */
-async function postGarbage(port: number, random: SeededRandom, seconds: number): Promise<{ requests: number; statuses: Map<string, number> }> {
+async function postGarbage(
+  port: number,
+  random: SeededRandom,
+  seconds: number,
+): Promise<{ requests: number; statuses: Map<string, number> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: GARBAGE_WORKERS });
   // Made up front so that the sending side spends its time sending.
   const bodies = [
     ...Array.from({ length: 32 }, () => random.bytes(random.integer(1, 4096))),
     Buffer.from('{"provider": {"appid": 730}, "player": '),
-    ...Array.from({ length: 8 }, () => Buffer.from(JSON.stringify({ provider: { appid: random.integer(0, 1e6) }, map: [1, 2], player: 'x'.repeat(random.integer(0, 5000)) }))),
+    ...Array.from({ length: 8 }, () =>
+      Buffer.from(
+        JSON.stringify({ provider: { appid: random.integer(0, 1e6) }, map: [1, 2], player: 'x'.repeat(random.integer(0, 5000)) }),
+      ),
+    ),
     Buffer.from(`${'['.repeat(10_000)}${']'.repeat(10_000)}`),
     Buffer.from('null'),
   ];
@@ -340,10 +415,20 @@ async function postGarbage(port: number, random: SeededRandom, seconds: number):
       const body = random.chance(0.002) ? oversized : random.pick(bodies);
       const method = random.chance(0.05) ? random.pick(['GET', 'PUT', 'DELETE', 'PATCH']) : 'POST';
       const status = await new Promise<string>((resolve) => {
-        const sent = request({ host: '127.0.0.1', port, method, path: random.pick(['/', '/x', '/../../etc']), agent, headers: { 'Content-Type': random.pick(['application/json', 'text/plain', 'application/octet-stream']) } }, (response) => {
-          response.resume();
-          response.once('end', () => resolve(String(response.statusCode)));
-        });
+        const sent = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method,
+            path: random.pick(['/', '/x', '/../../etc']),
+            agent,
+            headers: { 'Content-Type': random.pick(['application/json', 'text/plain', 'application/octet-stream']) },
+          },
+          (response) => {
+            response.resume();
+            response.once('end', () => resolve(String(response.statusCode)));
+          },
+        );
         sent.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
         sent.end(body);
       });

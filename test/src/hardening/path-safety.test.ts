@@ -40,13 +40,19 @@ describe('hardening: path safety', function () {
   const under = serviceUnderTest();
   let canary: TempFolder;
 
-  beforeEach(async () => { canary = await createTempFolder('keyframe-canary-'); });
-  afterEach(async () => { await canary.remove(); });
+  beforeEach(async () => {
+    canary = await createTempFolder('keyframe-canary-');
+  });
+  afterEach(async () => {
+    await canary.remove();
+  });
 
   it('covers every path-taking parameter of the protocol', () => {
     const covered = new Set(commandsTakingPaths());
     const taking = Object.entries(Commands)
-      .filter(([, definition]) => Object.keys((definition.parameters as { properties?: object }).properties ?? {}).some((key) => PATH_PARAMETERS.test(key)))
+      .filter(([, definition]) =>
+        Object.keys((definition.parameters as { properties?: object }).properties ?? {}).some((key) => PATH_PARAMETERS.test(key)),
+      )
       .map(([method]) => method);
     expect(taking.filter((method) => !covered.has(method as CommandName))).to.deep.equal([]);
   });
@@ -65,7 +71,11 @@ describe('hardening: path safety', function () {
     const itemFolder = path.dirname(item.filePath);
     await symlink(victim, path.join(itemFolder, 'link-out.mp4'));
     await symlink(canary.path, path.join(under.content.path, 'link-folder'));
-    const before = { canary: await folderChecksum(canary.path), content: await folderChecksum(under.content.path), listing: await folderListing(under.content.path) };
+    const before = {
+      canary: await folderChecksum(canary.path),
+      content: await folderChecksum(under.content.path),
+      listing: await folderListing(under.content.path),
+    };
 
     const attempts = buildAttempts({ content: under.content.path, canary: canary.path, itemFolder, item });
     const outcomes: string[] = [];
@@ -76,19 +86,22 @@ describe('hardening: path safety', function () {
     }
     const byCode = new Map<string, number>();
     for (const outcome of outcomes) byCode.set(outcome, (byCode.get(outcome) ?? 0) + 1);
-    console.log(`      ${attempts.length} attempts over ${new Set(attempts.map((attempt) => attempt.method)).size} commands: ${[...byCode].map(([code, count]) => `${code} ×${count}`).join(', ')}`);
+    console.log(
+      `      ${attempts.length} attempts over ${new Set(attempts.map((attempt) => attempt.method)).size} commands: ${[...byCode].map(([code, count]) => `${code} ×${count}`).join(', ')}`,
+    );
 
     expect(await folderChecksum(canary.path), 'canary folder').to.equal(before.canary);
     expect(await folderListing(under.content.path), 'content folder listing').to.deep.equal(before.listing);
     expect(await folderChecksum(under.content.path), 'content folder').to.equal(before.content);
     const { state, settings } = await frontend.handshake();
-    expect(state.content.map(({ id, title, filePath }) => ({ id, title, filePath }))).to.deep.equal([{ id: item.id, title: item.title, filePath: item.filePath }]);
+    expect(state.content.map(({ id, title, filePath }) => ({ id, title, filePath }))).to.deep.equal([
+      { id: item.id, title: item.title, filePath: item.filePath },
+    ]);
     expect(settings.contentFolder).to.equal(under.content.path);
     expect(under.process.isRunning).to.equal(true);
     expect(frontend.schemaViolations).to.deep.equal([]);
   });
 });
-
 
 function buildAttempts(where: { content: string; canary: string; itemFolder: string; item: ContentItem }): Attempt[] {
   const { content, canary, itemFolder, item } = where;
@@ -97,24 +110,51 @@ function buildAttempts(where: { content: string; canary: string; itemFolder: str
   const upToCanary = path.relative(itemFolder, victim);
   /** Absolute paths that a file command must refuse (all point at, or through, something outside). */
   const filePaths = [
-    `${itemFolder}/${upToCanary}`, `${content}/../${canaryName}/victim.mp4`, victim, '/etc/passwd', `${itemFolder}/link-out.mp4`,
-    `${content}/link-folder/victim.mp4`, `${content}/link-folder/notes/keep.txt`, `${content}/%2e%2e%2f${canaryName}%2fvictim.mp4`,
-    `${itemFolder}/..%2f..%2f..%2f${canaryName}%2fvictim.mp4`, `file://${victim}`, `${item.filePath}\0.txt`, `${content}/\0/../../${canaryName}/victim.mp4`,
+    `${itemFolder}/${upToCanary}`,
+    `${content}/../${canaryName}/victim.mp4`,
+    victim,
+    '/etc/passwd',
+    `${itemFolder}/link-out.mp4`,
+    `${content}/link-folder/victim.mp4`,
+    `${content}/link-folder/notes/keep.txt`,
+    `${content}/%2e%2e%2f${canaryName}%2fvictim.mp4`,
+    `${itemFolder}/..%2f..%2f..%2f${canaryName}%2fvictim.mp4`,
+    `file://${victim}`,
+    `${item.filePath}\0.txt`,
+    `${content}/\0/../../${canaryName}/victim.mp4`,
   ];
   /** Forms no command may take as a path: relative, Windows drive letters and shares, URL-encoded, NUL. */
   const foreignForms = [
-    `../${canaryName}/victim.mp4`, `Full Sessions/../../${canaryName}/victim.mp4`, 'C:\\Users\\Public\\victim.mp4', 'C:/Windows/System32/drivers/etc/hosts',
-    'c:victim.mp4', '\\\\server\\share\\victim.mp4', `%2e%2e%2f${canaryName}%2fvictim.mp4`, '..%5c..%5cvictim.mp4', 'victim\0.mp4',
+    `../${canaryName}/victim.mp4`,
+    `Full Sessions/../../${canaryName}/victim.mp4`,
+    'C:\\Users\\Public\\victim.mp4',
+    'C:/Windows/System32/drivers/etc/hosts',
+    'c:victim.mp4',
+    '\\\\server\\share\\victim.mp4',
+    `%2e%2e%2f${canaryName}%2fvictim.mp4`,
+    '..%5c..%5cvictim.mp4',
+    'victim\0.mp4',
   ];
   const fileNames = [
-    `../${canaryName}/victim`, `../../../../${canaryName}/victim`, '../../../etc/passwd', path.join(canary, 'victim'), 'C:\\victim', '..\\..\\victim',
-    `%2e%2e%2f${canaryName}%2fvictim`, 'victim\0', `${item.fileName}\0`, 'link-out', '..', '.',
+    `../${canaryName}/victim`,
+    `../../../../${canaryName}/victim`,
+    '../../../etc/passwd',
+    path.join(canary, 'victim'),
+    'C:\\victim',
+    '..\\..\\victim',
+    `%2e%2e%2f${canaryName}%2fvictim`,
+    'victim\0',
+    `${item.fileName}\0`,
+    'link-out',
+    '..',
+    '.',
   ];
   /** Folder commands may move the library anywhere absolute; `..`, relative forms and NUL are refused. */
   const folders = [`${content}/../${canaryName}`, `${canary}/notes/..`, `${content}/\0`, ...foreignForms];
 
   const attempts: Attempt[] = [];
-  const add = <M extends CommandName>(method: M, shown: string, parameters: CommandParametersMap[M]) => attempts.push({ method, parameters, shown } as Attempt);
+  const add = <M extends CommandName>(method: M, shown: string, parameters: CommandParametersMap[M]) =>
+    attempts.push({ method, parameters, shown } as Attempt);
   for (const FilePath of [...filePaths, ...foreignForms]) {
     const shown = JSON.stringify(FilePath);
     add('AddBookmark', shown, { FilePath, ContentType: 'Session', Type: 'Kill', Time: '00:00:01', Id: 7 });
@@ -123,7 +163,9 @@ function buildAttempts(where: { content: string; canary: string; itemFolder: str
     add('CopyFileToClipboard', shown, { FilePath });
     add('CompressVideo', shown, { FilePath });
     add('UploadContent', shown, { FilePath, Title: 'escape' });
-    add('CreateClip', `segment filePath ${shown}`, { Segments: [{ id: 9001, startTime: 0, endTime: 1, fileName: 'no-such-video', filePath: FilePath, type: 'Session', game: item.game }] });
+    add('CreateClip', `segment filePath ${shown}`, {
+      Segments: [{ id: 9001, startTime: 0, endTime: 1, fileName: 'no-such-video', filePath: FilePath, type: 'Session', game: item.game }],
+    });
   }
   for (const FilePath of foreignForms) add('ImportFile', JSON.stringify(FilePath), { sectionId: 'sessions', FilePaths: [FilePath] });
   for (const FilePath of foreignForms) add('SelectGameExecutable', JSON.stringify(FilePath), { FilePath });
@@ -134,7 +176,9 @@ function buildAttempts(where: { content: string; canary: string; itemFolder: str
     add('DeleteMultipleContent', shown, { Items: [{ FileName, ContentType: 'Session' }] });
     add('CreateAiClip', shown, { FileName });
     add('CancelUpload', shown, { fileName: FileName });
-    add('CreateClip', `segment fileName ${shown}`, { Segments: [{ id: 9002, startTime: 0, endTime: 1, fileName: FileName, type: 'Session', game: item.game }] });
+    add('CreateClip', `segment fileName ${shown}`, {
+      Segments: [{ id: 9002, startTime: 0, endTime: 1, fileName: FileName, type: 'Session', game: item.game }],
+    });
   }
   for (const folder of folders) {
     const shown = JSON.stringify(folder);
@@ -147,8 +191,12 @@ function buildAttempts(where: { content: string; canary: string; itemFolder: str
 }
 
 function commandsTakingPaths(): CommandName[] {
-  return buildAttempts({ content: '/c', canary: '/k', itemFolder: '/c/f', item: { fileName: 'v', game: 'g', filePath: '/c/f/v.mp4' } as ContentItem })
-    .map((attempt) => attempt.method);
+  return buildAttempts({
+    content: '/c',
+    canary: '/k',
+    itemFolder: '/c/f',
+    item: { fileName: 'v', game: 'g', filePath: '/c/f/v.mp4' } as ContentItem,
+  }).map((attempt) => attempt.method);
 }
 
 /** How the service answered: `rejected <code>`, `failed via <event>`, or `accepted …` when neither came. */
@@ -163,9 +211,15 @@ async function refusalOf(frontend: ProtocolClient, attempt: Attempt, timeoutMs =
         const rejection = (event as ReceivedEvent<'CommandRejected'>).content;
         if (rejection.method === attempt.method) return `rejected ${rejection.code}`;
       }
-      if (failure && event.method === failure.event && failure.failed(event.content as Record<string, unknown>)) return `failed via ${failure.event}`;
+      if (failure && event.method === failure.event && failure.failed(event.content as Record<string, unknown>))
+        return `failed via ${failure.event}`;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return `accepted: no refusal within ${timeoutMs} ms; got ${frontend.events.slice(from).map((event) => event.method).join(', ') || 'nothing'}`;
+  return `accepted: no refusal within ${timeoutMs} ms; got ${
+    frontend.events
+      .slice(from)
+      .map((event) => event.method)
+      .join(', ') || 'nothing'
+  }`;
 }

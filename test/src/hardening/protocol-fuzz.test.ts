@@ -80,17 +80,26 @@ describe('hardening: protocol fuzz', function () {
     const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
     expect(total).to.equal(FRAMES);
     for (const code of ['MalformedMessage', 'UnknownMethod', 'InvalidParameters']) {
-      expect([...counts.keys()].some((key) => key.endsWith(code)), `some ${code}`).to.equal(true);
+      expect(
+        [...counts.keys()].some((key) => key.endsWith(code)),
+        `some ${code}`,
+      ).to.equal(true);
     }
-    console.log(`      seed ${seed}: ${total} frames refused in ${seconds.toFixed(1)} s (${Math.round((FRAMES - WARM_UP_FRAMES) / seconds)}/s)`);
+    console.log(
+      `      seed ${seed}: ${total} frames refused in ${seconds.toFixed(1)} s (${Math.round((FRAMES - WARM_UP_FRAMES) / seconds)}/s)`,
+    );
     for (const [key, count] of [...counts].sort()) console.log(`        ${key}: ${count}`);
 
     if (baseline) {
       const limit = baseline.rssBytes + RSS_ALLOWANCE(baseline.rssBytes);
       const fdLimit = baseline.openFileDescriptors + 5;
       // Both settle: sockets of the fuzz's connections and pipes of a start-up probe close a moment later.
-      const after = await sampleUntil(pid, (sample) => sample.rssBytes <= limit && sample.openFileDescriptors <= fdLimit, { timeoutMs: 30_000 });
-      console.log(`      RSS: baseline ${mebibytes(baseline.rssBytes)}, peak ${mebibytes(peak)}, settled ${mebibytes(after.rssBytes)} (limit ${mebibytes(limit)}); fds ${baseline.openFileDescriptors} -> ${after.openFileDescriptors}`);
+      const after = await sampleUntil(pid, (sample) => sample.rssBytes <= limit && sample.openFileDescriptors <= fdLimit, {
+        timeoutMs: 30_000,
+      });
+      console.log(
+        `      RSS: baseline ${mebibytes(baseline.rssBytes)}, peak ${mebibytes(peak)}, settled ${mebibytes(after.rssBytes)} (limit ${mebibytes(limit)}); fds ${baseline.openFileDescriptors} -> ${after.openFileDescriptors}`,
+      );
       expect(after.rssBytes, 'RSS after the fuzz').to.be.at.most(limit);
       expect(after.openFileDescriptors, 'open fds after the fuzz').to.be.at.most(fdLimit);
     }
@@ -112,7 +121,12 @@ describe('hardening: protocol fuzz', function () {
       const outcome = await connectionCycle(url, random);
       closes.set(outcome, (closes.get(outcome) ?? 0) + 1);
     }
-    console.log(`      seed ${seed}: ${[...closes].sort().map(([outcome, count]) => `${outcome} ×${count}`).join(', ')}`);
+    console.log(
+      `      seed ${seed}: ${[...closes]
+        .sort()
+        .map(([outcome, count]) => `${outcome} ×${count}`)
+        .join(', ')}`,
+    );
     expect(closes.get('invalid UTF-8 -> 1007') ?? 0, 'invalid UTF-8 closes with 1007').to.be.greaterThan(0);
     expect(closes.get('4 MiB+ frame -> 1009') ?? 0, 'a frame over 4 MiB closes with 1009').to.be.greaterThan(0);
     expect([...closes.keys()].filter((outcome) => outcome.startsWith('unexpected'))).to.deep.equal([]);
@@ -128,12 +142,17 @@ describe('hardening: protocol fuzz', function () {
 });
 
 /** The CommandRejected events once there are `count` of them. */
-async function rejectionsReach(client: ProtocolClient, count: number, timeoutMs = 60_000): Promise<ReceivedEvent<'CommandRejected'>['content'][]> {
+async function rejectionsReach(
+  client: ProtocolClient,
+  count: number,
+  timeoutMs = 60_000,
+): Promise<ReceivedEvent<'CommandRejected'>['content'][]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const rejections = client.all('CommandRejected');
     if (rejections.length >= count) return rejections;
-    if (!client.isOpen) throw new Error(`the connection closed after ${rejections.length} of ${count} refusals: ${JSON.stringify(await client.closed)}`);
+    if (!client.isOpen)
+      throw new Error(`the connection closed after ${rejections.length} of ${count} refusals: ${JSON.stringify(await client.closed)}`);
     if (Date.now() > deadline) throw new Error(`only ${rejections.length} of ${count} refusals within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -142,18 +161,30 @@ async function rejectionsReach(client: ProtocolClient, count: number, timeoutMs 
 /** RSS once two readings a second apart agree within 2 MiB (or after 10 s). */
 async function settledSample(pid: number): Promise<ProcessSample> {
   let previous = await sampleProcess(pid);
-  return sampleUntil(pid, (sample) => {
-    const steady = Math.abs(sample.rssBytes - previous.rssBytes) < 2 * 1024 * 1024;
-    previous = sample;
-    return steady;
-  }, { timeoutMs: 10_000, intervalMs: 1000 });
+  return sampleUntil(
+    pid,
+    (sample) => {
+      const steady = Math.abs(sample.rssBytes - previous.rssBytes) < 2 * 1024 * 1024;
+      previous = sample;
+      return steady;
+    },
+    { timeoutMs: 10_000, intervalMs: 1000 },
+  );
 }
 
-const preview = (data: string | Buffer) => (typeof data === 'string' ? JSON.stringify(data.slice(0, 160)) : `<${data.length} binary bytes>`);
+const preview = (data: string | Buffer) =>
+  typeof data === 'string' ? JSON.stringify(data.slice(0, 160)) : `<${data.length} binary bytes>`;
 
 /** One short-lived connection that misbehaves in one of several ways; what became of it. */
 async function connectionCycle(url: string, random: SeededRandom): Promise<string> {
-  const kind = random.pick(['close at once', 'terminate at once', 'abort while connecting', 'half a frame then cut', 'invalid UTF-8', '4 MiB+ frame'] as const);
+  const kind = random.pick([
+    'close at once',
+    'terminate at once',
+    'abort while connecting',
+    'half a frame then cut',
+    'invalid UTF-8',
+    '4 MiB+ frame',
+  ] as const);
   if (kind === 'half a frame then cut') {
     await halfFrameThenCut(url);
     return kind;
@@ -194,8 +225,10 @@ async function halfFrameThenCut(url: string): Promise<void> {
   const socket = connect(Number(port), hostname);
   socket.on('error', () => undefined);
   await once(socket, 'connect');
-  socket.write(`GET / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`
-    + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.write(
+    `GET / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
   await once(socket, 'data');
   const maskedTextHeader = Buffer.from([0x81, 0x80 | 126, 0x01, 0x00, 0, 0, 0, 0]);
   socket.end(Buffer.concat([maskedTextHeader, Buffer.from('{"Method":')]));

@@ -53,7 +53,13 @@ async function installedIntegrations(): Promise<InstalledIntegration[]> {
     const poll = feeds.map((feed) => /^poll:(https?):\/\/127\.0\.0\.1:(\d+)\//.exec(feed)).find(Boolean);
     const data = path.join(PLUGINS_FOLDER, folder, 'test', 'data');
     const tapes = (await readdir(data).catch(() => [])).filter((file) => file.endsWith('.tape.jsonl')).map((file) => path.join(data, file));
-    found.push({ key, executable, pushPort: push === undefined ? undefined : Number(push), poll: poll ? { port: Number(poll[2]), https: poll[1] === 'https' } : undefined, tapes });
+    found.push({
+      key,
+      executable,
+      pushPort: push === undefined ? undefined : Number(push),
+      poll: poll ? { port: Number(poll[2]), https: poll[1] === 'https' } : undefined,
+      tapes,
+    });
   }
   return found;
 }
@@ -69,7 +75,11 @@ const TAIL_FILES: Record<string, (temp: string) => string> = {
 };
 
 /** Sends the `kind` entries of `tapes` in a loop, one every PUSH_EVERY_MS, until `stop`; counts them. */
-async function replayInLoop(tapes: string[], kind: 'httpPush' | 'tail', send: (input: HttpPushInput | TailInput) => Promise<unknown>): Promise<{ stop(): Promise<number> }> {
+async function replayInLoop(
+  tapes: string[],
+  kind: 'httpPush' | 'tail',
+  send: (input: HttpPushInput | TailInput) => Promise<unknown>,
+): Promise<{ stop(): Promise<number> }> {
   const inputs: (HttpPushInput | TailInput)[] = [];
   for (const file of tapes) {
     for (const entry of (await readTape(file)).entries) {
@@ -85,7 +95,13 @@ async function replayInLoop(tapes: string[], kind: 'httpPush' | 'tail', send: (i
       await new Promise((resolve) => setTimeout(resolve, PUSH_EVERY_MS));
     }
   })();
-  return { stop: async () => { running = false; await loop; return sent; } };
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return sent;
+    },
+  };
 }
 
 /**
@@ -95,7 +111,8 @@ async function replayInLoop(tapes: string[], kind: 'httpPush' | 'tail', send: (i
 async function servePollsInLoop(port: number, tapes: string[], certificate?: Certificate): Promise<{ stop(): Promise<number> }> {
   const answers: PollInput[] = [];
   for (const file of tapes) {
-    for (const entry of (await readTape(file)).entries) if (isFeedEntry(entry) && entry.kind === 'poll') answers.push(entry.input as PollInput);
+    for (const entry of (await readTape(file)).entries)
+      if (isFeedEntry(entry) && entry.kind === 'poll') answers.push(entry.input as PollInput);
   }
   let served = 0;
   const answer = (_request: IncomingMessage, response: ServerResponse) => {
@@ -116,7 +133,6 @@ async function servePollsInLoop(port: number, tapes: string[], certificate?: Cer
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-
 (longTestsSelected() ? describe : describe.skip)('hardening: soak (long)', function () {
   this.timeout(SOAK_SECONDS * 1000 + 300_000);
   let keyframe: IntegrationService | undefined;
@@ -129,9 +145,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
     const { client } = keyframe;
     const gameIntegrations = Object.fromEntries(integrations.map((integration) => [integration.key, { enabled: true }]));
     client.send('UpdateSettings', { gameIntegrations, recordingMode: 'Hybrid', replayBufferDuration: 10 });
-    await client.until('Settings', (settings) => settings.recordingMode === 'Hybrid' && integrations.every(({ key }) => settings.gameIntegrations[key]?.enabled), 10_000);
+    await client.until(
+      'Settings',
+      (settings) => settings.recordingMode === 'Hybrid' && integrations.every(({ key }) => settings.gameIntegrations[key]?.enabled),
+      10_000,
+    );
     const games: StandInGame[] = [];
-    for (const integration of integrations) games.push(await keyframe.startGame(path.join('games', integration.key, integration.executable)));
+    for (const integration of integrations)
+      games.push(await keyframe.startGame(path.join('games', integration.key, integration.executable)));
     for (const file of Object.values(TAIL_FILES).map((place) => place(keyframe!.temp.path))) {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, '');
@@ -143,15 +164,21 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
     const certificate = await selfSignedCertificate(keyframe.temp.path);
     // Pushes carry the token the games' configs hold, as the real games' do.
     const pushToken = await readPushToken(path.join(keyframe.temp.path, 'data'));
-    const feeders = await Promise.all(integrations.filter((integration) => integration.tapes.length > 0).flatMap((integration) => {
-      const { pushPort, poll, tapes } = integration;
-      const tailFile = TAIL_FILES[integration.key]?.(keyframe!.temp.path);
-      if (pushPort !== undefined) {
-        return [replayInLoop(tapes, 'httpPush', (input) => postAsGame(pushPort, withPushToken((input as HttpPushInput).body, pushToken)))];
-      }
-      if (poll !== undefined) return [servePollsInLoop(poll.port, tapes, poll.https ? certificate : undefined)];
-      return tailFile ? [replayInLoop(tapes, 'tail', (input) => appendFile(tailFile, `${(input as { line: string }).line}\n`))] : [];
-    }));
+    const feeders = await Promise.all(
+      integrations
+        .filter((integration) => integration.tapes.length > 0)
+        .flatMap((integration) => {
+          const { pushPort, poll, tapes } = integration;
+          const tailFile = TAIL_FILES[integration.key]?.(keyframe!.temp.path);
+          if (pushPort !== undefined) {
+            return [
+              replayInLoop(tapes, 'httpPush', (input) => postAsGame(pushPort, withPushToken((input as HttpPushInput).body, pushToken))),
+            ];
+          }
+          if (poll !== undefined) return [servePollsInLoop(poll.port, tapes, poll.https ? certificate : undefined)];
+          return tailFile ? [replayInLoop(tapes, 'tail', (input) => appendFile(tailFile, `${(input as { line: string }).line}\n`))] : [];
+        }),
+    );
     const watch = pingLatencyWatch(client, 200);
 
     const pid = keyframe.service.child.pid!;
@@ -180,7 +207,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
         if (buffer) {
           const id = 70_000 + clips;
           clipIds.add(id);
-          client.send('CreateClip', { Segments: [{ id, startTime: 1, endTime: 6, fileName: buffer.fileName, filePath: buffer.filePath, type: 'Buffer', game: buffer.game }] });
+          client.send('CreateClip', {
+            Segments: [
+              { id, startTime: 1, endTime: 6, fileName: buffer.fileName, filePath: buffer.filePath, type: 'Buffer', game: buffer.game },
+            ],
+          });
           clips++;
         }
         nextClip += CLIP_EVERY_MS;
@@ -198,10 +229,20 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
     await Promise.all(games.map((game) => game.stop()));
     await client.until('State', (next) => Object.values(next.integrations).every((entry) => entry.status !== 'active'), 60_000);
     if (client.latest('State')!.recording !== null) client.send('StopRecording');
-    const stopped = await client.until('State', (next) => next.recording === null && next.content.some((item) => item.filePath === recorded), 120_000);
+    const stopped = await client.until(
+      'State',
+      (next) => next.recording === null && next.content.some((item) => item.filePath === recorded),
+      120_000,
+    );
     const session = stopped.content.find((item) => item.filePath === recorded)!;
-    await client.until('State', (state) => state.content.filter((item) => item.type === 'Clip').length >= clips
-      || client.all('ClipProgress').filter((progress) => clipIds.has(progress.id) && (progress.progress === 100 || progress.progress === -1)).length >= clips, 120_000);
+    await client.until(
+      'State',
+      (state) =>
+        state.content.filter((item) => item.type === 'Clip').length >= clips ||
+        client.all('ClipProgress').filter((progress) => clipIds.has(progress.id) && (progress.progress === 100 || progress.progress === -1))
+          .length >= clips,
+      120_000,
+    );
     const state = await client.until('State', () => true);
     const count = (type: string) => state.content.filter((item) => item.type === type).length;
     const failedClips = client.all('ClipProgress').filter((progress) => clipIds.has(progress.id) && progress.progress === -1);
@@ -213,11 +254,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
     const growth = (pick: (sample: ProcessSample) => number) => median(last.map(pick)) / median(first.map(pick)) - 1;
     const rssGrowth = growth((sample) => sample.rssBytes);
     const fdGrowth = growth((sample) => sample.openFileDescriptors);
-    console.log(`      ${SOAK_SECONDS} s: ${saves} replay saves -> ${count('Buffer')} Buffer items, ${clips} clips -> ${count('Clip')} Clip items (${failedClips.length} failed), ${pushes} tape inputs (pushes, log lines, poll answers), session ${session.duration} with ${session.bookmarks.length} bookmarks`);
+    console.log(
+      `      ${SOAK_SECONDS} s: ${saves} replay saves -> ${count('Buffer')} Buffer items, ${clips} clips -> ${count('Clip')} Clip items (${failedClips.length} failed), ${pushes} tape inputs (pushes, log lines, poll answers), session ${session.duration} with ${session.bookmarks.length} bookmarks`,
+    );
     console.log(`      RSS ${samples.map((sample) => mebibytes(sample.rssBytes).replace(' MiB', '')).join(' ')} MiB`);
     console.log(`      fds ${samples.map((sample) => sample.openFileDescriptors).join(' ')}`);
-    console.log(`      after warm-up: RSS ${mebibytes(median(first.map((sample) => sample.rssBytes)))} -> ${mebibytes(median(last.map((sample) => sample.rssBytes)))} (${(rssGrowth * 100).toFixed(1)}%), fds ${(fdGrowth * 100).toFixed(1)}%; ping worst ${ping.worstMs.toFixed(1)} ms, median ${ping.medianMs.toFixed(1)} ms (${ping.answered} answered)`);
-    console.log(`      integrations: ${Object.entries(health).map(([key, entry]) => `${key} ${entry.status}${entry.status === 'active' ? '' : ` (${entry.message})`}`).join('; ')}`);
+    console.log(
+      `      after warm-up: RSS ${mebibytes(median(first.map((sample) => sample.rssBytes)))} -> ${mebibytes(median(last.map((sample) => sample.rssBytes)))} (${(rssGrowth * 100).toFixed(1)}%), fds ${(fdGrowth * 100).toFixed(1)}%; ping worst ${ping.worstMs.toFixed(1)} ms, median ${ping.medianMs.toFixed(1)} ms (${ping.answered} answered)`,
+    );
+    console.log(
+      `      integrations: ${Object.entries(health)
+        .map(([key, entry]) => `${key} ${entry.status}${entry.status === 'active' ? '' : ` (${entry.message})`}`)
+        .join('; ')}`,
+    );
 
     expect(steady.length, 'samples after warm-up').to.be.at.least(4);
     expect(rssGrowth, 'RSS growth after warm-up').to.be.below(0.1);
@@ -229,7 +278,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
     const data = path.join(keyframe.temp.path, 'data');
     const content = path.join(keyframe.temp.path, 'videos');
-    expect((await filesBelow(content)).filter((file) => file.endsWith('.part') || path.basename(file).startsWith('.')), 'temporary files in the content folder').to.deep.equal([]);
+    expect(
+      (await filesBelow(content)).filter((file) => file.endsWith('.part') || path.basename(file).startsWith('.')),
+      'temporary files in the content folder',
+    ).to.deep.equal([]);
     for (const work of ['clip-work', 'replay-buffer', 'recordings']) {
       expect(await filesBelow(path.join(data, 'cache', work)), `files left in cache/${work}`).to.deep.equal([]);
     }

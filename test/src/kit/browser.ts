@@ -12,8 +12,14 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_FOLDER = path.resolve(fileURLToPath(new URL('../../artifacts/screenshots', import.meta.url)));
 
 const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export interface UiOptions {
@@ -50,12 +56,14 @@ export async function openUi(service: { url: string }, options: UiOptions = {}):
     await profile.remove();
     throw error;
   }
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   const consoleErrors: string[] = [];
   const record = (text: string) => {
     if (!options.expectedConsoleErrors?.some((expected) => expected.test(text))) consoleErrors.push(text);
   };
-  page.on('console', (message) => { if (message.type() === 'error') record(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') record(message.text());
+  });
   page.on('pageerror', (error) => record(`uncaught: ${error.message}`));
   await page.goto(service.url, { waitUntil: 'load' });
 
@@ -97,7 +105,7 @@ export async function waitForCondition(page: Page, expression: string, { timeout
 async function isOneColour(context: BrowserContext, png: Buffer): Promise<boolean> {
   const decoder = await context.newPage();
   try {
-    return await decoder.evaluate(`(async (base64) => {
+    return (await decoder.evaluate(`(async (base64) => {
       const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
       const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
       const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
@@ -105,7 +113,7 @@ async function isOneColour(context: BrowserContext, png: Buffer): Promise<boolea
       drawing.drawImage(bitmap, 0, 0);
       const pixels = new Uint32Array(drawing.getImageData(0, 0, bitmap.width, bitmap.height).data.buffer);
       return pixels.every((pixel) => pixel === pixels[0]);
-    })(${JSON.stringify(png.toString('base64'))})`) as boolean;
+    })(${JSON.stringify(png.toString('base64'))})`)) as boolean;
   } finally {
     await decoder.close();
   }

@@ -21,7 +21,10 @@ export async function folderListing(folder: string): Promise<string[]> {
 /** Every file below `folder` (hidden ones too), relative, sorted; an absent folder has none. */
 export async function filesBelow(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 export async function folderChecksum(folder: string): Promise<string> {

@@ -13,8 +13,16 @@ export interface FuzzFrame {
   expected: { code: RejectionCode; method: string | null };
 }
 
-export type FuzzKind = 'random bytes' | 'random text' | 'truncated JSON' | 'deep nesting' | 'not an object'
-  | 'bad envelope' | 'unknown method' | 'bad parameters' | 'frame over 1 MiB';
+export type FuzzKind =
+  | 'random bytes'
+  | 'random text'
+  | 'truncated JSON'
+  | 'deep nesting'
+  | 'not an object'
+  | 'bad envelope'
+  | 'unknown method'
+  | 'bad parameters'
+  | 'frame over 1 MiB';
 
 /** The part of JSON Schema the protocol's TypeBox schemas use. */
 interface JsonSchema {
@@ -32,14 +40,38 @@ interface JsonSchema {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const COMMAND_NAMES = Object.keys(Commands) as CommandName[];
-const NO_PARAMETER_COMMANDS = COMMAND_NAMES.filter((name) => Object.keys((Commands[name].parameters as JsonSchema).properties ?? {}).length === 0);
+const NO_PARAMETER_COMMANDS = COMMAND_NAMES.filter(
+  (name) => Object.keys((Commands[name].parameters as JsonSchema).properties ?? {}).length === 0,
+);
 const TEXT_ALPHABET = 'abcXYZ019 {}[]":,.-_\\/\ttrue null é€😀\u0000\u202e';
-const WRONG_VALUES: Json[] = [42, -1.5, 0, true, false, null, 'text', '', [], {}, [1, 'a', null], { nested: { deeper: [] } }, 1e308, -2147483649];
+const WRONG_VALUES: Json[] = [
+  42,
+  -1.5,
+  0,
+  true,
+  false,
+  null,
+  'text',
+  '',
+  [],
+  {},
+  [1, 'a', null],
+  { nested: { deeper: [] } },
+  1e308,
+  -2147483649,
+];
 const MIB = 1024 * 1024;
 
 const WEIGHTS: readonly (readonly [FuzzKind, number])[] = [
-  ['random bytes', 8], ['random text', 10], ['truncated JSON', 14], ['deep nesting', 4], ['not an object', 5],
-  ['bad envelope', 6], ['unknown method', 10], ['bad parameters', 43], ['frame over 1 MiB', 0.15],
+  ['random bytes', 8],
+  ['random text', 10],
+  ['truncated JSON', 14],
+  ['deep nesting', 4],
+  ['not an object', 5],
+  ['bad envelope', 6],
+  ['unknown method', 10],
+  ['bad parameters', 43],
+  ['frame over 1 MiB', 0.15],
 ];
 
 export class FrameFuzzer {
@@ -52,15 +84,28 @@ export class FrameFuzzer {
   next(): FuzzFrame {
     const kind = this.random.weighted(WEIGHTS);
     switch (kind) {
-      case 'random bytes': return { kind, data: this.random.bytes(this.random.integer(1, 2048)), binary: true, expected: malformed };
-      case 'random text': return this.randomText();
-      case 'truncated JSON': return this.truncated();
-      case 'deep nesting': return this.deepNesting();
-      case 'not an object': return this.text(kind, JSON.stringify(this.random.pick<Json>([[1, 2], 'NewConnection', 7, true, null, []])), malformed);
-      case 'bad envelope': return this.badEnvelope();
-      case 'unknown method': return this.unknownMethod();
-      case 'bad parameters': return this.badParameters();
-      case 'frame over 1 MiB': return this.text(kind, JSON.stringify({ Method: 'UpdateSettings', Parameters: { padding: 'x'.repeat(this.random.integer(MIB + 1, 1.5 * MIB)) } }), malformed);
+      case 'random bytes':
+        return { kind, data: this.random.bytes(this.random.integer(1, 2048)), binary: true, expected: malformed };
+      case 'random text':
+        return this.randomText();
+      case 'truncated JSON':
+        return this.truncated();
+      case 'deep nesting':
+        return this.deepNesting();
+      case 'not an object':
+        return this.text(kind, JSON.stringify(this.random.pick<Json>([[1, 2], 'NewConnection', 7, true, null, []])), malformed);
+      case 'bad envelope':
+        return this.badEnvelope();
+      case 'unknown method':
+        return this.unknownMethod();
+      case 'bad parameters':
+        return this.badParameters();
+      case 'frame over 1 MiB':
+        return this.text(
+          kind,
+          JSON.stringify({ Method: 'UpdateSettings', Parameters: { padding: 'x'.repeat(this.random.integer(MIB + 1, 1.5 * MIB)) } }),
+          malformed,
+        );
     }
   }
 
@@ -93,8 +138,15 @@ export class FrameFuzzer {
   private badEnvelope(): FuzzFrame {
     const method = this.random.pick(COMMAND_NAMES);
     const envelope = this.random.pick<Json>([
-      { Parameters: {} }, { method }, { METHOD: method }, { Method: '' }, { Method: 42 }, { Method: null },
-      { Method: [method] }, { Method: { name: method } }, {},
+      { Parameters: {} },
+      { method },
+      { METHOD: method },
+      { Method: '' },
+      { Method: 42 },
+      { Method: null },
+      { Method: [method] },
+      { Method: { name: method } },
+      {},
     ]);
     return this.text('bad envelope', JSON.stringify(envelope), malformed);
   }
@@ -108,7 +160,8 @@ export class FrameFuzzer {
         () => this.random.pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype']),
         () => 'X'.repeat(this.random.integer(1000, 20_000)),
       ])();
-      if (!isCommandName(method)) return this.text('unknown method', JSON.stringify({ Method: method, Parameters: {} }), { code: 'UnknownMethod', method });
+      if (!isCommandName(method))
+        return this.text('unknown method', JSON.stringify({ Method: method, Parameters: {} }), { code: 'UnknownMethod', method });
     }
   }
 
@@ -131,8 +184,13 @@ export class FrameFuzzer {
     const object = valid !== null && typeof valid === 'object' && !Array.isArray(valid) ? { ...valid } : {};
     const keys = Object.keys(schema.properties ?? {});
     const mutation = this.random.pick(['missing', 'extra', 'wrong type', 'huge', 'not an object', 'several'] as const);
-    const extra = () => { object[this.random.pick(['zz', 'force', '__proto__x', 'method', keys[0]?.toLowerCase() ?? 'x'])] = this.random.pick(WRONG_VALUES); };
-    const wrongType = () => { if (keys.length > 0) object[this.random.pick(keys)] = this.random.pick(WRONG_VALUES); else extra(); };
+    const extra = () => {
+      object[this.random.pick(['zz', 'force', '__proto__x', 'method', keys[0]?.toLowerCase() ?? 'x'])] = this.random.pick(WRONG_VALUES);
+    };
+    const wrongType = () => {
+      if (keys.length > 0) object[this.random.pick(keys)] = this.random.pick(WRONG_VALUES);
+      else extra();
+    };
     switch (mutation) {
       case 'missing': {
         const required = schema.required ?? [];
@@ -140,17 +198,28 @@ export class FrameFuzzer {
         else extra();
         return object;
       }
-      case 'extra': extra(); return object;
-      case 'wrong type': wrongType(); return object;
+      case 'extra':
+        extra();
+        return object;
+      case 'wrong type':
+        wrongType();
+        return object;
       case 'huge': {
         // A huge value alone may be valid (a long Title), so it always comes with a wrong one.
         const key = keys.length > 0 ? this.random.pick(keys) : 'huge';
-        object[key] = this.random.chance(0.5) ? 'A'.repeat(this.random.integer(10_000, 900_000)) : Array.from({ length: this.random.integer(1000, 50_000) }, (_, index) => index);
+        object[key] = this.random.chance(0.5)
+          ? 'A'.repeat(this.random.integer(10_000, 900_000))
+          : Array.from({ length: this.random.integer(1000, 50_000) }, (_, index) => index);
         wrongType();
         return object;
       }
-      case 'not an object': return this.random.pick<Json>([[object], 'Parameters', 12, true, [1, 2, 3]]);
-      case 'several': extra(); wrongType(); wrongType(); return object;
+      case 'not an object':
+        return this.random.pick<Json>([[object], 'Parameters', 12, true, [1, 2, 3]]);
+      case 'several':
+        extra();
+        wrongType();
+        wrongType();
+        return object;
     }
   }
 
@@ -166,13 +235,20 @@ export class FrameFuzzer {
         }
         return result;
       }
-      case 'array': return depth > 4 || !schema.items ? [] : [this.sample(schema.items, depth + 1)];
-      case 'string': return schema.pattern ? '00:00:01.5' : this.random.text(this.random.integer(1, 24), 'abcXYZ019 ./-_é');
-      case 'integer': return this.random.integer(Math.max(schema.minimum ?? 0, 1), Math.min(schema.maximum ?? 1000, 1000));
-      case 'number': return this.random.integer(schema.minimum ?? 0, 1000) + 0.5;
-      case 'boolean': return this.random.chance(0.5);
-      case 'null': return null;
-      default: return null;
+      case 'array':
+        return depth > 4 || !schema.items ? [] : [this.sample(schema.items, depth + 1)];
+      case 'string':
+        return schema.pattern ? '00:00:01.5' : this.random.text(this.random.integer(1, 24), 'abcXYZ019 ./-_é');
+      case 'integer':
+        return this.random.integer(Math.max(schema.minimum ?? 0, 1), Math.min(schema.maximum ?? 1000, 1000));
+      case 'number':
+        return this.random.integer(schema.minimum ?? 0, 1000) + 0.5;
+      case 'boolean':
+        return this.random.chance(0.5);
+      case 'null':
+        return null;
+      default:
+        return null;
     }
   }
 }

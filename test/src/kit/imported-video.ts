@@ -12,7 +12,12 @@ import type { ProtocolClient } from './protocol-client.js';
  * Writes a test video to `<sourceFolder>/<name>.mp4`, imports it as a Session and resolves with its
  * State item once the import is done (the library file no longer changes after that).
  */
-export async function importGeneratedVideo(frontend: ProtocolClient, sourceFolder: string, name: string, video: TestVideo): Promise<ContentItem> {
+export async function importGeneratedVideo(
+  frontend: ProtocolClient,
+  sourceFolder: string,
+  name: string,
+  video: TestVideo,
+): Promise<ContentItem> {
   const source = path.join(sourceFolder, `${name}.mp4`);
   await mkdir(sourceFolder, { recursive: true });
   await generateVideo(ffmpegPath(), source, video);
@@ -23,5 +28,7 @@ export async function importGeneratedVideo(frontend: ProtocolClient, sourceFolde
 }
 
 export async function fileSha256(file: string): Promise<string> {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }

@@ -16,7 +16,10 @@ import { createTempFolder, type TempFolder } from './temp-folder.js';
 
 /** A program that only waits, copied under a game's executable name; stopped with `stop`. */
 export class StandInGame {
-  private constructor(readonly executable: string, private readonly child: ChildProcess) {}
+  private constructor(
+    readonly executable: string,
+    private readonly child: ChildProcess,
+  ) {}
 
   /** Where the stand-in can run: it copies `/bin/sleep`, so Linux and macOS. */
   static readonly supported = process.platform === 'linux' || process.platform === 'darwin';
@@ -55,7 +58,12 @@ export interface IntegrationServiceOptions {
 export class IntegrationService {
   private readonly games: StandInGame[] = [];
 
-  private constructor(readonly temp: TempFolder, readonly service: ServiceProcess, readonly client: ProtocolClient, readonly integration: string) {}
+  private constructor(
+    readonly temp: TempFolder,
+    readonly service: ServiceProcess,
+    readonly client: ProtocolClient,
+    readonly integration: string,
+  ) {}
 
   static async start(options: IntegrationServiceOptions): Promise<IntegrationService> {
     const temp = await createTempFolder();
@@ -67,9 +75,15 @@ export class IntegrationService {
     });
     const client = await ProtocolClient.connect(service.url);
     const { settings } = await client.handshake();
-    const gameIntegrations = Object.fromEntries(Object.keys(settings.gameIntegrations).map((key) => [key, { enabled: key === options.integration }]));
+    const gameIntegrations = Object.fromEntries(
+      Object.keys(settings.gameIntegrations).map((key) => [key, { enabled: key === options.integration }]),
+    );
     client.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: path.join(temp.path, 'videos'), gameIntegrations });
-    await client.until('Settings', (next) => Object.entries(next.gameIntegrations).every(([key, value]) => value.enabled === (key === options.integration)), 10_000);
+    await client.until(
+      'Settings',
+      (next) => Object.entries(next.gameIntegrations).every(([key, value]) => value.enabled === (key === options.integration)),
+      10_000,
+    );
     return new IntegrationService(temp, service, client, options.integration);
   }
 
@@ -104,7 +118,11 @@ export class IntegrationService {
   async stopRecording(timeoutMs = 30_000): Promise<ContentItem> {
     const filePath = this.client.latest('State')!.recording?.filePath;
     this.client.send('StopRecording');
-    const stopped = await this.client.until('State', (state) => state.recording === null && state.content.some((item) => item.filePath === filePath), timeoutMs);
+    const stopped = await this.client.until(
+      'State',
+      (state) => state.recording === null && state.content.some((item) => item.filePath === filePath),
+      timeoutMs,
+    );
     return stopped.content.find((item) => item.filePath === filePath)!;
   }
 

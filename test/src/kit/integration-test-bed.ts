@@ -5,8 +5,21 @@
 // of deactivate() (the host's GatedFeeds). The clock, feeds and recorder are core's stand-ins, the same
 // the tape player runs integrations with.
 import {
-  Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder,
-  type BookmarkRequest, type BookmarksService, type DataExpectation, type FeedsService, type GamePathsService, type HealthReporter, type IntegrationSettingsService,
+  Bookmarks,
+  Clock,
+  Feeds,
+  GamePaths,
+  Health,
+  IntegrationSettings,
+  Logger,
+  Recorder,
+  type BookmarkRequest,
+  type BookmarksService,
+  type DataExpectation,
+  type FeedsService,
+  type GamePathsService,
+  type HealthReporter,
+  type IntegrationSettingsService,
   type PluginLogger,
 } from '@keyframe/core';
 import { GatedFeeds, ManualClock, ScriptedFeeds, ScriptedRecorder, SilenceWatch } from '@keyframe/core/tapes';
@@ -60,10 +73,18 @@ export interface LoggedLine {
 
 export class RecordedLogger implements PluginLogger {
   readonly lines: LoggedLine[] = [];
-  debug(message: string, fields?: Record<string, unknown>): void { this.log('debug', message, fields); }
-  info(message: string, fields?: Record<string, unknown>): void { this.log('info', message, fields); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.log('warn', message, fields); }
-  error(message: string, fields?: Record<string, unknown>): void { this.log('error', message, fields); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.log('debug', message, fields);
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.log('info', message, fields);
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.log('warn', message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.log('error', message, fields);
+  }
   /** Warnings and errors: what a test of good input expects none of. */
   get problems(): LoggedLine[] {
     return this.lines.filter((line) => line.level === 'warn' || line.level === 'error');
@@ -96,7 +117,10 @@ export class IntegrationTestBed {
   readonly feeds = new ScriptedFeeds();
   readonly bookmarks = new RecordedBookmarks();
   /** Times what the integration expects with `health.expectData`, as the host does. */
-  readonly #silence = new SilenceWatch((reason) => this.health.degraded(reason), () => this.health.current);
+  readonly #silence = new SilenceWatch(
+    (reason) => this.health.degraded(reason),
+    () => this.health.current,
+  );
   readonly health = new RecordedHealth((expectation) => this.#silence.expect(expectation));
   readonly logger = new RecordedLogger();
   readonly clock = new ManualClock();

@@ -23,9 +23,23 @@ export async function writeLibrarySession(dataFolder: string, file: string, hour
   const id = randomUUID().replaceAll('-', '');
   const name = path.basename(file, path.extname(file));
   const item: ContentItem = {
-    id, type: 'Session', title: name, game: 'Arena', bookmarks: [], fileName: name, filePath: file, fileSize: 'Unknown', fileSizeKb: 0,
-    duration: formatDuration(60), createdAt: formatLocalDateTime(created), aiAnalysis: null, uploadId: null, gameDatabaseId: null,
-    audioTrackNames: null, isImported: false, compressed: false,
+    id,
+    type: 'Session',
+    title: name,
+    game: 'Arena',
+    bookmarks: [],
+    fileName: name,
+    filePath: file,
+    fileSize: 'Unknown',
+    fileSizeKb: 0,
+    duration: formatDuration(60),
+    createdAt: formatLocalDateTime(created),
+    aiAnalysis: null,
+    uploadId: null,
+    gameDatabaseId: null,
+    audioTrackNames: null,
+    isImported: false,
+    compressed: false,
   };
   const sidecar = path.join(dataFolder, 'cache', 'metadata', TYPE_FOLDERS.Session, `${id}.json`);
   await mkdir(path.dirname(sidecar), { recursive: true });

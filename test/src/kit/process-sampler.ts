@@ -21,8 +21,11 @@ export async function sampleProcess(pid: number): Promise<ProcessSample> {
  * Samples `pid` every `intervalMs` until the sample satisfies `settled` or `timeoutMs` passes; the
  * last sample either way. V8 gives memory back lazily, so a single reading right after load says little.
  */
-export async function sampleUntil(pid: number, settled: (sample: ProcessSample) => boolean,
-  options: { timeoutMs: number; intervalMs?: number }): Promise<ProcessSample> {
+export async function sampleUntil(
+  pid: number,
+  settled: (sample: ProcessSample) => boolean,
+  options: { timeoutMs: number; intervalMs?: number },
+): Promise<ProcessSample> {
   const deadline = Date.now() + options.timeoutMs;
   let sample = await sampleProcess(pid);
   while (!settled(sample) && Date.now() < deadline) {

@@ -41,9 +41,18 @@ export class ProtocolClient {
   static async connect(url: string, options: ConnectOptions = {}): Promise<ProtocolClient> {
     const socket = new WebSocket(url.replace(/^http/, 'ws'), options.origin ? { origin: options.origin } : {});
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no connection to ${url} within ${options.timeoutMs ?? 5000} ms`)), options.timeoutMs ?? 5000);
-      socket.once('open', () => { clearTimeout(timer); resolve(); });
-      socket.once('error', (error) => { clearTimeout(timer); reject(error); });
+      const timer = setTimeout(
+        () => reject(new Error(`no connection to ${url} within ${options.timeoutMs ?? 5000} ms`)),
+        options.timeoutMs ?? 5000,
+      );
+      socket.once('open', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       socket.once('unexpected-response', (_request, response) => {
         clearTimeout(timer);
         reject(Object.assign(new Error(`upgrade refused with HTTP ${response.statusCode}`), { statusCode: response.statusCode }));
@@ -56,7 +65,10 @@ export class ProtocolClient {
     return this.socket.readyState === WebSocket.OPEN;
   }
 
-  send<M extends CommandName>(method: M, ...parameters: {} extends CommandParametersMap[M] ? [CommandParametersMap[M]?] : [CommandParametersMap[M]]): void {
+  send<M extends CommandName>(
+    method: M,
+    ...parameters: {} extends CommandParametersMap[M] ? [CommandParametersMap[M]?] : [CommandParametersMap[M]]
+  ): void {
     const [values] = parameters;
     this.socket.send(JSON.stringify(values === undefined ? { Method: method } : { Method: method, Parameters: values }));
   }
@@ -67,7 +79,11 @@ export class ProtocolClient {
   }
 
   /** The next event of that method (after those already awaited) that satisfies `predicate`. */
-  next<E extends EventName>(method: E, predicate: (content: EventContentMap[E]) => boolean = () => true, timeoutMs = 5000): Promise<EventContentMap[E]> {
+  next<E extends EventName>(
+    method: E,
+    predicate: (content: EventContentMap[E]) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<EventContentMap[E]> {
     const matches = (event: ReceivedEvent) => event.method === method && predicate(event.content as EventContentMap[E]);
     for (let index = this.cursor; index < this.events.length; index++) {
       if (matches(this.events[index]!)) {
@@ -79,11 +95,18 @@ export class ProtocolClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new Error(`no ${method} event within ${timeoutMs} ms; received: ${this.events.map((event) => event.method).join(', ') || 'nothing'}`));
+        reject(
+          new Error(
+            `no ${method} event within ${timeoutMs} ms; received: ${this.events.map((event) => event.method).join(', ') || 'nothing'}`,
+          ),
+        );
       }, timeoutMs);
       const waiter: Waiter = {
         matches,
-        resolve: (event) => { clearTimeout(timer); resolve(event.content as EventContentMap[E]); },
+        resolve: (event) => {
+          clearTimeout(timer);
+          resolve(event.content as EventContentMap[E]);
+        },
       };
       this.waiters.add(waiter);
     });
@@ -100,7 +123,11 @@ export class ProtocolClient {
   }
 
   /** Resolves when the latest `method` event satisfies `predicate`: the one already received, or a coming one. */
-  until<E extends EventName>(method: E, predicate: (content: EventContentMap[E]) => boolean, timeoutMs = 5000): Promise<EventContentMap[E]> {
+  until<E extends EventName>(
+    method: E,
+    predicate: (content: EventContentMap[E]) => boolean,
+    timeoutMs = 5000,
+  ): Promise<EventContentMap[E]> {
     const latest = this.latest(method);
     if (latest !== undefined && predicate(latest)) return Promise.resolve(latest);
     return this.next(method, predicate, timeoutMs);

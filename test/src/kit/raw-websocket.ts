@@ -15,11 +15,22 @@ export const OPCODE_CLOSE = 0x8;
 export async function openRawWebSocket(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
-  await new Promise<void>((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-  socket.write([
-    'GET / HTTP/1.1', `Host: ${hostname}:${port}`, 'Upgrade: websocket', 'Connection: Upgrade',
-    `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13', '', '',
-  ].join('\r\n'));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write(
+    [
+      'GET / HTTP/1.1',
+      `Host: ${hostname}:${port}`,
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+      'Sec-WebSocket-Version: 13',
+      '',
+      '',
+    ].join('\r\n'),
+  );
   let answer = Buffer.alloc(0);
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -44,9 +55,12 @@ export async function openRawWebSocket(url: string): Promise<Socket> {
 export function clientFrame(text: string, { masked = true } = {}): Buffer {
   const payload = Buffer.from(text);
   const length = payload.length;
-  const header = length < 126 ? Buffer.from([0x80 | OPCODE_TEXT, length])
-    : length < 65536 ? Buffer.from([0x80 | OPCODE_TEXT, 126, length >> 8, length & 0xff])
-      : Buffer.concat([Buffer.from([0x80 | OPCODE_TEXT, 127]), bigEndian64(length)]);
+  const header =
+    length < 126
+      ? Buffer.from([0x80 | OPCODE_TEXT, length])
+      : length < 65536
+        ? Buffer.from([0x80 | OPCODE_TEXT, 126, length >> 8, length & 0xff])
+        : Buffer.concat([Buffer.from([0x80 | OPCODE_TEXT, 127]), bigEndian64(length)]);
   if (!masked) return Buffer.concat([header, payload]);
   header[1] = header[1]! | 0x80;
   const mask = randomBytes(4);

@@ -15,15 +15,33 @@ export interface Certificate {
 
 /** Whether the openssl command, which makes the certificate, can run here. */
 export async function canMakeCertificates(): Promise<boolean> {
-  return run('openssl', ['version']).then(() => true, () => false);
+  return run('openssl', ['version']).then(
+    () => true,
+    () => false,
+  );
 }
 
 export async function selfSignedCertificate(folder: string): Promise<Certificate> {
   const key = path.join(folder, 'key.pem');
   const cert = path.join(folder, 'cert.pem');
   await run('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
   ]);
   return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
 }

@@ -32,10 +32,19 @@ export class ServiceProcess {
   private output = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  private constructor(readonly child: ChildProcess, readonly url: string, readonly legacyUrl: string | undefined, initialOutput: string) {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly legacyUrl: string | undefined,
+    initialOutput: string,
+  ) {
     this.output = initialOutput;
-    child.stdout?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
-    child.stderr?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
     this.exited = new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
       else child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -47,13 +56,21 @@ export class ServiceProcess {
     const home = options.homeFolder ?? path.join(options.dataFolder, 'home');
     const isolatedHome = { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: undefined, APPDATA: undefined };
     const gameProcessRoot = options.gameProcessRoot ?? options.dataFolder;
-    const child = spawn(process.execPath, [
-      options.main ?? MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy),
-    ], { env: { ...process.env, ...isolatedHome, KEYFRAME_GAME_PROCESS_ROOT: gameProcessRoot, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [options.main ?? MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy)],
+      {
+        env: { ...process.env, ...isolatedHome, KEYFRAME_GAME_PROCESS_ROOT: gameProcessRoot, ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
 
     let output = '';
     const started = await new Promise<{ url: string; legacyUrl?: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`)), options.startTimeoutMs ?? 15000);
+      const timer = setTimeout(
+        () => reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`)),
+        options.startTimeoutMs ?? 15000,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const url = /UI:\s+(http:\/\/\S+)/.exec(output)?.[1];
@@ -64,8 +81,13 @@ export class ServiceProcess {
         }
       };
       child.stdout?.on('data', onData);
-      child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code} before it was ready:\n${output}`)); });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`service exited with ${code} before it was ready:\n${output}`));
+      });
     });
     return new ServiceProcess(child, started.url, started.legacyUrl, output);
   }

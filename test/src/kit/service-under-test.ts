@@ -17,7 +17,11 @@ export class ServiceUnderTest {
   /** Starts the service (again, after a stop or a kill) and connects a new client, without the handshake. */
   async start(env: NodeJS.ProcessEnv = {}): Promise<ProtocolClient> {
     await this.client?.close();
-    this.service = await ServiceProcess.start({ dataFolder: this.data.path, legacyPort: 'off', env: { KEYFRAME_CAPTURE: 'synthetic', ...env } });
+    this.service = await ServiceProcess.start({
+      dataFolder: this.data.path,
+      legacyPort: 'off',
+      env: { KEYFRAME_CAPTURE: 'synthetic', ...env },
+    });
     this.client = await ProtocolClient.connect(this.service.url);
     return this.client;
   }

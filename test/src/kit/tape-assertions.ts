@@ -1,6 +1,13 @@
 // For plugin authors: replay a tape into an integration package and compare its bookmarks with
 // the `*.expected.json` beside the tape.
-import { inspectPackage, loadIntegrationClass, playTape, type PlayedBookmark, type TapeHeader, type TapePlayback } from '@keyframe/core/tapes';
+import {
+  inspectPackage,
+  loadIntegrationClass,
+  playTape,
+  type PlayedBookmark,
+  type TapeHeader,
+  type TapePlayback,
+} from '@keyframe/core/tapes';
 import type { GamePathsService } from '@keyframe/core';
 import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -74,7 +74,10 @@ export class TusPlatform {
   private tus: TusServer;
   private port = 0;
 
-  private constructor(readonly store: TempFolder, private readonly options: TusPlatformOptions) {
+  private constructor(
+    readonly store: TempFolder,
+    private readonly options: TusPlatformOptions,
+  ) {
     this.tus = this.createTusServer();
   }
 
@@ -168,7 +171,9 @@ export class TusPlatform {
 
   private createTusServer(): TusServer {
     const server = new TusServer({ path: TUS_PATH, datastore: new FileStore({ directory: this.store.path }) });
-    server.on('POST_CREATE', (_request, upload) => { this.createdIds.push(upload.id); });
+    server.on('POST_CREATE', (_request, upload) => {
+      this.createdIds.push(upload.id);
+    });
     return server;
   }
 
@@ -225,7 +230,10 @@ export class TusPlatform {
     const record: TusRequestRecord = { method, uploadId: id, status: response.statusCode };
     if (method === 'PATCH' && id) {
       record.offsetSent = offsetSent;
-      record.storedAfter = await stat(path.join(this.store.path, id)).then((info) => info.size, () => -1);
+      record.storedAfter = await stat(path.join(this.store.path, id)).then(
+        (info) => info.size,
+        () => -1,
+      );
     }
     this.tusRequests.push(record);
   }
@@ -262,13 +270,17 @@ export class TusPlatform {
 
   private processingStatus(id: string, response: http.ServerResponse): void {
     const upload = this.tus.datastore as FileStore;
-    void upload.getUpload(id).then((stored) => {
-      if (stored.size === undefined || stored.offset !== stored.size) return json(response, 404, { message: 'No finished upload with that id' });
-      const polls = (this.polls.get(id) ?? 0) + 1;
-      this.polls.set(id, polls);
-      if (polls <= (this.options.processingPolls ?? 1)) return json(response, 200, { status: 'processing' });
-      return json(response, 200, { status: 'ready', url: `${this.origin}/watch/${id}` });
-    }, () => json(response, 404, { message: 'No upload with that id' }));
+    void upload.getUpload(id).then(
+      (stored) => {
+        if (stored.size === undefined || stored.offset !== stored.size)
+          return json(response, 404, { message: 'No finished upload with that id' });
+        const polls = (this.polls.get(id) ?? 0) + 1;
+        this.polls.set(id, polls);
+        if (polls <= (this.options.processingPolls ?? 1)) return json(response, 200, { status: 'processing' });
+        return json(response, 200, { status: 'ready', url: `${this.origin}/watch/${id}` });
+      },
+      () => json(response, 404, { message: 'No upload with that id' }),
+    );
   }
 
   private async renew(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -279,7 +291,12 @@ export class TusPlatform {
     if (!granted) return json(response, 400, { error: 'invalid_grant', error_description: 'The refresh token is invalid or has expired' });
     this.refreshTokens.delete(refreshToken);
     const tokens = this.issueTokens(this.options.renewedTokenSeconds ?? 3600);
-    json(response, 200, { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, token_type: 'Bearer', expires_in: this.options.renewedTokenSeconds ?? 3600 });
+    json(response, 200, {
+      access_token: tokens.accessToken,
+      refresh_token: tokens.refreshToken,
+      token_type: 'Bearer',
+      expires_in: this.options.renewedTokenSeconds ?? 3600,
+    });
   }
 
   private jwt(seconds: number): string {

@@ -15,8 +15,11 @@ import { serviceUnderTest } from '../kit/service-under-test.js';
 import { createTempFolder } from '../kit/temp-folder.js';
 
 /** Files below `folder` (relative), hidden ones included. */
-const filesBelow = async (folder: string) => (await readdir(folder, { recursive: true, withFileTypes: true }))
-  .filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+const filesBelow = async (folder: string) =>
+  (await readdir(folder, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 
 describe('concurrent jobs never overwrite each other', function () {
   this.timeout(120_000);
@@ -34,7 +37,10 @@ describe('concurrent jobs never overwrite each other', function () {
     const sources = path.join(under.data.path, 'sources');
     const first = await importGeneratedVideo(frontend, sources, 'first', { seconds: 2 });
     const second = await importGeneratedVideo(frontend, sources, 'second', { seconds: 3, tones: [660] });
-    const sums = new Map([[first.id, await fileSha256(first.filePath)], [second.id, await fileSha256(second.filePath)]]);
+    const sums = new Map([
+      [first.id, await fileSha256(first.filePath)],
+      [second.id, await fileSha256(second.filePath)],
+    ]);
 
     frontend.send('RenameContent', { FileName: first.fileName, ContentType: 'Session', Title: 'Ace' });
     frontend.send('RenameContent', { FileName: second.fileName, ContentType: 'Session', Title: 'Ace' });
@@ -48,19 +54,23 @@ describe('concurrent jobs never overwrite each other', function () {
     console.log(`      2 concurrent renames: ${renamed.length} items, ${renamed.length} files, checksums intact`);
   });
 
-  it('six imports at once of two different files both named x.mp4 give six items, each with its own source\'s video', async () => {
+  it("six imports at once of two different files both named x.mp4 give six items, each with its own source's video", async () => {
     const frontend = await connectWithContentFolder();
-    const sources = await Promise.all(['a', 'b'].map(async (folder, index) => {
-      const file = path.join(under.data.path, 'downloads', folder, 'x.mp4');
-      await mkdir(path.dirname(file), { recursive: true });
-      await generateVideo(ffmpegPath(), file, { seconds: 2 + index * 2, width: 320, height: 180, tones: [440 + index * 220] });
-      return { file, sha256: await fileSha256(file), sizeBytes: (await stat(file)).size };
-    }));
+    const sources = await Promise.all(
+      ['a', 'b'].map(async (folder, index) => {
+        const file = path.join(under.data.path, 'downloads', folder, 'x.mp4');
+        await mkdir(path.dirname(file), { recursive: true });
+        await generateVideo(ffmpegPath(), file, { seconds: 2 + index * 2, width: 320, height: 180, tones: [440 + index * 220] });
+        return { file, sha256: await fileSha256(file), sizeBytes: (await stat(file)).size };
+      }),
+    );
     const imports = [0, 1, 0, 1, 0, 1].map((index) => sources[index]!);
     for (const source of imports) frontend.send('ImportFile', { sectionId: 'sessions', FilePaths: [source.file] });
     const finished: { status: string; message?: string | null }[] = [];
     while (finished.length < imports.length) {
-      finished.push(await frontend.next('ImportProgress', (progress) => progress.fileName === 'Finished' || progress.fileName === 'Failed', 60_000));
+      finished.push(
+        await frontend.next('ImportProgress', (progress) => progress.fileName === 'Finished' || progress.fileName === 'Failed', 60_000),
+      );
     }
     const failures = finished.filter((progress) => progress.status !== 'done');
     expect(failures, 'every import succeeded').to.deep.equal([]);
@@ -80,7 +90,10 @@ describe('concurrent jobs never overwrite each other', function () {
     }
     expect([...perSource.values()]).to.deep.equal([3, 3]);
     const left = await filesBelow(path.join(under.content.path, 'Full Sessions'));
-    expect(left.filter((file) => file.endsWith('.part')), 'temporary files left').to.deep.equal([]);
+    expect(
+      left.filter((file) => file.endsWith('.part')),
+      'temporary files left',
+    ).to.deep.equal([]);
     expect(left).to.have.length(6);
     console.log(`      6 concurrent imports of two x.mp4: ${items.length} items, ${left.length} files, 0 .part files left`);
   });
@@ -107,14 +120,23 @@ describe('one Keyframe per data folder', function () {
     return file;
   };
 
-  it('a second service on a running one\'s data folder exits naming it; the first one\'s recording is untouched and still growing', async () => {
+  it("a second service on a running one's data folder exits naming it; the first one's recording is untouched and still growing", async () => {
     const { client } = await under.connect();
     const recording = await startRecording(client);
     const firstPid = under.process.child.pid!;
     const firstPort = new URL(under.process.url).port;
 
-    const refusal = await ServiceProcess.start({ dataFolder: under.data.path, legacyPort: 'off', env: { KEYFRAME_CAPTURE: 'synthetic' } })
-      .then((started) => { second = started; return undefined; }, (error: unknown) => (error as Error).message);
+    const refusal = await ServiceProcess.start({
+      dataFolder: under.data.path,
+      legacyPort: 'off',
+      env: { KEYFRAME_CAPTURE: 'synthetic' },
+    }).then(
+      (started) => {
+        second = started;
+        return undefined;
+      },
+      (error: unknown) => (error as Error).message,
+    );
     expect(refusal, 'the second service refused to start').to.be.a('string');
     expect(refusal).to.include('exited with 1');
     expect(refusal).to.include(`The data folder ${under.data.path} is in use by another Keyframe (pid ${firstPid}, port ${firstPort}`);
@@ -139,7 +161,7 @@ describe('one Keyframe per data folder', function () {
     expect(await readdir(under.data.path)).to.include('keyframe.lock');
   });
 
-  it('a service whose cache folder is another running service\'s does not offer that service\'s live recording', async () => {
+  it("a service whose cache folder is another running service's does not offer that service's live recording", async () => {
     const { client } = await under.connect();
     const recording = await startRecording(client);
     const other = await createTempFolder();

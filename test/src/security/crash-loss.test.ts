@@ -10,10 +10,12 @@ import { processesMentioning, ffprobePath } from '../kit/processes.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
 /** Seconds of each stream (video first): a file that ends early in one stream must not pass on the other's length. */
-const probeStreams = (file: string) => new Promise<number[]>((resolve, reject) => {
-  execFile(ffprobePath(), ['-v', 'error', '-show_entries', 'stream=duration', '-of', 'csv=p=0', file],
-    (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout.trim().split('\n').map(Number.parseFloat))));
-});
+const probeStreams = (file: string) =>
+  new Promise<number[]>((resolve, reject) => {
+    execFile(ffprobePath(), ['-v', 'error', '-show_entries', 'stream=duration', '-of', 'csv=p=0', file], (error, stdout, stderr) =>
+      error ? reject(new Error(stderr || error.message)) : resolve(stdout.trim().split('\n').map(Number.parseFloat)),
+    );
+  });
 
 const sleepUntil = (time: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())));
 
@@ -52,20 +54,29 @@ describe('a recording when the service is killed (kill -9)', function () {
     const recordedSeconds = (Date.now() - startedAt) / 1000;
     await under.process.kill();
     const ended = await eventually(async () => (await processesMentioning(recordings)).length === 0, 5000);
-    expect(ended, `the recording ffmpeg 5 s after the service was killed: ${(await processesMentioning(recordings)).join('; ')}`).to.equal(true);
+    expect(ended, `the recording ffmpeg 5 s after the service was killed: ${(await processesMentioning(recordings)).join('; ')}`).to.equal(
+      true,
+    );
 
     frontend = await under.start();
     await frontend.handshake();
     const prompt = await frontend.next('RecoveryPrompt');
     expect(prompt.files.map((file) => file.type)).to.deep.equal(['Session']);
     frontend.send('RecoveryConfirm', { recoveryId: prompt.files[0]!.recoveryId, action: 'recover', gameOverride: 'Crash Test' });
-    const recovered = await frontend.next('State', (state) => state.content.some((item) => item.game === 'Crash Test'), 30000)
-      .catch((error: Error) => { throw new Error(`${error.message}: ${JSON.stringify(frontend.events.filter((event) => event.method === 'CommandRejected' || event.method === 'ShowModal'))}`); });
+    const recovered = await frontend
+      .next('State', (state) => state.content.some((item) => item.game === 'Crash Test'), 30000)
+      .catch((error: Error) => {
+        throw new Error(
+          `${error.message}: ${JSON.stringify(frontend.events.filter((event) => event.method === 'CommandRejected' || event.method === 'ShowModal'))}`,
+        );
+      });
     const item = recovered.content.find((listed) => listed.game === 'Crash Test')!;
     const streams = await probeStreams(item.filePath);
     expect(streams, 'video and sound').to.have.lengthOf(2);
     const probed = Math.min(...streams);
-    console.log(`      recorded ${recordedSeconds.toFixed(2)} s wall clock before kill -9; recovered ${streams.map((seconds) => seconds.toFixed(2)).join(' s video, ')} s sound; lost ${(recordedSeconds - probed).toFixed(2)} s`);
+    console.log(
+      `      recorded ${recordedSeconds.toFixed(2)} s wall clock before kill -9; recovered ${streams.map((seconds) => seconds.toFixed(2)).join(' s video, ')} s sound; lost ${(recordedSeconds - probed).toFixed(2)} s`,
+    );
     expect(probed, `recovered seconds of ${recordedSeconds.toFixed(2)} s recorded`).to.be.at.least(recordedSeconds - ALLOWED_LOSS_SECONDS);
   });
 });

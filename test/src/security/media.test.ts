@@ -44,11 +44,16 @@ function decodeSpan(line: string): { start: number; end: number } {
 /** The most spans running at one moment; spans that touch within the log's millisecond rounding do not count as overlapping. */
 function mostAtOnce(spans: readonly { start: number; end: number }[]): number {
   const SLACK_MS = 2;
-  return Math.max(0, ...spans.map((span) => spans.filter((other) => other.start < span.end - SLACK_MS && other.end > span.start + SLACK_MS).length));
+  return Math.max(
+    0,
+    ...spans.map((span) => spans.filter((other) => other.start < span.end - SLACK_MS && other.end > span.start + SLACK_MS).length),
+  );
 }
 
 /** A server on loopback that answers `handle`, and every path asked of it. */
-async function localServer(handle: (url: string) => { type: string; body: string } = () => ({ type: 'text/plain', body: 'nothing' })): Promise<{ server: Server; port: number; asked: string[] }> {
+async function localServer(
+  handle: (url: string) => { type: string; body: string } = () => ({ type: 'text/plain', body: 'nothing' }),
+): Promise<{ server: Server; port: number; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((request, response) => {
     asked.push(request.url ?? '');
@@ -67,8 +72,10 @@ const DEBUG_LOG = { KEYFRAME_LOG_LEVEL: 'debug' };
 describe('media security', function () {
   this.timeout(120000);
   const under = serviceUnderTest();
-  const logLines = async (message: string) => (await readFile(path.join(under.data.path, 'logs', 'keyframe.log'), 'utf8'))
-    .split('\n').filter((line) => line.includes(`"message":"${message}"`));
+  const logLines = async (message: string) =>
+    (await readFile(path.join(under.data.path, 'logs', 'keyframe.log'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes(`"message":"${message}"`));
 
   /** A library item of `seconds`, small frames, imported into the running service. */
   const libraryVideo = async (frontend: ProtocolClient, seconds: number): Promise<ContentItem> => {
@@ -92,11 +99,17 @@ describe('media security', function () {
           await new Promise((resolve) => setTimeout(resolve, 2));
         }
       })();
-      const answers = await Promise.all(Array.from({ length: 150 }, async (_, index) => {
-        const response = await fetch(`${base}${(index / 10).toFixed(1)}`);
-        const body = Buffer.from(await response.arrayBuffer());
-        return { status: response.status, retryAfter: response.headers.get('retry-after'), jpeg: body.subarray(0, 2).toString('hex') === 'ffd8' };
-      }));
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, async (_, index) => {
+          const response = await fetch(`${base}${(index / 10).toFixed(1)}`);
+          const body = Buffer.from(await response.arrayBuffer());
+          return {
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            jpeg: body.subarray(0, 2).toString('hex') === 'ffd8',
+          };
+        }),
+      );
       watching = false;
       await watcher;
 
@@ -104,7 +117,9 @@ describe('media security', function () {
       const busy = answers.filter((answer) => answer.status === 503);
       // On a quiet machine a decode can end between two looks at /proc; the log's decode spans miss none.
       const overlapping = mostAtOnce((await logLines('frame read')).map(decodeSpan));
-      console.log(`      150 parallel frames: ${ok.length} × 200, ${busy.length} × 503, at most ${Math.max(most, overlapping)} ffmpeg at once (pool ${POOL_SIZE})`);
+      console.log(
+        `      150 parallel frames: ${ok.length} × 200, ${busy.length} × 503, at most ${Math.max(most, overlapping)} ffmpeg at once (pool ${POOL_SIZE})`,
+      );
       expect(answers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 503)).to.deep.equal([]);
       expect(ok.length).to.be.greaterThan(0);
       expect(ok.every((answer) => answer.jpeg)).to.equal(true);
@@ -114,9 +129,14 @@ describe('media security', function () {
 
       // The same frame asked for at once and again later (times within a tenth of a second) is read once.
       const readsBefore = (await logLines('frame read')).length;
-      const again = await Promise.all(['15.52', '15.5', '15.48', '15.5', '15.51'].map((time) => fetch(`${base}${time}`).then(async (response) => ({
-        status: response.status, body: Buffer.from(await response.arrayBuffer()),
-      }))));
+      const again = await Promise.all(
+        ['15.52', '15.5', '15.48', '15.5', '15.51'].map((time) =>
+          fetch(`${base}${time}`).then(async (response) => ({
+            status: response.status,
+            body: Buffer.from(await response.arrayBuffer()),
+          })),
+        ),
+      );
       const later = Buffer.from(await (await fetch(`${base}15.5`)).arrayBuffer());
       const reads = (await logLines('frame read')).slice(readsBefore);
       console.log(`      6 asks for the frame at 15.5 s: ${reads.length} read by ffmpeg, ${6 - reads.length} from the cache`);
@@ -150,13 +170,16 @@ describe('media security', function () {
         const tab = await browser.newPage();
         const seen: { url: string; status: number; headers: Record<string, string> }[] = [];
         tab.on('response', (response) => {
-          if (response.url().startsWith(service)) seen.push({ url: response.url(), status: response.status(), headers: response.request().headers() });
+          if (response.url().startsWith(service))
+            seen.push({ url: response.url(), status: response.status(), headers: response.request().headers() });
         });
         await tab.goto(`http://127.0.0.1:${foreign.port}/`, { waitUntil: 'load' });
         // Page scripts as text: the test code is not compiled against the DOM.
-        const fetched = await tab.evaluate('window.fetched') as string;
+        const fetched = (await tab.evaluate('window.fetched')) as string;
         await tab.waitForFunction('document.getElementById("video").error !== null', undefined, { timeout: 15000 });
-        const images = await tab.evaluate('["frame", "card", "hidden"].map((id) => document.getElementById(id).naturalWidth)') as number[];
+        const images = (await tab.evaluate(
+          '["frame", "card", "hidden"].map((id) => document.getElementById(id).naturalWidth)',
+        )) as number[];
         expect(images).to.deep.equal([0, 0, 0]);
         // The service's Origin check answers 403 without CORS headers: the page sees a failed fetch.
         expect(fetched).to.match(/^(status 403|failed: )/);
@@ -164,14 +187,19 @@ describe('media security', function () {
         // The img tags, the video and possibly its retries; the fetch is refused by the Origin check before the media routes.
         expect(refused.length).to.be.at.least(4);
         expect(seen.length).to.be.at.least(4);
-        expect(seen.every((response) => response.status === 403), JSON.stringify(seen)).to.equal(true);
+        expect(
+          seen.every((response) => response.status === 403),
+          JSON.stringify(seen),
+        ).to.equal(true);
 
         // The same request without a browser's headers (a desktop host, curl) is served, as are the service's own pages.
         const asChromium = seen.find((response) => response.url === frame)!.headers;
         expect((await fetch(frame, { headers: { referer: asChromium.referer!, 'sec-fetch-site': 'same-site' } })).status).to.equal(403);
         expect((await fetch(frame)).status).to.equal(200);
         expect((await fetch(card, { headers: { referer: `${service}/`, 'sec-fetch-site': 'same-origin' } })).status).to.equal(200);
-        const range = await fetch(video, { headers: { range: 'bytes=0-1', referer: `${service}/#/video/x`, 'sec-fetch-site': 'same-origin' } });
+        const range = await fetch(video, {
+          headers: { range: 'bytes=0-1', referer: `${service}/#/video/x`, 'sec-fetch-site': 'same-origin' },
+        });
         expect(range.status).to.equal(206);
       } finally {
         await browser.close();
@@ -194,7 +222,8 @@ describe('media security', function () {
         await mkdir(downloads, { recursive: true });
         await generateVideo(ffmpegPath(), elsewhere, { seconds: 2, width: 320, height: 180 });
         const remote = `http://127.0.0.1:${listening.port}`;
-        const hls = (segments: string[]) => `#EXTM3U\n#EXT-X-TARGETDURATION:2\n${segments.map((segment) => `#EXTINF:2,\n${segment}\n`).join('')}#EXT-X-ENDLIST\n`;
+        const hls = (segments: string[]) =>
+          `#EXTM3U\n#EXT-X-TARGETDURATION:2\n${segments.map((segment) => `#EXTINF:2,\n${segment}\n`).join('')}#EXT-X-ENDLIST\n`;
         const traps = {
           'playlist.m3u8': hls([elsewhere, `${remote}/segment.ts`]),
           'remote.m3u8': hls([`${remote}/first.ts`]),
@@ -204,12 +233,20 @@ describe('media security', function () {
         for (const [name, text] of Object.entries(traps)) await writeFile(path.join(downloads, name), text);
 
         frontend.send('ImportFile', { sectionId: 'sessions', FilePaths: Object.keys(traps).map((name) => path.join(downloads, name)) });
-        const finished = await frontend.next('ImportProgress', (progress) => progress.fileName === 'Finished' || progress.fileName === 'Failed', 60000);
+        const finished = await frontend.next(
+          'ImportProgress',
+          (progress) => progress.fileName === 'Finished' || progress.fileName === 'Failed',
+          60000,
+        );
         expect(finished).to.deep.include({ status: 'error', message: 'Completed: 0 successful, 4 failed' });
         const failures = frontend.all('ImportProgress').filter((progress) => progress.status === 'error' && progress.fileName !== 'Failed');
-        expect(failures.map((progress) => progress.message)).to.deep.equal(Object.keys(traps).map((name) => `Could not import ${name}: it is not a video file Keyframe can read`));
+        expect(failures.map((progress) => progress.message)).to.deep.equal(
+          Object.keys(traps).map((name) => `Could not import ${name}: it is not a video file Keyframe can read`),
+        );
         expect(listening.asked).to.deep.equal([]);
-        expect(await readdir(under.content.path, { recursive: true }).then((entries) => entries.filter((entry) => /\.(mp4|m3u8)$/.test(entry)))).to.deep.equal([]);
+        expect(
+          await readdir(under.content.path, { recursive: true }).then((entries) => entries.filter((entry) => /\.(mp4|m3u8)$/.test(entry))),
+        ).to.deep.equal([]);
         expect(frontend.schemaViolations).to.deep.equal([]);
       } finally {
         await closed(listening.server);

@@ -22,11 +22,28 @@ const REPOSITORY_MODULES = path.resolve(CORE, '..', 'node_modules');
  */
 async function writePlugin(folder: string, key: string, marker: string, version = '1.0.0'): Promise<void> {
   await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, 'package.json'), JSON.stringify({
-    name: `keyframe-plugin-${key.toLowerCase()}`, version, type: 'module', main: 'index.js',
-    keyframe: { apiVersion: 1, integration: { key, displayName: `Game ${key}`, events: ['Kill'], games: [{ name: `Game ${key}`, executables: [`${key}.exe`] }], feeds: [] } },
-  }));
-  await writeFile(path.join(folder, 'index.js'), `
+  await writeFile(
+    path.join(folder, 'package.json'),
+    JSON.stringify({
+      name: `keyframe-plugin-${key.toLowerCase()}`,
+      version,
+      type: 'module',
+      main: 'index.js',
+      keyframe: {
+        apiVersion: 1,
+        integration: {
+          key,
+          displayName: `Game ${key}`,
+          events: ['Kill'],
+          games: [{ name: `Game ${key}`, executables: [`${key}.exe`] }],
+          feeds: [],
+        },
+      },
+    }),
+  );
+  await writeFile(
+    path.join(folder, 'index.js'),
+    `
 import { writeFileSync } from 'node:fs';
 const marker = ${JSON.stringify(marker)};
 writeFileSync(marker + '.loaded', '');
@@ -36,7 +53,8 @@ export default class Plugin {
   async activate() {}
   async deactivate() {}
 }
-`);
+`,
+  );
 }
 
 /** The documented fingerprint: SHA-256 over each file (path, NUL, length, NUL, contents) in byte order of the paths. */
@@ -159,7 +177,11 @@ describe('plugin trust', function () {
       const { state, settings } = await start();
       expect(state.integrations.userGame).to.deep.include({ status: 'disabled', displayName: 'Game userGame' });
       expect(state.integrations.userGame!.approval).to.deep.equal({
-        status: 'pending', packageName: 'keyframe-plugin-usergame', version: '2.3.4', path: plugin.split(path.sep).join('/'), hash: await contentHash(plugin),
+        status: 'pending',
+        packageName: 'keyframe-plugin-usergame',
+        version: '2.3.4',
+        path: plugin.split(path.sep).join('/'),
+        hash: await contentHash(plugin),
       });
       expect(settings.gameIntegrations).to.not.have.property('userGame');
       expect(service.printed).to.match(/WARN .*integration waits for the user's approval/);
@@ -178,7 +200,10 @@ describe('plugin trust', function () {
     it('ApproveIntegration with the hash shown runs it, and the approval survives a restart', async () => {
       const hash = client.latest('State')!.integrations.userGame!.approval!.hash;
       client.send('ApproveIntegration', { key: 'userGame', hash });
-      await client.until('State', (state) => state.integrations.userGame?.approval?.status === 'approved' && state.integrations.userGame.status === 'idle');
+      await client.until(
+        'State',
+        (state) => state.integrations.userGame?.approval?.status === 'approved' && state.integrations.userGame.status === 'idle',
+      );
       expect(existsSync(`${marker}.enabled`)).to.equal(true);
       await rm(`${marker}.enabled`);
       const { state } = await restart();
@@ -211,7 +236,10 @@ describe('plugin trust', function () {
     it('an integration shipped with Keyframe needs no approval: ApproveIntegration is refused for it', async () => {
       const shipped = Object.entries(client.latest('State')!.integrations).find(([, health]) => !health.approval && health.displayName)![0];
       client.send('ApproveIntegration', { key: shipped, hash: 'a'.repeat(64) });
-      const rejected = await client.until('CommandRejected', (content) => content.method === 'ApproveIntegration' && content.code === 'NotAllowed');
+      const rejected = await client.until(
+        'CommandRejected',
+        (content) => content.method === 'ApproveIntegration' && content.code === 'NotAllowed',
+      );
       expect(rejected.message).to.match(/comes with Keyframe .*needs no approval/);
     });
   });

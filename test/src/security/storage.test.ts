@@ -41,14 +41,21 @@ describe('security: storage', function () {
   };
 
   /** A library Session of `sizeGb` recorded `hoursOld` ago, in the content folder unless `file` is given. */
-  const librarySession = (name: string, hoursOld: number, sizeGb: number, file = path.join(under.content.path, 'Full Sessions', 'Arena', `${name}.mp4`)) =>
-    writeLibrarySession(under.data.path, file, hoursOld, sizeGb * GIB);
+  const librarySession = (
+    name: string,
+    hoursOld: number,
+    sizeGb: number,
+    file = path.join(under.content.path, 'Full Sessions', 'Arena', `${name}.mp4`),
+  ) => writeLibrarySession(under.data.path, file, hoursOld, sizeGb * GIB);
 
   /** Waits until the answer to the storage-limit question is on disk. */
   const savedAnswer = async (answer: 'allowed' | 'declined') => {
     const file = path.join(under.data.path, 'storage-limit-consent.json');
     for (let attempt = 0; attempt < 100; attempt++) {
-      const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { automaticDeletion: string }, () => undefined);
+      const saved = await readFile(file, 'utf8').then(
+        (text) => JSON.parse(text) as { automaticDeletion: string },
+        () => undefined,
+      );
       if (saved?.automaticDeletion === answer) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -58,7 +65,7 @@ describe('security: storage', function () {
   const contentIds = (state: { content: { id: string }[] }) => state.content.map((item) => item.id);
 
   describe('the storage limit', () => {
-    it('deletes nothing when a 200 GB sparse file that is not Keyframe\'s puts the folder over a 150 GB limit', async () => {
+    it("deletes nothing when a 200 GB sparse file that is not Keyframe's puts the folder over a 150 GB limit", async () => {
       await writeSettings({ contentFolder: under.content.path, storageLimit: 150 });
       const sparse = path.join(under.content.path, 'disk image.img');
       await writeFile(sparse, '');
@@ -93,7 +100,12 @@ describe('security: storage', function () {
       expect(contentIds(state)).to.have.members([oldest.id, middle.id, newest.id]);
       for (const kept of [oldest, middle, newest]) expect(existsSync(kept.file), 'nothing deleted before the answer').to.equal(true);
 
-      frontend.send('StorageWarningConfirm', { warningId: warning.warningId, confirmed: true, action: warning.action, actionData: warning.actionData });
+      frontend.send('StorageWarningConfirm', {
+        warningId: warning.warningId,
+        confirmed: true,
+        action: warning.action,
+        actionData: warning.actionData,
+      });
       const after = await frontend.until('State', (next) => next.content.length === 2, 10000);
       expect(contentIds(after)).to.have.members([middle.id, newest.id]);
       expect(existsSync(oldest.file)).to.equal(false);
@@ -142,9 +154,14 @@ describe('security: storage', function () {
       try {
         const { frontend, settings } = await start();
         const refusals: [string, string, string][] = [
-          ['contentFolder', '/', 'root of a drive'], ['contentFolder', '/proc', 'system folder'], ['contentFolder', '/dev/null', 'system folder /dev'],
-          ['contentFolder', file, 'a file, not a folder'], ['contentFolder', readOnly, 'read-only'],
-          ['cacheFolder', '/', 'root of a drive'], ['cacheFolder', file, 'a file, not a folder'], ['cacheFolder', readOnly, 'read-only'],
+          ['contentFolder', '/', 'root of a drive'],
+          ['contentFolder', '/proc', 'system folder'],
+          ['contentFolder', '/dev/null', 'system folder /dev'],
+          ['contentFolder', file, 'a file, not a folder'],
+          ['contentFolder', readOnly, 'read-only'],
+          ['cacheFolder', '/', 'root of a drive'],
+          ['cacheFolder', file, 'a file, not a folder'],
+          ['cacheFolder', readOnly, 'read-only'],
         ];
         for (const [field, folder, why] of refusals) {
           frontend.send('UpdateSettings', { [field]: folder });
@@ -169,7 +186,9 @@ describe('security: storage', function () {
     it('does not trust a content or cache folder of / left in settings.json by an older version: defaults, the rest kept, the user told', async () => {
       await writeSettings({ contentFolder: '/', cacheFolder: '/proc', frameRate: 30, storageLimit: 7, resolution: '720p' });
       const { frontend, settings } = await start();
-      expect(settings.contentFolder).to.match(/Keyframe$/).and.satisfy((folder: string) => folder.startsWith(path.join(under.data.path, 'home')));
+      expect(settings.contentFolder)
+        .to.match(/Keyframe$/)
+        .and.satisfy((folder: string) => folder.startsWith(path.join(under.data.path, 'home')));
       expect(settings.cacheFolder).to.equal(path.join(under.data.path, 'cache'));
       expect(settings).to.deep.include({ frameRate: 30, storageLimit: 7, resolution: '720p' });
       const modal = await frontend.next('ShowModal');
@@ -187,7 +206,12 @@ describe('security: storage', function () {
       const outside = await allocatedFile(path.join(elsewhere, 'outside.mp4'), 1.2 * GIB, new Date(Date.now() - 9 * HOUR));
       await mkdir(path.join(under.content.path, 'Full Sessions'), { recursive: true });
       await symlink(elsewhere, path.join(under.content.path, 'Full Sessions', 'Linked'));
-      const throughFolder = await librarySession('through a folder link', 9, 0, path.join(under.content.path, 'Full Sessions', 'Linked', 'outside.mp4'));
+      const throughFolder = await librarySession(
+        'through a folder link',
+        9,
+        0,
+        path.join(under.content.path, 'Full Sessions', 'Linked', 'outside.mp4'),
+      );
       const linkTarget = await allocatedFile(path.join(elsewhere, 'target.mp4'), 0.1 * GIB, new Date(Date.now() - 8 * HOUR));
       const fileLink = path.join(under.content.path, 'Full Sessions', 'link.mp4');
       await symlink(linkTarget, fileLink);
@@ -206,10 +230,14 @@ describe('security: storage', function () {
   });
 
   describe('allowed origins', () => {
-    const connectFrom = (origin: string) => ProtocolClient.connect(under.process.url, { origin }).then(
-      async (connected) => { await connected.close(); return 'accepted'; },
-      (failure: { statusCode?: number }) => failure.statusCode,
-    );
+    const connectFrom = (origin: string) =>
+      ProtocolClient.connect(under.process.url, { origin }).then(
+        async (connected) => {
+          await connected.close();
+          return 'accepted';
+        },
+        (failure: { statusCode?: number }) => failure.statusCode,
+      );
 
     it('refuses UpdateSettings that changes allowedOrigins, and a page from that origin is still refused', async () => {
       const { frontend, settings } = await start();

@@ -24,7 +24,10 @@ interface LoggedLine {
 
 /** A service of its own with its data folder, and its log file as parsed lines. */
 class ServiceWithLog {
-  private constructor(readonly data: TempFolder, readonly process: ServiceProcess) {}
+  private constructor(
+    readonly data: TempFolder,
+    readonly process: ServiceProcess,
+  ) {}
 
   static async start(options: { legacyPort?: number | 'off' } = {}): Promise<ServiceWithLog> {
     const data = await createTempFolder();
@@ -42,7 +45,11 @@ class ServiceWithLog {
   /** The complete lines so far: the service may be half-way through writing the last one. */
   async logLines(): Promise<LoggedLine[]> {
     const text = await this.logText();
-    return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LoggedLine);
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as LoggedLine);
   }
 
   async waitForLogLine(matches: (line: LoggedLine) => boolean, timeoutMs = 30_000): Promise<LoggedLine> {
@@ -71,13 +78,23 @@ async function rawHttpStatus(url: string, request: string): Promise<string> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   let answer = '';
-  socket.on('data', (chunk: Buffer) => { answer += chunk.toString(); });
+  socket.on('data', (chunk: Buffer) => {
+    answer += chunk.toString();
+  });
   socket.write(request);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer to ${JSON.stringify(request)}`)), 5000);
-    const check = () => { if (answer.includes('\r\n')) { clearTimeout(timer); resolve(); } };
+    const check = () => {
+      if (answer.includes('\r\n')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
     socket.on('data', check);
-    socket.on('close', () => { clearTimeout(timer); resolve(); });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
   socket.destroy();
   return answer.slice(0, answer.indexOf('\r\n'));
@@ -91,7 +108,9 @@ describe('security: transport', function () {
   describe('another site framing the UI (clickjacking)', () => {
     let service: ServiceWithLog;
     let hostile: Server;
-    before(async () => { service = await ServiceWithLog.start(); });
+    before(async () => {
+      service = await ServiceWithLog.start();
+    });
     after(async () => {
       hostile?.close();
       await service.stop();
@@ -100,11 +119,21 @@ describe('security: transport', function () {
     it('answers every UI page and file with a CSP that forbids foreign frames and other hosts, and X-Frame-Options', async () => {
       const port = new URL(service.url).port;
       const asset = (await readdir(path.join(path.dirname(new URL(import.meta.url).pathname), '../../../ui/dist/assets')))[0]!;
-      for (const [pathname, method] of [['/', 'GET'], ['/index.html', 'HEAD'], [`/assets/${asset}`, 'GET'], ['/no/such/page', 'GET'], ['/', 'POST']] as const) {
+      for (const [pathname, method] of [
+        ['/', 'GET'],
+        ['/index.html', 'HEAD'],
+        [`/assets/${asset}`, 'GET'],
+        ['/no/such/page', 'GET'],
+        ['/', 'POST'],
+      ] as const) {
         const response = await fetch(new URL(pathname, service.url), { method });
         const policy = response.headers.get('content-security-policy') ?? '';
         expect(policy, `${method} ${pathname}`).to.include("frame-ancestors 'self'");
-        expect(policy).to.match(new RegExp(`connect-src 'self' http://127\\.0\\.0\\.1:${port} ws://127\\.0\\.0\\.1:${port} http://localhost:${port} ws://localhost:${port}(;|$)`));
+        expect(policy).to.match(
+          new RegExp(
+            `connect-src 'self' http://127\\.0\\.0\\.1:${port} ws://127\\.0\\.0\\.1:${port} http://localhost:${port} ws://localhost:${port}(;|$)`,
+          ),
+        );
         expect(response.headers.get('x-frame-options')).to.equal('SAMEORIGIN');
         expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
         expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
@@ -113,8 +142,11 @@ describe('security: transport', function () {
 
     it('shows a page on another origin that frames the UI nothing of it, and the frame never connects', async () => {
       hostile = createHttpServer((_request, response) => {
-        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
-          .end(`<!doctype html><h1>Win a prize: click the button</h1><iframe id="ui" src="${service.url}" width="1000" height="600"></iframe>`);
+        response
+          .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+          .end(
+            `<!doctype html><h1>Win a prize: click the button</h1><iframe id="ui" src="${service.url}" width="1000" height="600"></iframe>`,
+          );
       });
       const hostileUrl = `http://127.0.0.1:${await listenOnLoopback(hostile)}/`;
       const ui = await openUi({ url: hostileUrl }, { expectedConsoleErrors: [/frame-ancestors/] });
@@ -229,9 +261,15 @@ describe('security: transport', function () {
     const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
     const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     for (const depth of [5000, 100_000]) {
-      for (const [shape, nested] of [['arrays', arrays(depth)], ['objects', objects(depth)]] as const) {
+      for (const [shape, nested] of [
+        ['arrays', arrays(depth)],
+        ['objects', objects(depth)],
+      ] as const) {
         it(`refuses ${depth}-deep ${shape} in Parameters with a clear CommandRejected, and answers after`, async () => {
-          for (const frame of [`{"Method":"UpdateSettings","Parameters":${nested}}`, `{"Method":"UpdateSettings","Parameters":{"a":${nested}}}`]) {
+          for (const frame of [
+            `{"Method":"UpdateSettings","Parameters":${nested}}`,
+            `{"Method":"UpdateSettings","Parameters":{"a":${nested}}}`,
+          ]) {
             client.skipReceived();
             client.sendRaw(frame);
             const rejection = await rejectionOf(client);
@@ -264,14 +302,26 @@ describe('security: transport', function () {
         const command = clientFrame('{"Method":"NewConnection"}');
         hog.write(Buffer.concat(Array.from({ length: 20_000 }, () => command)));
         let peak = before;
-        const sampling = setInterval(() => void sampleProcess(pid).then((sample) => { peak = Math.max(peak, sample.rssBytes); }, () => undefined), 100);
+        const sampling = setInterval(
+          () =>
+            void sampleProcess(pid).then(
+              (sample) => {
+                peak = Math.max(peak, sample.rssBytes);
+              },
+              () => undefined,
+            ),
+          100,
+        );
         const began = Date.now();
-        const closing = await service.waitForLogLine((line) => line.message === 'closing a frontend connection that stopped reading', 40_000)
+        const closing = await service
+          .waitForLogLine((line) => line.message === 'closing a frontend connection that stopped reading', 40_000)
           .finally(() => clearInterval(sampling));
         const secondsToClose = (Date.now() - began) / 1000;
         expect(closing.fields).to.deep.include({ code: 1008 });
-        expect(peak - before, `RSS ${mebibytes(before)} before, ${mebibytes(peak)} at most under the client (closed after ${secondsToClose.toFixed(1)} s)`)
-          .to.be.below(200 * 1024 * 1024);
+        expect(
+          peak - before,
+          `RSS ${mebibytes(before)} before, ${mebibytes(peak)} at most under the client (closed after ${secondsToClose.toFixed(1)} s)`,
+        ).to.be.below(200 * 1024 * 1024);
 
         // Reading now, the client finds the output up to the cap, then the close frame, then the end.
         const received: Buffer[] = [];
@@ -286,7 +336,9 @@ describe('security: transport', function () {
         const { state } = await other.handshake();
         expect(state.recording).to.equal(null);
         await other.close();
-        expect((await service.logLines()).filter((line) => line.message === 'closing a frontend connection that stopped reading')).to.have.length(1);
+        expect(
+          (await service.logLines()).filter((line) => line.message === 'closing a frontend connection that stopped reading'),
+        ).to.have.length(1);
       } finally {
         hog?.destroy();
         await service.stop();
@@ -296,7 +348,9 @@ describe('security: transport', function () {
 
   describe('malformed URLs', () => {
     let service: ServiceWithLog;
-    before(async () => { service = await ServiceWithLog.start(); });
+    before(async () => {
+      service = await ServiceWithLog.start();
+    });
     after(() => service.stop());
 
     it('answers malformed percent-escapes with 400 and logs no error for them', async () => {
@@ -306,7 +360,9 @@ describe('security: transport', function () {
           expect(response.status, `${method} ${pathname}`).to.equal(400);
         }
       }
-      expect(await rawHttpStatus(service.url, `GET http://[ HTTP/1.1\r\nHost: ${new URL(service.url).host}\r\n\r\n`)).to.match(/^HTTP\/1\.1 4\d\d /);
+      expect(await rawHttpStatus(service.url, `GET http://[ HTTP/1.1\r\nHost: ${new URL(service.url).host}\r\n\r\n`)).to.match(
+        /^HTTP\/1\.1 4\d\d /,
+      );
       expect((await fetch(service.url)).status).to.equal(200);
       expect((await service.logLines()).filter((line) => line.level === 'error')).to.deep.equal([]);
     });

@@ -45,8 +45,12 @@ describe('check-layers (npm run lint, npm test)', function () {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [SCRIPT, '--src', src, '--exceptions', exceptionsFile], { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
-      child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-      child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, output }));
     });
@@ -63,7 +67,8 @@ describe('check-layers (npm run lint, npm test)', function () {
   it('passes a tree whose imports all point down, and counts its folders and arrows', async () => {
     await tree({
       'main.ts': "import { service } from './services/service.js';\nservice();\n",
-      'services/service.ts': "import type { Wire } from '../protocol/wire.js';\nexport const service = (): Wire | undefined => undefined;\n",
+      'services/service.ts':
+        "import type { Wire } from '../protocol/wire.js';\nexport const service = (): Wire | undefined => undefined;\n",
       'protocol/wire.ts': 'export type Wire = string;\n',
       'sdk/contract.ts': "export type { Wire } from '../protocol/wire.js';\n",
     });
@@ -138,7 +143,9 @@ describe('check-layers (npm run lint, npm test)', function () {
     await writeFile(path.join(src, 'media', 'encoder.ts'), 'export const encoder = {};\n');
     const stale = await check([exception]);
     expect(stale.code, stale.output).to.equal(1);
-    expect(stale.output).to.contain('exception no longer needed, remove it from scripts/layer-exceptions.json: media/encoder.ts -> services/settings.ts');
+    expect(stale.output).to.contain(
+      'exception no longer needed, remove it from scripts/layer-exceptions.json: media/encoder.ts -> services/settings.ts',
+    );
   });
 
   it('ignores test files, which may wire any layer', async () => {

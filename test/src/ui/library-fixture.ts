@@ -18,8 +18,13 @@ export interface RecordedSession {
 export async function recordLibrary(under: ServiceUnderTest, sessions: RecordedSession[]): Promise<State> {
   const { client } = await under.connect();
   client.send('UpdateSettings', {
-    resolution: '720p', frameRate: 30, recordingMode: 'Hybrid', replayBufferDuration: 3, contentFolder: under.content.path,
-    clipFps: 30, autoGenerateHighlights: false,
+    resolution: '720p',
+    frameRate: 30,
+    recordingMode: 'Hybrid',
+    replayBufferDuration: 3,
+    contentFolder: under.content.path,
+    clipFps: 30,
+    autoGenerateHighlights: false,
   });
   await client.next('Settings');
   let state: State | undefined;
@@ -37,7 +42,13 @@ export async function recordLibrary(under: ServiceUnderTest, sessions: RecordedS
     const item = sessionsOf(state)[0]!;
     for (const bookmark of session.bookmarks ?? []) {
       const id = 1 + Math.floor(Math.random() * 2147483646);
-      client.send('AddBookmark', { FilePath: item.filePath, ContentType: 'Session', Type: bookmark.type, Time: formatDuration(bookmark.atSeconds), Id: id });
+      client.send('AddBookmark', {
+        FilePath: item.filePath,
+        ContentType: 'Session',
+        Type: bookmark.type,
+        Time: formatDuration(bookmark.atSeconds),
+        Id: id,
+      });
       state = await client.next('State', (next) => next.content.some((each) => each.bookmarks.some((mark) => mark.id === id)));
     }
   }
@@ -57,10 +68,14 @@ export function uiAddress(under: ServiceUnderTest, route: string): string {
 
 /** Resolves when every card thumbnail on the page has loaded a picture. */
 export async function thumbnailsLoaded(page: Page): Promise<void> {
-  await waitForCondition(page, `(() => {
+  await waitForCondition(
+    page,
+    `(() => {
     const images = [...document.querySelectorAll('[data-testid="content-thumbnail"]')];
     return images.length > 0 && images.every((image) => image.complete && image.naturalWidth > 0);
-  })()`, { timeout: 15000 });
+  })()`,
+    { timeout: 15000 },
+  );
 }
 
 /**
@@ -69,9 +84,11 @@ export async function thumbnailsLoaded(page: Page): Promise<void> {
  */
 export async function sentCommands(ui: UiSession): Promise<{ Method: string; Parameters?: Record<string, unknown> }[]> {
   const commands: { Method: string; Parameters?: Record<string, unknown> }[] = [];
-  ui.page.on('websocket', (socket) => socket.on('framesent', ({ payload }) => {
-    if (typeof payload === 'string' && payload.startsWith('{')) commands.push(JSON.parse(payload) as (typeof commands)[number]);
-  }));
+  ui.page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      if (typeof payload === 'string' && payload.startsWith('{')) commands.push(JSON.parse(payload) as (typeof commands)[number]);
+    }),
+  );
   await ui.page.reload({ waitUntil: 'load' });
   return commands;
 }

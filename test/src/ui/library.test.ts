@@ -9,7 +9,11 @@ import { openUi, type UiSession } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { recordLibrary, sentCommands, sessionsOf, thumbnailsLoaded, uiAddress } from './library-fixture.js';
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 async function showSection(ui: UiSession, section: string): Promise<void> {
   await ui.page.evaluate(`window.location.hash = '#/library/${section}'`);
@@ -26,7 +30,16 @@ describe('ui: library', function () {
   });
 
   it('lists sessions and replays with thumbnails and bookmark counts, filters them, and makes a highlight', async () => {
-    await recordLibrary(under, [{ seconds: 4, saveReplay: true, bookmarks: [{ type: 'Kill', atSeconds: 1 }, { type: 'Death', atSeconds: 2 }] }]);
+    await recordLibrary(under, [
+      {
+        seconds: 4,
+        saveReplay: true,
+        bookmarks: [
+          { type: 'Kill', atSeconds: 1 },
+          { type: 'Death', atSeconds: 2 },
+        ],
+      },
+    ]);
     ui = await openUi({ url: uiAddress(under, '/library/sessions') });
     const { page } = ui;
 
@@ -122,7 +135,9 @@ describe('ui: library', function () {
     // Import asks the service for its file picker (none on this headless machine: it says so in a dialog).
     await page.getByTestId('import-button').click();
     await page.getByRole('dialog').waitFor();
-    expect(commands.filter(({ Method }) => Method === 'ImportFile')).to.deep.equal([{ Method: 'ImportFile', Parameters: { sectionId: 'sessions' } }]);
+    expect(commands.filter(({ Method }) => Method === 'ImportFile')).to.deep.equal([
+      { Method: 'ImportFile', Parameters: { sectionId: 'sessions' } },
+    ]);
 
     expect(ui.consoleErrors).to.deep.equal([]);
   });

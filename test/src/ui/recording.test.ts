@@ -25,7 +25,7 @@ describe('ui: recording page', function () {
       expect(await page.getByTestId('recording-game').textContent()).to.equal('Manual Recording');
       // The clock runs: it reads a later time a little after.
       const elapsed = status.locator('time.elapsed');
-      const first = await elapsed.textContent() ?? '';
+      const first = (await elapsed.textContent()) ?? '';
       await elapsed.filter({ hasNotText: first }).waitFor({ timeout: SLOW_UI_MS });
       expect(await page.locator('.sidebar__live').isVisible()).to.equal(true);
       await ui.screenshot('recording-running');

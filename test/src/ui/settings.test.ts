@@ -97,12 +97,30 @@ describe('ui: settings page', function () {
     const plugin = path.join(under.data.path, 'plugins', 'node_modules', 'keyframe-plugin-ui-probe');
     const enabledMarker = path.join(under.data.path, 'ui-probe.enabled');
     await mkdir(plugin, { recursive: true });
-    await writeFile(path.join(plugin, 'package.json'), JSON.stringify({
-      name: 'keyframe-plugin-ui-probe', version: '0.4.2', type: 'module', main: 'index.js',
-      keyframe: { apiVersion: 1, integration: { key: 'uiProbe', displayName: 'UI probe', events: ['Kill'], games: [{ name: 'UI Probe', executables: ['ui-probe.exe'] }], feeds: [] } },
-    }));
-    await writeFile(path.join(plugin, 'index.js'), `import { writeFileSync } from 'node:fs';
-export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(enabledMarker)}, ''); } async activate() {} async deactivate() {} }\n`);
+    await writeFile(
+      path.join(plugin, 'package.json'),
+      JSON.stringify({
+        name: 'keyframe-plugin-ui-probe',
+        version: '0.4.2',
+        type: 'module',
+        main: 'index.js',
+        keyframe: {
+          apiVersion: 1,
+          integration: {
+            key: 'uiProbe',
+            displayName: 'UI probe',
+            events: ['Kill'],
+            games: [{ name: 'UI Probe', executables: ['ui-probe.exe'] }],
+            feeds: [],
+          },
+        },
+      }),
+    );
+    await writeFile(
+      path.join(plugin, 'index.js'),
+      `import { writeFileSync } from 'node:fs';
+export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(enabledMarker)}, ''); } async activate() {} async deactivate() {} }\n`,
+    );
     await startConfigured(under);
     const ui = await openUi(under.process);
     try {
@@ -170,8 +188,13 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
       await page.getByTestId('add-game').click();
       const row = page.getByTestId('game-row');
       await row.waitFor({ timeout: SLOW_UI_MS });
-      expect(await row.textContent()).to.contain('SpaceRacer').and.to.contain(executable);
-      const games = (await savedSettings((settings) => (settings.games as unknown[]).length === 1)).games as { name: string; record: boolean }[];
+      expect(await row.textContent())
+        .to.contain('SpaceRacer')
+        .and.to.contain(executable);
+      const games = (await savedSettings((settings) => (settings.games as unknown[]).length === 1)).games as {
+        name: string;
+        record: boolean;
+      }[];
       expect(games.map(({ name, record }) => ({ name, record }))).to.deep.equal([{ name: 'SpaceRacer', record: true }]);
       await ui.screenshot('settings-games');
       expect(ui.consoleErrors).to.deep.equal([]);
@@ -196,7 +219,9 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
       await page.getByRole('button', { name: 'Move videos' }).click();
       const migration = page.getByTestId('content-migration');
       await migration.waitFor({ timeout: SLOW_UI_MS });
-      expect(await migration.textContent()).to.contain('Videos moved').and.to.contain('Nothing to move.');
+      expect(await migration.textContent())
+        .to.contain('Videos moved')
+        .and.to.contain('Nothing to move.');
       await migration.getByRole('button', { name: 'Dismiss' }).click();
       await migration.waitFor({ state: 'detached' });
       await page.getByTestId('settings-tab-keybindings').click();
@@ -208,8 +233,16 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
   });
 
   it('asks before the storage limit first deletes old recordings; keeping everything deletes nothing', async () => {
-    const sessions = await Promise.all([5, 4].map((hoursOld) =>
-      writeLibrarySession(under.data.path, path.join(under.content.path, 'Full Sessions', 'Arena', `${hoursOld}h.mp4`), hoursOld, 1.2 * 1024 ** 3)));
+    const sessions = await Promise.all(
+      [5, 4].map((hoursOld) =>
+        writeLibrarySession(
+          under.data.path,
+          path.join(under.content.path, 'Full Sessions', 'Arena', `${hoursOld}h.mp4`),
+          hoursOld,
+          1.2 * 1024 ** 3,
+        ),
+      ),
+    );
     await startConfigured(under, { ...quickRecording(under), storageLimit: 2 });
     const ui = await openUi(under.process);
     try {
@@ -217,7 +250,9 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
       await page.goto(new URL('#/settings/storage', under.process.url).href);
       const warning = page.getByTestId('storage-warning');
       await warning.waitFor({ timeout: SLOW_UI_MS });
-      expect(await warning.textContent()).to.contain('Delete old recordings to stay under your storage limit?').and.to.contain(under.content.path);
+      expect(await warning.textContent())
+        .to.contain('Delete old recordings to stay under your storage limit?')
+        .and.to.contain(under.content.path);
       await ui.screenshot('settings-storage-warning');
       await page.getByTestId('storage-warning-cancel').click();
       await warning.waitFor({ state: 'detached' });
@@ -231,14 +266,34 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
 
   it('shows the release notes of the update channel as Markdown, never as raw HTML', async () => {
     const notes = [
-      '## Highlights', '', 'Clips are **faster** and _smaller_; see [the guide](https://example.com/guide).', '',
-      '- New `Clip` editor', '- Fewer <img src=x onerror="window.injected=1"> surprises', '', '```', 'keyframe --port 44030', '```',
+      '## Highlights',
+      '',
+      'Clips are **faster** and _smaller_; see [the guide](https://example.com/guide).',
+      '',
+      '- New `Clip` editor',
+      '- Fewer <img src=x onerror="window.injected=1"> surprises',
+      '',
+      '```',
+      'keyframe --port 44030',
+      '```',
     ].join('\n');
     const feed = createServer((request, response) => {
       if (request.url !== '/feed.json') return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        releases: [{ version: '9.1.0', channel: 'stable', url: '/packages/keyframe-9.1.0.tar.gz', size: 1, sha256: 'a'.repeat(64), releaseDate: '2026-11-20T10:00:00Z', notes }],
-      }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          releases: [
+            {
+              version: '9.1.0',
+              channel: 'stable',
+              url: '/packages/keyframe-9.1.0.tar.gz',
+              size: 1,
+              sha256: 'a'.repeat(64),
+              releaseDate: '2026-11-20T10:00:00Z',
+              notes,
+            },
+          ],
+        }),
+      );
     });
     await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
     try {
@@ -255,7 +310,10 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
         expect(await entry.locator('strong').textContent()).to.equal('faster');
         expect(await entry.locator('em').textContent()).to.equal('smaller');
         expect(await entry.getByRole('link', { name: 'the guide' }).getAttribute('href')).to.equal('https://example.com/guide');
-        expect(await entry.locator('li').allTextContents()).to.deep.equal(['New Clip editor', 'Fewer <img src=x onerror="window.injected=1"> surprises']);
+        expect(await entry.locator('li').allTextContents()).to.deep.equal([
+          'New Clip editor',
+          'Fewer <img src=x onerror="window.injected=1"> surprises',
+        ]);
         expect(await entry.locator('pre').textContent()).to.equal('keyframe --port 44030');
         expect(await entry.locator('img').count()).to.equal(0);
         await ui.screenshot('settings-release-notes');

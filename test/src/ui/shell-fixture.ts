@@ -5,10 +5,18 @@ import type { ServiceUnderTest } from '../kit/service-under-test.js';
 
 /** Settings that keep a synthetic recording small and inside the test's content folder. */
 export const quickRecording = (under: ServiceUnderTest): SettingsChanges => ({
-  resolution: '720p', frameRate: 30, recordingMode: 'Session', contentFolder: under.content.path, autoGenerateHighlights: false,
+  resolution: '720p',
+  frameRate: 30,
+  recordingMode: 'Session',
+  contentFolder: under.content.path,
+  autoGenerateHighlights: false,
 });
 
-export async function startConfigured(under: ServiceUnderTest, settings: SettingsChanges = quickRecording(under), env: NodeJS.ProcessEnv = {}): Promise<void> {
+export async function startConfigured(
+  under: ServiceUnderTest,
+  settings: SettingsChanges = quickRecording(under),
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
   const { client } = await under.connect(env);
   client.send('UpdateSettings', settings);
   await client.next('Settings');

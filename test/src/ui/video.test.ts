@@ -34,7 +34,15 @@ describe('ui: video page', function () {
   });
 
   it('streams and seeks the video, shows its bookmarks on the timeline, adds and deletes one, follows a rename', async () => {
-    const state = await recordLibrary(under, [{ seconds: 5, bookmarks: [{ type: 'Kill', atSeconds: 1 }, { type: 'Death', atSeconds: 2 }] }]);
+    const state = await recordLibrary(under, [
+      {
+        seconds: 5,
+        bookmarks: [
+          { type: 'Kill', atSeconds: 1 },
+          { type: 'Death', atSeconds: 2 },
+        ],
+      },
+    ]);
     const session = sessionsOf(state)[0]!;
     ui = await openUi({ url: uiAddress(under, `/video/${encodeURIComponent(session.filePath)}`) });
     const { page } = ui;
@@ -52,10 +60,14 @@ describe('ui: video page', function () {
     const track = page.getByTestId('timeline-track');
     const box = (await track.boundingBox())!;
     await track.click({ position: { x: box.width / 2, y: box.height / 2 } });
-    await waitForCondition(page, `(() => {
+    await waitForCondition(
+      page,
+      `(() => {
       const video = document.querySelector('[data-testid="video-player"]');
       return !video.seeking && video.readyState >= 2 && Math.abs(video.currentTime - video.duration / 2) < 0.5;
-    })()`, { timeout: 15000 });
+    })()`,
+      { timeout: 15000 },
+    );
 
     // A bookmark at the current position, kept by the service (still there after a reload).
     await page.getByRole('combobox', { name: 'Bookmark type' }).selectOption('Assist');
@@ -96,10 +108,13 @@ describe('ui: video page', function () {
     const state = await recordLibrary(under, [{ seconds: 4 }, { seconds: 4 }]);
     const [second, first] = sessionsOf(state) as [ContentItem, ContentItem];
     const videoRoute = (item: ContentItem) => `/video/${encodeURIComponent(item.filePath)}`;
-    ui = await openUi({ url: uiAddress(under, videoRoute(first)) }, {
-      // The test deletes a video under the open page: the player's and the range frame's requests then fail.
-      expectedConsoleErrors: [/Failed to load resource: the server responded with a status of (404|500)/],
-    });
+    ui = await openUi(
+      { url: uiAddress(under, videoRoute(first)) },
+      {
+        // The test deletes a video under the open page: the player's and the range frame's requests then fail.
+        expectedConsoleErrors: [/Failed to load resource: the server responded with a status of (404|500)/],
+      },
+    );
     const { page } = ui;
     const commands = await sentCommands(ui);
     const firstDuration = await waitForMetadata(ui);
@@ -131,17 +146,23 @@ describe('ui: video page', function () {
     await page.getByTestId('clip-segment').nth(0).getByRole('slider', { name: 'Audio volume' }).focus();
     for (let step = 0; step < 10; step++) await page.keyboard.press('ArrowRight');
     await page.getByTestId('clip-segment').nth(1).getByTestId('track-enabled').uncheck();
-    await waitForCondition(page, `(() => {
+    await waitForCondition(
+      page,
+      `(() => {
       const frames = [...document.querySelectorAll('[data-testid="segment-frame"]')];
       return frames.length === 2 && frames.every((frame) => frame.complete && frame.naturalWidth > 0);
-    })()`, { timeout: 15000 });
+    })()`,
+      { timeout: 15000 },
+    );
     await ui.screenshot('video-clip-editor');
 
     await page.getByTestId('create-clip').click();
     await page.locator('[data-testid="job-card"][data-kind="clip"]').waitFor({ timeout: 15000 });
     const [create] = commands.filter(({ Method }) => Method === 'CreateClip');
     const segments = create!.Parameters!['Segments'] as Record<string, unknown>[];
-    expect(segments.map((segment) => [segment['filePath'], segment['title'], segment['audioTrackVolumes'], segment['mutedAudioTracks']])).to.deep.equal([
+    expect(
+      segments.map((segment) => [segment['filePath'], segment['title'], segment['audioTrackVolumes'], segment['mutedAudioTracks']]),
+    ).to.deep.equal([
       [first.filePath, 'UI clip', { 0: 1.5 }, undefined],
       [second.filePath, 'UI clip', undefined, [0]],
     ]);

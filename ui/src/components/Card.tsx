@@ -12,7 +12,9 @@ export function Card({ title, className, actions, children }: CardProps) {
   return (
     <section className={className ? `card ${className}` : 'card'} aria-labelledby={titleId}>
       <header className="card__header">
-        <h2 className="card__title" id={titleId}>{title}</h2>
+        <h2 className="card__title" id={titleId}>
+          {title}
+        </h2>
         {actions}
       </header>
       {children}

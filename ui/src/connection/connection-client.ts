@@ -12,8 +12,9 @@ const PING_AFTER_IDLE_MS = 30_000;
 const DEAD_AFTER_IDLE_MS = 60_000;
 
 /** Parameters may be left out only for commands whose parameters are all optional. */
-type ParametersArgument<M extends CommandName> =
-  {} extends CommandParametersMap[M] ? [parameters?: CommandParametersMap[M]] : [parameters: CommandParametersMap[M]];
+type ParametersArgument<M extends CommandName> = {} extends CommandParametersMap[M]
+  ? [parameters?: CommandParametersMap[M]]
+  : [parameters: CommandParametersMap[M]];
 
 export class ConnectionClient {
   readonly url: string;

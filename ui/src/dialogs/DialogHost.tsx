@@ -36,12 +36,20 @@ function ReleaseNotesDialog() {
   useServerEvent('ShowReleaseNotes', setVersion);
   if (version === undefined) return null;
   return (
-    <ModalFrame title="What’s new" subtitle={`Changes since version ${version}`} className="modal--wide" testId="release-notes-dialog" onClose={() => setVersion(undefined)}>
+    <ModalFrame
+      title="What’s new"
+      subtitle={`Changes since version ${version}`}
+      className="modal--wide"
+      testId="release-notes-dialog"
+      onClose={() => setVersion(undefined)}
+    >
       <div className="modal__scroll">
         <ReleaseNotesList notes={notesSince(notes, version)} />
       </div>
       <form method="dialog" className="modal__actions">
-        <button type="submit" className="button button--primary" autoFocus>Close</button>
+        <button type="submit" className="button button--primary" autoFocus>
+          Close
+        </button>
       </form>
     </ModalFrame>
   );

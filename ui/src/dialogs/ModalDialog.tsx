@@ -12,7 +12,9 @@ export function ModalDialog({ modal, onDismiss }: ModalDialogProps) {
     <ModalFrame title={modal.title} subtitle={modal.subtitle} className={`modal--${modal.type}`} testId="show-modal" onClose={onDismiss}>
       <p className="modal__description">{modal.description}</p>
       <form method="dialog" className="modal__actions">
-        <button type="submit" className="button button--primary" autoFocus>OK</button>
+        <button type="submit" className="button button--primary" autoFocus>
+          OK
+        </button>
       </form>
     </ModalFrame>
   );

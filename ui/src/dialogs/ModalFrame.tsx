@@ -21,8 +21,16 @@ export function ModalFrame({ title, subtitle, className, testId, onClose, childr
   }, []);
 
   return (
-    <dialog ref={dialogRef} className={className ? `modal ${className}` : 'modal'} aria-labelledby={titleId} onClose={onClose} data-testid={testId}>
-      <h2 className="modal__title" id={titleId}>{title}</h2>
+    <dialog
+      ref={dialogRef}
+      className={className ? `modal ${className}` : 'modal'}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid={testId}
+    >
+      <h2 className="modal__title" id={titleId}>
+        {title}
+      </h2>
       {subtitle && <p className="modal__subtitle">{subtitle}</p>}
       {children}
     </dialog>

@@ -31,13 +31,22 @@ export function RecoveryDialog({ prompt, onDone }: RecoveryDialogProps) {
   };
 
   return (
-    <ModalFrame title="Recover videos" subtitle={`${prompt.totalCount === 1 ? '1 video was' : `${prompt.totalCount} videos were`} left unfinished, probably by a crash.`}
-      className="modal--warning recovery" testId="recovery-prompt" onClose={skipRest}>
+    <ModalFrame
+      title="Recover videos"
+      subtitle={`${prompt.totalCount === 1 ? '1 video was' : `${prompt.totalCount} videos were`} left unfinished, probably by a crash.`}
+      className="modal--warning recovery"
+      testId="recovery-prompt"
+      onClose={skipRest}
+    >
       <ul className="recovery__list">
-        {open.map((file) => <RecoveryRow key={file.recoveryId} file={file} onAnswer={(action, game) => answer(file, action, game)} />)}
+        {open.map((file) => (
+          <RecoveryRow key={file.recoveryId} file={file} onAnswer={(action, game) => answer(file, action, game)} />
+        ))}
       </ul>
       <div className="modal__actions">
-        <button type="button" className="button" onClick={skipRest}>Skip all</button>
+        <button type="button" className="button" onClick={skipRest}>
+          Skip all
+        </button>
       </div>
     </ModalFrame>
   );
@@ -49,14 +58,31 @@ function RecoveryRow({ file, onAnswer }: { file: RecoverableFile; onAnswer: (act
     <li className="recovery__item" data-testid="recovery-file">
       <div className="recovery__text">
         <span className="recovery__name">{file.fileName}</span>
-        <span className="recovery__meta">{file.typeLabel} · {file.fileSize}</span>
+        <span className="recovery__meta">
+          {file.typeLabel} · {file.fileSize}
+        </span>
       </div>
-      <input className="input input--compact recovery__game" aria-label={`Game of ${file.fileName}`} placeholder="Game" value={game}
-        onChange={(event) => setGame(event.target.value)} />
+      <input
+        className="input input--compact recovery__game"
+        aria-label={`Game of ${file.fileName}`}
+        placeholder="Game"
+        value={game}
+        onChange={(event) => setGame(event.target.value)}
+      />
       <div className="recovery__actions">
-        <button type="button" className="button button--small button--primary" onClick={() => onAnswer('recover', game.trim() || undefined)}>Recover</button>
-        <button type="button" className="button button--small button--danger" onClick={() => onAnswer('delete')}>Delete</button>
-        <button type="button" className="button button--small" onClick={() => onAnswer('skip')}>Skip</button>
+        <button
+          type="button"
+          className="button button--small button--primary"
+          onClick={() => onAnswer('recover', game.trim() || undefined)}
+        >
+          Recover
+        </button>
+        <button type="button" className="button button--small button--danger" onClick={() => onAnswer('delete')}>
+          Delete
+        </button>
+        <button type="button" className="button button--small" onClick={() => onAnswer('skip')}>
+          Skip
+        </button>
       </div>
     </li>
   );

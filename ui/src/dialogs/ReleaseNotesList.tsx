@@ -18,7 +18,9 @@ export function ReleaseNotesList({ notes }: { notes: ReleaseNote[] }) {
           <article className="release-notes__entry" key={note.version}>
             <header className="release-notes__header">
               <h3 className="release-notes__version">Version {note.version}</h3>
-              <time className="release-notes__date" dateTime={note.releaseDate}>{formatDate(note.releaseDate)}</time>
+              <time className="release-notes__date" dateTime={note.releaseDate}>
+                {formatDate(note.releaseDate)}
+              </time>
             </header>
             {text === undefined ? <p className="empty">These notes could not be read.</p> : <Markdown source={text} />}
           </article>

@@ -17,15 +17,30 @@ export function StorageWarningDialog({ warning, onAnswered }: StorageWarningDial
   const answer = (confirmed: boolean) => {
     if (answered.current) return;
     answered.current = true;
-    connection.send('StorageWarningConfirm', { warningId: warning.warningId, confirmed, action: warning.action, actionData: warning.actionData });
+    connection.send('StorageWarningConfirm', {
+      warningId: warning.warningId,
+      confirmed,
+      action: warning.action,
+      actionData: warning.actionData,
+    });
     onAnswered();
   };
   return (
     <ModalFrame title={warning.title} className="modal--warning" testId="storage-warning" onClose={() => answer(false)}>
       <p className="modal__description">{warning.description}</p>
       <div className="modal__actions">
-        <button type="button" className="button" onClick={() => answer(false)} data-testid="storage-warning-cancel">{warning.cancelText}</button>
-        <button type="button" className="button button--primary" autoFocus onClick={() => answer(true)} data-testid="storage-warning-confirm">{warning.confirmText}</button>
+        <button type="button" className="button" onClick={() => answer(false)} data-testid="storage-warning-cancel">
+          {warning.cancelText}
+        </button>
+        <button
+          type="button"
+          className="button button--primary"
+          autoFocus
+          onClick={() => answer(true)}
+          data-testid="storage-warning-confirm"
+        >
+          {warning.confirmText}
+        </button>
       </div>
     </ModalFrame>
   );

@@ -69,8 +69,10 @@ export function parseInline(text: string): Inline[] {
     if (match.index > 0) result.push({ kind: 'text', text: rest.slice(0, match.index) });
     const [whole, code, strong, strongAlt, emphasis, emphasisAlt, label, href] = match;
     if (code !== undefined) result.push({ kind: 'code', text: code });
-    else if (strong !== undefined || strongAlt !== undefined) result.push({ kind: 'strong', children: parseInline(strong ?? strongAlt ?? '') });
-    else if (emphasis !== undefined || emphasisAlt !== undefined) result.push({ kind: 'emphasis', children: parseInline(emphasis ?? emphasisAlt ?? '') });
+    else if (strong !== undefined || strongAlt !== undefined)
+      result.push({ kind: 'strong', children: parseInline(strong ?? strongAlt ?? '') });
+    else if (emphasis !== undefined || emphasisAlt !== undefined)
+      result.push({ kind: 'emphasis', children: parseInline(emphasis ?? emphasisAlt ?? '') });
     else if (label !== undefined && href !== undefined) {
       // Only web links become links; anything else (javascript:, file:) stays text.
       result.push(/^https?:\/\//i.test(href) ? { kind: 'link', href, children: parseInline(label) } : { kind: 'text', text: label });

@@ -2,7 +2,11 @@ import type { ReleaseNote } from '@keyframe/core/protocol';
 
 /** Compares `1.2.10` and `1.3.0` part by part as numbers; anything after `-` or `+` is ignored. */
 export function compareVersions(a: string, b: string): number {
-  const parts = (version: string) => version.split(/[-+]/)[0]!.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const parts = (version: string) =>
+    version
+      .split(/[-+]/)[0]!
+      .split('.')
+      .map((part) => Number.parseInt(part, 10) || 0);
   const [left, right] = [parts(a), parts(b)];
   for (let index = 0; index < Math.max(left.length, right.length); index++) {
     const difference = (left[index] ?? 0) - (right[index] ?? 0);

@@ -15,7 +15,9 @@ export function JobsTray() {
   if (jobs.length === 0) return null;
   return (
     <section className="jobs-tray" aria-label="Jobs" data-testid="jobs-tray">
-      {jobs.map((job) => <JobCard key={job.key} job={job} />)}
+      {jobs.map((job) => (
+        <JobCard key={job.key} job={job} />
+      ))}
     </section>
   );
 }
@@ -31,12 +33,22 @@ function JobCard({ job }: { job: Job }) {
       </header>
       <p className="job__title">{job.title}</p>
       <progress className="job__bar" max={100} value={job.phase === 'failed' ? 100 : job.progress} aria-label={`${job.title} progress`} />
-      {job.message && <p className="job__message" role={job.phase === 'failed' ? 'alert' : undefined}>{job.message}</p>}
+      {job.message && (
+        <p className="job__message" role={job.phase === 'failed' ? 'alert' : undefined}>
+          {job.message}
+        </p>
+      )}
       {(job.cancel || job.phase === 'failed') && (
         <div className="job__actions">
-          {job.cancel && <button type="button" className="button button--small" onClick={job.cancel}>Cancel</button>}
+          {job.cancel && (
+            <button type="button" className="button button--small" onClick={job.cancel}>
+              Cancel
+            </button>
+          )}
           {job.phase === 'failed' && (
-            <button type="button" className="button button--small" onClick={() => dismissJob(job.key)}>Dismiss</button>
+            <button type="button" className="button button--small" onClick={() => dismissJob(job.key)}>
+              Dismiss
+            </button>
           )}
         </div>
       )}

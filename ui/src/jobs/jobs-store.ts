@@ -37,7 +37,11 @@ function put(job: Job): void {
   clearTimeout(removalTimers.get(job.key));
   removalTimers.delete(job.key);
   jobs.set(job.key, job);
-  if (job.phase === 'done') removalTimers.set(job.key, setTimeout(() => dismissJob(job.key), DONE_CARD_LIFETIME_MS));
+  if (job.phase === 'done')
+    removalTimers.set(
+      job.key,
+      setTimeout(() => dismissJob(job.key), DONE_CARD_LIFETIME_MS),
+    );
   publish();
 }
 
@@ -58,10 +62,12 @@ function onClipProgress({ id, progress, segments, error }: EventContentMap['Clip
   const title = first?.title?.trim() || first?.fileName || jobs.get(key)?.title || 'Clip';
   const failed = progress < 0;
   put({
-    key, kind: 'clip', title,
+    key,
+    kind: 'clip',
+    title,
     progress: failed ? 0 : percent(progress),
     phase: failed ? 'failed' : progress >= 100 ? 'done' : 'running',
-    message: failed ? error ?? 'The clip could not be made' : progress >= 100 ? 'Added to Clips' : undefined,
+    message: failed ? (error ?? 'The clip could not be made') : progress >= 100 ? 'Added to Clips' : undefined,
     cancel: failed || progress >= 100 ? undefined : () => connection.send('CancelClip', { id }),
   });
 }
@@ -69,17 +75,22 @@ function onClipProgress({ id, progress, segments, error }: EventContentMap['Clip
 function onAiProgress({ id, progress, status, message, content }: EventContentMap['AiProgress']): void {
   const failed = status === 'error' || progress < 0;
   put({
-    key: `highlight:${id}`, kind: 'highlight', title: content.title.trim() || content.fileName,
+    key: `highlight:${id}`,
+    kind: 'highlight',
+    title: content.title.trim() || content.fileName,
     progress: failed ? 0 : percent(progress),
     phase: failed ? 'failed' : status === 'done' ? 'done' : 'running',
-    message, cancel: undefined,
+    message,
+    cancel: undefined,
   });
 }
 
 function onCompressionProgress({ filePath, progress, status, message }: EventContentMap['CompressionProgress']): void {
   const failed = status === 'error' || progress < 0;
   put({
-    key: `compression:${filePath}`, kind: 'compression', title: baseName(filePath),
+    key: `compression:${filePath}`,
+    kind: 'compression',
+    title: baseName(filePath),
     progress: failed ? 0 : percent(progress),
     phase: failed ? 'failed' : status === 'done' || status === 'skipped' ? 'done' : 'running',
     message: message ?? (status === 'done' ? 'Compressed' : undefined),
@@ -91,7 +102,9 @@ function onUploadProgress({ fileName, title, progress, status, message }: EventC
   const failed = status === 'error' || progress < 0;
   const finished = failed || status === 'done';
   put({
-    key: `upload:${fileName}`, kind: 'upload', title: title.trim() || fileName,
+    key: `upload:${fileName}`,
+    kind: 'upload',
+    title: title.trim() || fileName,
     progress: failed ? 0 : percent(progress),
     phase: failed ? 'failed' : status === 'done' ? 'done' : 'running',
     message,
@@ -105,7 +118,8 @@ function onImportProgress(event: EventContentMap['ImportProgress']): void {
   const fileFailed = event.progress < 0;
   const position = `${Math.min(event.currentFileIndex + 1, event.totalFiles)} of ${event.totalFiles}`;
   put({
-    key, kind: 'import',
+    key,
+    kind: 'import',
     title: summary ? (event.totalFiles === 1 ? '1 file' : `${event.totalFiles} files`) : `${event.fileName} (${position})`,
     progress: summary ? 100 : fileFailed ? 0 : percent(event.progress),
     // A failed file does not end the import; the summary says how it went.
@@ -117,11 +131,16 @@ function onImportProgress(event: EventContentMap['ImportProgress']): void {
 
 window.addEventListener(SERVER_EVENT, ({ detail }) => {
   switch (detail.method) {
-    case 'ClipProgress': return onClipProgress(detail.content);
-    case 'AiProgress': return onAiProgress(detail.content);
-    case 'CompressionProgress': return onCompressionProgress(detail.content);
-    case 'UploadProgress': return onUploadProgress(detail.content);
-    case 'ImportProgress': return onImportProgress(detail.content);
+    case 'ClipProgress':
+      return onClipProgress(detail.content);
+    case 'AiProgress':
+      return onAiProgress(detail.content);
+    case 'CompressionProgress':
+      return onCompressionProgress(detail.content);
+    case 'UploadProgress':
+      return onUploadProgress(detail.content);
+    case 'ImportProgress':
+      return onImportProgress(detail.content);
   }
 });
 

@@ -49,7 +49,9 @@ export function ContentCard({ item, cacheFolder, selected, onSelectedChange, act
       />
       <div className="content-card__body">
         <div className="content-card__heading">
-          <a className="content-card__title" href={href} title={title} data-testid="content-title">{title}</a>
+          <a className="content-card__title" href={href} title={title} data-testid="content-title">
+            {title}
+          </a>
           <ActionsMenu label={`Actions for ${title}`} actions={actions} />
         </div>
         <p className="content-card__game">{item.game}</p>

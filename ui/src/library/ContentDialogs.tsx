@@ -7,12 +7,12 @@ import { displayTitle } from './content-format';
 import { Dialog } from './Dialog';
 
 export type ContentDialogRequest =
-  | { kind: 'rename'; item: ContentItem }
-  | { kind: 'delete'; items: readonly ContentItem[] }
-  | { kind: 'upload'; item: ContentItem };
+  { kind: 'rename'; item: ContentItem } | { kind: 'delete'; items: readonly ContentItem[] } | { kind: 'upload'; item: ContentItem };
 
 /** The open dialog (render it) and a way to open one; `onDeleted` runs after a confirmed delete. */
-export function useContentDialogs(onDeleted?: (items: readonly ContentItem[]) => void): [ReactNode, (request: ContentDialogRequest) => void] {
+export function useContentDialogs(
+  onDeleted?: (items: readonly ContentItem[]) => void,
+): [ReactNode, (request: ContentDialogRequest) => void] {
   const [request, setRequest] = useState<ContentDialogRequest>();
   const close = () => setRequest(undefined);
   let dialog: ReactNode = null;
@@ -79,8 +79,8 @@ function DeleteDialog({ items, onClose, onConfirm }: { items: readonly ContentIt
   return (
     <Dialog title={`Delete ${what}?`} confirmLabel="Delete" danger onCancel={onClose} onConfirm={onConfirm} testId="delete-dialog">
       <p className="modal__description">
-        The {items.length === 1 ? 'video, its bookmarks and its thumbnail are' : 'videos, their bookmarks and thumbnails are'} removed
-        from disk. This cannot be undone.
+        The {items.length === 1 ? 'video, its bookmarks and its thumbnail are' : 'videos, their bookmarks and thumbnails are'} removed from
+        disk. This cannot be undone.
       </p>
     </Dialog>
   );
@@ -110,11 +110,23 @@ function UploadDialog({ item, onClose }: { item: ContentItem; onClose: () => voi
     >
       <label className="library-field" htmlFor={titleId}>
         <span className="library-field__label">Title</span>
-        <input id={titleId} className="input library-field__input" value={title} autoFocus onChange={(event) => setTitle(event.target.value)} />
+        <input
+          id={titleId}
+          className="input library-field__input"
+          value={title}
+          autoFocus
+          onChange={(event) => setTitle(event.target.value)}
+        />
       </label>
       <label className="library-field" htmlFor={descriptionId}>
         <span className="library-field__label">Description</span>
-        <textarea id={descriptionId} className="input library-field__input" rows={3} value={description} onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id={descriptionId}
+          className="input library-field__input"
+          rows={3}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </label>
       <label className="library-field" htmlFor={visibilityId}>
         <span className="library-field__label">Visibility</span>
@@ -124,7 +136,11 @@ function UploadDialog({ item, onClose }: { item: ContentItem; onClose: () => voi
           value={visibility}
           onChange={(event) => setVisibility(VISIBILITIES.find((value) => value === event.target.value) ?? 'Public')}
         >
-          {VISIBILITIES.map((value) => <option key={value} value={value}>{value}</option>)}
+          {VISIBILITIES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
         </select>
       </label>
     </Dialog>

@@ -31,11 +31,20 @@ export function Dialog({ title, children, confirmLabel, danger = false, canConfi
   return (
     <dialog ref={dialogRef} className="modal library-dialog" aria-labelledby={titleId} onClose={onCancel} data-testid={testId}>
       <form onSubmit={submit} className="library-dialog__form">
-        <h2 className="modal__title" id={titleId}>{title}</h2>
+        <h2 className="modal__title" id={titleId}>
+          {title}
+        </h2>
         {children}
         <div className="modal__actions">
-          <button type="button" className="button" onClick={onCancel}>Cancel</button>
-          <button type="submit" className={danger ? 'button button--danger' : 'button button--primary'} disabled={!canConfirm} data-testid="dialog-confirm">
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className={danger ? 'button button--danger' : 'button button--primary'}
+            disabled={!canConfirm}
+            data-testid="dialog-confirm"
+          >
             {confirmLabel}
           </button>
         </div>

@@ -53,10 +53,10 @@ export function LibraryPage({ section }: { section: LibrarySection }) {
     <section className="library" aria-labelledby={headingId} data-testid={`library-${section}`}>
       <header className="library__header">
         <div>
-          <h1 className="library__title" id={headingId}>{SECTION_LABEL[section]}</h1>
-          <p className="library__summary">
-            {sectionItems.length === 1 ? '1 video' : `${sectionItems.length} videos`}
-          </p>
+          <h1 className="library__title" id={headingId}>
+            {SECTION_LABEL[section]}
+          </h1>
+          <p className="library__summary">{sectionItems.length === 1 ? '1 video' : `${sectionItems.length} videos`}</p>
         </div>
         {importSectionId && (
           <button
@@ -93,7 +93,9 @@ export function LibraryPage({ section }: { section: LibrarySection }) {
       ) : shown.length === 0 ? (
         <div className="empty library__empty">
           <p className="library__empty-title">Nothing matches</p>
-          <button type="button" className="button" onClick={() => setFilter({ search: '', game: '' })}>Clear the search</button>
+          <button type="button" className="button" onClick={() => setFilter({ search: '', game: '' })}>
+            Clear the search
+          </button>
         </div>
       ) : (
         <div className="library__grid" data-testid="content-grid">

@@ -15,7 +15,15 @@ interface LibraryToolbarProps {
 
 /** Search, game filter, and what to do with the ticked videos. */
 export function LibraryToolbar({
-  label, filter, onFilterChange, games, selectedCount, connected, onSelectAll, onClearSelection, onDeleteSelected,
+  label,
+  filter,
+  onFilterChange,
+  games,
+  selectedCount,
+  connected,
+  onSelectAll,
+  onClearSelection,
+  onDeleteSelected,
 }: LibraryToolbarProps) {
   const searchId = useId();
   const gameId = useId();
@@ -43,16 +51,32 @@ export function LibraryToolbar({
           data-testid="library-game-filter"
         >
           <option value="">All games</option>
-          {games.map((name) => <option key={name} value={name}>{name}</option>)}
+          {games.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
         </select>
       </label>
       <div className="library__selection" aria-live="polite">
         {selectedCount > 0 ? (
           <>
-            <span className="library__selected-count" data-testid="selected-count">{selectedCount} selected</span>
-            <button type="button" className="button" onClick={onSelectAll}>Select all</button>
-            <button type="button" className="button" onClick={onClearSelection}>Clear</button>
-            <button type="button" className="button button--danger" disabled={!connected} onClick={onDeleteSelected} data-testid="delete-selected">
+            <span className="library__selected-count" data-testid="selected-count">
+              {selectedCount} selected
+            </span>
+            <button type="button" className="button" onClick={onSelectAll}>
+              Select all
+            </button>
+            <button type="button" className="button" onClick={onClearSelection}>
+              Clear
+            </button>
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={!connected}
+              onClick={onDeleteSelected}
+              data-testid="delete-selected"
+            >
               Delete {selectedCount}
             </button>
           </>

@@ -28,10 +28,14 @@ export function parseRoute(hash: string): Route {
 
 export function routeHref(route: Route): string {
   switch (route.page) {
-    case 'library': return `#/library/${route.section}`;
-    case 'video': return `#/video/${route.id}`;
-    case 'recording': return '#/recording';
-    case 'settings': return `#/settings/${route.tab}`;
+    case 'library':
+      return `#/library/${route.section}`;
+    case 'video':
+      return `#/video/${route.id}`;
+    case 'recording':
+      return '#/recording';
+    case 'settings':
+      return `#/settings/${route.tab}`;
   }
 }
 

@@ -13,7 +13,10 @@ function phaseOf(state: State): Phase {
   return state.preRecording ? 'preparing' : 'idle';
 }
 
-const PHASE_LABEL = { idle: 'Idle', preparing: 'Preparing', recording: 'Recording', stopping: 'Finishing' } as const satisfies Record<Phase, string>;
+const PHASE_LABEL = { idle: 'Idle', preparing: 'Preparing', recording: 'Recording', stopping: 'Finishing' } as const satisfies Record<
+  Phase,
+  string
+>;
 
 const MODE_HINT = {
   Session: 'Records the whole session to one file.',
@@ -32,8 +35,12 @@ export function RecordingPage() {
   return (
     <section className="page recording-page" aria-labelledby="recording-title" data-testid="recording-page">
       <header className="page__header">
-        <h1 className="page__title" id="recording-title">Recording</h1>
-        <p className="page__subtitle">{settings.recordingMode} mode · {settings.resolution} · {settings.frameRate} fps — {MODE_HINT[settings.recordingMode]}</p>
+        <h1 className="page__title" id="recording-title">
+          Recording
+        </h1>
+        <p className="page__subtitle">
+          {settings.recordingMode} mode · {settings.resolution} · {settings.frameRate} fps — {MODE_HINT[settings.recordingMode]}
+        </p>
       </header>
       <div className="recording-page__grid">
         <StatusCard state={state} phase={phase} buffering={settings.recordingMode !== 'Session'} connected={connected} />
@@ -60,21 +67,43 @@ function StatusCard({ state, phase, buffering, connected }: StatusCardProps) {
       <StatusDetails state={state} />
       <div className="recording-status__actions">
         {phase === 'idle' ? (
-          <button type="button" className="button button--primary" disabled={!connected} onClick={() => connection.send('StartRecording')} data-testid="start-recording">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={!connected}
+            onClick={() => connection.send('StartRecording')}
+            data-testid="start-recording"
+          >
             Start recording
           </button>
         ) : (
-          <button type="button" className="button button--danger" disabled={!connected || phase === 'stopping'} onClick={() => connection.send('StopRecording')} data-testid="stop-recording">
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={!connected || phase === 'stopping'}
+            onClick={() => connection.send('StopRecording')}
+            data-testid="stop-recording"
+          >
             Stop recording
           </button>
         )}
         {buffering && (
-          <button type="button" className="button" disabled={!connected || phase !== 'recording'} onClick={() => connection.send('SaveReplayBuffer')} data-testid="save-replay">
+          <button
+            type="button"
+            className="button"
+            disabled={!connected || phase !== 'recording'}
+            onClick={() => connection.send('SaveReplayBuffer')}
+            data-testid="save-replay"
+          >
             Save replay buffer
           </button>
         )}
       </div>
-      {replaySaved && <p className="recording-status__note" role="status">Replay saved to the Replay Buffer.</p>}
+      {replaySaved && (
+        <p className="recording-status__note" role="status">
+          Replay saved to the Replay Buffer.
+        </p>
+      )}
     </div>
   );
 }
@@ -93,7 +122,9 @@ function StatusDetails({ state }: { state: State }) {
     <div className="recording-status__details">
       <p className="recording-status__game">Not recording</p>
       <p className="recording-status__muted">
-        {state.hasLoadedCaptureEngine ? 'Launch a game to record it automatically, or start a manual recording.' : 'The capture engine is starting…'}
+        {state.hasLoadedCaptureEngine
+          ? 'Launch a game to record it automatically, or start a manual recording.'
+          : 'The capture engine is starting…'}
       </p>
     </div>
   );
@@ -103,7 +134,9 @@ function RecordingDetails({ recording }: { recording: Recording }) {
   const bookmarks = recording.bookmarks.length;
   return (
     <div className="recording-status__details">
-      <p className="recording-status__game" data-testid="recording-game">{recording.game}</p>
+      <p className="recording-status__game" data-testid="recording-game">
+        {recording.game}
+      </p>
       <ElapsedTime startTime={recording.startTime} />
       <p className="recording-status__muted">{bookmarks === 1 ? '1 bookmark' : `${bookmarks} bookmarks`}</p>
     </div>

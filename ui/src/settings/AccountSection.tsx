@@ -16,25 +16,61 @@ export function AccountSection({ connected }: SectionProps) {
   const complete = accessToken.trim() !== '' && refreshToken.trim() !== '';
 
   return (
-    <SettingsGroup title="Account" description="Uploads use your account. Paste the tokens of a sign-in session; they are stored by Keyframe, never shown again.">
-      <form className="account-form" onSubmit={(event) => {
-        event.preventDefault();
-        if (!complete || !connection.send('Login', { accessToken: accessToken.trim(), refreshToken: refreshToken.trim() })) return;
-        setAccessToken('');
-        setRefreshToken('');
-        setLastRequest('signed-in');
-      }}>
-        <label className="setting-row__label" htmlFor={accessId}>Access token</label>
-        <input id={accessId} className="input" type="password" autoComplete="off" value={accessToken} onChange={(event) => setAccessToken(event.target.value)} />
-        <label className="setting-row__label" htmlFor={refreshId}>Refresh token</label>
-        <input id={refreshId} className="input" type="password" autoComplete="off" value={refreshToken} onChange={(event) => setRefreshToken(event.target.value)} />
+    <SettingsGroup
+      title="Account"
+      description="Uploads use your account. Paste the tokens of a sign-in session; they are stored by Keyframe, never shown again."
+    >
+      <form
+        className="account-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!complete || !connection.send('Login', { accessToken: accessToken.trim(), refreshToken: refreshToken.trim() })) return;
+          setAccessToken('');
+          setRefreshToken('');
+          setLastRequest('signed-in');
+        }}
+      >
+        <label className="setting-row__label" htmlFor={accessId}>
+          Access token
+        </label>
+        <input
+          id={accessId}
+          className="input"
+          type="password"
+          autoComplete="off"
+          value={accessToken}
+          onChange={(event) => setAccessToken(event.target.value)}
+        />
+        <label className="setting-row__label" htmlFor={refreshId}>
+          Refresh token
+        </label>
+        <input
+          id={refreshId}
+          className="input"
+          type="password"
+          autoComplete="off"
+          value={refreshToken}
+          onChange={(event) => setRefreshToken(event.target.value)}
+        />
         <div className="account-form__actions">
-          <button type="submit" className="button button--primary" disabled={!connected || !complete}>Sign in</button>
-          <button type="button" className="button button--danger" disabled={!connected}
-            onClick={() => { if (connection.send('Logout')) setLastRequest('signed-out'); }}>
+          <button type="submit" className="button button--primary" disabled={!connected || !complete}>
+            Sign in
+          </button>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={!connected}
+            onClick={() => {
+              if (connection.send('Logout')) setLastRequest('signed-out');
+            }}
+          >
             Sign out
           </button>
-          {lastRequest && <span className="account-form__status" role="status">{lastRequest === 'signed-in' ? 'Signed in.' : 'Signed out.'}</span>}
+          {lastRequest && (
+            <span className="account-form__status" role="status">
+              {lastRequest === 'signed-in' ? 'Signed in.' : 'Signed out.'}
+            </span>
+          )}
         </div>
       </form>
     </SettingsGroup>

@@ -17,18 +17,27 @@ const ACTION_LABEL = {
 export function KeybindingsSection({ settings, connected }: SectionProps) {
   const [listeningTo, setListeningTo] = useState<Keybinding['action']>();
   const save = (action: Keybinding['action'], changes: Partial<Keybinding>) =>
-    updateSettings({ keybindings: settings.keybindings.map((binding) => (binding.action === action ? { ...binding, ...changes } : binding)) });
+    updateSettings({
+      keybindings: settings.keybindings.map((binding) => (binding.action === action ? { ...binding, ...changes } : binding)),
+    });
 
   return (
-    <SettingsGroup title="Keybindings" description="Hotkeys work while a game has the focus. To change one, choose Change and press the new keys; Escape cancels.">
+    <SettingsGroup
+      title="Keybindings"
+      description="Hotkeys work while a game has the focus. To change one, choose Change and press the new keys; Escape cancels."
+    >
       <ul className="keybinding-list">
         {settings.keybindings.map((binding) => {
           const labelId = `keybinding-${binding.action}`;
           const listening = listeningTo === binding.action;
           return (
             <li className="keybinding-list__item" key={binding.action} data-testid={labelId}>
-              <span className="keybinding-list__action" id={labelId}>{ACTION_LABEL[binding.action]}</span>
-              <kbd className="keybinding-list__keys" data-testid={`${labelId}-keys`}>{listening ? 'Press keys…' : describeKeys(binding.keys)}</kbd>
+              <span className="keybinding-list__action" id={labelId}>
+                {ACTION_LABEL[binding.action]}
+              </span>
+              <kbd className="keybinding-list__keys" data-testid={`${labelId}-keys`}>
+                {listening ? 'Press keys…' : describeKeys(binding.keys)}
+              </kbd>
               <button
                 type="button"
                 className="button button--small"
@@ -45,11 +54,18 @@ export function KeybindingsSection({ settings, connected }: SectionProps) {
                   setListeningTo(undefined);
                   save(binding.action, { keys });
                 }}
-                onBlur={() => { if (listening) setListeningTo(undefined); }}
+                onBlur={() => {
+                  if (listening) setListeningTo(undefined);
+                }}
               >
                 {listening ? 'Cancel' : 'Change'}
               </button>
-              <Switch checked={binding.enabled} disabled={!connected} labelledBy={labelId} onToggle={() => save(binding.action, { enabled: !binding.enabled })} />
+              <Switch
+                checked={binding.enabled}
+                disabled={!connected}
+                labelledBy={labelId}
+                onToggle={() => save(binding.action, { enabled: !binding.enabled })}
+              />
             </li>
           );
         })}

@@ -22,7 +22,14 @@ function PresetPicker({ label, current, disabled, testId, onApply }: PresetPicke
   return (
     <div className="preset-picker" role="group" aria-label={label} data-testid={testId}>
       {PRESET_NAMES.map((preset) => (
-        <button key={preset} type="button" className="preset-picker__option" aria-pressed={preset === current} disabled={disabled} onClick={() => onApply(preset)}>
+        <button
+          key={preset}
+          type="button"
+          className="preset-picker__option"
+          aria-pressed={preset === current}
+          disabled={disabled}
+          onClick={() => onApply(preset)}
+        >
           <span className="preset-picker__name">{preset}</span>
           <span className="preset-picker__hint">{PRESET_HINT[preset]}</span>
         </button>
@@ -35,13 +42,26 @@ function PresetPicker({ label, current, disabled, testId, onApply }: PresetPicke
 export function PresetsSection({ settings, connected }: SectionProps) {
   return (
     <>
-      <SettingsGroup title="Video quality" description="Sets resolution, frame rate and bitrates of recordings. Custom keeps what you set on the Recording tab.">
-        <PresetPicker label="Video quality preset" current={settings.videoQualityPreset} disabled={!connected} testId="video-presets"
-          onApply={(preset) => connection.send('ApplyVideoPreset', { preset })} />
+      <SettingsGroup
+        title="Video quality"
+        description="Sets resolution, frame rate and bitrates of recordings. Custom keeps what you set on the Recording tab."
+      >
+        <PresetPicker
+          label="Video quality preset"
+          current={settings.videoQualityPreset}
+          disabled={!connected}
+          testId="video-presets"
+          onApply={(preset) => connection.send('ApplyVideoPreset', { preset })}
+        />
       </SettingsGroup>
       <SettingsGroup title="Clip quality" description="Sets the encoder, quality, frame rate and audio quality of new clips.">
-        <PresetPicker label="Clip quality preset" current={settings.clipQualityPreset} disabled={!connected} testId="clip-presets"
-          onApply={(preset) => connection.send('ApplyClipPreset', { preset })} />
+        <PresetPicker
+          label="Clip quality preset"
+          current={settings.clipQualityPreset}
+          disabled={!connected}
+          testId="clip-presets"
+          onApply={(preset) => connection.send('ApplyClipPreset', { preset })}
+        />
       </SettingsGroup>
     </>
   );

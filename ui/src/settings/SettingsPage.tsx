@@ -35,12 +35,19 @@ export function SettingsPage({ tab }: { tab: SettingsTab }) {
   return (
     <section className="page settings-page" aria-labelledby="settings-title" data-testid="settings-page">
       <header className="page__header">
-        <h1 className="page__title" id="settings-title">Settings</h1>
+        <h1 className="page__title" id="settings-title">
+          Settings
+        </h1>
       </header>
       <nav className="settings-tabs" aria-label="Settings sections">
         {SETTINGS_TABS.map((each) => (
-          <a key={each} className="settings-tabs__tab" href={routeHref({ page: 'settings', tab: each })} aria-current={each === tab ? 'page' : undefined}
-            data-testid={`settings-tab-${each}`}>
+          <a
+            key={each}
+            className="settings-tabs__tab"
+            href={routeHref({ page: 'settings', tab: each })}
+            aria-current={each === tab ? 'page' : undefined}
+            data-testid={`settings-tab-${each}`}
+          >
             {TABS[each].label}
           </a>
         ))}

@@ -18,29 +18,53 @@ export function UpdatesSection({ settings, state, connected }: SectionProps) {
 
   return (
     <>
-      <SettingsGroup title="Updates" description={`Keyframe ${appVersion?.version ?? BUILT_VERSION} is running.`}
+      <SettingsGroup
+        title="Updates"
+        description={`Keyframe ${appVersion?.version ?? BUILT_VERSION} is running.`}
         actions={
-          <button type="button" className="button" disabled={!connected || state.isCheckingForUpdates} onClick={() => connection.send('CheckForUpdates')} data-testid="check-updates">
+          <button
+            type="button"
+            className="button"
+            disabled={!connected || state.isCheckingForUpdates}
+            onClick={() => connection.send('CheckForUpdates')}
+            data-testid="check-updates"
+          >
             {state.isCheckingForUpdates ? 'Checking…' : 'Check for updates'}
           </button>
-        }>
+        }
+      >
         {progress ? (
           <div className={`update-progress${failed ? ' update-progress--error' : ''}`} data-testid="update-progress">
-            <p className="update-progress__title">Version {progress.version}: {failed ? 'failed' : STATUS_TEXT[progress.status]}</p>
+            <p className="update-progress__title">
+              Version {progress.version}: {failed ? 'failed' : STATUS_TEXT[progress.status]}
+            </p>
             <p className="setting-row__hint">{progress.message}</p>
             {!failed && !ready && <progress className="update-progress__bar" max={100} value={progress.progress} />}
             {ready && (
-              <button type="button" className="button button--primary" disabled={!connected || !canSelfUpdate} onClick={() => connection.send('ApplyUpdate')} data-testid="apply-update">
+              <button
+                type="button"
+                className="button button--primary"
+                disabled={!connected || !canSelfUpdate}
+                onClick={() => connection.send('ApplyUpdate')}
+                data-testid="apply-update"
+              >
                 Install and restart
               </button>
             )}
-            {ready && !canSelfUpdate && <p className="setting-row__hint">This installation cannot update itself; install the new version by hand.</p>}
+            {ready && !canSelfUpdate && (
+              <p className="setting-row__hint">This installation cannot update itself; install the new version by hand.</p>
+            )}
           </div>
         ) : (
           <p className="empty">{state.isCheckingForUpdates ? 'Looking for a new version…' : 'No update is being downloaded.'}</p>
         )}
-        <ToggleField label="Beta versions" hint="Also offer test versions before their release." checked={settings.receiveBetaUpdates} disabled={!connected}
-          onChange={(receiveBetaUpdates) => updateSettings({ receiveBetaUpdates })} />
+        <ToggleField
+          label="Beta versions"
+          hint="Also offer test versions before their release."
+          checked={settings.receiveBetaUpdates}
+          disabled={!connected}
+          onChange={(receiveBetaUpdates) => updateSettings({ receiveBetaUpdates })}
+        />
       </SettingsGroup>
       <SettingsGroup title="Release notes">
         <ReleaseNotesList notes={notes} />

@@ -14,7 +14,9 @@ export function SettingRow({ label, hint, children }: RowProps) {
   return (
     <div className="setting-row">
       <div className="setting-row__text">
-        <label className="setting-row__label" htmlFor={id} id={`${id}-label`}>{label}</label>
+        <label className="setting-row__label" htmlFor={id} id={`${id}-label`}>
+          {label}
+        </label>
         {hint && <p className="setting-row__hint">{hint}</p>}
       </div>
       <div className="setting-row__control">{children(id)}</div>
@@ -48,7 +50,11 @@ export function SelectField<T extends string>({ label, hint, value, options, dis
             if (chosen) onChange(chosen.value);
           }}
         >
-          {entries.map((entry) => <option key={entry.value} value={entry.value}>{entry.label}</option>)}
+          {entries.map((entry) => (
+            <option key={entry.value} value={entry.value}>
+              {entry.label}
+            </option>
+          ))}
         </select>
       )}
     </SettingRow>
@@ -94,7 +100,9 @@ export function NumberField({ label, hint, value, min, max, step = 1, unit, disa
             data-testid={testId}
             onChange={(event) => setDraft(event.target.value)}
             onBlur={commit}
-            onKeyDown={(event) => { if (event.key === 'Enter') commit(); }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') commit();
+            }}
           />
           {unit && <span className="number-field__unit">{unit}</span>}
         </span>
@@ -115,7 +123,16 @@ interface ToggleFieldProps {
 export function ToggleField({ label, hint, checked, disabled = false, testId, onChange }: ToggleFieldProps) {
   return (
     <SettingRow label={label} hint={hint}>
-      {(id) => <Switch id={id} checked={checked} disabled={disabled} labelledBy={`${id}-label`} testId={testId} onToggle={() => onChange(!checked)} />}
+      {(id) => (
+        <Switch
+          id={id}
+          checked={checked}
+          disabled={disabled}
+          labelledBy={`${id}-label`}
+          testId={testId}
+          onToggle={() => onChange(!checked)}
+        />
+      )}
     </SettingRow>
   );
 }
@@ -156,7 +173,9 @@ export function SliderField({ label, value, min, max, step, disabled, format, on
             onKeyUp={commit}
             onBlur={commit}
           />
-          <output htmlFor={id} className="slider-field__value">{format(shown)}</output>
+          <output htmlFor={id} className="slider-field__value">
+            {format(shown)}
+          </output>
         </span>
       )}
     </SettingRow>
@@ -164,13 +183,25 @@ export function SliderField({ label, value, min, max, step, disabled, format, on
 }
 
 /** A titled group of rows inside a settings tab. */
-export function SettingsGroup({ title, description, actions, children }: { title: string; description?: string; actions?: ReactNode; children: ReactNode }) {
+export function SettingsGroup({
+  title,
+  description,
+  actions,
+  children,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   const id = useId();
   return (
     <section className="settings-group" aria-labelledby={id}>
       <header className="settings-group__header">
         <div>
-          <h2 className="settings-group__title" id={id}>{title}</h2>
+          <h2 className="settings-group__title" id={id}>
+            {title}
+          </h2>
           {description && <p className="settings-group__description">{description}</p>}
         </div>
         {actions}

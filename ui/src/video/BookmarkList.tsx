@@ -11,7 +11,11 @@ interface BookmarkListProps {
 /** The bookmarks in time order: jump to one, or delete it. */
 export function BookmarkList({ bookmarks, onSeek, onDelete, disabled }: BookmarkListProps) {
   if (bookmarks.length === 0) {
-    return <p className="video-page__muted" data-testid="no-bookmarks">No bookmarks yet. Add one at the current position.</p>;
+    return (
+      <p className="video-page__muted" data-testid="no-bookmarks">
+        No bookmarks yet. Add one at the current position.
+      </p>
+    );
   }
   return (
     <ul className="bookmark-list" data-testid="bookmark-list">

@@ -3,7 +3,15 @@ import { connection, useServerEvent } from '../connection';
 import { displayTitle, formatSeconds } from '../library/content-format';
 import { frameUrl } from '../library/media-urls';
 import { useLatestEvent } from '../state/latest-events';
-import { audioTracksOf, clearSegments, removeSegment, toProtocolSegments, updateSegment, useClipSegments, type DraftSegment } from './clip-segments';
+import {
+  audioTracksOf,
+  clearSegments,
+  removeSegment,
+  toProtocolSegments,
+  updateSegment,
+  useClipSegments,
+  type DraftSegment,
+} from './clip-segments';
 
 type OutputMode = 'combined' | 'separate';
 
@@ -33,32 +41,50 @@ export function ClipEditor({ connected }: { connected: boolean }) {
 
   return (
     <aside className="clip-editor" aria-labelledby={headingId} data-testid="clip-editor">
-      <h2 className="clip-editor__title" id={headingId}>Clip</h2>
+      <h2 className="clip-editor__title" id={headingId}>
+        Clip
+      </h2>
       {segments.length === 0 ? (
         <p className="video-page__muted">
-          Drag on the timeline (or use Set start and Set end) to select a range, then add it to the clip. Ranges from
-          several videos are joined in order.
+          Drag on the timeline (or use Set start and Set end) to select a range, then add it to the clip. Ranges from several videos are
+          joined in order.
         </p>
       ) : (
         <ol className="clip-editor__segments">
-          {segments.map((segment, index) => <SegmentRow key={segment.key} segment={segment} position={index + 1} />)}
+          {segments.map((segment, index) => (
+            <SegmentRow key={segment.key} segment={segment} position={index + 1} />
+          ))}
         </ol>
       )}
       <label className="library-field" htmlFor={titleId}>
         <span className="library-field__label">Clip title</span>
-        <input id={titleId} className="input library-field__input" value={title} placeholder="Optional" onChange={(event) => setTitle(event.target.value)} data-testid="clip-title" />
+        <input
+          id={titleId}
+          className="input library-field__input"
+          value={title}
+          placeholder="Optional"
+          onChange={(event) => setTitle(event.target.value)}
+          data-testid="clip-title"
+        />
       </label>
       {segments.length > 1 && (
         <label className="library-field" htmlFor={modeId}>
           <span className="library-field__label">Output</span>
-          <select id={modeId} className="input library-field__input" value={outputMode} onChange={(event) => setOutputMode(event.target.value === 'separate' ? 'separate' : 'combined')}>
+          <select
+            id={modeId}
+            className="input library-field__input"
+            value={outputMode}
+            onChange={(event) => setOutputMode(event.target.value === 'separate' ? 'separate' : 'combined')}
+          >
             <option value="combined">One clip of all ranges</option>
             <option value="separate">One clip per range</option>
           </select>
         </label>
       )}
       <div className="clip-editor__actions">
-        <button type="button" className="button" disabled={segments.length === 0} onClick={clearSegments}>Clear</button>
+        <button type="button" className="button" disabled={segments.length === 0} onClick={clearSegments}>
+          Clear
+        </button>
         <button
           type="button"
           className="button button--primary"
@@ -77,10 +103,12 @@ function SegmentRow({ segment, position }: { segment: DraftSegment; position: nu
   const [frameFailed, setFrameFailed] = useState(false);
   const tracks = audioTracksOf(segment.source);
   const source = displayTitle(segment.source);
-  const setMuted = (track: number, muted: boolean) => updateSegment(segment.key, {
-    mutedTracks: muted ? [...segment.mutedTracks, track] : segment.mutedTracks.filter((each) => each !== track),
-  });
-  const setVolume = (track: number, volume: number) => updateSegment(segment.key, { trackVolumes: { ...segment.trackVolumes, [track]: volume } });
+  const setMuted = (track: number, muted: boolean) =>
+    updateSegment(segment.key, {
+      mutedTracks: muted ? [...segment.mutedTracks, track] : segment.mutedTracks.filter((each) => each !== track),
+    });
+  const setVolume = (track: number, volume: number) =>
+    updateSegment(segment.key, { trackVolumes: { ...segment.trackVolumes, [track]: volume } });
 
   return (
     <li className="clip-segment" data-testid="clip-segment">
@@ -88,13 +116,21 @@ function SegmentRow({ segment, position }: { segment: DraftSegment; position: nu
         {frameFailed ? (
           <span className="clip-segment__frame clip-segment__frame--empty" aria-hidden="true" />
         ) : (
-          <img className="clip-segment__frame" src={frameUrl(segment.source.filePath, segment.startTime)} alt="" onError={() => setFrameFailed(true)} data-testid="segment-frame" />
+          <img
+            className="clip-segment__frame"
+            src={frameUrl(segment.source.filePath, segment.startTime)}
+            alt=""
+            onError={() => setFrameFailed(true)}
+            data-testid="segment-frame"
+          />
         )}
         <div className="clip-segment__text">
           <p className="clip-segment__range">
             {position}. {formatSeconds(segment.startTime, true)} – {formatSeconds(segment.endTime, true)}
           </p>
-          <p className="clip-segment__source" title={source}>{source}</p>
+          <p className="clip-segment__source" title={source}>
+            {source}
+          </p>
         </div>
         <button type="button" className="icon-button" aria-label={`Remove range ${position}`} onClick={() => removeSegment(segment.key)}>
           <span aria-hidden="true">×</span>
@@ -107,7 +143,12 @@ function SegmentRow({ segment, position }: { segment: DraftSegment; position: nu
           return (
             <li key={track} className="clip-track">
               <label className="clip-track__toggle">
-                <input type="checkbox" checked={!muted} onChange={(event) => setMuted(track, !event.target.checked)} data-testid="track-enabled" />
+                <input
+                  type="checkbox"
+                  checked={!muted}
+                  onChange={(event) => setMuted(track, !event.target.checked)}
+                  data-testid="track-enabled"
+                />
                 <span>{name}</span>
               </label>
               <input

@@ -57,7 +57,10 @@ export function Timeline({ duration, currentTime, bookmarks, peaks, selection, o
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = event.shiftKey ? 5 : 1;
     const target = {
-      ArrowLeft: currentTime - step, ArrowRight: currentTime + step, Home: 0, End: duration,
+      ArrowLeft: currentTime - step,
+      ArrowRight: currentTime + step,
+      Home: 0,
+      End: duration,
     }[event.key];
     if (target === undefined) return;
     event.preventDefault();

@@ -17,23 +17,43 @@ interface TimelineControlsProps {
 const SHORTEST_SEGMENT_SECONDS = 0.1;
 
 /** Below the timeline: a bookmark of a chosen type at the current position, and the range to clip. */
-export function TimelineControls({ currentTime, duration, selection, connected, onAddBookmark, onSelect, onAddSegment }: TimelineControlsProps) {
+export function TimelineControls({
+  currentTime,
+  duration,
+  selection,
+  connected,
+  onAddBookmark,
+  onSelect,
+  onAddSegment,
+}: TimelineControlsProps) {
   const [bookmarkType, setBookmarkType] = useState<BookmarkType>('Manual');
   const typeId = useId();
   const usable = selection !== undefined && selection.end - selection.start >= SHORTEST_SEGMENT_SECONDS;
   return (
     <div className="video-page__controls" role="toolbar" aria-label="Bookmarks and selection">
       <div className="video-page__group">
-        <label className="visually-hidden" htmlFor={typeId}>Bookmark type</label>
+        <label className="visually-hidden" htmlFor={typeId}>
+          Bookmark type
+        </label>
         <select
           id={typeId}
           className="input library-field__input video-page__type"
           value={bookmarkType}
           onChange={(event) => setBookmarkType(BOOKMARK_TYPES.find((type) => type === event.target.value) ?? 'Manual')}
         >
-          {BOOKMARK_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
+          {BOOKMARK_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
         </select>
-        <button type="button" className="button" disabled={!connected} onClick={() => onAddBookmark(bookmarkType)} data-testid="add-bookmark">
+        <button
+          type="button"
+          className="button"
+          disabled={!connected}
+          onClick={() => onAddBookmark(bookmarkType)}
+          data-testid="add-bookmark"
+        >
           Add bookmark at {formatSeconds(currentTime, true)}
         </button>
       </div>

@@ -40,7 +40,9 @@ export function VideoPage({ id }: { id: string }) {
       <section className="video-page video-page--notice" data-testid="video-missing">
         <p className="library__empty-title">This video is not in the library</p>
         <p className="video-page__muted">It may have been deleted or moved.</p>
-        <a className="button" href={libraryHref('sessions')}>Back to the library</a>
+        <a className="button" href={libraryHref('sessions')}>
+          Back to the library
+        </a>
       </section>
     );
   }
@@ -76,9 +78,13 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
   return (
     <section className="video-page" aria-labelledby={headingId} data-testid="video-page" data-file-path={item.filePath}>
       <header className="video-page__header">
-        <a className="video-page__back" href={libraryHref(section)}>← {SECTION_LABEL[section]}</a>
+        <a className="video-page__back" href={libraryHref(section)}>
+          ← {SECTION_LABEL[section]}
+        </a>
         <div className="video-page__heading">
-          <h1 className="video-page__title" id={headingId} data-testid="video-title">{title}</h1>
+          <h1 className="video-page__title" id={headingId} data-testid="video-title">
+            {title}
+          </h1>
           <p className="video-page__muted">
             {item.game} · {formatCreatedAt(item.createdAt)} · {item.fileSize} · {formatSeconds(durationSeconds(item.duration))}
           </p>
@@ -140,7 +146,9 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
           }}
           testId="delete-bookmark-dialog"
         >
-          <p className="modal__description">At {formatSeconds(durationSeconds(bookmarkToDelete.time), true)} in “{title}”.</p>
+          <p className="modal__description">
+            At {formatSeconds(durationSeconds(bookmarkToDelete.time), true)} in “{title}”.
+          </p>
         </Dialog>
       )}
       {dialog}

@@ -29,7 +29,11 @@ export function useItemBookmarks(item: ContentItem): ItemBookmarks {
   const add = (type: BookmarkType, seconds: number) => {
     const bookmark: Bookmark = { id: randomBookmarkId(), type, subtype: null, time: formatDuration(seconds), aiRating: null };
     const sent = connection.send('AddBookmark', {
-      FilePath: item.filePath, Type: bookmark.type, Time: bookmark.time, ContentType: item.type, Id: bookmark.id,
+      FilePath: item.filePath,
+      Type: bookmark.type,
+      Time: bookmark.time,
+      ContentType: item.type,
+      Id: bookmark.id,
     });
     if (sent) setPending((current) => [...current, bookmark]);
   };

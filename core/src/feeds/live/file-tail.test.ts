@@ -43,7 +43,10 @@ describe('FileTail', () => {
     await appendFile(log, 'new 1\n');
     await appendFile(log, 'new 2\n');
     await waitFor(() => lines().length === 2, 'two new lines');
-    expect(inputs.slice(1)).to.deep.equal([{ line: 'new 1', file: log }, { line: 'new 2', file: log }]);
+    expect(inputs.slice(1)).to.deep.equal([
+      { line: 'new 1', file: log },
+      { line: 'new 2', file: log },
+    ]);
   });
 
   it('holds a half-written line until its newline, and removes CRLF', async () => {
@@ -99,7 +102,10 @@ describe('FileTail', () => {
     expect(inputs).to.deep.equal([]);
     await writeFile(log, 'first line\n');
     await waitFor(() => lines().length === 1, 'the first line');
-    expect(inputs).to.deep.equal([{ reset: 'opened', file: log }, { line: 'first line', file: log }]);
+    expect(inputs).to.deep.equal([
+      { reset: 'opened', file: log },
+      { line: 'first line', file: log },
+    ]);
   });
 
   it('moves to a newer candidate when one appears', async () => {

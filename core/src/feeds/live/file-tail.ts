@@ -30,7 +30,10 @@ export class FileTail implements LiveSource {
   private readonly discoveryIntervalMs: number;
   private readonly splitter: LineSplitter;
   private readonly startingPoint: Promise<void>;
-  private readonly check = new CoalescedTask(() => this.checkFiles(), (error) => this.reportProblem(error));
+  private readonly check = new CoalescedTask(
+    () => this.checkFiles(),
+    (error) => this.reportProblem(error),
+  );
   private readonly watcher: FSWatcher;
   private readonly timer: NodeJS.Timeout;
   /** Where reading stopped in each candidate, so no line is delivered twice or from before the feed opened. */

@@ -30,7 +30,10 @@ export class FolderWatcher implements LiveSource {
   private readonly folder: string;
   private readonly pattern: RegExp | undefined;
   private readonly stableMs: number;
-  private readonly scan = new CoalescedTask(() => this.scanFolder(), (error) => this.reportProblem(error));
+  private readonly scan = new CoalescedTask(
+    () => this.scanFolder(),
+    (error) => this.reportProblem(error),
+  );
   private watcher: FSWatcher | undefined;
   /** The folder, or while it does not exist the nearest folder above it that does: its creation is seen at once. */
   private watchedFolder: string | undefined;
@@ -154,5 +157,8 @@ export class FolderWatcher implements LiveSource {
 }
 
 async function isFolder(folder: string): Promise<boolean> {
-  return stat(folder).then((stats) => stats.isDirectory(), () => false);
+  return stat(folder).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }

@@ -102,16 +102,20 @@ describe('HttpPushListener', () => {
       }
       // Over the size limit yet 403, not 413: the body was never read.
       expect((await send(port, { body: Buffer.alloc(2000, 'x'), headers: { origin: 'http://evil.example' } })).status).to.equal(403);
-      expect((await send(port, { body })).status, 'the game\'s own push').to.equal(200);
-      await waitFor(() => inputs.length === 1, 'the game\'s push');
+      expect((await send(port, { body })).status, "the game's own push").to.equal(200);
+      await waitFor(() => inputs.length === 1, "the game's push");
       expect(refusals).to.deep.equal([1, 2, 3, 4, 5].map((count) => ({ reason: 'browser', count })));
     });
 
     it('delivers a push with the headers CS2 sends (recorded from build 14108)', async () => {
       await listen(undefined, { token: TOKEN });
       const headers = {
-        'user-agent': 'Valve/Steam HTTP Client 1.0 (730)', 'content-type': 'application/json', host: `localhost:${port}`,
-        accept: 'text/html,*/*;q=0.9', 'accept-encoding': 'gzip,identity,*;q=0', 'accept-charset': 'ISO-8859-1,utf-8,*;q=0.7',
+        'user-agent': 'Valve/Steam HTTP Client 1.0 (730)',
+        'content-type': 'application/json',
+        host: `localhost:${port}`,
+        accept: 'text/html,*/*;q=0.9',
+        'accept-encoding': 'gzip,identity,*;q=0',
+        'accept-charset': 'ISO-8859-1,utf-8,*;q=0.7',
       };
       expect((await send(port, { body, headers })).status).to.equal(200);
       await waitFor(() => inputs.length === 1, 'the push');
@@ -142,8 +146,15 @@ describe('HttpPushListener', () => {
     it('refuses a wrong, missing or malformed token with 403, counting each', async () => {
       await listen(undefined, { token: TOKEN });
       const bodies = [
-        withAuth({ token: 'abcdef0123456789abcdef012345678' }), withAuth({ token: `${TOKEN}x` }), withAuth({ token: TOKEN.toUpperCase() }),
-        withAuth(undefined), withAuth({}), withAuth({ token: 1 }), withAuth(TOKEN), `{"auth":{"token":"${TOKEN}"}`, '',
+        withAuth({ token: 'abcdef0123456789abcdef012345678' }),
+        withAuth({ token: `${TOKEN}x` }),
+        withAuth({ token: TOKEN.toUpperCase() }),
+        withAuth(undefined),
+        withAuth({}),
+        withAuth({ token: 1 }),
+        withAuth(TOKEN),
+        `{"auth":{"token":"${TOKEN}"}`,
+        '',
       ];
       for (const body of bodies) expect((await send(port, { body })).status, body).to.equal(403);
       expect((await send(port, { body: withAuth({ token: TOKEN }) })).status).to.equal(200);

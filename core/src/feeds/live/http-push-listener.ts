@@ -37,7 +37,9 @@ export class HttpPushListener implements LiveSource {
     return new Promise((resolve, reject) => {
       this.server.on('error', (error: NodeJS.ErrnoException) => {
         if (this.server.listening) {
-          this.context.logger.error(`httpPush feed "${this.context.feed}" on port ${port} failed: ${error.message}`, { feed: this.context.feed });
+          this.context.logger.error(`httpPush feed "${this.context.feed}" on port ${port} failed: ${error.message}`, {
+            feed: this.context.feed,
+          });
           return;
         }
         const reason = error.code === 'EADDRINUSE' ? `port ${port} is in use by another program` : error.message;
@@ -63,24 +65,27 @@ export class HttpPushListener implements LiveSource {
       this.refuse('browser', { origin: request.headers.origin });
       return;
     }
-    void this.readBody(request).then((body) => {
-      if (body === undefined) {
-        response.writeHead(413).end();
-        return;
-      }
-      if (request.method !== 'POST') {
+    void this.readBody(request).then(
+      (body) => {
+        if (body === undefined) {
+          response.writeHead(413).end();
+          return;
+        }
+        if (request.method !== 'POST') {
+          response.writeHead(200).end();
+          return;
+        }
+        const { token } = this.options;
+        if (token !== undefined && !tokensMatch(pushTokenOf(body), token)) {
+          response.writeHead(403).end();
+          this.refuse('token', { userAgent: request.headers['user-agent'] });
+          return;
+        }
         response.writeHead(200).end();
-        return;
-      }
-      const { token } = this.options;
-      if (token !== undefined && !tokensMatch(pushTokenOf(body), token)) {
-        response.writeHead(403).end();
-        this.refuse('token', { userAgent: request.headers['user-agent'] });
-        return;
-      }
-      response.writeHead(200).end();
-      this.context.emit(postInput(request, token === undefined ? body : body.replaceAll(token, 'REDACTED')));
-    }, () => response.destroy());
+        this.context.emit(postInput(request, token === undefined ? body : body.replaceAll(token, 'REDACTED')));
+      },
+      () => response.destroy(),
+    );
   }
 
   /** Counts and reports a refusal; logs the first of each reason as a warning, the rest at debug (a page may send thousands). */
@@ -88,7 +93,12 @@ export class HttpPushListener implements LiveSource {
     const count = ++this.refusals[reason];
     const what = reason === 'browser' ? 'a request from a web page' : 'a push without the right token';
     const log = count === 1 ? this.context.logger.warn : this.context.logger.debug;
-    log.call(this.context.logger, `httpPush feed "${this.context.feed}" refused ${what}`, { feed: this.context.feed, port: this.options.port, count, ...fields });
+    log.call(this.context.logger, `httpPush feed "${this.context.feed}" refused ${what}`, {
+      feed: this.context.feed,
+      port: this.options.port,
+      count,
+      ...fields,
+    });
     this.options.onRefused?.({ reason, count });
   }
 

@@ -6,7 +6,9 @@ import { waitFor } from './wait-for.js';
 
 describe('InputQueue', () => {
   let logger: MemoryLogger;
-  beforeEach(() => { logger = new MemoryLogger(); });
+  beforeEach(() => {
+    logger = new MemoryLogger();
+  });
 
   it('delivers in order, one handler call at a time', async () => {
     const queue = new InputQueue<number>({ feed: 'numbers', logger });
@@ -44,7 +46,9 @@ describe('InputQueue', () => {
     queue.push(1);
     queue.push(2);
     const delivered: number[] = [];
-    queue.setHandler((input) => { delivered.push(input); });
+    queue.setHandler((input) => {
+      delivered.push(input);
+    });
     expect(delivered).to.deep.equal([]);
     await waitFor(() => delivered.length === 2, 'the early inputs');
     expect(delivered).to.deep.equal([1, 2]);
@@ -54,7 +58,9 @@ describe('InputQueue', () => {
     const queue = new InputQueue<number>({ feed: 'flood', logger, capacity: 3 });
     for (let input = 1; input <= 6; input++) queue.push(input);
     const delivered: number[] = [];
-    queue.setHandler((input) => { delivered.push(input); });
+    queue.setHandler((input) => {
+      delivered.push(input);
+    });
     await waitFor(() => delivered.length === 3, 'the newest inputs');
     expect(delivered).to.deep.equal([4, 5, 6]);
     expect(logger.messages('warn')).to.have.length(2);
@@ -71,7 +77,9 @@ describe('InputQueue', () => {
       beforeDelivery: (input, at) => events.push(`observe ${input} ${at.toISOString()}`),
     });
     queue.push('first');
-    queue.setHandler((input) => { events.push(`handle ${input}`); });
+    queue.setHandler((input) => {
+      events.push(`handle ${input}`);
+    });
     await waitFor(() => events.length === 2, 'the first delivery');
     expect(events).to.deep.equal(['observe first 2024-01-01T00:00:00.000Z', 'handle first']);
   });
@@ -82,7 +90,9 @@ describe('InputQueue', () => {
     queue.push(1);
     queue.close();
     queue.push(2);
-    queue.setHandler((input) => { delivered.push(input); });
+    queue.setHandler((input) => {
+      delivered.push(input);
+    });
     await delay(20);
     expect(delivered).to.deep.equal([]);
   });

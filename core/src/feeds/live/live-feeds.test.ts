@@ -37,9 +37,15 @@ describe('LiveFeeds', () => {
     await feed.ready;
     for (const body of ['1', '2', '3']) await post(port, body);
     const handled: [string, number][] = [];
-    feed.onInput((input) => { handled.push([input.body, observed.length]); });
+    feed.onInput((input) => {
+      handled.push([input.body, observed.length]);
+    });
     await waitFor(() => handled.length === 3, 'three inputs');
-    expect(handled, 'each input observed just before it was handled').to.deep.equal([['1', 1], ['2', 2], ['3', 3]]);
+    expect(handled, 'each input observed just before it was handled').to.deep.equal([
+      ['1', 1],
+      ['2', 2],
+      ['3', 3],
+    ]);
     expect(observed.map(({ feed: id, kind, at, input }) => [id, kind, at, (input as HttpPushInput).body])).to.deep.equal([
       ['gsi', 'httpPush', arrivedAt, '1'],
       ['gsi', 'httpPush', arrivedAt, '2'],

@@ -5,8 +5,18 @@ import { checkScreenTextOptions } from '../screen-text/screen-text-reader.js';
 import type { PluginLogger } from '../../sdk/game-integration.js';
 import type { ClosableFeeds, FeedObserver } from '../../sdk/feed-observer.js';
 import type {
-  FeedInputs, FeedKind, FolderInput, HttpPushInput, HttpPushOptions, PollInput, PollOptions, ScreenTextInput, ScreenTextOptions,
-  TailInput, TailOptions, WatchFolderOptions,
+  FeedInputs,
+  FeedKind,
+  FolderInput,
+  HttpPushInput,
+  HttpPushOptions,
+  PollInput,
+  PollOptions,
+  ScreenTextInput,
+  ScreenTextOptions,
+  TailInput,
+  TailOptions,
+  WatchFolderOptions,
 } from '../../sdk/feed-types.js';
 import { FileTail } from './file-tail.js';
 import { FolderWatcher } from './folder-watcher.js';
@@ -59,9 +69,14 @@ export class LiveFeeds implements ClosableFeeds {
   screenText(id: string, options: ScreenTextOptions): LiveFeed<ScreenTextInput> {
     checkScreenTextOptions(id, options);
     const support = this.options.screenText;
-    return this.open(id, 'screenText', (context) => (support
-      ? new ScreenTextSource(context, options, support)
-      : new UnavailableSource(context, `screenText feed "${id}" has no frames to read here: on-screen text is read from the service's recordings`)));
+    return this.open(id, 'screenText', (context) =>
+      support
+        ? new ScreenTextSource(context, options, support)
+        : new UnavailableSource(
+            context,
+            `screenText feed "${id}" has no frames to read here: on-screen text is read from the service's recordings`,
+          ),
+    );
   }
 
   /** Closes every feed still open (the host calls it when the integration deactivates). */
@@ -84,10 +99,12 @@ export class LiveFeeds implements ClosableFeeds {
       feed: id,
       logger,
       now,
-      beforeDelivery: observe && ((input, at) => {
-        const frame = frames.get(input);
-        observe({ feed: id, kind, input, at, ...(frame ? { frame } : {}) });
-      }),
+      beforeDelivery:
+        observe &&
+        ((input, at) => {
+          const frame = frames.get(input);
+          observe({ feed: id, kind, input, at, ...(frame ? { frame } : {}) });
+        }),
     });
     const source = createSource({
       feed: id,

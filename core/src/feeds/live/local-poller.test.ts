@@ -44,7 +44,10 @@ describe('LocalPoller', () => {
   });
 
   function poll(url: string | (() => string), intervalMs: number, acceptSelfSignedCertificate?: boolean): LocalPoller {
-    poller = new LocalPoller({ feed: 'api', logger, emit: (input) => inputs.push(input) }, { url, intervalMs, acceptSelfSignedCertificate });
+    poller = new LocalPoller(
+      { feed: 'api', logger, emit: (input) => inputs.push(input) },
+      { url, intervalMs, acceptSelfSignedCertificate },
+    );
     return poller;
   }
 
@@ -70,7 +73,10 @@ describe('LocalPoller', () => {
     const port = await start(server, (_request, response) => {
       startedAt.push(performance.now());
       mostAtOnce = Math.max(mostAtOnce, ++active);
-      setTimeout(() => { active--; response.end('slow'); }, 120);
+      setTimeout(() => {
+        active--;
+        response.end('slow');
+      }, 120);
     });
     poll(`http://127.0.0.1:${port}/`, 30);
     await waitFor(() => inputs.length >= 3, 'three slow polls');
@@ -94,7 +100,9 @@ describe('LocalPoller', () => {
   it('delivers the error when nothing listens (the game is not running)', async () => {
     poll(`http://127.0.0.1:${await freePort()}/`, 20);
     await waitFor(() => inputs.length >= 1, 'a failed poll');
-    expect(inputs[0]).to.have.property('error').that.matches(/ECONNREFUSED/);
+    expect(inputs[0])
+      .to.have.property('error')
+      .that.matches(/ECONNREFUSED/);
   });
 
   it('refuses a response over 8 MiB', async () => {
@@ -116,7 +124,9 @@ describe('LocalPoller', () => {
     await waitFor(() => inputs.length >= 5, 'five polls');
     await poller!.close();
     expect(paths.slice(0, 4)).to.deep.equal(['/hudmsg?lastEvt=2', '/hudmsg?lastEvt=3', '/hudmsg?lastEvt=4', '/hudmsg?lastEvt=6']);
-    expect(inputs[3]).to.have.property('error').that.matches(/192\.168\.1\.20.* is not a local http\(s\) URL/);
+    expect(inputs[3])
+      .to.have.property('error')
+      .that.matches(/192\.168\.1\.20.* is not a local http\(s\) URL/);
   });
 
   it('refuses a URL that is not on this machine', () => {
@@ -134,8 +144,19 @@ describe('LocalPoller', () => {
       folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-poll-'));
       try {
         await promisify(execFile)('openssl', [
-          'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1',
-          '-keyout', path.join(folder, 'key.pem'), '-out', path.join(folder, 'cert.pem'),
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-subj',
+          '/CN=localhost',
+          '-days',
+          '1',
+          '-keyout',
+          path.join(folder, 'key.pem'),
+          '-out',
+          path.join(folder, 'cert.pem'),
         ]);
       } catch (error) {
         console.warn(`      skipped: openssl could not make a test certificate (${(error as Error).message})`);
@@ -145,7 +166,9 @@ describe('LocalPoller', () => {
       cert = await readFile(path.join(folder, 'cert.pem'));
     });
     after(() => rm(folder, { recursive: true, force: true }));
-    beforeEach(() => { server = createHttpsServer({ key, cert }); });
+    beforeEach(() => {
+      server = createHttpsServer({ key, cert });
+    });
 
     it('accepts it when asked to', async () => {
       const port = await start(server, (_request, response) => response.end('secure'));
@@ -158,13 +181,18 @@ describe('LocalPoller', () => {
       const port = await start(server, (_request, response) => response.end('secure'));
       poll(`https://127.0.0.1:${port}/`, 20);
       await waitFor(() => inputs.length >= 1, 'an https poll');
-      expect(inputs[0]).to.have.property('error').that.matches(/self[- ]signed/i);
+      expect(inputs[0])
+        .to.have.property('error')
+        .that.matches(/self[- ]signed/i);
     });
   });
 
   it('stops polling on close', async () => {
     let count = 0;
-    const port = await start(server, (_request, response) => { count++; response.end('x'); });
+    const port = await start(server, (_request, response) => {
+      count++;
+      response.end('x');
+    });
     poll(`http://127.0.0.1:${port}/`, 10);
     await waitFor(() => inputs.length >= 2, 'two polls');
     await poller?.close();

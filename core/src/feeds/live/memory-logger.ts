@@ -10,10 +10,18 @@ export interface LoggedEntry {
 export class MemoryLogger implements PluginLogger {
   readonly entries: LoggedEntry[] = [];
 
-  debug(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: 'debug', message, fields }); }
-  info(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: 'info', message, fields }); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: 'warn', message, fields }); }
-  error(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: 'error', message, fields }); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: 'debug', message, fields });
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: 'info', message, fields });
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: 'warn', message, fields });
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: 'error', message, fields });
+  }
 
   messages(level: LoggedEntry['level']): string[] {
     return this.entries.filter((entry) => entry.level === level).map((entry) => entry.message);

@@ -46,8 +46,13 @@ describe('PushTokenStore', () => {
     const file = pushTokenFile(folder);
     await writeFile(file, 'bad "token"');
     const store = new PushTokenStore(file);
-    const failure = await store.token().then(() => undefined, (error: unknown) => error);
-    expect((failure as Error).message).to.equal(`The game push token ${file} is damaged: delete it, switch the integration off and on, and restart the game.`);
+    const failure = await store.token().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((failure as Error).message).to.equal(
+      `The game push token ${file} is damaged: delete it, switch the integration off and on, and restart the game.`,
+    );
     expect(await readFile(file, 'utf8')).to.equal('bad "token"');
     await rm(file);
     expect(await store.token(), 'a failure is not remembered').to.match(/^[0-9a-f]{32}$/);

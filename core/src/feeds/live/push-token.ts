@@ -33,7 +33,9 @@ export class PushTokenStore {
       const token = this.readOrCreate();
       this.#token = token;
       // A failure is not remembered: the user may fix the file and switch the integration on again.
-      token.catch(() => { if (this.#token === token) this.#token = undefined; });
+      token.catch(() => {
+        if (this.#token === token) this.#token = undefined;
+      });
     }
     return this.#token;
   }

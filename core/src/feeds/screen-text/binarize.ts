@@ -19,11 +19,13 @@ export function parseColour(colour: string): [number, number, number] {
 /** Checks the options once, when a feed opens, so a bad level or colour fails there and not on every frame. */
 export function checkPreprocess(preprocess: Preprocess): void {
   if (preprocess.kind === 'threshold') {
-    if (!(preprocess.level >= 0 && preprocess.level <= 255)) throw new Error(`screenText threshold level ${preprocess.level} is not within 0–255`);
+    if (!(preprocess.level >= 0 && preprocess.level <= 255))
+      throw new Error(`screenText threshold level ${preprocess.level} is not within 0–255`);
     return;
   }
   parseColour(preprocess.colour);
-  if (!(preprocess.tolerance >= 0 && preprocess.tolerance <= 255)) throw new Error(`screenText colourKey tolerance ${preprocess.tolerance} is not within 0–255`);
+  if (!(preprocess.tolerance >= 0 && preprocess.tolerance <= 255))
+    throw new Error(`screenText colourKey tolerance ${preprocess.tolerance} is not within 0–255`);
 }
 
 /**
@@ -78,7 +80,7 @@ function clearEdgePatches(image: Buffer, width: number, height: number): void {
 function textTest(preprocess: Preprocess): (red: number, green: number, blue: number) => boolean {
   if (preprocess.kind === 'threshold') {
     const level = preprocess.level;
-    return (red, green, blue) => ((77 * red + 150 * green + 29 * blue) >> 8) >= level;
+    return (red, green, blue) => (77 * red + 150 * green + 29 * blue) >> 8 >= level;
   }
   const [keyRed, keyGreen, keyBlue] = parseColour(preprocess.colour);
   const tolerance = preprocess.tolerance;

@@ -46,7 +46,9 @@ export function decodePng(png: Buffer): RgbImage {
       const [depth, colourType, , , interlace] = body.subarray(8, 13);
       channels = COLOUR_TYPE_CHANNELS[colourType!] ?? 0;
       if (depth !== 8 || channels === 0 || interlace !== 0) {
-        throw new Error(`PNG of bit depth ${depth}, colour type ${colourType}, interlace ${interlace} is not supported (8-bit grey, RGB or RGBA, not interlaced)`);
+        throw new Error(
+          `PNG of bit depth ${depth}, colour type ${colourType}, interlace ${interlace} is not supported (8-bit grey, RGB or RGBA, not interlaced)`,
+        );
       }
     } else if (type === 'IDAT') {
       data.push(body);
@@ -74,12 +76,23 @@ function unfilter(filtered: Buffer, width: number, height: number, channels: num
       const upLeft = x >= channels && y > 0 ? out[at - stride - channels]! : 0;
       const value = filtered[from + x]!;
       switch (filter) {
-        case 0: out[at] = value; break;
-        case 1: out[at] = (value + left) & 0xff; break;
-        case 2: out[at] = (value + up) & 0xff; break;
-        case 3: out[at] = (value + ((left + up) >> 1)) & 0xff; break;
-        case 4: out[at] = (value + paeth(left, up, upLeft)) & 0xff; break;
-        default: throw new Error(`PNG row ${y} has unknown filter ${filter}`);
+        case 0:
+          out[at] = value;
+          break;
+        case 1:
+          out[at] = (value + left) & 0xff;
+          break;
+        case 2:
+          out[at] = (value + up) & 0xff;
+          break;
+        case 3:
+          out[at] = (value + ((left + up) >> 1)) & 0xff;
+          break;
+        case 4:
+          out[at] = (value + paeth(left, up, upLeft)) & 0xff;
+          break;
+        default:
+          throw new Error(`PNG row ${y} has unknown filter ${filter}`);
       }
     }
   }

@@ -32,7 +32,10 @@ export class ScreenFrames implements ScreenFrameSource {
   private newest: ScreenFrame | undefined;
   private index = 0;
 
-  constructor(private readonly size: { width: number; height: number }, private readonly frameRate = SCREEN_FRAME_RATE) {
+  constructor(
+    private readonly size: { width: number; height: number },
+    private readonly frameRate = SCREEN_FRAME_RATE,
+  ) {
     this.frameBytes = size.width * size.height * 3;
     this.filling = Buffer.alloc(this.frameBytes);
   }

@@ -12,7 +12,9 @@ describe('ScreenTextHealth', () => {
     expect(reports).to.deep.equal([]);
     health.onReading(read('', 0), 70_000);
     expect(reports).to.have.length(1);
-    expect(reports[0]).to.match(/^No on-screen text read by screenText feed "hud" in 60 s of recording: if events happened, something may cover/);
+    expect(reports[0]).to.match(
+      /^No on-screen text read by screenText feed "hud" in 60 s of recording: if events happened, something may cover/,
+    );
     health.onReading(read('GOAL'), 80_000);
     expect(reports.at(-1)).to.equal(undefined);
     health.onReading(read('', 0), 900_000); // once text was seen, quiet stretches are normal

@@ -25,9 +25,12 @@ export class ScreenTextHealth {
     this.firstFrameMs ??= frameTimeMs;
     if (confidence >= LEGIBLE_CONFIDENCE && (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2) this.textSeen = true;
     const waited = frameTimeMs - this.firstFrameMs;
-    this.report(this.textSeen || waited < this.noTextAfterMs ? undefined
-      : `No on-screen text read by screenText feed "${this.feed}" in ${Math.round(waited / 1000)} s of recording: if events happened, `
-        + 'something may cover that part of the picture (an overlay, a chat or performance window) or the game draws its text differently (HUD scale, colour filter).');
+    this.report(
+      this.textSeen || waited < this.noTextAfterMs
+        ? undefined
+        : `No on-screen text read by screenText feed "${this.feed}" in ${Math.round(waited / 1000)} s of recording: if events happened, ` +
+            'something may cover that part of the picture (an overlay, a chat or performance window) or the game draws its text differently (HUD scale, colour filter).',
+    );
   }
 
   private report(reason: string | undefined): void {

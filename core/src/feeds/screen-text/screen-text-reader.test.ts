@@ -9,13 +9,25 @@ import { ScreenTextReader } from './screen-text-reader.js';
 import { writeTextFrames, type DrawnText, type TextBackground } from './text-frames.js';
 import { SharedTextRecognizer, type RecognizerLease } from './text-recognizer.js';
 
-const EVENT_REGION = { left: 0.38, top: 0.15, width: 0.24, height: 0.10 };
-const CENTRE_REGION = { left: 0.35, top: 0.40, width: 0.30, height: 0.20 };
+const EVENT_REGION = { left: 0.38, top: 0.15, width: 0.24, height: 0.1 };
+const CENTRE_REGION = { left: 0.35, top: 0.4, width: 0.3, height: 0.2 };
 const whiteText = (text: string): DrawnText => ({
-  text, fromMs: 0, toMs: 60_000, centre: { x: 0.5, y: 0.2 }, size: 0.055, colour: 'white', outline: { colour: 'black', width: 4 },
+  text,
+  fromMs: 0,
+  toMs: 60_000,
+  centre: { x: 0.5, y: 0.2 },
+  size: 0.055,
+  colour: 'white',
+  outline: { colour: 'black', width: 4 },
 });
 const redText = (text: string): DrawnText => ({
-  text, fromMs: 0, toMs: 60_000, centre: { x: 0.5, y: 0.5 }, size: 0.11, colour: '#c8102e', outline: { colour: 'black', width: 5 },
+  text,
+  fromMs: 0,
+  toMs: 60_000,
+  centre: { x: 0.5, y: 0.5 },
+  size: 0.11,
+  colour: '#c8102e',
+  outline: { colour: 'black', width: 5 },
 });
 
 describe('ScreenTextReader (real tesseract on drawn frames)', function () {
@@ -56,7 +68,10 @@ describe('ScreenTextReader (real tesseract on drawn frames)', function () {
 
   it('reads red text by colour key, where a threshold would see the grey scene', async () => {
     const frame = await frameOf(1920, 1080, 'greyedBars', redText('WASTED'));
-    const keyed = await read({ region: CENTRE_REGION, intervalMs: 200, preprocess: { kind: 'colourKey', colour: '#c8102e', tolerance: 60 } }, frame);
+    const keyed = await read(
+      { region: CENTRE_REGION, intervalMs: 200, preprocess: { kind: 'colourKey', colour: '#c8102e', tolerance: 60 } },
+      frame,
+    );
     expect(keyed.kind === 'read' && keyed.input.text).to.equal('WASTED');
     const thresholded = await read({ region: CENTRE_REGION, intervalMs: 200, preprocess: { kind: 'threshold', level: 180 } }, frame);
     expect(thresholded.kind === 'read' && thresholded.input.text).to.not.equal('WASTED');
@@ -64,23 +79,36 @@ describe('ScreenTextReader (real tesseract on drawn frames)', function () {
 
   it('reads the region of a 21:9 picture too, and refuses a 4:3 one when only 16:9 and 21:9 are listed', async () => {
     const options: ScreenTextOptions = {
-      region: EVENT_REGION, intervalMs: 250, preprocess: { kind: 'threshold', level: 200 }, aspectRatios: [16 / 9, 64 / 27],
+      region: EVENT_REGION,
+      intervalMs: 250,
+      preprocess: { kind: 'threshold', level: 200 },
+      aspectRatios: [16 / 9, 64 / 27],
     };
     const wide = await read(options, await frameOf(2560, 1080, 'noisyBars', whiteText('ASSIST')));
     expect(wide.kind === 'read' && wide.input.text).to.equal('ASSIST');
     const square = await read(options, await frameOf(1440, 1080, 'noisyBars', whiteText('ASSIST')));
     expect(square).to.deep.equal({
       kind: 'unsupportedAspect',
-      reason: 'On-screen text is not read: the picture is 1440x1080 (4:3), and the text region of screenText feed "hud" is only known for 16:9, 21:9. Play at one of those aspect ratios.',
+      reason:
+        'On-screen text is not read: the picture is 1440x1080 (4:3), and the text region of screenText feed "hud" is only known for 16:9, 21:9. Play at one of those aspect ratios.',
     });
   });
 
   it('refuses options that cannot work, when the feed is made', () => {
     const preprocess = { kind: 'threshold', level: 200 } as const;
-    expect(() => new ScreenTextReader('hud', { region: { left: 0.9, top: 0, width: 0.2, height: 0.1 }, intervalMs: 250, preprocess }, lease))
-      .to.throw('screenText feed "hud": region {"left":0.9,"top":0,"width":0.2,"height":0.1} is not a part of the frame (fractions 0–1)');
-    expect(() => new ScreenTextReader('hud', { region: EVENT_REGION, intervalMs: 0, preprocess }, lease)).to.throw('intervalMs 0 must be above 0');
-    expect(() => new ScreenTextReader('hud', { region: EVENT_REGION, intervalMs: 250, preprocess: { kind: 'colourKey', colour: 'red', tolerance: 40 } }, lease))
-      .to.throw('colour "red" is not a #rrggbb colour');
+    expect(
+      () => new ScreenTextReader('hud', { region: { left: 0.9, top: 0, width: 0.2, height: 0.1 }, intervalMs: 250, preprocess }, lease),
+    ).to.throw('screenText feed "hud": region {"left":0.9,"top":0,"width":0.2,"height":0.1} is not a part of the frame (fractions 0–1)');
+    expect(() => new ScreenTextReader('hud', { region: EVENT_REGION, intervalMs: 0, preprocess }, lease)).to.throw(
+      'intervalMs 0 must be above 0',
+    );
+    expect(
+      () =>
+        new ScreenTextReader(
+          'hud',
+          { region: EVENT_REGION, intervalMs: 250, preprocess: { kind: 'colourKey', colour: 'red', tolerance: 40 } },
+          lease,
+        ),
+    ).to.throw('colour "red" is not a #rrggbb colour');
   });
 });

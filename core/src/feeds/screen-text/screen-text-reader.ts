@@ -8,9 +8,7 @@ import type { TextRecognizer } from './text-recognizer.js';
 /** How far (relative) a frame's width / height may be from a listed ratio: 1366x768 is 16:9. */
 const ASPECT_TOLERANCE = 0.02;
 
-export type FrameReading =
-  | { kind: 'read'; input: ScreenTextInput }
-  | { kind: 'unsupportedAspect'; reason: string };
+export type FrameReading = { kind: 'read'; input: ScreenTextInput } | { kind: 'unsupportedAspect'; reason: string };
 
 export class ScreenTextReader {
   constructor(
@@ -36,23 +34,36 @@ export class ScreenTextReader {
     if (!ratios || ratios.length === 0) return undefined;
     const ratio = width / height;
     if (ratios.some((supported) => Math.abs(ratio - supported) / supported <= ASPECT_TOLERANCE)) return undefined;
-    return `On-screen text is not read: the picture is ${width}x${height} (${formatRatio(ratio)}), and the text region of screenText feed `
-      + `"${this.feed}" is only known for ${ratios.map(formatRatio).join(', ')}. Play at one of those aspect ratios.`;
+    return (
+      `On-screen text is not read: the picture is ${width}x${height} (${formatRatio(ratio)}), and the text region of screenText feed ` +
+      `"${this.feed}" is only known for ${ratios.map(formatRatio).join(', ')}. Play at one of those aspect ratios.`
+    );
   }
 }
 
 /** Throws with what is wrong: a region outside the frame, a non-positive interval, a bad pre-processing. */
 export function checkScreenTextOptions(feed: string, { region, intervalMs, preprocess }: ScreenTextOptions): void {
   const { left, top, width, height } = region;
-  const inside = [left, top, width, height].every((value) => Number.isFinite(value) && value >= 0 && value <= 1)
-    && width > 0 && height > 0 && left + width <= 1 + 1e-9 && top + height <= 1 + 1e-9;
+  const inside =
+    [left, top, width, height].every((value) => Number.isFinite(value) && value >= 0 && value <= 1) &&
+    width > 0 &&
+    height > 0 &&
+    left + width <= 1 + 1e-9 &&
+    top + height <= 1 + 1e-9;
   if (!inside) throw new Error(`screenText feed "${feed}": region ${JSON.stringify(region)} is not a part of the frame (fractions 0–1)`);
   if (!(intervalMs > 0)) throw new Error(`screenText feed "${feed}": intervalMs ${intervalMs} must be above 0`);
   checkPreprocess(preprocess);
 }
 
 function formatRatio(ratio: number): string {
-  const known: [number, string][] = [[16 / 9, '16:9'], [16 / 10, '16:10'], [4 / 3, '4:3'], [21 / 9, '21:9'], [64 / 27, '64:27'], [32 / 9, '32:9']];
+  const known: [number, string][] = [
+    [16 / 9, '16:9'],
+    [16 / 10, '16:10'],
+    [4 / 3, '4:3'],
+    [21 / 9, '21:9'],
+    [64 / 27, '64:27'],
+    [32 / 9, '32:9'],
+  ];
   const name = known.find(([value]) => Math.abs(ratio - value) / value <= ASPECT_TOLERANCE)?.[1];
   return name ?? `${ratio.toFixed(2)}:1`;
 }

@@ -23,18 +23,26 @@ import { MemoryLogger } from '../live/memory-logger.js';
 import { waitFor } from '../live/wait-for.js';
 
 const OPTIONS: ScreenTextOptions = {
-  region: { left: 0.38, top: 0.15, width: 0.24, height: 0.10 },
+  region: { left: 0.38, top: 0.15, width: 0.24, height: 0.1 },
   intervalMs: 20,
   preprocess: { kind: 'threshold', level: 200 },
   aspectRatios: [16 / 9],
 };
 const message = (text: string, fromMs: number, toMs: number): DrawnText => ({
-  text, fromMs, toMs, centre: { x: 0.5, y: 0.2 }, size: 0.055, colour: 'white', outline: { colour: 'black', width: 4 },
+  text,
+  fromMs,
+  toMs,
+  centre: { x: 0.5, y: 0.2 },
+  size: 0.055,
+  colour: 'white',
+  outline: { colour: 'black', width: 4 },
 });
 
 class SettableFrames implements ScreenFrameSource {
   current: ScreenFrame | undefined;
-  latest(): ScreenFrame | undefined { return this.current; }
+  latest(): ScreenFrame | undefined {
+    return this.current;
+  }
 }
 
 describe('screenText feed (live, real tesseract)', function () {
@@ -45,9 +53,17 @@ describe('screenText feed (live, real tesseract)', function () {
 
   before(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-screen-text-'));
-    const scene = { width: 1920, height: 1080, durationMs: 1500, background: 'noisyBars' as const, texts: [message('+100 GOAL', 500, 1000), message('ASSIST', 1000, 1500)] };
+    const scene = {
+      width: 1920,
+      height: 1080,
+      durationMs: 1500,
+      background: 'noisyBars' as const,
+      texts: [message('+100 GOAL', 500, 1000), message('ASSIST', 1000, 1500)],
+    };
     const written = await writeTextFrames(scene, path.join(folder, 'wide'), 500);
-    frames = await Promise.all(written.map(async ({ frame, timeMs }) => ({ ...decodePng(await readFile(path.join(folder, 'wide', frame))), timeMs })));
+    frames = await Promise.all(
+      written.map(async ({ frame, timeMs }) => ({ ...decodePng(await readFile(path.join(folder, 'wide', frame))), timeMs })),
+    );
     const [square] = await writeTextFrames({ ...scene, width: 1440, durationMs: 500 }, path.join(folder, 'square'), 500);
     squareFrame = { ...decodePng(await readFile(path.join(folder, 'square', square!.frame))), timeMs: 1500 };
   });
@@ -66,7 +82,9 @@ describe('screenText feed (live, real tesseract)', function () {
     });
     const inputs: ScreenTextInput[] = [];
     const feed = feeds.screenText('hud', OPTIONS);
-    feed.onInput((input) => { inputs.push(input); });
+    feed.onInput((input) => {
+      inputs.push(input);
+    });
     await feed.ready;
     await delay(100);
     expect(recognizer.running).to.equal(false); // no frame yet, no worker
@@ -76,7 +94,10 @@ describe('screenText feed (live, real tesseract)', function () {
       await waitFor(() => inputs.length === index + 1, `input ${index + 1}`, 10_000);
     }
     await delay(200); // the same frame is never read twice
-    expect(inputs.map((input) => [input.text, input.frameTimeMs]).slice(1)).to.deep.equal([['+100 GOAL', 500], ['ASSIST', 1000]]);
+    expect(inputs.map((input) => [input.text, input.frameTimeMs]).slice(1)).to.deep.equal([
+      ['+100 GOAL', 500],
+      ['ASSIST', 1000],
+    ]);
     expect(inputs).to.have.length(3);
 
     source.current = squareFrame;
@@ -98,24 +119,37 @@ describe('screenText feed (live, real tesseract)', function () {
     @injectable()
     class Reader implements GameIntegration {
       constructor(@inject(Feeds) private readonly feeds: FeedsService) {}
-      async activate(): Promise<void> { this.feeds.screenText('hud', OPTIONS).onInput((input) => { replayed.push(input); }); }
+      async activate(): Promise<void> {
+        this.feeds.screenText('hud', OPTIONS).onInput((input) => {
+          replayed.push(input);
+        });
+      }
       async deactivate(): Promise<void> {}
     }
     const playback = await playTape(tapeFile, { integrationClass: Reader, key: 'screenGame', defaultGame: { name: 'Screen Game' } });
     expect(playback.unconsumed).to.equal(0);
-    expect(replayed.map(({ text, frameTimeMs }) => ({ text, frameTimeMs }))).to.deep.equal(inputs.map(({ text, frameTimeMs }) => ({ text, frameTimeMs })));
+    expect(replayed.map(({ text, frameTimeMs }) => ({ text, frameTimeMs }))).to.deep.equal(
+      inputs.map(({ text, frameTimeMs }) => ({ text, frameTimeMs })),
+    );
   });
 
   it('never queues frames: ticks that come while a frame is read are skipped', async () => {
     const source = new SettableFrames();
     const recognizer = new SharedTextRecognizer();
-    const feeds = new LiveFeeds({ logger: new MemoryLogger(), screenText: { frames: () => source, recognizer, degraded: () => undefined } });
+    const feeds = new LiveFeeds({
+      logger: new MemoryLogger(),
+      screenText: { frames: () => source, recognizer, degraded: () => undefined },
+    });
     const inputs: ScreenTextInput[] = [];
     const feed = feeds.screenText('hud', { ...OPTIONS, intervalMs: 1 });
-    feed.onInput((input) => { inputs.push(input); });
+    feed.onInput((input) => {
+      inputs.push(input);
+    });
     // A new frame on every tick: far more than can be read.
     let next = 0;
-    const changer = setInterval(() => { source.current = { ...frames[1]!, timeMs: next++ }; }, 1);
+    const changer = setInterval(() => {
+      source.current = { ...frames[1]!, timeMs: next++ };
+    }, 1);
     await delay(1500);
     clearInterval(changer);
     await feeds.closeAll();
@@ -124,12 +158,16 @@ describe('screenText feed (live, real tesseract)', function () {
     expect(inputs.every((input) => input.text === '+100 GOAL')).to.equal(true);
   });
 
-  it('cannot open without the service\'s recordings, and says why', async () => {
+  it("cannot open without the service's recordings, and says why", async () => {
     const logger = new MemoryLogger();
     const feed = new LiveFeeds({ logger }).screenText('hud', OPTIONS);
-    await feed.ready.then(() => expect.fail('ready must reject'), (error: Error) => expect(error.message).to.equal(
-      'screenText feed "hud" has no frames to read here: on-screen text is read from the service\'s recordings',
-    ));
+    await feed.ready.then(
+      () => expect.fail('ready must reject'),
+      (error: Error) =>
+        expect(error.message).to.equal(
+          'screenText feed "hud" has no frames to read here: on-screen text is read from the service\'s recordings',
+        ),
+    );
     expect(logger.messages('error')).to.have.length(1);
     expect(() => new LiveFeeds({ logger }).screenText('bad', { ...OPTIONS, intervalMs: -1 })).to.throw('intervalMs -1 must be above 0');
   });

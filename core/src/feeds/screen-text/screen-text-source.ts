@@ -57,7 +57,9 @@ export class ScreenTextSource implements LiveSource {
     const frame = this.support.frames()?.latest();
     if (!frame || frame === this.lastFrame) return;
     this.lastFrame = frame;
-    this.reading = this.read(frame).finally(() => { this.reading = undefined; });
+    this.reading = this.read(frame).finally(() => {
+      this.reading = undefined;
+    });
   }
 
   private async read(frame: ScreenFrame): Promise<void> {
@@ -71,7 +73,9 @@ export class ScreenTextSource implements LiveSource {
       const message = error instanceof Error ? error.message : String(error);
       if (message === this.lastProblem) return;
       this.lastProblem = message;
-      this.context.logger.warn(`screenText feed "${this.context.feed}" could not read a frame (${message}); it keeps trying`, { feed: this.context.feed });
+      this.context.logger.warn(`screenText feed "${this.context.feed}" could not read a frame (${message}); it keeps trying`, {
+        feed: this.context.feed,
+      });
     }
   }
 }

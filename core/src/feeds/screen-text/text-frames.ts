@@ -73,7 +73,8 @@ const FONT_CANDIDATES = [
 /** A bold sans font file this machine has; throws with what to install when there is none. */
 export function boldFont(): string {
   const found = FONT_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`no bold font found for drawing test text (looked for ${FONT_CANDIDATES.join(', ')}): install fonts-dejavu-core`);
+  if (!found)
+    throw new Error(`no bold font found for drawing test text (looked for ${FONT_CANDIDATES.join(', ')}): install fonts-dejavu-core`);
   return found;
 }
 
@@ -91,7 +92,19 @@ export async function writeTextFrames(scene: TextScene, folder: string, interval
 export async function writeTextVideo(scene: TextScene, file: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const filter = await sceneFilter(scene, path.dirname(file), '30');
-  await ffmpeg([...filter, '-t', String(scene.durationMs / 1000), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', file]);
+  await ffmpeg([
+    ...filter,
+    '-t',
+    String(scene.durationMs / 1000),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    file,
+  ]);
 }
 
 /** Input and filter arguments; texts go through files (`textfile`), so no text needs escaping. */
@@ -102,26 +115,34 @@ async function sceneFilter(scene: TextScene, folder: string, rate: string): Prom
   for (const [index, text] of scene.texts.entries()) {
     const textFile = path.join(folder, `text-${index}.txt`);
     await writeFile(textFile, text.text);
-    steps.push([
-      `drawtext=fontfile=${filterPath(text.fontFile ?? font)}:textfile=${filterPath(textFile)}`,
-      `fontsize=${Math.round(text.size * scene.height)}:fontcolor=${text.colour}`,
-      ...(text.outline ? [`borderw=${text.outline.width}:bordercolor=${text.outline.colour}`] : []),
-      `x=w*${text.centre.x}-tw/2:y=h*${text.centre.y}-th/2`,
-      `enable='${during(text)}'`,
-    ].join(':'));
+    steps.push(
+      [
+        `drawtext=fontfile=${filterPath(text.fontFile ?? font)}:textfile=${filterPath(textFile)}`,
+        `fontsize=${Math.round(text.size * scene.height)}:fontcolor=${text.colour}`,
+        ...(text.outline ? [`borderw=${text.outline.width}:bordercolor=${text.outline.colour}`] : []),
+        `x=w*${text.centre.x}-tw/2:y=h*${text.centre.y}-th/2`,
+        `enable='${during(text)}'`,
+      ].join(':'),
+    );
   }
   for (const cover of scene.covers ?? []) {
-    steps.push(`drawbox=x=iw*${cover.left}:y=ih*${cover.top}:w=iw*${cover.width}:h=ih*${cover.height}:color=${cover.colour}:t=fill:enable='${during(cover)}'`);
+    steps.push(
+      `drawbox=x=iw*${cover.left}:y=ih*${cover.top}:w=iw*${cover.width}:h=ih*${cover.height}:color=${cover.colour}:t=fill:enable='${during(cover)}'`,
+    );
   }
   return ['-f', 'lavfi', '-i', steps.join(',')];
 }
 
 function background(kind: TextBackground, size: string, rate: string): string {
   switch (kind) {
-    case 'colourBars': return `testsrc2=size=${size}:rate=${rate}`;
-    case 'noisyBars': return `testsrc2=size=${size}:rate=${rate},noise=alls=40:allf=t+u:all_seed=7`;
-    case 'greyedBars': return `testsrc2=size=${size}:rate=${rate},hue=s=0,noise=alls=30:allf=t+u:all_seed=7`;
-    case 'cells': return `life=size=${size}:rate=${rate}:ratio=0.5:seed=7:death_color=#203040:life_color=#e0c040`;
+    case 'colourBars':
+      return `testsrc2=size=${size}:rate=${rate}`;
+    case 'noisyBars':
+      return `testsrc2=size=${size}:rate=${rate},noise=alls=40:allf=t+u:all_seed=7`;
+    case 'greyedBars':
+      return `testsrc2=size=${size}:rate=${rate},hue=s=0,noise=alls=30:allf=t+u:all_seed=7`;
+    case 'cells':
+      return `life=size=${size}:rate=${rate}:ratio=0.5:seed=7:death_color=#203040:life_color=#e0c040`;
   }
 }
 
@@ -159,9 +180,19 @@ export async function writeScreenTextTape(file: string, spec: ScreenTextTapeSpec
   await rm(framesFolder, { recursive: true, force: true });
   const frames = await writeTextFrames(spec.scene, framesFolder, spec.intervalMs);
   await Promise.all(spec.scene.texts.map((_, index) => rm(path.join(framesFolder, `text-${index}.txt`))));
-  const header = { tape: TAPE_VERSION, integration: spec.integration, recordedAt: '2026-01-01T12:00:00.000Z', description: spec.description };
-  const lines = frames.map(({ frame, timeMs }) => feedEntryLine({
-    t: timeMs, feed: spec.feed, kind: 'screenText', input: { frame, frameTimeMs: timeMs, absolutePath: path.join(framesFolder, frame) },
-  }));
+  const header = {
+    tape: TAPE_VERSION,
+    integration: spec.integration,
+    recordedAt: '2026-01-01T12:00:00.000Z',
+    description: spec.description,
+  };
+  const lines = frames.map(({ frame, timeMs }) =>
+    feedEntryLine({
+      t: timeMs,
+      feed: spec.feed,
+      kind: 'screenText',
+      input: { frame, frameTimeMs: timeMs, absolutePath: path.join(framesFolder, frame) },
+    }),
+  );
   await writeFile(file, `${[JSON.stringify(header), ...lines].join('\n')}\n`);
 }

@@ -25,7 +25,10 @@ describe('SharedTextRecognizer', function () {
     await second.release();
     expect(counting.running).to.equal(false);
     await second.release(); // twice is harmless
-    await first.recognize(blank).then(() => expect.fail('a released lease must not read'), (error: Error) => expect(error.message).to.contain('released'));
+    await first.recognize(blank).then(
+      () => expect.fail('a released lease must not read'),
+      (error: Error) => expect(error.message).to.contain('released'),
+    );
 
     const third = counting.lease();
     await third.recognize(blank);

@@ -37,7 +37,9 @@ export async function createOfflineWorker(layout: 'line' | 'sparse' = 'line'): P
   // The dpi silences "Estimating resolution"; the debug file, the statistics tesseract prints to
   // stdout for a line it finds no text in.
   await worker.setParameters({
-    tessedit_pageseg_mode: layout === 'line' ? PSM.SINGLE_LINE : PSM.SPARSE_TEXT, user_defined_dpi: '300', debug_file: '/dev/null',
+    tessedit_pageseg_mode: layout === 'line' ? PSM.SINGLE_LINE : PSM.SPARSE_TEXT,
+    user_defined_dpi: '300',
+    debug_file: '/dev/null',
   });
   return worker;
 }
@@ -76,7 +78,9 @@ export class SharedTextRecognizer {
       const starting = this.terminating.then(() => this.start());
       this.worker = starting;
       // A worker that cannot start is forgotten, so the next frame tries again.
-      starting.catch(() => { if (this.worker === starting) this.worker = undefined; });
+      starting.catch(() => {
+        if (this.worker === starting) this.worker = undefined;
+      });
     }
     const { data } = await (await this.worker).recognize(image);
     return { text: data.text.trim(), confidence: data.confidence };
@@ -87,7 +91,15 @@ export class SharedTextRecognizer {
     if (this.users > 0 || !this.worker) return;
     const worker = this.worker;
     this.worker = undefined;
-    this.terminating = worker.then((started) => started.terminate(), () => undefined).then(() => undefined, () => undefined);
+    this.terminating = worker
+      .then(
+        (started) => started.terminate(),
+        () => undefined,
+      )
+      .then(
+        () => undefined,
+        () => undefined,
+      );
     await this.terminating;
   }
 }

@@ -38,18 +38,20 @@ describe('tape format', () => {
 
   describe('readTape', () => {
     it('reads the header and every kind of entry, in order', async () => {
-      const tape = await read([
-        HEADER,
-        push(0, '{"a":1}'),
-        JSON.stringify({ t: 250, recording: 'started' }),
-        JSON.stringify({ t: 500, feed: 'api', kind: 'poll', status: 200, body: 'ok' }),
-        JSON.stringify({ t: 500, feed: 'api', kind: 'poll', error: 'connect ECONNREFUSED 127.0.0.1:9' }),
-        JSON.stringify({ t: 750, feed: 'log', kind: 'tail', reset: 'opened', file: '/games/x.log' }),
-        JSON.stringify({ t: 800, feed: 'log', kind: 'tail', line: 'kill', file: '/games/x.log' }),
-        JSON.stringify({ t: 900, feed: 'replays', kind: 'watchFolder', path: 'sub/m.rep', size: 3 }),
-        JSON.stringify({ t: 1000, recording: 'stopped' }),
-        '',
-      ].join('\n'));
+      const tape = await read(
+        [
+          HEADER,
+          push(0, '{"a":1}'),
+          JSON.stringify({ t: 250, recording: 'started' }),
+          JSON.stringify({ t: 500, feed: 'api', kind: 'poll', status: 200, body: 'ok' }),
+          JSON.stringify({ t: 500, feed: 'api', kind: 'poll', error: 'connect ECONNREFUSED 127.0.0.1:9' }),
+          JSON.stringify({ t: 750, feed: 'log', kind: 'tail', reset: 'opened', file: '/games/x.log' }),
+          JSON.stringify({ t: 800, feed: 'log', kind: 'tail', line: 'kill', file: '/games/x.log' }),
+          JSON.stringify({ t: 900, feed: 'replays', kind: 'watchFolder', path: 'sub/m.rep', size: 3 }),
+          JSON.stringify({ t: 1000, recording: 'stopped' }),
+          '',
+        ].join('\n'),
+      );
       expect(tape.file).to.equal(file);
       expect(tape.header).to.deep.equal({ tape: 1, integration: 'sample', recordedAt: '2024-05-01T12:00:00.000Z' });
       expect(tape.entries).to.deep.equal([
@@ -60,7 +62,9 @@ describe('tape format', () => {
         { t: 750, feed: 'log', kind: 'tail', input: { reset: 'opened', file: '/games/x.log' } },
         { t: 800, feed: 'log', kind: 'tail', input: { line: 'kill', file: '/games/x.log' } },
         {
-          t: 900, feed: 'replays', kind: 'watchFolder',
+          t: 900,
+          feed: 'replays',
+          kind: 'watchFolder',
           input: { path: 'sub/m.rep', size: 3, absolutePath: path.join(folder, 'sample.files', 'replays', 'sub', 'm.rep') },
         },
         { t: 1000, recording: 'stopped' },
@@ -99,15 +103,19 @@ describe('tape format', () => {
     });
 
     it('refuses a tape of another format version, saying which versions it reads', async () => {
-      const message = await refusal(`${JSON.stringify({ tape: 2, integration: 'sample', recordedAt: '2024-05-01T12:00:00.000Z' })}\n${push(0, 'a')}\n`);
+      const message = await refusal(
+        `${JSON.stringify({ tape: 2, integration: 'sample', recordedAt: '2024-05-01T12:00:00.000Z' })}\n${push(0, 'a')}\n`,
+      );
       expect(message).to.equal(`${file}:1: bad tape header: tape version 2 is not supported (this Keyframe reads version 1)`);
     });
 
     it('refuses a header without an integration, or that is not a tape header at all', async () => {
-      expect(await refusal(`${JSON.stringify({ tape: 1, recordedAt: '2024-05-01T12:00:00.000Z' })}\n`))
-        .to.match(new RegExp(`^${escape(file)}:1: bad tape header: .*missing integration`));
-      expect(await refusal(`${JSON.stringify({ tape: 1, integration: '', recordedAt: '2024-05-01T12:00:00.000Z' })}\n`))
-        .to.match(new RegExp(`^${escape(file)}:1: bad tape header: /integration`));
+      expect(await refusal(`${JSON.stringify({ tape: 1, recordedAt: '2024-05-01T12:00:00.000Z' })}\n`)).to.match(
+        new RegExp(`^${escape(file)}:1: bad tape header: .*missing integration`),
+      );
+      expect(await refusal(`${JSON.stringify({ tape: 1, integration: '', recordedAt: '2024-05-01T12:00:00.000Z' })}\n`)).to.match(
+        new RegExp(`^${escape(file)}:1: bad tape header: /integration`),
+      );
       expect(await refusal(`${push(0, 'a')}\n`)).to.match(new RegExp(`^${escape(file)}:1: bad tape header: .*missing tape`));
       expect(await refusal('[1]\n')).to.match(new RegExp(`^${escape(file)}:1: bad tape header`));
     });
@@ -118,40 +126,55 @@ describe('tape format', () => {
     });
 
     it('refuses entries that are neither feed inputs nor recording events', async () => {
-      expect(await refusal(`${HEADER}\n${JSON.stringify({ t: 0, feed: 'push' })}\n`)).to.match(new RegExp(`^${escape(file)}:2: bad tape entry: `));
-      expect(await refusal(`${HEADER}\n${JSON.stringify({ t: 0, recording: 'paused' })}\n`)).to.match(new RegExp(`^${escape(file)}:2: bad tape entry: `));
-      expect(await refusal(`${HEADER}\n${JSON.stringify({ feed: 'push', kind: 'httpPush', method: 'POST', path: '/', body: '' })}\n`))
-        .to.match(new RegExp(`^${escape(file)}:2: bad tape entry: .*missing t`));
+      expect(await refusal(`${HEADER}\n${JSON.stringify({ t: 0, feed: 'push' })}\n`)).to.match(
+        new RegExp(`^${escape(file)}:2: bad tape entry: `),
+      );
+      expect(await refusal(`${HEADER}\n${JSON.stringify({ t: 0, recording: 'paused' })}\n`)).to.match(
+        new RegExp(`^${escape(file)}:2: bad tape entry: `),
+      );
+      expect(
+        await refusal(`${HEADER}\n${JSON.stringify({ feed: 'push', kind: 'httpPush', method: 'POST', path: '/', body: '' })}\n`),
+      ).to.match(new RegExp(`^${escape(file)}:2: bad tape entry: .*missing t`));
       expect(await refusal(`${HEADER}\n${push(-1, 'a')}\n`)).to.match(new RegExp(`^${escape(file)}:2: bad tape entry: /t`));
       expect(await refusal(`${HEADER}\n"text"\n`)).to.equal(`${file}:2: bad tape entry: not a JSON object`);
     });
 
     it('refuses a feed entry that lacks the fields of its kind, with file:line', async () => {
       const entry = (fields: object) => `${HEADER}\n${JSON.stringify({ t: 0, feed: 'f', ...fields })}\n`;
-      expect(await refusal(entry({ kind: 'httpPush', method: 'POST', path: '/' })))
-        .to.equal(`${file}:2: bad tape entry: httpPush input: (root): missing body`);
+      expect(await refusal(entry({ kind: 'httpPush', method: 'POST', path: '/' }))).to.equal(
+        `${file}:2: bad tape entry: httpPush input: (root): missing body`,
+      );
       expect(await refusal(entry({ kind: 'poll', status: 200 }))).to.match(new RegExp(`^${escape(file)}:2: bad tape entry: poll input: `));
       expect(await refusal(entry({ kind: 'tail', line: 'x' }))).to.match(new RegExp(`^${escape(file)}:2: bad tape entry: tail input: `));
-      expect(await refusal(entry({ kind: 'watchFolder', size: 1 })))
-        .to.equal(`${file}:2: bad tape entry: watchFolder input: (root): missing path`);
+      expect(await refusal(entry({ kind: 'watchFolder', size: 1 }))).to.equal(
+        `${file}:2: bad tape entry: watchFolder input: (root): missing path`,
+      );
     });
 
-    it('refuses a watchFolder entry whose file would lie outside the tape\'s files folder', async () => {
+    it("refuses a watchFolder entry whose file would lie outside the tape's files folder", async () => {
       for (const escaping of ['../../secret.txt', '/etc/passwd', 'a/../../b']) {
         const message = await refusal(`${HEADER}\n${JSON.stringify({ t: 0, feed: 'f', kind: 'watchFolder', path: escaping, size: 1 })}\n`);
-        expect(message, escaping).to.equal(`${file}:2: bad tape entry: watchFolder path ${JSON.stringify(escaping)} is not inside the tape's files folder`);
+        expect(message, escaping).to.equal(
+          `${file}:2: bad tape entry: watchFolder path ${JSON.stringify(escaping)} is not inside the tape's files folder`,
+        );
       }
     });
 
     it('reads a screenText entry as its frame beside the tape, and refuses a frame outside the files folder', async () => {
       const frame = JSON.stringify({ t: 250, feed: 'hud', kind: 'screenText', frame: '000000250.png', frameTimeMs: 250 });
       const tape = await read(`${HEADER}\n${frame}\n`);
-      expect(tape.entries).to.deep.equal([{
-        t: 250, feed: 'hud', kind: 'screenText',
-        input: { frame: '000000250.png', frameTimeMs: 250, absolutePath: path.join(tapeFilesFolder(file, 'hud'), '000000250.png') },
-      }]);
+      expect(tape.entries).to.deep.equal([
+        {
+          t: 250,
+          feed: 'hud',
+          kind: 'screenText',
+          input: { frame: '000000250.png', frameTimeMs: 250, absolutePath: path.join(tapeFilesFolder(file, 'hud'), '000000250.png') },
+        },
+      ]);
       const escaping = JSON.stringify({ t: 0, feed: 'hud', kind: 'screenText', frame: '../other.files/hud/1.png', frameTimeMs: 0 });
-      expect(await refusal(`${HEADER}\n${escaping}\n`)).to.equal(`${file}:2: bad tape entry: screenText frame "../other.files/hud/1.png" is not inside the tape's files folder`);
+      expect(await refusal(`${HEADER}\n${escaping}\n`)).to.equal(
+        `${file}:2: bad tape entry: screenText frame "../other.files/hud/1.png" is not inside the tape's files folder`,
+      );
       const textOnly = JSON.stringify({ t: 0, feed: 'hud', kind: 'screenText', text: 'GOAL', frameTimeMs: 0 });
       expect(await refusal(`${HEADER}\n${textOnly}\n`)).to.match(/:2: bad tape entry: screenText input: .*frame/);
     });
@@ -207,11 +230,17 @@ describe('tape format', () => {
       writer.write({ feed: 'fast', kind: 'httpPush', input: input('5'), at: at(400) });
       const tape = await readTape(file);
       expect(tape.entries.map((entry) => entry.t)).to.deep.equal([0, 300, 300, 300, 300, 400]);
-      expect(tape.entries.map((entry) => isFeedEntry(entry) ? (entry.input as { body: string }).body : entry.recording))
-        .to.deep.equal(['1', '2', '3', 'started', '4', '5']);
+      expect(tape.entries.map((entry) => (isFeedEntry(entry) ? (entry.input as { body: string }).body : entry.recording))).to.deep.equal([
+        '1',
+        '2',
+        '3',
+        'started',
+        '4',
+        '5',
+      ]);
     });
 
-    it('does not keep a watched file\'s live path in the tape line', async () => {
+    it("does not keep a watched file's live path in the tape line", async () => {
       const source = path.join(folder, 'live', 'm.rep');
       await mkdir(path.dirname(source), { recursive: true });
       await writeFile(source, 'abc');

@@ -87,7 +87,9 @@ export async function readTape(file: string): Promise<Tape> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new Error(error.code === 'ENOENT' ? `${file}: no such tape` : `${file}: ${error.message}`);
   });
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
     .map((text, index) => ({ text, number: index + 1 }))
     .filter(({ text }) => text.trim() !== '');
   const fail = (number: number, message: string): never => {
@@ -133,12 +135,16 @@ function parseEntry(file: string, value: unknown, fail: (message: string) => nev
   if (inputProblems.length > 0) return fail(`${kind} input: ${inputProblems.join('; ')}`);
   if (kind === 'watchFolder') {
     const { path: relativePath, size } = input as { path: string; size: number };
-    const absolutePath = tapeFile(file, feed, relativePath, () => fail(`watchFolder path ${JSON.stringify(relativePath)} is not inside the tape's files folder`));
+    const absolutePath = tapeFile(file, feed, relativePath, () =>
+      fail(`watchFolder path ${JSON.stringify(relativePath)} is not inside the tape's files folder`),
+    );
     return { t, feed, kind, input: { path: relativePath, size, absolutePath } };
   }
   if (kind === 'screenText') {
     const { frame, frameTimeMs } = input as { frame: string; frameTimeMs: number };
-    const absolutePath = tapeFile(file, feed, frame, () => fail(`screenText frame ${JSON.stringify(frame)} is not inside the tape's files folder`));
+    const absolutePath = tapeFile(file, feed, frame, () =>
+      fail(`screenText frame ${JSON.stringify(frame)} is not inside the tape's files folder`),
+    );
     return { t, feed, kind, input: { frame, frameTimeMs, absolutePath } };
   }
   return { t, feed, kind, input: input as TapeInputs[FeedKind] };

@@ -102,17 +102,24 @@ describe('tapes: live feeds recorded and replayed', function () {
   });
   afterEach(async () => {
     await feeds.closeAll();
-    await Promise.all(servers.map((server) => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(resolve);
-    })));
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise((resolve) => {
+            server.closeAllConnections();
+            server.close(resolve);
+          }),
+      ),
+    );
     await rm(folder, { recursive: true, force: true });
   });
 
   /** Opens a live feed through LiveFeeds (so the tape writer sees its inputs) and keeps what its handler gets. */
   async function openLive<K extends FeedKind>(opened: OpenedFeed<K>): Promise<Feed<FeedInputs[K]>> {
     const feed = (feeds[opened.kind] as (id: string, options: unknown) => Feed<FeedInputs[K]>).call(feeds, opened.id, opened.options);
-    feed.onInput((input) => { live.push({ feed: opened.id, input }); });
+    feed.onInput((input) => {
+      live.push({ feed: opened.id, input });
+    });
     await feed.ready;
     return feed;
   }
@@ -127,7 +134,10 @@ describe('tapes: live feeds recorded and replayed', function () {
     expect(entries.map((entry) => [entry.feed, entry.kind])).to.deep.equal(live.map(({ feed }) => [feed, kind]));
     const times = entries.map((entry) => entry.t);
     times.forEach((t, index) => {
-      expect(t, `t of entry ${index + 1}`).to.be.a('number').and.at.least(0).and.below(10_000);
+      expect(t, `t of entry ${index + 1}`)
+        .to.be.a('number')
+        .and.at.least(0)
+        .and.below(10_000);
       if (index > 0 && strictlyIncreasing) expect(t, `t of entry ${index + 1} (${times.join(', ')})`).to.be.above(times[index - 1]!);
       if (index > 0) expect(t, `t of entry ${index + 1} (${times.join(', ')})`).to.be.at.least(times[index - 1]!);
     });
@@ -145,7 +155,10 @@ describe('tapes: live feeds recorded and replayed', function () {
     const entries = feedEntries(playback.tape);
     expect(playback.bookmarks).to.deep.equal(entries.map((entry) => ({ type: 'Kill', time: entry.t / 1000, recording: 0 })));
     const startMs = new Date(playback.tape.header.recordedAt).getTime();
-    expect(integration.received.map(({ at }) => at - startMs), 'Clock.now() while each input is handled').to.deep.equal(entries.map((entry) => entry.t));
+    expect(
+      integration.received.map(({ at }) => at - startMs),
+      'Clock.now() while each input is handled',
+    ).to.deep.equal(entries.map((entry) => entry.t));
     expect(playback.dropped).to.deep.equal([]);
     return { playback, integration };
   }
@@ -198,14 +211,22 @@ describe('tapes: live feeds recorded and replayed', function () {
   });
 
   it('poll: an endpoint that is not there is recorded as an error input', async () => {
-    const opened: OpenedFeed<'poll'> = { id: 'api', kind: 'poll', options: { url: `http://127.0.0.1:${await freePort()}/`, intervalMs: 60 } };
+    const opened: OpenedFeed<'poll'> = {
+      id: 'api',
+      kind: 'poll',
+      options: { url: `http://127.0.0.1:${await freePort()}/`, intervalMs: 60 },
+    };
     await openLive(opened);
     await waitFor(() => live.length >= 2, 'two failed polls');
     await feeds.closeAll();
 
     const entries = expectTapeOfLive(await readTape(tapeFile), 'poll', false);
     expect(entries.map((entry) => entry.input)).to.deep.equal(live.map(({ input }) => input));
-    for (const entry of entries) expect(entry.input).to.have.all.keys('error').and.have.property('error').that.match(/ECONNREFUSED/);
+    for (const entry of entries)
+      expect(entry.input)
+        .to.have.all.keys('error')
+        .and.have.property('error')
+        .that.match(/ECONNREFUSED/);
     await replayInto([opened]);
   });
 
@@ -242,7 +263,11 @@ describe('tapes: live feeds recorded and replayed', function () {
     const watched = path.join(folder, 'game', 'replays');
     await mkdir(path.join(watched, 'season 2'), { recursive: true });
     await writeFile(path.join(watched, 'old.rep'), 'there before the feed opened');
-    const opened: OpenedFeed<'watchFolder'> = { id: 'replays', kind: 'watchFolder', options: { folder: watched, intervalMs: 50, stableMs: 100 } };
+    const opened: OpenedFeed<'watchFolder'> = {
+      id: 'replays',
+      kind: 'watchFolder',
+      options: { folder: watched, intervalMs: 50, stableMs: 100 },
+    };
     await openLive(opened);
     const files = [
       { path: 'match-1.rep', bytes: randomBytes(4096) },
@@ -254,9 +279,13 @@ describe('tapes: live feeds recorded and replayed', function () {
     }
     await feeds.closeAll();
 
-    expect(live.map(({ input }) => input)).to.deep.equal(files.map((file) => ({
-      path: file.path, absolutePath: path.join(watched, ...file.path.split('/')), size: file.bytes.length,
-    })));
+    expect(live.map(({ input }) => input)).to.deep.equal(
+      files.map((file) => ({
+        path: file.path,
+        absolutePath: path.join(watched, ...file.path.split('/')),
+        size: file.bytes.length,
+      })),
+    );
     const tape = await readTape(tapeFile);
     const entries = expectTapeOfLive(tape, 'watchFolder', true);
     const filesFolder = path.join(folder, 'tapes', 'session.files', 'replays');
@@ -271,17 +300,22 @@ describe('tapes: live feeds recorded and replayed', function () {
     expect(await readFile(tapeFile, 'utf8')).to.not.include(watched);
 
     // Replayed, the integration reads each file from beside the tape.
-    const { integration } = await replayInto([opened], entries.map((entry) => ({ feed: 'replays', input: entry.input })));
+    const { integration } = await replayInto(
+      [opened],
+      entries.map((entry) => ({ feed: 'replays', input: entry.input })),
+    );
     for (const [index, file] of files.entries()) {
       expect((await readFile((integration.received[index]!.input as FolderInput).absolutePath)).equals(file.bytes)).to.equal(true);
     }
   });
 
-  it('keeps t from going back when a busy feed hands over an input after another feed\'s later one', async () => {
+  it("keeps t from going back when a busy feed hands over an input after another feed's later one", async () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const slowHandled: string[] = [];
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const slow = feeds.httpPush('slow', { port: portA });
     slow.onInput(async (input) => {
       live.push({ feed: 'slow', input });
@@ -304,7 +338,9 @@ describe('tapes: live feeds recorded and replayed', function () {
     await feeds.closeAll();
 
     expect(live.map(({ feed, input }) => [feed, (input as { body: string }).body])).to.deep.equal([
-      ['slow', 'slow 1'], ['fast', 'fast 1'], ['slow', 'slow 2'],
+      ['slow', 'slow 1'],
+      ['fast', 'fast 1'],
+      ['slow', 'slow 2'],
     ]);
     const tape = await readTape(tapeFile); // refused with "t goes back in time" when t is the arrival time
     const entries = feedEntries(tape);
@@ -343,11 +379,16 @@ describe('tapes: live feeds recorded and replayed', function () {
 
     const tape = await readTape(tapeFile);
     const entries = feedEntries(tape);
-    expect(entries.map(({ feed, kind }) => ({ feed, kind }))).to.deep.equal(live.map(({ feed }) => ({ feed, kind: opened.find((f) => f.id === feed)!.kind })));
+    expect(entries.map(({ feed, kind }) => ({ feed, kind }))).to.deep.equal(
+      live.map(({ feed }) => ({ feed, kind: opened.find((f) => f.id === feed)!.kind })),
+    );
     expect(entries.map((entry, index) => index === 0 || entry.t >= entries[index - 1]!.t)).to.not.include(false);
     const expected = entries.map(({ feed, input }) => ({ feed, input }));
-    expect(expected.map(({ feed, input }) => feed === 'replays' ? { ...(input as FolderInput), absolutePath: path.join(watched, 'a.rep') } : input))
-      .to.deep.equal(live.map(({ input }) => input));
+    expect(
+      expected.map(({ feed, input }) =>
+        feed === 'replays' ? { ...(input as FolderInput), absolutePath: path.join(watched, 'a.rep') } : input,
+      ),
+    ).to.deep.equal(live.map(({ input }) => input));
     await replayInto(opened, expected);
   });
 
@@ -360,7 +401,12 @@ describe('tapes: live feeds recorded and replayed', function () {
     it('without recording entries, records from t = 0: bookmark times are t / 1000', async () => {
       const file = path.join(folder, 'clock.tape.jsonl');
       const clockWriter = new TapeWriter(file, { integration: KEY }, startedAt);
-      for (const [ms, body] of [[0, 'a'], [1250, 'b'], [1250, 'c'], [61_999, 'd']] as const) {
+      for (const [ms, body] of [
+        [0, 'a'],
+        [1250, 'b'],
+        [1250, 'c'],
+        [61_999, 'd'],
+      ] as const) {
         clockWriter.write({ feed: 'gsi', kind: 'httpPush', input: push(body), at: at(ms) });
       }
       const integration = integrationOpening(opened, { bookmarkEach: true });
@@ -394,8 +440,15 @@ describe('tapes: live feeds recorded and replayed', function () {
       const playback = await playTape(file, { integrationClass: integration.integrationClass, key: KEY, defaultGame: GAME });
 
       expect(integration.hooks).to.deep.equal(['activate', 'deactivate']);
-      expect(integration.received.map(({ input }) => (input as { body: string }).body)).to.deep.equal(['at the start', 'inside 1', 'inside 2']);
-      expect(integration.received.every(({ active }) => active), 'every input arrived while active').to.equal(true);
+      expect(integration.received.map(({ input }) => (input as { body: string }).body)).to.deep.equal([
+        'at the start',
+        'inside 1',
+        'inside 2',
+      ]);
+      expect(
+        integration.received.every(({ active }) => active),
+        'every input arrived while active',
+      ).to.equal(true);
       expect(integration.received.map(({ at: ms }) => ms - startedAt.getTime())).to.deep.equal([5000, 6500, 8999]);
       expect(playback.bookmarks).to.deep.equal([
         { type: 'Kill', time: 0, recording: 0 },

@@ -12,7 +12,11 @@ export class TapeWriter {
   /** The `t` last written: lines never go back in time, which readTape refuses. */
   private lastT = 0;
 
-  constructor(private readonly file: string, header: Omit<TapeHeader, 'tape' | 'recordedAt'>, startedAt = new Date()) {
+  constructor(
+    private readonly file: string,
+    header: Omit<TapeHeader, 'tape' | 'recordedAt'>,
+    startedAt = new Date(),
+  ) {
     this.startedAt = startedAt;
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify({ tape: TAPE_VERSION, ...header, recordedAt: startedAt.toISOString() })}\n`);

@@ -8,7 +8,14 @@ import { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { readMp4Layout } from '../../media/mp4-layout.js';
 import { probeMedia } from '../../media/probe.js';
 import type { EventContent, Segment } from '../../protocol/index.js';
-import { commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents, toolboxWithoutFfmpeg } from '../../testing/fixtures.js';
+import {
+  commandRejection,
+  createMediaWorld,
+  generateVideo,
+  type MediaWorld,
+  RecordedEvents,
+  toolboxWithoutFfmpeg,
+} from '../../testing/fixtures.js';
 import { ClipService } from './clip-service.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
 import { SettingsStore } from '../../settings/settings-store.js';
@@ -19,7 +26,10 @@ const FRAME = 1 / 30;
 /** Every file below `folder`, relative. */
 async function filesBelow(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 describe('ClipService', function () {
@@ -38,7 +48,19 @@ describe('ClipService', function () {
 
   /** `max_volume` and `mean_volume` (dB) of one audio track. */
   async function loudness(file: string, track: number): Promise<{ max: number; mean: number }> {
-    const { stderr } = await run(ffmpeg(), ['-hide_banner', '-nostats', '-i', file, '-map', `0:a:${track}`, '-af', 'volumedetect', '-f', 'null', '-']);
+    const { stderr } = await run(ffmpeg(), [
+      '-hide_banner',
+      '-nostats',
+      '-i',
+      file,
+      '-map',
+      `0:a:${track}`,
+      '-af',
+      'volumedetect',
+      '-f',
+      'null',
+      '-',
+    ]);
     const read = (key: string) => {
       const match = new RegExp(`${key}: (-?[\\d.]+|-inf) dB`).exec(stderr);
       return !match || match[1] === '-inf' ? Number.NEGATIVE_INFINITY : Number(match[1]);
@@ -47,8 +69,15 @@ describe('ClipService', function () {
   }
 
   const segment = (item: ContentRecord, startTime: number, endTime: number, extra: Partial<Segment> = {}): Segment => ({
-    id: Date.now() + Math.floor(Math.random() * 1e6), startTime, endTime, fileName: item.fileName, filePath: item.filePath,
-    type: item.type, game: item.game, title: 'Ace', ...extra,
+    id: Date.now() + Math.floor(Math.random() * 1e6),
+    startTime,
+    endTime,
+    fileName: item.fileName,
+    filePath: item.filePath,
+    type: item.type,
+    game: item.game,
+    title: 'Ace',
+    ...extra,
   });
 
   const progressOf = (id: number) => events.of('ClipProgress').filter((event) => event.id === id);
@@ -78,7 +107,13 @@ describe('ClipService', function () {
 
   before(async () => {
     // The `low` clip preset at 30 fps: the sources' rate, so the fast path applies; every track kept.
-    world = await createMediaWorld('keyframe-clips-', { clipFps: 30, clipPreset: 'ultrafast', clipQualityCpu: 28, clipAudioQuality: '96k', clipKeepSeparateAudioTracks: true });
+    world = await createMediaWorld('keyframe-clips-', {
+      clipFps: 30,
+      clipPreset: 'ultrafast',
+      clipQualityCpu: 28,
+      clipAudioQuality: '96k',
+      clipKeepSeparateAudioTracks: true,
+    });
     ({ folder, events, settings, library, toolbox } = world);
     const games = path.join(settings.current.contentFolder, 'Full Sessions', 'Arena');
     await mkdir(games, { recursive: true });
@@ -88,8 +123,20 @@ describe('ClipService', function () {
       generateVideo(ffmpeg(), path.join(games, 'second.mp4'), { seconds: 6, tones }),
     ]);
     const bookmark = (id: number, seconds: number) => ({ id, type: 'Kill' as const, seconds });
-    first = await library.add({ type: 'Session', filePath: path.join(games, 'first.mp4'), game: 'Arena', durationSeconds: 8, bookmarks: [bookmark(1, 2.5), bookmark(2, 7)] });
-    second = await library.add({ type: 'Session', filePath: path.join(games, 'second.mp4'), game: 'Arena', durationSeconds: 6, bookmarks: [bookmark(3, 1)] });
+    first = await library.add({
+      type: 'Session',
+      filePath: path.join(games, 'first.mp4'),
+      game: 'Arena',
+      durationSeconds: 8,
+      bookmarks: [bookmark(1, 2.5), bookmark(2, 7)],
+    });
+    second = await library.add({
+      type: 'Session',
+      filePath: path.join(games, 'second.mp4'),
+      game: 'Arena',
+      durationSeconds: 6,
+      bookmarks: [bookmark(3, 1)],
+    });
     clips = world.app.resolve(ClipService);
   });
   after(async () => {
@@ -136,7 +183,10 @@ describe('ClipService', function () {
     const video = probed.streams.find((stream) => stream.type === 'video')!;
     expect(video.durationSeconds).to.be.closeTo(5.5, FRAME + 0.001);
     expect(probed.durationSeconds).to.be.closeTo(5.5, 2 * FRAME);
-    expect(item!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([[1, 1.3], [3, 2.5]]);
+    expect(item!.bookmarks.map((bookmark) => [bookmark.id, bookmark.seconds])).to.deep.equal([
+      [1, 1.3],
+      [3, 2.5],
+    ]);
     expect((await loudness(item!.filePath, 1)).max).to.be.at.most(-80);
     const [before, after] = [await loudness(first.filePath, 2), await loudness(item!.filePath, 2)];
     expect(after.mean - before.mean).to.be.closeTo(20 * Math.log10(0.5), 1);
@@ -149,7 +199,9 @@ describe('ClipService', function () {
     settings.replace({ ...settings.current, clipKeepSeparateAudioTracks: false });
     try {
       const copied = (await makeClip([segment(first, 2, 5)])).item!;
-      const copiedTracks = (await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, copied.filePath)).streams.filter((stream) => stream.type === 'audio');
+      const copiedTracks = (await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, copied.filePath)).streams.filter(
+        (stream) => stream.type === 'audio',
+      );
       expect(copiedTracks.map((track) => track.title)).to.deep.equal(['Track 1']);
       expect(copied.audioTrackNames).to.equal(undefined);
       const [whole, copiedWhole] = [await loudness(first.filePath, 0), await loudness(copied.filePath, 0)];
@@ -157,7 +209,11 @@ describe('ClipService', function () {
 
       // Track 1 muted: the mix is track 2 alone (the sources' tracks are tones of one loudness).
       const mixed = (await makeClip([segment(first, 1.2, 3.2, { mutedAudioTracks: [1] })])).item!;
-      expect((await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, mixed.filePath)).streams.filter((stream) => stream.type === 'audio')).to.have.length(1);
+      expect(
+        (await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, mixed.filePath)).streams.filter(
+          (stream) => stream.type === 'audio',
+        ),
+      ).to.have.length(1);
       const [part, mixedTrack] = [await loudness(first.filePath, 2), await loudness(mixed.filePath, 0)];
       expect(mixedTrack.mean - part.mean).to.be.closeTo(0, 1);
 
@@ -185,7 +241,8 @@ describe('ClipService', function () {
       const clip = segment(first, 0.3, 8, { mutedAudioTracks: [0] });
       await clips.create([clip, segment(second, 0.3, 6)]);
       const deadline = Date.now() + 20000;
-      while (!progressOf(clip.id).some((event) => event.progress > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (!progressOf(clip.id).some((event) => event.progress > 0) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       await clips.cancel(clip.id);
       const progress = progressOf(clip.id);
       expect(progress.at(-1)).to.deep.equal({ id: clip.id, progress: 100, segments: [] });
@@ -231,7 +288,9 @@ describe('ClipService', function () {
     const refusing = world.app.fresh(ClipService, [[FfmpegToolbox, await toolboxWithoutFfmpeg(folder)]]);
     const sent = events.sent.length;
     const refusal = await commandRejection(refusing.create([segment(first, 0, 1)]), 'Unavailable');
-    expect(refusal.message).to.match(/^Making the clip needs ffmpeg, which is not available: .*found none/).and.match(/install ffmpeg/);
+    expect(refusal.message)
+      .to.match(/^Making the clip needs ffmpeg, which is not available: .*found none/)
+      .and.match(/install ffmpeg/);
     expect(events.sent.length).to.equal(sent);
   });
 });

@@ -7,8 +7,19 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../../protocol/refusal.js';
 import {
-  allowsCopy, chooseClipEncoder, concatList, copyArgs, encodeArgs, headArgs, joinArgs, outputTrackNames, planCut,
-  type ClipPiece, type ClipQuality, type ClipSource, type CutPlan,
+  allowsCopy,
+  chooseClipEncoder,
+  concatList,
+  copyArgs,
+  encodeArgs,
+  headArgs,
+  joinArgs,
+  outputTrackNames,
+  planCut,
+  type ClipPiece,
+  type ClipQuality,
+  type ClipSource,
+  type CutPlan,
 } from '../../media/clip-encoding.js';
 import { FfmpegToolbox, type FfmpegTools } from '../../media/ffmpeg-toolbox.js';
 import { percentOf, produceInto } from '../../media/job-output.js';
@@ -130,12 +141,20 @@ export class ClipService {
   private enqueue(segments: ResolvedSegment[]): void {
     const id = segments[0]!.segment.id;
     const send = (progress: number) => this.events.send('ClipProgress', { id, progress, segments: segments.map(({ segment }) => segment) });
-    const { job, done } = this.runner.start({ kind: 'clip', operation: MAKING_THE_CLIP, key: String(id), queue: 'clip' }, () => this.run(clip));
+    const { job, done } = this.runner.start({ kind: 'clip', operation: MAKING_THE_CLIP, key: String(id), queue: 'clip' }, () =>
+      this.run(clip),
+    );
     // After a cancel, only the job's last word (100 with no segments) is sent.
     const progress = risingProgress((percent) => {
       if (!job.cancelled) send(percent);
     });
-    const clip: ClipJob = { job, id, segments, progress, done: done.catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error })) };
+    const clip: ClipJob = {
+      job,
+      id,
+      segments,
+      progress,
+      done: done.catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error })),
+    };
     this.clips.set(id, clip);
     send(0);
     void clip.done.finally(() => this.clips.delete(id));
@@ -178,12 +197,23 @@ export class ClipService {
           gameDatabaseId: first.gameDatabaseId ?? pieces[0]!.item.gameDatabaseId ?? null,
           audioTrackNames: tracks.length > 1 ? tracks.map((name, index) => name ?? `Track ${index + 1}`) : null,
         },
-        artworkSources: { picture: { video: target, durationSeconds }, sound: { video: target, audioStreams: tracks.length, durationSeconds } },
+        artworkSources: {
+          picture: { video: target, durationSeconds },
+          sound: { video: target, audioStreams: tracks.length, durationSeconds },
+        },
         tools,
       });
       job.track(artworkMade);
       clip.progress(100);
-      this.logger.info('clip created', { id: clip.id, item: item.id, file: target, segments: pieces.length, method, duration: durationSeconds, tookMs: Date.now() - began });
+      this.logger.info('clip created', {
+        id: clip.id,
+        item: item.id,
+        file: target,
+        segments: pieces.length,
+        method,
+        duration: durationSeconds,
+        tookMs: Date.now() - began,
+      });
     } catch (error) {
       if (target) await removeEmptyFolders(path.dirname(target));
       if (error instanceof JobCancelled || job.cancelled) {
@@ -192,7 +222,12 @@ export class ClipService {
       } else {
         const message = error instanceof Error ? error.message : String(error);
         this.logger.warn('clip not created', { id: clip.id, error: message });
-        this.events.send('ClipProgress', { id: clip.id, progress: -1, segments: clip.segments.map(({ segment }) => segment), error: message });
+        this.events.send('ClipProgress', {
+          id: clip.id,
+          progress: -1,
+          segments: clip.segments.map(({ segment }) => segment),
+          error: message,
+        });
       }
     } finally {
       await rm(work, { recursive: true, force: true });
@@ -216,11 +251,14 @@ export class ClipService {
       }
       const plans = await Promise.all(pieces.map((piece) => this.plan(piece, tools)));
       if (early && plans.length === 1 && plans[0]!.kind === 'copy') {
-        const copied = await early.finished.then(() => true, (error: unknown) => {
-          clip.job.throwIfCancelled();
-          this.logger.info('direct clip copy failed; cutting it the other way', { id: clip.id, error: (error as Error).message });
-          return false;
-        });
+        const copied = await early.finished.then(
+          () => true,
+          (error: unknown) => {
+            clip.job.throwIfCancelled();
+            this.logger.info('direct clip copy failed; cutting it the other way', { id: clip.id, error: (error as Error).message });
+            return false;
+          },
+        );
         if (copied) return { pieces, method: 'copy' };
       }
       await early?.stop();
@@ -235,12 +273,17 @@ export class ClipService {
   private startEarlyCopy(clip: ClipJob, temp: string): EarlyCopy | undefined {
     const [only, ...others] = clip.segments;
     const { segment, item } = only!;
-    const asksAudioChange = (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
+    const asksAudioChange =
+      (segment.mutedAudioTracks ?? []).length > 0 || Object.values(segment.audioTrackVolumes ?? {}).some((volume) => volume !== 1);
     if (others.length > 0 || !item || asksAudioChange || !(segment.endTime > segment.startTime)) return undefined;
     const args = copyArgs(item.filePath, segment.startTime, segment.endTime, temp, {
-      format: 'mp4', keepSeparateTracks: this.keepsSeparateTracks(), audioTracks: item.audioTrackNames?.length ?? 1,
+      format: 'mp4',
+      keepSeparateTracks: this.keepsSeparateTracks(),
+      audioTracks: item.audioTrackNames?.length ?? 1,
     });
-    const { process, finished } = this.startFfmpeg(clip, args, [temp], (at) => clip.progress(percentOf(at, segment.endTime - segment.startTime)));
+    const { process, finished } = this.startFfmpeg(clip, args, [temp], (at) =>
+      clip.progress(percentOf(at, segment.endTime - segment.startTime)),
+    );
     // Settled here so that a copy stopped early never counts as an unhandled failure.
     finished.catch(() => undefined);
     return {
@@ -254,9 +297,11 @@ export class ClipService {
 
   /** Each segment's source probed (with the keyframes around its start) and its times checked against it. */
   private async pieces({ segments }: ClipJob, tools: FfmpegTools): Promise<PlacedPiece[]> {
-    const probes = segments.map(({ segment, item }) => (item && segment.endTime > segment.startTime
-      ? probeMedia(tools.ffprobe.path, item.filePath, { keyframesIn: keyframeWindow(segment.startTime, segment.endTime) })
-      : undefined));
+    const probes = segments.map(({ segment, item }) =>
+      item && segment.endTime > segment.startTime
+        ? probeMedia(tools.ffprobe.path, item.filePath, { keyframesIn: keyframeWindow(segment.startTime, segment.endTime) })
+        : undefined,
+    );
     // Every probe is awaited (settled) before any error is raised, so none is left running.
     await Promise.allSettled(probes);
     const pieces: PlacedPiece[] = [];
@@ -264,7 +309,8 @@ export class ClipService {
     for (const [index, { segment, item, problem }] of segments.entries()) {
       const label = segments.length > 1 ? `Segment ${index + 1} (${segment.fileName})` : `The segment of ${segment.fileName}`;
       if (!item) throw new Error(`${label}: ${problem ?? 'the video is not in the library.'}`);
-      if (!(segment.endTime > segment.startTime)) throw new Error(`${label}: its end (${segment.endTime} s) is not after its start (${segment.startTime} s).`);
+      if (!(segment.endTime > segment.startTime))
+        throw new Error(`${label}: its end (${segment.endTime} s) is not after its start (${segment.startTime} s).`);
       const probed = await probes[index]!.catch((error: unknown) => {
         throw new Error(`${label}: the video cannot be read (${(error as Error).message}).`);
       });
@@ -272,7 +318,9 @@ export class ClipService {
       const duration = probed.durationSeconds ?? 0;
       if (!video) throw new Error(`${label}: ${item.filePath} has no video.`);
       if (segment.startTime >= duration || segment.endTime > duration + END_TOLERANCE_SECONDS) {
-        throw new Error(`${label}: ${segment.startTime}–${segment.endTime} s is outside the video, which is ${duration.toFixed(2)} s long.`);
+        throw new Error(
+          `${label}: ${segment.startTime}–${segment.endTime} s is outside the video, which is ${duration.toFixed(2)} s long.`,
+        );
       }
       const source: ClipSource = {
         path: item.filePath,
@@ -281,19 +329,27 @@ export class ClipService {
         width: video.width ?? 1280,
         height: video.height ?? 720,
         frameRate: video.frameRate ?? 30,
-        audioTracks: probed.streams.filter((stream) => stream.type === 'audio').map((stream) => ({
-          codec: stream.codec,
-          ...(stream.sampleRate ? { sampleRate: stream.sampleRate } : {}),
-          ...(stream.channels ? { channels: stream.channels } : {}),
-          ...(stream.title ? { title: stream.title } : {}),
-        })),
+        audioTracks: probed.streams
+          .filter((stream) => stream.type === 'audio')
+          .map((stream) => ({
+            codec: stream.codec,
+            ...(stream.sampleRate ? { sampleRate: stream.sampleRate } : {}),
+            ...(stream.channels ? { channels: stream.channels } : {}),
+            ...(stream.title ? { title: stream.title } : {}),
+          })),
       };
       const endSeconds = Math.min(segment.endTime, duration);
       const volumes: Record<number, number> = {};
       for (const [track, volume] of Object.entries(segment.audioTrackVolumes ?? {})) volumes[Number(track)] = volume;
       const window = keyframeWindow(segment.startTime, segment.endTime);
       pieces.push({
-        source, item, offsetSeconds, startSeconds: segment.startTime, endSeconds, mutedAudioTracks: segment.mutedAudioTracks ?? [], audioTrackVolumes: volumes,
+        source,
+        item,
+        offsetSeconds,
+        startSeconds: segment.startTime,
+        endSeconds,
+        mutedAudioTracks: segment.mutedAudioTracks ?? [],
+        audioTrackVolumes: volumes,
         keyframes: { times: probed.keyframes ?? [], untilSeconds: window.toSeconds },
       });
       offsetSeconds += endSeconds - segment.startTime;
@@ -325,7 +381,16 @@ export class ClipService {
     };
     for (const [index, piece] of pieces.entries()) {
       const plan = plans[index]!;
-      const copy = (from: number, output: string) => step(copyArgs(piece.source.path, from, plan.toSeconds, output, { format: 'mpegts', keepSeparateTracks, audioTracks: piece.source.audioTracks.length }), output, plan.toSeconds - from);
+      const copy = (from: number, output: string) =>
+        step(
+          copyArgs(piece.source.path, from, plan.toSeconds, output, {
+            format: 'mpegts',
+            keepSeparateTracks,
+            audioTracks: piece.source.audioTracks.length,
+          }),
+          output,
+          plan.toSeconds - from,
+        );
       if (plan.kind === 'copy') {
         await copy(plan.fromSeconds, path.join(work, `${index}-copy.ts`));
       } else {
@@ -337,7 +402,9 @@ export class ClipService {
     }
     const list = path.join(work, 'parts.txt');
     await writeFile(list, concatList(parts));
-    await this.runFfmpeg(clip, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) => clip.progress(percentOf(total + at, 2 * total)));
+    await this.runFfmpeg(clip, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) =>
+      clip.progress(percentOf(total + at, 2 * total)),
+    );
     return plans.map((plan) => plan.kind).join('+');
   }
 
@@ -353,7 +420,9 @@ export class ClipService {
 
   /** Keyframe times of the piece's whole span (the probe's window ended before one came after its start). */
   private async keyframes(tools: FfmpegTools, piece: ClipPiece): Promise<number[]> {
-    const probed = await probeMedia(tools.ffprobe.path, piece.source.path, { keyframesIn: { fromSeconds: Math.max(0, piece.startSeconds - 0.5), toSeconds: piece.endSeconds } });
+    const probed = await probeMedia(tools.ffprobe.path, piece.source.path, {
+      keyframesIn: { fromSeconds: Math.max(0, piece.startSeconds - 0.5), toSeconds: piece.endSeconds },
+    });
     return probed.keyframes ?? [];
   }
 
@@ -367,7 +436,13 @@ export class ClipService {
 
   /** Starts ffmpeg as part of the clip's job (`CancelClip` kills it); `finished` rejects when it failed or the job was cancelled. */
   private startFfmpeg(clip: ClipJob, args: string[], outputs: string[], onPosition: (seconds: number) => void): JobFfmpeg {
-    return clip.job.ffmpeg({ args, outputs, logger: this.logger, onPosition, failure: (exit) => `ffmpeg could not make the clip: ${exit.errorText}` });
+    return clip.job.ffmpeg({
+      args,
+      outputs,
+      logger: this.logger,
+      onPosition,
+      failure: (exit) => `ffmpeg could not make the clip: ${exit.errorText}`,
+    });
   }
 }
 
@@ -377,19 +452,29 @@ export function clipWorkFolder(cacheFolder: string): string {
 }
 
 /** The sources' bookmarks inside the pieces, at their time in the clip; each bookmark once. */
-export function clipBookmarks(pieces: readonly (Pick<PlacedPiece, 'startSeconds' | 'endSeconds' | 'offsetSeconds'> & { item: Pick<ContentRecord, 'bookmarks'> })[]): ContentBookmark[] {
+export function clipBookmarks(
+  pieces: readonly (Pick<PlacedPiece, 'startSeconds' | 'endSeconds' | 'offsetSeconds'> & { item: Pick<ContentRecord, 'bookmarks'> })[],
+): ContentBookmark[] {
   const seen = new Set<number>();
-  return pieces.flatMap((piece) => piece.item.bookmarks.flatMap((bookmark) => {
-    const time = bookmark.seconds;
-    if (time < piece.startSeconds || time > piece.endSeconds || seen.has(bookmark.id)) return [];
-    seen.add(bookmark.id);
-    return [{ ...bookmark, seconds: piece.offsetSeconds + time - piece.startSeconds }];
-  }));
+  return pieces.flatMap((piece) =>
+    piece.item.bookmarks.flatMap((bookmark) => {
+      const time = bookmark.seconds;
+      if (time < piece.startSeconds || time > piece.endSeconds || seen.has(bookmark.id)) return [];
+      seen.add(bookmark.id);
+      return [{ ...bookmark, seconds: piece.offsetSeconds + time - piece.startSeconds }];
+    }),
+  );
 }
 
 /** The game folder and the Clips folder a failed clip created, as far as nothing else is in them. */
 async function removeEmptyFolders(gameFolder: string): Promise<void> {
   for (const folder of [gameFolder, path.dirname(gameFolder)]) {
-    if (!(await rmdir(folder).then(() => true, () => false))) return;
+    if (
+      !(await rmdir(folder).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
   }
 }

@@ -19,13 +19,47 @@ import { StatePublisher } from '../../state/state-publisher.js';
 async function encodeTestVideo(ffmpegPath: string, target: string, seconds: number, video: readonly string[]): Promise<void> {
   await mkdir(path.dirname(target), { recursive: true });
   const args = [
-    '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=880:sample_rate=48000:duration=${seconds}`,
-    '-map', '0:v', '-map', '1:a', '-map', '2:a', '-c:v', 'libx264', ...video, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '2',
-    '-metadata:s:a:0', 'title=Full Mix', '-metadata:s:a:0', 'handler_name=Full Mix',
-    '-metadata:s:a:1', 'title=Microphone', '-metadata:s:a:1', 'handler_name=Microphone',
-    '-movflags', '+faststart', '-y', target,
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=640x360:rate=30:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=880:sample_rate=48000:duration=${seconds}`,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-map',
+    '2:a',
+    '-c:v',
+    'libx264',
+    ...video,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-ac',
+    '2',
+    '-metadata:s:a:0',
+    'title=Full Mix',
+    '-metadata:s:a:0',
+    'handler_name=Full Mix',
+    '-metadata:s:a:1',
+    'title=Microphone',
+    '-metadata:s:a:1',
+    'handler_name=Microphone',
+    '-movflags',
+    '+faststart',
+    '-y',
+    target,
   ];
   await new Promise<void>((resolve, reject) => {
     execFile(ffmpegPath, args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve()));
@@ -35,7 +69,10 @@ async function encodeTestVideo(ffmpegPath: string, target: string, seconds: numb
 /** Every file below `folder`, relative. */
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 const HIGH_BITRATE = ['-preset', 'ultrafast', '-qp', '6'];
@@ -56,13 +93,21 @@ describe('CompressionService', function () {
 
   /** A compression service over the world's, with this recorder and queue of item edits. */
   const build = (recorderService: RecorderService = recorder, items = new ContentItemQueue()) =>
-    world.app.fresh(CompressionService, [[RecorderService, recorderService], [ContentItemQueue, items]]);
+    world.app.fresh(CompressionService, [
+      [RecorderService, recorderService],
+      [ContentItemQueue, items],
+    ]);
 
   const addVideo = async (name: string, video: readonly string[]): Promise<ContentRecord> => {
     const file = library.contentPath('Session', 'Arena', `${name}.mp4`);
     await encodeTestVideo(toolbox.requireFfmpeg('The test').ffmpeg.path, file, SECONDS, video);
     return library.add({
-      type: 'Session', filePath: file, game: 'Arena', durationSeconds: SECONDS, title: 'Ace round', audioTrackNames: ['Full Mix', 'Microphone'],
+      type: 'Session',
+      filePath: file,
+      game: 'Arena',
+      durationSeconds: SECONDS,
+      title: 'Ace round',
+      audioTrackNames: ['Full Mix', 'Microphone'],
       bookmarks: [{ id: 7, type: 'Kill', seconds: 1 }],
     });
   };
@@ -83,8 +128,22 @@ describe('CompressionService', function () {
   it('chooses HEVC where the build has it, H.264 where not, quality from the clip settings', () => {
     const codec = (id: string, hardware = false): Codec => ({ friendlyName: id, internalEncoderId: id, isHardwareEncoder: hardware });
     const clip = { clipEncoder: 'cpu' as const, clipQualityCpu: 26, clipQualityGpu: 30, clipPreset: 'fast' as const };
-    expect(compressionEncoder(clip, [codec('libx264'), codec('libx265')], 30).args).to.include.ordered.members(['-c:v', 'libx265', '-preset', 'fast', '-crf', '26']);
-    expect(compressionEncoder(clip, [codec('libx264')], 30).args).to.include.ordered.members(['-c:v', 'libx264', '-preset', 'fast', '-crf', '26']);
+    expect(compressionEncoder(clip, [codec('libx264'), codec('libx265')], 30).args).to.include.ordered.members([
+      '-c:v',
+      'libx265',
+      '-preset',
+      'fast',
+      '-crf',
+      '26',
+    ]);
+    expect(compressionEncoder(clip, [codec('libx264')], 30).args).to.include.ordered.members([
+      '-c:v',
+      'libx264',
+      '-preset',
+      'fast',
+      '-crf',
+      '26',
+    ]);
     expect(compressionEncoder(clip, [], 30).entry.id).to.equal('libx264');
     const gpu = compressionEncoder({ ...clip, clipEncoder: 'gpu' }, [codec('libx265'), codec('hevc_nvenc', true)], 60);
     expect(gpu.entry.id).to.equal('hevc_nvenc');
@@ -107,7 +166,12 @@ describe('CompressionService', function () {
     const compressed = outcome.item;
     expect(compressed.id).to.not.equal(item.id);
     expect(compressed).to.deep.include({
-      type: 'Session', game: 'Arena', title: 'Ace round', compressed: true, bookmarks: item.bookmarks, audioTrackNames: ['Full Mix', 'Microphone'],
+      type: 'Session',
+      game: 'Arena',
+      title: 'Ace round',
+      compressed: true,
+      bookmarks: item.bookmarks,
+      audioTrackNames: ['Full Mix', 'Microphone'],
     });
     expect(compressed.filePath).to.equal(item.filePath.replace(/high\.mp4$/, 'high-compressed.mp4'));
     expect(library.list().map((entry) => entry.id)).to.have.members([item.id, compressed.id]);
@@ -158,7 +222,13 @@ describe('CompressionService', function () {
     const originalBytes = (await stat(item.filePath)).size;
     // An edit of the item is under way (held in its queue), so the finished compression waits for it.
     let finishEdit!: () => void;
-    const edit = items.run(item.id, () => new Promise<void>((resolve) => { finishEdit = resolve; }));
+    const edit = items.run(
+      item.id,
+      () =>
+        new Promise<void>((resolve) => {
+          finishEdit = resolve;
+        }),
+    );
 
     const compressing = service.compress(item.filePath);
     // ffmpeg writes its output only once it has opened the input: from then on the input may move.
@@ -188,7 +258,12 @@ describe('CompressionService', function () {
     expect(await filesUnder(content)).to.deep.equal(files);
     expect(library.list()).to.have.length(1);
     expect(library.get(item.id)!.compressed).to.equal(false);
-    expect(progress(item.filePath).at(-1)).to.deep.equal({ filePath: item.filePath, progress: 100, status: 'skipped', message: 'Compressed file was not smaller' });
+    expect(progress(item.filePath).at(-1)).to.deep.equal({
+      filePath: item.filePath,
+      progress: 100,
+      status: 'skipped',
+      message: 'Compressed file was not smaller',
+    });
   });
 
   it('refuses paths outside the content folder, through links, and files not in the library', async () => {
@@ -202,7 +277,7 @@ describe('CompressionService', function () {
     await commandRejection(service.compress('relative/x.mp4'), 'NotAllowed');
     await commandRejection(service.compress(path.join(content, 'Clips', 'missing.mp4')), 'NotFound');
     expect(events.of('CompressionProgress')).to.deep.equal([]);
-    expect((await readFile(outside, 'utf8'))).to.equal('not in the library');
+    expect(await readFile(outside, 'utf8')).to.equal('not in the library');
   });
 
   it('refuses a second compression of the same file while one runs, and the active recording', async () => {

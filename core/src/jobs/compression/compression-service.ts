@@ -51,17 +51,40 @@ export function compressionEncoder(settings: CompressionSettings, available: rea
   const x265 = ENCODER_PROFILES.find((entry) => entry.id === 'libx265' && has(entry));
   const hardware = (entry: EncoderProfile): CompressionEncoder => ({
     entry,
-    args: [...encoderArgs(entry, {
-      encoder: 'gpu', codec: null, rateControl: 'CQP', crfValue: settings.clipQualityGpu, cqLevel: settings.clipQualityGpu,
-      bitrate: 10, minBitrate: 5, maxBitrate: 20, frameRate: frameRate > 0 ? frameRate : 30,
-    }), '-tag:v', 'hvc1'],
+    args: [
+      ...encoderArgs(entry, {
+        encoder: 'gpu',
+        codec: null,
+        rateControl: 'CQP',
+        crfValue: settings.clipQualityGpu,
+        cqLevel: settings.clipQualityGpu,
+        bitrate: 10,
+        minBitrate: 5,
+        maxBitrate: 20,
+        frameRate: frameRate > 0 ? frameRate : 30,
+      }),
+      '-tag:v',
+      'hvc1',
+    ],
   });
   if (settings.clipEncoder === 'gpu' && hardwareHevc) return hardware(hardwareHevc);
   if (x265) {
     return {
       entry: x265,
-      args: ['-c:v', 'libx265', '-preset', settings.clipPreset, '-crf', String(settings.clipQualityCpu), '-pix_fmt', 'yuv420p',
-        '-x265-params', 'log-level=error', '-tag:v', 'hvc1'],
+      args: [
+        '-c:v',
+        'libx265',
+        '-preset',
+        settings.clipPreset,
+        '-crf',
+        String(settings.clipQualityCpu),
+        '-pix_fmt',
+        'yuv420p',
+        '-x265-params',
+        'log-level=error',
+        '-tag:v',
+        'hvc1',
+      ],
     };
   }
   if (hardwareHevc) return hardware(hardwareHevc);
@@ -77,11 +100,22 @@ export function compressionArgs(source: string, target: string, probed: ProbeRes
   const names = audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : [];
   return [
     ...fileInput(source),
-    '-map', '0:v:0', '-map', '0:a?', '-map_metadata', '0',
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a?',
+    '-map_metadata',
+    '0',
     ...video,
-    '-c:a', 'copy',
+    '-c:a',
+    'copy',
     ...audioTrackNameArgs(names),
-    '-movflags', '+faststart', '-f', 'mp4', '-y', target,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    target,
   ];
 }
 
@@ -150,12 +184,18 @@ export class CompressionService {
       const durationSeconds = probed.durationSeconds ?? 0;
       let output: JobOutput<number>;
       try {
-        output = await produceInto(planned, async (temp) => {
-          await this.encode(job, compressionArgs(source, temp, probed, encoder.args), temp, durationSeconds, (progress) => report({ progress, status: 'compressing' }));
-          const size = (await stat(temp)).size;
-          if (size >= originalBytes) throw new NotSmaller(size);
-          return size;
-        }, removeOriginal ? (temp, size) => this.replace(item.id, temp, size) : undefined);
+        output = await produceInto(
+          planned,
+          async (temp) => {
+            await this.encode(job, compressionArgs(source, temp, probed, encoder.args), temp, durationSeconds, (progress) =>
+              report({ progress, status: 'compressing' }),
+            );
+            const size = (await stat(temp)).size;
+            if (size >= originalBytes) throw new NotSmaller(size);
+            return size;
+          },
+          removeOriginal ? (temp, size) => this.replace(item.id, temp, size) : undefined,
+        );
       } catch (error) {
         if (!(error instanceof NotSmaller)) throw error;
         this.logger.info('compression skipped: not smaller', { file: source, originalBytes, sizeBytes: error.sizeBytes });
@@ -163,11 +203,15 @@ export class CompressionService {
         return { status: 'skipped', sizeBytes: error.sizeBytes, originalBytes };
       }
       const { value: sizeBytes, filePath: target } = output;
-      const result = removeOriginal
-        ? this.library.get(item.id) ?? item
-        : await this.keepBoth(item, target, job);
+      const result = removeOriginal ? (this.library.get(item.id) ?? item) : await this.keepBoth(item, target, job);
       this.logger.info('video compressed', {
-        file: source, target, encoder: encoder.entry.id, originalBytes, sizeBytes, removeOriginal, tookMs: Date.now() - began,
+        file: source,
+        target,
+        encoder: encoder.entry.id,
+        originalBytes,
+        sizeBytes,
+        removeOriginal,
+        tookMs: Date.now() - began,
       });
       report({ progress: 100, status: 'done' });
       return { status: 'done', item: result, sizeBytes, originalBytes };
@@ -179,10 +223,18 @@ export class CompressionService {
     }
   }
 
-  private async encode(job: Job, args: string[], temp: string, durationSeconds: number, progress: (percent: number) => void): Promise<void> {
+  private async encode(
+    job: Job,
+    args: string[],
+    temp: string,
+    durationSeconds: number,
+    progress: (percent: number) => void,
+  ): Promise<void> {
     const rising = risingProgress(progress);
     await job.ffmpeg({
-      args, outputs: [temp], logger: this.logger,
+      args,
+      outputs: [temp],
+      logger: this.logger,
       onPosition: (seconds) => rising(percentOf(seconds, durationSeconds)),
       failure: (exit) => exit.errorText || `ffmpeg exited with code ${String(exit.code)}`,
     }).finished;

@@ -13,7 +13,14 @@ import { CommandError } from '../../protocol/refusal.js';
 import type { FfmpegTools } from '../../media/ffmpeg-toolbox.js';
 import { fileInput } from '../../media/file-input.js';
 import {
-  bookmarkMoments, DEFAULT_PEAKS, isPositiveBookmark, loudestMoments, planHighlight, plannedSeconds, rebaseTime, type PlannedWindow,
+  bookmarkMoments,
+  DEFAULT_PEAKS,
+  isPositiveBookmark,
+  loudestMoments,
+  planHighlight,
+  plannedSeconds,
+  rebaseTime,
+  type PlannedWindow,
 } from '../../media/highlight-plan.js';
 import { percentOf, produceInto } from '../../media/job-output.js';
 import { measureLoudness } from '../../media/loudness.js';
@@ -31,15 +38,20 @@ import { fileStamp, RecorderService } from '../../recording/recorder-service.js'
 import { SettingsStore } from '../../settings/settings-store.js';
 
 export type HighlightOutcome =
-  | { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }
-  | { status: 'error'; message: string };
+  { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' } | { status: 'error'; message: string };
 
 export const NO_MOMENTS = 'No highlight moments found in this session';
 
 type ClipQuality = Pick<Settings, 'clipPreset' | 'clipQualityCpu' | 'clipFps' | 'clipAudioQuality'>;
 
 /** The ffmpeg arguments that cut `windows` out of `source` and join them, every audio track kept. */
-export function highlightArgs(source: string, target: string, windows: readonly PlannedWindow[], probed: ProbeResult, quality: ClipQuality): string[] {
+export function highlightArgs(
+  source: string,
+  target: string,
+  windows: readonly PlannedWindow[],
+  probed: ProbeResult,
+  quality: ClipQuality,
+): string[] {
   const video = probed.streams.find((stream) => stream.type === 'video');
   const audioTracks = probed.streams.filter((stream) => stream.type === 'audio');
   const time = (seconds: number) => seconds.toFixed(3);
@@ -60,21 +72,36 @@ export function highlightArgs(source: string, target: string, windows: readonly 
   const names = audioTracks.every((stream) => stream.title !== undefined) ? audioTracks.map((stream) => stream.title!) : [];
   return [
     ...fileInput(source),
-    '-filter_complex', parts.join(';'),
-    '-map', '[vo]', ...audioTracks.flatMap((_, track) => ['-map', `[ao${track}]`]),
-    '-c:v', 'libx264', '-preset', quality.clipPreset, '-crf', String(quality.clipQualityCpu),
+    '-filter_complex',
+    parts.join(';'),
+    '-map',
+    '[vo]',
+    ...audioTracks.flatMap((_, track) => ['-map', `[ao${track}]`]),
+    '-c:v',
+    'libx264',
+    '-preset',
+    quality.clipPreset,
+    '-crf',
+    String(quality.clipQualityCpu),
     ...(audioTracks.length > 0 ? ['-c:a', 'aac', '-b:a', quality.clipAudioQuality] : []),
     ...audioTrackNameArgs(names),
-    '-movflags', '+faststart', '-f', 'mp4', '-y', target,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    target,
   ];
 }
 
 /** The source's bookmarks that lie in the windows, on the highlight's timeline, by time. */
 export function rebaseBookmarks(bookmarks: readonly ContentBookmark[], windows: readonly PlannedWindow[]): ContentBookmark[] {
-  return bookmarks.flatMap((bookmark) => {
-    const rebased = rebaseTime(windows, bookmark.seconds);
-    return rebased === undefined ? [] : [{ ...bookmark, seconds: rebased }];
-  }).sort(byTime);
+  return bookmarks
+    .flatMap((bookmark) => {
+      const rebased = rebaseTime(windows, bookmark.seconds);
+      return rebased === undefined ? [] : [{ ...bookmark, seconds: rebased }];
+    })
+    .sort(byTime);
 }
 
 @injectable()
@@ -101,7 +128,8 @@ export class HighlightService {
   }
 
   async create(item: ContentRecord): Promise<HighlightOutcome> {
-    if (this.runner.find('highlight', item.id)) throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
+    if (this.runner.find('highlight', item.id))
+      throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
     return this.runner.start({ kind: 'highlight', operation: 'Making the highlight', key: item.id }, (job) => this.run(job, item)).done;
   }
 
@@ -115,7 +143,8 @@ export class HighlightService {
   private async run(job: Job, item: ContentRecord): Promise<HighlightOutcome> {
     const { tools } = job;
     const id = randomUUID();
-    const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) => this.events.send('AiProgress', { id, ...content, content: toContentItem(item) });
+    const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) =>
+      this.events.send('AiProgress', { id, ...content, content: toContentItem(item) });
     const began = Date.now();
     try {
       const probed = await probeMedia(tools.ffprobe.path, item.filePath).catch((error: unknown) => {
@@ -136,14 +165,20 @@ export class HighlightService {
       const extracting = risingProgress((percent) => {
         report({ progress: percent, status: 'processing', message: `Extracting clip ${clipAt(windows, done)} of ${windows.length}` });
       }, 10);
-      const { filePath: target } = await produceInto(planned, (temp) => job.ffmpeg({
-        args: highlightArgs(item.filePath, temp, windows, probed, this.settings.current), outputs: [temp], logger: this.logger,
-        onPosition: (seconds) => {
-          done = seconds;
-          extracting(10 + Math.floor(percentOf(seconds, total) * 0.8));
-        },
-        failure: (exit) => `Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`,
-      }).finished);
+      const { filePath: target } = await produceInto(
+        planned,
+        (temp) =>
+          job.ffmpeg({
+            args: highlightArgs(item.filePath, temp, windows, probed, this.settings.current),
+            outputs: [temp],
+            logger: this.logger,
+            onPosition: (seconds) => {
+              done = seconds;
+              extracting(10 + Math.floor(percentOf(seconds, total) * 0.8));
+            },
+            failure: (exit) => `Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`,
+          }).finished,
+      );
       report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
       const output = await this.ingest.probe(target, tools).catch(async (error: unknown) => {
         await rm(target, { force: true }); // no video the library does not list
@@ -166,7 +201,14 @@ export class HighlightService {
         },
         tools,
       });
-      this.logger.info('highlight made', { source: item.filePath, target, windows: windows.length, seconds: total, from: source, tookMs: Date.now() - began });
+      this.logger.info('highlight made', {
+        source: item.filePath,
+        target,
+        windows: windows.length,
+        seconds: total,
+        from: source,
+        tookMs: Date.now() - began,
+      });
       report({ progress: 100, status: 'done', message: 'Done' });
       return { status: 'done', item: highlight, windows, source };
     } catch (error) {
@@ -178,7 +220,11 @@ export class HighlightService {
   }
 
   /** Windows from the positive bookmarks, else from the loudest moments. */
-  private async choose(item: ContentRecord, tools: FfmpegTools, durationSeconds: number): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
+  private async choose(
+    item: ContentRecord,
+    tools: FfmpegTools,
+    durationSeconds: number,
+  ): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
     const marked = bookmarkMoments(item.bookmarks.map(({ type, seconds }) => ({ type, seconds })));
     const fromBookmarks = planHighlight(marked, { durationSeconds });
     if (fromBookmarks.length > 0) return { windows: fromBookmarks, source: 'bookmarks' };
@@ -198,4 +244,3 @@ function clipAt(windows: readonly PlannedWindow[], seconds: number): number {
   }
   return windows.length;
 }
-

@@ -7,7 +7,12 @@ import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { thumbnailPath } from '../../media/thumbnail.js';
 import { PickerUnavailableError, type PickOptions } from '../../platform/native-picker.js';
 import {
-  allocatedFile, commandRejection, createMediaWorld, generateVideo, type MediaWorld, RecordedEvents,
+  allocatedFile,
+  commandRejection,
+  createMediaWorld,
+  generateVideo,
+  type MediaWorld,
+  RecordedEvents,
 } from '../../testing/fixtures.js';
 import { ContentLibrary } from '../../library/content-library.js';
 import { IMPORTED_GAME, ImportService, MULTI_FILE_PICKER, type MultiFilePicker } from './import-service.js';
@@ -18,7 +23,10 @@ import { StorageWarnings } from '../../storage/storage-warnings.js';
 async function filesUnder(folder: string): Promise<string[]> {
   if (!existsSync(folder)) return [];
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 describe('ImportService', function () {
@@ -106,20 +114,38 @@ describe('ImportService', function () {
     const indexes = progress.map((event) => event.currentFileIndex);
     expect(indexes).to.deep.equal([...indexes].sort((a, b) => a - b));
     expect(indexes[0]).to.equal(0);
-    expect(progress.filter((event) => event.status === 'error')).to.deep.equal([{
-      id: summary.id, totalFiles: 3, fileName: 'notes', progress: -1, status: 'error', currentFileIndex: 1, message: summary.failed[0]!.message,
-    }]);
+    expect(progress.filter((event) => event.status === 'error')).to.deep.equal([
+      {
+        id: summary.id,
+        totalFiles: 3,
+        fileName: 'notes',
+        progress: -1,
+        status: 'error',
+        currentFileIndex: 1,
+        message: summary.failed[0]!.message,
+      },
+    ]);
     for (const index of [0, 2]) {
-      const perFile = progress.filter((event) => event.currentFileIndex === index && event.status === 'importing').map((event) => event.progress);
+      const perFile = progress
+        .filter((event) => event.currentFileIndex === index && event.status === 'importing')
+        .map((event) => event.progress);
       expect(perFile[0]).to.equal(0);
       expect(perFile.at(-1)).to.equal(100);
       expect(perFile).to.deep.equal([...perFile].sort((a, b) => a - b));
-      const steps = progress.filter((event) => event.currentFileIndex === index && event.status === 'importing').map((event) => event.message);
+      const steps = progress
+        .filter((event) => event.currentFileIndex === index && event.status === 'importing')
+        .map((event) => event.message);
       expect(steps[0]).to.equal('Reading the video');
       expect(steps).to.include('Making the thumbnail and waveform');
     }
     expect(progress.at(-1)).to.deep.equal({
-      id: summary.id, totalFiles: 3, fileName: 'Finished', progress: 100, status: 'done', currentFileIndex: 2, message: 'Completed: 2 successful, 1 failed',
+      id: summary.id,
+      totalFiles: 3,
+      fileName: 'Finished',
+      progress: 100,
+      status: 'done',
+      currentFileIndex: 2,
+      message: 'Completed: 2 successful, 1 failed',
     });
   });
 
@@ -129,13 +155,26 @@ describe('ImportService', function () {
     const service = build();
     await service.importFiles({ sectionId: 'replayBuffer', FilePaths: [file] });
     await service.importFiles({ sectionId: 'replayBuffer', FilePaths: [file] });
-    expect(library.list().map((item) => [item.type, item.fileName]).sort()).to.deep.equal([['Buffer', 'clip'], ['Buffer', 'clip (1)']]);
+    expect(
+      library
+        .list()
+        .map((item) => [item.type, item.fileName])
+        .sort(),
+    ).to.deep.equal([
+      ['Buffer', 'clip'],
+      ['Buffer', 'clip (1)'],
+    ]);
   });
 
   it('reports an import where every file fails as an error', async () => {
     const started = await build().importFiles({ sectionId: 'sessions', FilePaths: [path.join(sources, 'gone.mp4')] });
     expect(started.status).to.equal('imported');
-    expect(events.of('ImportProgress').at(-1)).to.deep.include({ fileName: 'Failed', progress: 100, status: 'error', message: 'Completed: 0 successful, 1 failed' });
+    expect(events.of('ImportProgress').at(-1)).to.deep.include({
+      fileName: 'Failed',
+      progress: 100,
+      status: 'error',
+      message: 'Completed: 0 successful, 1 failed',
+    });
     expect(library.list()).to.deep.equal([]);
   });
 
@@ -178,7 +217,12 @@ describe('ImportService', function () {
     expect(await build(async () => []).importFiles({ sectionId: 'sessions' })).to.deep.equal({ status: 'cancelled' });
     expect(events.sent.length).to.equal(before);
 
-    const rejection = await commandRejection(build(async () => { throw new PickerUnavailableError(); }).importFiles({ sectionId: 'sessions' }), 'Unavailable');
+    const rejection = await commandRejection(
+      build(async () => {
+        throw new PickerUnavailableError();
+      }).importFiles({ sectionId: 'sessions' }),
+      'Unavailable',
+    );
     expect(rejection.message).to.match(/file picker/);
     expect(events.of('ShowModal').at(-1)).to.deep.include({ title: 'No file picker available', type: 'error' });
   });

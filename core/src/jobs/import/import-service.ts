@@ -48,9 +48,7 @@ export interface ImportSummary {
 
 /** What `importFiles` did: ran the import, holds it behind a storage warning, or nothing (picker cancelled). */
 export type ImportStart =
-  | { status: 'imported'; summary: ImportSummary }
-  | { status: 'waiting'; warningId: string }
-  | { status: 'cancelled' };
+  { status: 'imported'; summary: ImportSummary } | { status: 'waiting'; warningId: string } | { status: 'cancelled' };
 
 @injectable()
 export class ImportService {
@@ -82,23 +80,32 @@ export class ImportService {
       });
       throw new CommandError('InvalidParameters', `Unknown sectionId "${String(sectionId)}": use "sessions" or "replayBuffer".`);
     }
-    const files = FilePaths ?? await this.pickFiles();
+    const files = FilePaths ?? (await this.pickFiles());
     if (files.length === 0) return { status: 'cancelled' };
     const relative = files.find((file) => !path.isAbsolute(file));
     if (relative !== undefined) throw new CommandError('InvalidParameters', `FilePaths must be absolute paths, not ${relative}.`);
     // Refused before anything is asked: the job itself starts later when a storage warning holds it.
     this.toolbox.requireFfmpeg(IMPORTING);
 
-    const incoming = (await Promise.all(files.map((file) => stat(file).then((info) => (info.isFile() ? info.size : 0), () => 0))))
-      .reduce((sum, size) => sum + size, 0);
+    const incoming = (
+      await Promise.all(
+        files.map((file) =>
+          stat(file).then(
+            (info) => (info.isFile() ? info.size : 0),
+            () => 0,
+          ),
+        ),
+      )
+    ).reduce((sum, size) => sum + size, 0);
     const used = await this.storage.measureContentFolder();
     const limit = this.storage.limitBytes;
     if (used + incoming > limit) {
       const warningId = this.warnings.warn({
         title: 'Storage limit reached',
-        description: `Importing ${files.length === 1 ? 'this video' : `these ${files.length} videos`} (${toGb(incoming)} GB) takes your content `
-          + `folder to ${toGb(used + incoming)} GB, above your storage limit of ${toGb(limit)} GB. To get back under it, Keyframe deletes `
-          + 'the oldest Full Sessions and Replay Buffers once you have allowed it to (it asks first).',
+        description:
+          `Importing ${files.length === 1 ? 'this video' : `these ${files.length} videos`} (${toGb(incoming)} GB) takes your content ` +
+          `folder to ${toGb(used + incoming)} GB, above your storage limit of ${toGb(limit)} GB. To get back under it, Keyframe deletes ` +
+          'the oldest Full Sessions and Replay Buffers once you have allowed it to (it asks first).',
         confirmText: 'Import anyway',
         action: 'import',
         onConfirm: async () => {
@@ -122,8 +129,9 @@ export class ImportService {
       if (!(error instanceof PickerUnavailableError)) throw error;
       this.notifier.showModal({
         title: 'No file picker available',
-        description: 'Keyframe could not open a file picker on this machine. Install zenity or kdialog, '
-          + 'or give the paths of the videos where the frontend offers it (ImportFile with FilePaths).',
+        description:
+          'Keyframe could not open a file picker on this machine. Install zenity or kdialog, ' +
+          'or give the paths of the videos where the frontend offers it (ImportFile with FilePaths).',
         type: 'error',
       });
       throw new CommandError('Unavailable', `${error.message}.`);
@@ -143,7 +151,9 @@ export class ImportService {
       const fileName = path.parse(file).name;
       send({ fileName, progress: 0, status: 'importing', currentFileIndex, message: 'Reading the video' });
       try {
-        const item = await this.importOne(job, file, type, (progress, message) => send({ fileName, progress, status: 'importing', currentFileIndex, message }));
+        const item = await this.importOne(job, file, type, (progress, message) =>
+          send({ fileName, progress, status: 'importing', currentFileIndex, message }),
+        );
         summary.imported.push(item);
         send({ fileName, progress: 100, status: 'importing', currentFileIndex });
       } catch (error) {
@@ -166,7 +176,12 @@ export class ImportService {
   }
 
   /** Reports the copy as 0–90 % and the thumbnail and waveform, which read the whole sound, as 90. */
-  private async importOne(job: Job, file: string, type: ContentType, progress: (percent: number, message: string) => void): Promise<ContentRecord> {
+  private async importOne(
+    job: Job,
+    file: string,
+    type: ContentType,
+    progress: (percent: number, message: string) => void,
+  ): Promise<ContentRecord> {
     const { tools } = job;
     const info = await stat(file).catch(() => undefined);
     if (!info) throw new Error('there is no file at that path');
@@ -177,8 +192,9 @@ export class ImportService {
     }
     const parsed = path.parse(file);
     const folder = path.dirname(this.library.contentPath(type, IMPORTED_GAME, parsed.base));
-    const { filePath: target } = await produceInto(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`),
-      (temp) => copyWithProgress(file, temp, info.size, job.signal, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')));
+    const { filePath: target } = await produceInto(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`), (temp) =>
+      copyWithProgress(file, temp, info.size, job.signal, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')),
+    );
     progress(Math.round(100 * COPY_SHARE), 'Making the thumbnail and waveform');
     const audio = probed.streams.filter((stream) => stream.type === 'audio');
     const names = audio.length >= 2 && audio.every((stream) => stream.title !== undefined) ? audio.map((stream) => stream.title!) : null;
@@ -198,7 +214,13 @@ export class ImportService {
 const COPY_SHARE = 0.9;
 
 /** Copies `source` to `target` (the source is only read), reporting whole percents below 100; `signal` stops it. */
-async function copyWithProgress(source: string, target: string, totalBytes: number, signal: AbortSignal, progress: (percent: number) => void): Promise<void> {
+async function copyWithProgress(
+  source: string,
+  target: string,
+  totalBytes: number,
+  signal: AbortSignal,
+  progress: (percent: number) => void,
+): Promise<void> {
   let copied = 0;
   const rising = risingProgress(progress);
   const counter = new Transform({

@@ -12,7 +12,10 @@ const DATA = fileURLToPath(new URL('../../test/data/', import.meta.url));
 
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 describe('generated tapes', () => {

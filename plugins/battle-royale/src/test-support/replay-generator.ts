@@ -15,9 +15,19 @@ export interface GeneratedEvent {
   victimWasKnocked?: boolean;
 }
 
-export const knock = (offsetMs: number, instigator: string, victim: string): GeneratedEvent => ({ kind: 'knock', offsetMs, instigator, victim });
-export const kill = (offsetMs: number, instigator: string, victim: string, victimWasKnocked: boolean): GeneratedEvent =>
-  ({ kind: 'kill', offsetMs, instigator, victim, victimWasKnocked });
+export const knock = (offsetMs: number, instigator: string, victim: string): GeneratedEvent => ({
+  kind: 'knock',
+  offsetMs,
+  instigator,
+  victim,
+});
+export const kill = (offsetMs: number, instigator: string, victim: string, victimWasKnocked: boolean): GeneratedEvent => ({
+  kind: 'kill',
+  offsetMs,
+  instigator,
+  victim,
+  victimWasKnocked,
+});
 
 export interface GeneratedReplay {
   /** The folder name, e.g. `match.bro.official.pc-2018-30.steam.squad-fpp.eu.2026.11.24.01.00.00.<id>`. */

@@ -25,7 +25,9 @@ export interface TapeCase {
   expected: { type: 'Kill' | 'Death'; time: number; recording?: number }[];
 }
 
-type TapeLine = { t: number } & ({ feed: 'replays'; kind: 'watchFolder'; path: string; size: number } | { recording: 'started' | 'stopped' });
+type TapeLine = { t: number } & (
+  { feed: 'replays'; kind: 'watchFolder'; path: string; size: number } | { recording: 'started' | 'stopped' }
+);
 
 /** The files of a taped replay as the feed delivers them: only those the integration watches, in delivery order. */
 function deliveredFiles(taped: TapedReplay): GeneratedFile[] {
@@ -52,8 +54,20 @@ export async function writeTapeCase(folder: string, tapeCase: TapeCase): Promise
   }
   // Stable: a recording event and a file at the same time keep the order above (a stop comes before a file saved as it stops).
   lines.sort((a, b) => a.t - b.t);
-  const header = { tape: 1, integration: 'battleRoyale', recordedAt: tapeCase.recordedAt, game: { name: 'PUBG: Battlegrounds' }, description: tapeCase.description };
+  const header = {
+    tape: 1,
+    integration: 'battleRoyale',
+    recordedAt: tapeCase.recordedAt,
+    game: { name: 'PUBG: Battlegrounds' },
+    description: tapeCase.description,
+  };
   await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, `${tapeCase.name}.tape.jsonl`), `${[header, ...lines].map((line) => JSON.stringify(line)).join('\n')}\n`);
-  await writeFile(path.join(folder, `${tapeCase.name}.expected.json`), `${JSON.stringify({ tolerance: 0.05, bookmarks: tapeCase.expected }, null, 2)}\n`);
+  await writeFile(
+    path.join(folder, `${tapeCase.name}.tape.jsonl`),
+    `${[header, ...lines].map((line) => JSON.stringify(line)).join('\n')}\n`,
+  );
+  await writeFile(
+    path.join(folder, `${tapeCase.name}.expected.json`),
+    `${JSON.stringify({ tolerance: 0.05, bookmarks: tapeCase.expected }, null, 2)}\n`,
+  );
 }
