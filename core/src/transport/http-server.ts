@@ -14,6 +14,8 @@ import { OriginPolicy } from './origin-policy.js';
 const MAX_FRAME_BYTES = 4 * MAX_COMMAND_BYTES;
 /** Bounds the refusal counts a page could grow by inventing origins. */
 const MAX_ORIGINS_REMEMBERED = 100;
+/** Chromium keeps a used idle HTTP/1.1 socket for 5 minutes; the server keeps it a little longer. */
+const BROWSER_IDLE_SOCKET_MS = 310_000;
 
 @injectable()
 export class HttpServer {
@@ -34,7 +36,11 @@ export class HttpServer {
   ) {
     this.logger = logger.child('transport');
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+    // Node closes an idle keep-alive socket after 5 s, while Chromium reuses one for minutes: a request sent on a
+    // socket just as the server closes it gets an empty response (a video range request is not retried).
+    // The browser, not the server, decides when an idle loopback socket goes.
     this.server = createServer((request, response) => void this.serveHttp(request, response));
+    this.server.keepAliveTimeout = BROWSER_IDLE_SOCKET_MS;
     this.server.on('upgrade', (request, socket, head) => {
       try {
         this.upgrade(request, socket, head);
