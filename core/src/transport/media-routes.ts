@@ -3,8 +3,7 @@
 // cache folder's thumbnails and waveforms, are served; any other path is 404. Pages of other origins
 // are refused (403). Frames are read a few at a time and kept for the next ask; past the decoder
 // pool's queue the answer is 503 with Retry-After.
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
@@ -108,7 +107,7 @@ export class MediaRoutes {
     const file = await this.allowed(input, kind);
     if (!file) return void plain(response, 404, 'File not found.');
     if (kind === 'waveform') {
-      return void send(request, response, file.path, 200, {
+      return send(request, response, file.path, 200, {
         'Content-Type': 'application/json',
         'Content-Length': String(file.size),
         'Cache-Control': 'no-cache',
@@ -125,8 +124,8 @@ export class MediaRoutes {
       response.writeHead(416, { ...cors, ...common, 'Content-Range': `bytes */${file.size}`, 'Content-Length': '0' }).end();
       return;
     }
-    if (!range) return void send(request, response, file.path, 200, { ...common, 'Content-Length': String(file.size) });
-    send(
+    if (!range) return send(request, response, file.path, 200, { ...common, 'Content-Length': String(file.size) });
+    await send(
       request,
       response,
       file.path,
@@ -148,7 +147,7 @@ export class MediaRoutes {
       if (!/\.jpe?g$/i.test(input)) return void plain(response, 400, 'Unsupported file type.');
       const file = await this.allowed(input, 'thumbnail');
       if (!file) return void plain(response, 404, 'File not found.');
-      return void send(request, response, file.path, 200, {
+      return send(request, response, file.path, 200, {
         'Content-Type': 'image/jpeg',
         'Content-Length': String(file.size),
         'Cache-Control': 'public, max-age=86400',
@@ -232,21 +231,27 @@ function plain(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
 }
 
-/** Streams the file (or a byte range of it); the body is never held in memory. */
-function send(
+/**
+ * Streams the file (or a byte range of it); the body is never held in memory. The file is opened before the
+ * answer starts: one renamed or deleted since it was found is a 404, not a connection closed without an answer.
+ */
+async function send(
   request: IncomingMessage,
   response: ServerResponse,
   file: string,
   status: number,
   headers: Record<string, string>,
   range?: { start: number; end: number },
-): void {
+): Promise<void> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return plain(response, 404, 'File not found.');
   response.writeHead(status, { ...cors, 'X-Content-Type-Options': 'nosniff', ...headers });
   if (request.method === 'HEAD') {
+    await handle.close();
     response.end();
     return;
   }
-  const stream = createReadStream(file, range);
+  const stream = handle.createReadStream(range);
   stream.on('error', () => response.destroy());
   response.on('close', () => stream.destroy());
   stream.pipe(response);
