@@ -49,7 +49,10 @@ export interface IngestRequest {
    * one. False (the default) for a file that is the user's: it is left where it is.
    */
   ownsFile?: boolean;
-  /** The video as ffprobe read it, when the producer read it already; else it is probed here. */
+  /**
+   * The video as ffprobe read it, when the producer read it already; else it is probed here, unless the
+   * producer gives both `meta.durationSeconds` and `artworkSources` (a clip it just cut knows both).
+   */
   probed?: ProbeResult;
   /** What the probe must find (default a video stream); else the video is refused as unreadable. */
   expect?: 'video' | 'video or audio';
@@ -194,17 +197,14 @@ export class ContentIngest {
     if (artwork.pendingThumbnail) await rm(artwork.pendingThumbnail, { force: true });
   }
 
-  /** The probe (the producer's, or made now: once per request), then the move: the record to add. A file it owns goes on failure. */
+  /** The probe (the producer's, or made now, once, when needed), then the move: the record to add. A file it owns goes on failure. */
   private async place(request: IngestRequest): Promise<NewContent> {
     try {
-      const probed = await this.probed(request);
+      const probeNeeded = request.meta.durationSeconds === undefined || request.artworkSources === undefined;
+      const probed = probeNeeded ? await this.probed(request) : undefined;
       const filePath = request.moveTo === undefined ? request.file : await moveFile(request.file, request.moveTo);
-      return {
-        ...request.meta,
-        type: request.type,
-        filePath,
-        durationSeconds: request.meta.durationSeconds ?? probed.durationSeconds ?? 0,
-      };
+      const durationSeconds = request.meta.durationSeconds ?? probed?.durationSeconds ?? 0;
+      return { ...request.meta, type: request.type, filePath, durationSeconds };
     } catch (error) {
       await this.abandon(request.file, request);
       throw error;
