@@ -20,10 +20,11 @@ async function main(): Promise<number> {
 
 Next steps:
   cd ${shown}
-  npm install          the SDK, the test kit, TypeScript and mocha
+  npm install          the SDK, the test kit, TypeScript and mocha (until @keyframe/core is on npm:
+                       npm install --save-dev <keyframe-core.tgz> <keyframe-integration-testkit.tgz>)
   npm run build        compile to dist/
+  npm run check        the manifest and the package, as Keyframe reads them
   npm test             its unit tests, and the sample tape replayed
-  npm run check        the manifest, as Keyframe will read it
 
 ${path.join(shown, 'README.md')} says what to change for your game, and how to install the
 integration into Keyframe (keyframe plugin install).`);

@@ -1,0 +1,149 @@
+// The third party's path, outside this repository, from the packed tarballs only: the starter
+// (create-keyframe-integration) creates an integration in a folder of its own, the SDK and the test
+// kit are installed from their tarballs, and the generated project builds, checks its manifest and
+// passes its own tests. One template (tail) gets its own full install; the other feed kinds are
+// created beside it and build on that same install (their node_modules is a link to it), which
+// keeps the test near a minute on two cores.
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const KINDS_ON_THE_SHARED_INSTALL = ['httpPush', 'poll', 'watchFolder', 'screenText'];
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/**
+ * The environment of a person at a shell: none of the `npm_*` variables that `npm test` sets for
+ * this repository (its workspace, its config) reach the third party's npm.
+ */
+function outsideEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'INIT_CWD'));
+}
+
+/** Runs a command to its end, as the third party would type it; `shell: false`, so arguments reach it as written. */
+function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: outsideEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+const describeRun = (what: string, result: Run) =>
+  `${what}: exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+
+/** Runs a step that must succeed, and notes how long it took. */
+async function step(timings: Map<string, number>, what: string, command: string, args: readonly string[], cwd: string): Promise<Run> {
+  const result = await run(command, args, cwd);
+  timings.set(what, result.ms);
+  expect(result.code, describeRun(what, result)).to.equal(0);
+  return result;
+}
+
+/** `npm pack` of workspace packages into `destination`: their tarballs' paths, by package folder. */
+async function packWorkspaces(folders: readonly string[], destination: string): Promise<Record<string, string>> {
+  const packed = await run(
+    'npm',
+    ['pack', '--json', '--pack-destination', destination, ...folders.flatMap((folder) => ['-w', folder])],
+    REPO,
+  );
+  expect(packed.code, describeRun('npm pack', packed)).to.equal(0);
+  const tarballOf = new Map(
+    (JSON.parse(packed.stdout) as { name: string; filename: string }[]).map((entry) => [entry.name, entry.filename]),
+  );
+  const tarballs: Record<string, string> = {};
+  for (const folder of folders) {
+    const { name } = JSON.parse(await readFile(path.join(REPO, folder, 'package.json'), 'utf8')) as { name: string };
+    tarballs[folder] = path.join(destination, tarballOf.get(name)!);
+  }
+  return tarballs;
+}
+
+/** Asserts a generated project's `npm test` output: every test passed, the sample tape among them. */
+function expectPassingTests(what: string, result: Run): void {
+  expect(result.stdout, what).to.match(/\d+ passing/);
+  expect(result.stdout, what).to.include('replays sample.tape.jsonl');
+  expect(result.stdout, what).to.not.match(/failing|pending/);
+}
+
+describe('a third-party integration, from the packed tarballs (npm create keyframe-integration)', function () {
+  this.timeout(240_000);
+  const timings = new Map<string, number>();
+  let temp: string;
+  let tarballs: Record<string, string>;
+  let project: string;
+
+  before(async function () {
+    // Outside the repository, so nothing resolves from its node_modules.
+    temp = await mkdtemp(path.join(os.tmpdir(), 'keyframe-third-party-'));
+    const started = performance.now();
+    tarballs = await packWorkspaces(['core', 'testkit', 'create'], temp);
+    timings.set('npm pack (core, testkit, create)', performance.now() - started);
+    project = path.join(temp, 'my-game');
+  });
+
+  after(async () => {
+    await rm(temp, { recursive: true, force: true });
+    const lines = [...timings].map(([what, ms]) => `    ${(ms / 1000).toFixed(1).padStart(5)} s  ${what}`);
+    console.log(`  third-party integration timings:\n${lines.join('\n')}`);
+  });
+
+  const create = (cwd: string, folder: string, feed: string) =>
+    step(
+      timings,
+      `create ${feed}`,
+      'npm',
+      ['exec', '--yes', '--package', tarballs['create']!, '--', 'create-keyframe-integration', folder, '--feed', feed],
+      cwd,
+    );
+
+  it('creates a tail integration that, with the SDK and the kit from tarballs, builds, checks its manifest and passes its tests', async () => {
+    const created = await create(temp, 'my-game', 'tail');
+    expect(created.stdout).to.include('Created my-game: keyframe-plugin-my-game, integration key myGame, a tail feed.');
+
+    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', tarballs['core']!, tarballs['testkit']!];
+    await step(timings, 'npm install (tail, full)', 'npm', install, project);
+    await step(timings, 'npm run build (tail)', 'npm', ['run', 'build'], project);
+    await step(timings, 'npm run check (tail)', 'npm', ['run', 'check'], project);
+    expectPassingTests('tail', await step(timings, 'npm test (tail)', 'npm', ['test'], project));
+
+    const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.peerDependencies).to.have.property('@keyframe/core');
+    expect(manifest.devDependencies['@keyframe/core'], 'installed from its tarball').to.match(/^file:/);
+  });
+
+  it('creates every other feed kind, each building and passing its tests on one shared install', async () => {
+    const shared = path.join(temp, 'shared');
+    await mkdir(shared);
+    await symlink(path.join(project, 'node_modules'), path.join(shared, 'node_modules'), 'dir');
+    for (const feed of KINDS_ON_THE_SHARED_INSTALL) await create(shared, `${feed}-game`, feed);
+
+    // Two at a time: this machine has two cores.
+    const checkAndTest = async (feed: string) => {
+      const folder = path.join(shared, `${feed}-game`);
+      await step(timings, `npm run build (${feed})`, 'npm', ['run', 'build'], folder);
+      await step(timings, `npm run check (${feed})`, 'npm', ['run', 'check'], folder);
+      expectPassingTests(feed, await step(timings, `npm test (${feed})`, 'npm', ['test'], folder));
+    };
+    for (let index = 0; index < KINDS_ON_THE_SHARED_INSTALL.length; index += 2) {
+      await Promise.all(KINDS_ON_THE_SHARED_INSTALL.slice(index, index + 2).map(checkAndTest));
+    }
+  });
+});
