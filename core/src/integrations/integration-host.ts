@@ -102,6 +102,8 @@ export class IntegrationHost {
     this.refused = discovery.refused;
     for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
     for (const plugin of discovery.plugins) {
+      if (plugin.warnings.length > 0)
+        this.logger.warn('integration manifest warnings', { path: plugin.packageRoot, warnings: plugin.warnings });
       const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
       this.integrations.set(plugin.manifest.integration.key, integration);
       if (integration.approval?.status === 'pending')
