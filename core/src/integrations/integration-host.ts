@@ -233,11 +233,12 @@ export class IntegrationHost {
       key,
       manifest,
       packageName: plugin.packageName,
+      packageRoot: plugin.packageRoot,
       desired: () => this.desiredState(integration()),
       load: async () => {
         if (!(await this.stillAsApproved(integration()))) return undefined;
         this.logger.info('loading integration', { key, path: plugin.packageRoot, entry: plugin.entry });
-        return loadIntegrationClass(plugin.entry);
+        return loadIntegrationClass(plugin.entry, plugin.packageRoot);
       },
       feeds: ({ logger, observe, health }) => this.environment.feedsFor(key, logger, observe, health),
       bookmarks: this.environment.bookmarksFor(key),
@@ -290,6 +291,13 @@ export class IntegrationHost {
     const name = integration.plugin.manifest.integration.displayName;
     const phase = lifecycle.phase;
     if (phase === 'failed') return { status: 'failed', message: lifecycle.failure ?? 'failed', lastEventAt };
+    const hook = lifecycle.runningHook;
+    if (hook) {
+      const starting = hook === 'enable' || hook === 'activate';
+      const deadline = this.environment.hookDeadlineMs;
+      const upTo = deadline < 1000 ? `${deadline} ms` : `${Math.round(deadline / 1000)} s`;
+      return { status: 'idle', message: `${starting ? 'Starting' : 'Stopping'}: ${hook}() is running (up to ${upTo})`, lastEventAt };
+    }
     const reason = lifecycle.problem;
     if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
