@@ -1,7 +1,8 @@
 // Runs the discovered integrations: a reconciler that works out, from settings, running games and the
 // recorder, where each should be (enabled; active while one of its games runs during a recording, or
 // for `activation: "game"` while it runs at all) and drives its IntegrationLifecycle there (hooks under
-// deadlines, failures contained and restarted with back-off). Its health is announced (`events`; State shows it).
+// deadlines, failures contained and restarted with back-off, a package that does not load left failed). Its
+// health is announced (`events`; State shows it), including which hook is running while one runs.
 // Third-party packages run only once the user approved their exact contents.
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';

@@ -3,7 +3,8 @@
 // deadline. Feed delivery stops before deactivate() begins, silence is timed for `health.expectData`,
 // bookmarks no recording covers are logged, and what the manifest does not declare (bookmark types,
 // feed kinds) is refused and said in health. A failed hook tears the instance down; where the caller
-// gives a back-off, the integration is restarted.
+// gives a back-off, the integration is restarted (not when its package does not load: the same files fail
+// the same way). Failures name the first place of their stack inside the plugin's package.
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
 import type {
   Bookmarks as BookmarksService,
