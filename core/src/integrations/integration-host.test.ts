@@ -243,6 +243,8 @@ describe('IntegrationHost', function () {
     await host.start();
   }
   const health = (key: string): IntegrationHealth => state.current.integrations[key]!;
+  const switchIntegration = (key: string, enabled: boolean) =>
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, [key]: { enabled } } });
   const launchGame = async (key: string) => {
     processes.push({ pid: 4242, executable: `/games/${key}.exe` });
     await games.detect();
@@ -581,12 +583,10 @@ describe('IntegrationHost', function () {
     await startHost();
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 4);
     await host.settled();
-    const toggle = (enabled: boolean) =>
-      settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, brokenGame: { enabled } } });
-    toggle(false);
+    switchIntegration('brokenGame', false);
     await host.settled();
     expect(health('brokenGame').status).to.equal('disabled');
-    toggle(true);
+    switchIntegration('brokenGame', true);
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 5);
   });
 
@@ -626,11 +626,9 @@ describe('IntegrationHost', function () {
       for (const key of ['syntaxGame', 'missingGame', 'noDefaultGame']) expect(failuresOf(key), key).to.have.length(1);
       expect(logged.filter((record) => record.message === 'restarting integration')).to.deep.equal([]);
 
-      const toggle = (enabled: boolean) =>
-        settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, syntaxGame: { enabled } } });
-      toggle(false);
+      switchIntegration('syntaxGame', false);
       await host.settled();
-      toggle(true);
+      switchIntegration('syntaxGame', true);
       await host.settled();
       expect(failuresOf('syntaxGame')).to.have.length(2);
     });
@@ -648,7 +646,7 @@ describe('IntegrationHost', function () {
     it('says that a hanging activate() is running until its deadline, then that it failed', async () => {
       await writeFixture(plugins, 'slow', { key: 'slowGame', behaviour: { activate: 'hang' } });
       await startHost(400);
-      await launchGame('slowGame').catch(() => undefined);
+      await launchGame('slowGame');
       recorder.start({ startedAt: new Date(), game: 'x' });
       await waitUntil(() => calls.includes('slowGame:activate:Game slowGame'));
       expect(health('slowGame')).to.deep.include({ status: 'idle', message: 'Starting: activate() is running (up to 400 ms)' });
