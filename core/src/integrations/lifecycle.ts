@@ -232,7 +232,7 @@ export class IntegrationLifecycle {
     try {
       integrationClass = await this.options.load();
     } catch (error) {
-      // The same files fail the same way: no restart, until the user switches it off and on (or a new install).
+      // No restart: Node keeps a module that failed for the life of the process, so the same import fails the same way.
       await this.fail(`could not load ${packageName}: ${this.describe(error)}`, error, { restart: false });
       return false;
     }
