@@ -4,8 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isError } from '../support/errors.js';
 
-/** `file:///…/x.js:42:7` or `/…/x.js:42:7` in a stack frame, or `file:///…/x.js:3` on the first line of a syntax error. */
-const STACK_LOCATION = /(file:\/\/\/[^\s()]+?|(?:[A-Za-z]:)?[\\/][^\s():]*?):(\d+)(?::\d+)?\)?$/;
+/**
+ * Where a stack line points: `at fn (<file>:42:7)`, `at <file>:42:7`, or `<file>:3` heading a syntax error;
+ * `<file>` a file URL (ES modules) or a path (CommonJS), either of which may hold spaces.
+ */
+const STACK_LOCATIONS = [/\((.+):(\d+):\d+\)$/, /^at (.+):(\d+):\d+$/, /^(file:\/\/.+):(\d+)$/];
 
 /**
  * The error's message, followed by the first place its stack names inside `packageRoot` (not its own
@@ -24,9 +27,10 @@ export function locationInPackage(error: unknown, packageRoot: string): string |
   const stack = isError(error) ? error.stack : undefined;
   if (stack === undefined) return undefined;
   for (const line of stack.split('\n')) {
-    const found = STACK_LOCATION.exec(line.trim());
+    const found = STACK_LOCATIONS.map((pattern) => pattern.exec(line.trim())).find((match) => match !== null);
     if (!found) continue;
     const file = found[1]!.startsWith('file:') ? fileURLToPath(found[1]!) : found[1]!;
+    if (!path.isAbsolute(file)) continue; // node:internal/…, evalmachine.<anonymous>
     const relative = path.relative(packageRoot, file);
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
     if (relative.split(path.sep).includes('node_modules')) continue;

@@ -34,18 +34,20 @@ export async function loadIntegrationClass(entry: string, packageRoot?: string):
 async function addSyntaxErrorLocation(error: SyntaxError, entry: string, packageRoot: string | undefined): Promise<void> {
   const modules = [entry, ...(packageRoot ? (await ownModules(packageRoot)).filter((file) => file !== entry) : [])];
   for (const file of modules.slice(0, MAX_CHECKED_MODULES)) {
-    const location = await syntaxErrorIn(file);
-    if (location === undefined) continue;
-    error.stack = `${location}\n${error.stack ?? ''}`;
+    const line = await syntaxErrorLineIn(file);
+    if (line === undefined) continue;
+    // A file URL, as in the frames of ES modules: a path may hold spaces.
+    error.stack = `${pathToFileURL(file).href}:${line}\n${error.stack ?? ''}`;
     return;
   }
 }
 
-/** `…/dist/index.js:3` when `node --check` finds a syntax error in `file`. */
-function syntaxErrorIn(file: string): Promise<string | undefined> {
+/** The line of the syntax error `node --check` finds in `file` (it writes `<file>:<line>` first), if any. */
+function syntaxErrorLineIn(file: string): Promise<number | undefined> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--check', file], { timeout: 10_000 }, (failed, _stdout, stderr) => {
-      resolve(failed ? /^(.+:\d+)\s*$/m.exec(stderr)?.[1] : undefined);
+      const line = failed ? /^.+:(\d+)\s*$/m.exec(stderr)?.[1] : undefined;
+      resolve(line === undefined ? undefined : Number(line));
     });
   });
 }
