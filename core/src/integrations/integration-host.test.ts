@@ -649,7 +649,10 @@ describe('IntegrationHost', function () {
       await launchGame('slowGame');
       recorder.start({ startedAt: new Date(), game: 'x' });
       await waitUntil(() => calls.includes('slowGame:activate:Game slowGame'));
-      expect(health('slowGame')).to.deep.include({ status: 'idle', message: 'Starting: activate() is running (up to 400 ms)' });
+      expect(health('slowGame')).to.deep.include({
+        status: 'idle',
+        message: 'Starting: activate() has not finished yet (deadline 400 ms)',
+      });
       await waitUntil(() => health('slowGame').status === 'failed');
       expect(health('slowGame').message).to.equal('activate() failed: slowGame.activate() did not finish within 400 ms');
     });

@@ -296,8 +296,12 @@ export class IntegrationHost {
     if (hook) {
       const starting = hook === 'enable' || hook === 'activate';
       const deadline = this.environment.hookDeadlineMs;
-      const upTo = deadline < 1000 ? `${deadline} ms` : `${Math.round(deadline / 1000)} s`;
-      return { status: 'idle', message: `${starting ? 'Starting' : 'Stopping'}: ${hook}() is running (up to ${upTo})`, lastEventAt };
+      const shown = deadline < 1000 ? `${deadline} ms` : `${Math.round(deadline / 1000)} s`;
+      return {
+        status: 'idle',
+        message: `${starting ? 'Starting' : 'Stopping'}: ${hook}() has not finished yet (deadline ${shown})`,
+        lastEventAt,
+      };
     }
     const reason = lifecycle.problem;
     if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
