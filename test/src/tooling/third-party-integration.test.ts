@@ -133,17 +133,19 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
     const shared = path.join(temp, 'shared');
     await mkdir(shared);
     await symlink(path.join(project, 'node_modules'), path.join(shared, 'node_modules'), 'dir');
-    for (const feed of KINDS_ON_THE_SHARED_INSTALL) await create(shared, `${feed}-game`, feed);
+    const folders = KINDS_ON_THE_SHARED_INSTALL.map((feed) => `${feed}-game`);
+    await Promise.all(KINDS_ON_THE_SHARED_INSTALL.map((feed, index) => create(shared, folders[index]!, feed)));
 
-    // Two at a time: this machine has two cores.
-    const checkAndTest = async (feed: string) => {
-      const folder = path.join(shared, `${feed}-game`);
-      await step(timings, `npm run build (${feed})`, 'npm', ['run', 'build'], folder);
-      await step(timings, `npm run check (${feed})`, 'npm', ['run', 'check'], folder);
-      expectPassingTests(feed, await step(timings, `npm test (${feed})`, 'npm', ['test'], folder));
+    // One compiler run builds each project by its own tsconfig.json: what `npm run build` does in
+    // each, without starting TypeScript four times.
+    await step(timings, 'tsc -b (the other four)', 'npm', ['exec', '--no', '--', 'tsc', '-b', ...folders], shared);
+    const checkAndTest = async (feed: string, folder: string) => {
+      await step(timings, `npm run check (${feed})`, 'npm', ['run', 'check'], path.join(shared, folder));
+      expectPassingTests(feed, await step(timings, `npm test (${feed})`, 'npm', ['test'], path.join(shared, folder)));
     };
-    for (let index = 0; index < KINDS_ON_THE_SHARED_INSTALL.length; index += 2) {
-      await Promise.all(KINDS_ON_THE_SHARED_INSTALL.slice(index, index + 2).map(checkAndTest));
+    // Two at a time: this machine has two cores.
+    for (let index = 0; index < folders.length; index += 2) {
+      await Promise.all([0, 1].map((offset) => checkAndTest(KINDS_ON_THE_SHARED_INSTALL[index + offset]!, folders[index + offset]!)));
     }
   });
 });
