@@ -12,6 +12,7 @@ export {
 export { TapeWriter } from './feeds/tape/tape-writer.js';
 export { playTape, type PlayedBookmark, type PlayOptions, type TapePlayback } from './integrations/tape-player.js';
 export { inspectPackage, type DiscoveredPlugin } from './integrations/plugin-discovery.js';
+export { checkCompatibility, type Compatibility, type PackageRanges } from './integrations/plugin-compatibility.js';
 export { loadIntegrationClass, type IntegrationClass } from './integrations/plugin-loader.js';
 export { GatedFeeds, type GatedFeedsOptions } from './integrations/gated-feeds.js';
 export { SilenceWatch } from './integrations/silence-watch.js';

@@ -3,9 +3,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { appVersion } from '../support/app-version.js';
 import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
+import { checkCompatibility, type PackageRanges } from './plugin-compatibility.js';
 import type { PluginFolder, PluginSource } from './plugin-folders.js';
 
 export interface DiscoveredPlugin {
@@ -18,6 +20,8 @@ export interface DiscoveredPlugin {
   source: PluginSource;
   /** SHA-256 of the package's files (package-contents.ts), for packages that need the user's approval. */
   contentHash?: string;
+  /** What is odd about the package without keeping it from loading (no engines.keyframe range, …). */
+  warnings: string[];
 }
 
 export interface RefusedPlugin {
@@ -25,6 +29,7 @@ export interface RefusedPlugin {
   /** The key it claimed, when its manifest got that far. */
   key?: string;
   reason: string;
+  warnings: string[];
 }
 
 export interface Discovery {
@@ -40,8 +45,11 @@ interface PackageJson {
   keyframe?: unknown;
 }
 
-/** Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused. */
-export async function discoverPlugins(searchFolders: readonly PluginFolder[]): Promise<Discovery> {
+/**
+ * Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused, and so
+ * are packages whose declared Keyframe range excludes `hostVersion`.
+ */
+export async function discoverPlugins(searchFolders: readonly PluginFolder[], hostVersion: string = appVersion()): Promise<Discovery> {
   const discovery: Discovery = { plugins: [], refused: [] };
   const seenRoots = new Set<string>();
   for (const folder of searchFolders) {
@@ -52,7 +60,8 @@ export async function discoverPlugins(searchFolders: readonly PluginFolder[]): P
       seenRoots.add(root);
       const inspected = await inspectPackage(root, folder.source);
       if (!inspected) continue;
-      const found = 'reason' in inspected ? inspected : await checkTrust(inspected, candidate, folder.path);
+      const compatible = 'reason' in inspected ? inspected : await checkHostVersion(inspected, hostVersion);
+      const found = 'reason' in compatible ? compatible : await checkTrust(compatible, candidate, folder.path);
       if ('reason' in found) {
         discovery.refused.push(found);
         continue;
@@ -63,6 +72,7 @@ export async function discoverPlugins(searchFolders: readonly PluginFolder[]): P
           packageRoot: root,
           key: found.manifest.integration.key,
           reason: `duplicate key ${found.manifest.integration.key}: already provided by ${owner.packageName} (${owner.packageRoot})`,
+          warnings: found.warnings,
         });
         continue;
       }
@@ -91,8 +101,13 @@ async function packageFolders(folder: string): Promise<string[]> {
  * the folders between (every file, for packages that are fingerprinted). Fingerprints packages from the
  * user plugins folder.
  */
-async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
-  const refuse = (reason: string): RefusedPlugin => ({ packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason });
+export async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+  const refuse = (reason: string): RefusedPlugin => ({
+    packageRoot: plugin.packageRoot,
+    key: plugin.manifest.integration.key,
+    reason,
+    warnings: plugin.warnings,
+  });
   const entry = path.relative(plugin.packageRoot, plugin.entry);
   if (entry.startsWith('..') || path.isAbsolute(entry)) return refuse(`its entry module ${plugin.entry} lies outside the package`);
   const writable =
@@ -106,10 +121,34 @@ async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: st
   return { ...plugin, contentHash: contents.hash };
 }
 
+/** The package's `engines.keyframe` and `@keyframe/core` peer ranges against this host (plugin-compatibility.ts). */
+export async function checkHostVersion(plugin: DiscoveredPlugin, hostVersion: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+  const ranges = JSON.parse(await readFile(path.join(plugin.packageRoot, 'package.json'), 'utf8')) as PackageRanges;
+  const compatibility = checkCompatibility(ranges, hostVersion);
+  if ('problem' in compatibility) {
+    return {
+      packageRoot: plugin.packageRoot,
+      key: plugin.manifest.integration.key,
+      reason: compatibility.problem,
+      warnings: plugin.warnings,
+    };
+  }
+  return { ...plugin, warnings: [...plugin.warnings, ...compatibility.warnings] };
+}
+
+export interface InspectOptions {
+  /**
+   * A plugin's own development folder (`keyframe plugin check`): its `node_modules/@keyframe/core` is the
+   * copy it builds and tests against, which `npm pack` leaves out, not a copy it would bundle.
+   */
+  developmentFolder?: boolean;
+}
+
 /** undefined: not an integration package at all; otherwise the plugin or why it is refused. */
 export async function inspectPackage(
   root: string,
   source: PluginSource = 'environment',
+  options: InspectOptions = {},
 ): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
   let pkg: PackageJson;
   try {
@@ -119,18 +158,19 @@ export async function inspectPackage(
   }
   if (pkg.keyframe === undefined || pkg.name === '@keyframe/core') return undefined;
   const check = checkManifest(pkg.keyframe);
-  if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem };
+  if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem, warnings: [] };
   const key = check.manifest.integration.key;
   // A second copy of core would give the plugin its own DI container and tokens: it could never work.
-  if (existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
+  if (!options.developmentFolder && existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
     return {
       packageRoot: root,
       key,
       reason: 'the package bundles its own copy of @keyframe/core: declare it as a peer dependency instead',
+      warnings: [],
     };
   }
   const entry = entryOf(pkg);
-  if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)' };
+  if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)', warnings: [] };
   return {
     manifest: check.manifest,
     packageName: pkg.name ?? path.basename(root),
@@ -138,6 +178,7 @@ export async function inspectPackage(
     packageRoot: root,
     entry: path.resolve(root, entry),
     source,
+    warnings: [],
   };
 }
 
