@@ -111,7 +111,12 @@ describe('plugin discovery', () => {
       const integration = { ...MANIFEST.integration, displayname: 'x', games: [{ name: 'Some', executables: ['some.exe'], exe: 'x' }] };
       await writeJson(
         'fields',
-        JSON.stringify({ name: 'fields', main: 'index.js', keyframe: { ...MANIFEST, apiversion: 1, integration } }),
+        JSON.stringify({
+          name: 'fields',
+          main: 'index.js',
+          engines: { keyframe: '>=0.1.0' },
+          keyframe: { ...MANIFEST, apiversion: 1, integration },
+        }),
       );
       const { feeds: _feeds, ...withoutFeeds } = MANIFEST.integration;
       await writeJson(
