@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, PollInput } from '../sdk/feed-types.js';
-import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
+import { toWirePath, type EventContent, type EventName, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
@@ -305,6 +305,37 @@ describe('IntegrationHost', function () {
     expect(calls).to.deep.equal(['thirdGame:enable', 'thirdGame:disable']);
     expect(health('thirdGame').approval!.status).to.equal('pending');
     expect(health('thirdGame').approval!.hash).to.not.equal(shown.hash);
+  });
+
+  it('on refresh, loads a package installed since the start, and notes an update or removal of a running one for the next start', async () => {
+    await writeFixture(plugins, 'first', { key: 'firstGame' });
+    await startHost();
+    await writeFixture(plugins, 'later', { key: 'laterGame' });
+    const updated = JSON.parse(await readFile(path.join(plugins, 'first', 'package.json'), 'utf8')) as object;
+    await writeFile(path.join(plugins, 'first', 'package.json'), JSON.stringify({ ...updated, version: '0.2.0' }));
+    await host.refresh();
+    await host.settled();
+    expect(calls).to.include('laterGame:enable');
+    expect(health('laterGame').status).to.equal('idle');
+    expect(settings.current.gameIntegrations.laterGame).to.deep.equal({ enabled: true });
+    expect(health('firstGame').status, 'the loaded one keeps running').to.equal('idle');
+    expect(state.current.integrationPackages).to.deep.equal([
+      {
+        packageName: 'fixture-first',
+        version: '',
+        folder: toWirePath(path.join(plugins, 'first')),
+        key: 'firstGame',
+        status: 'restartNeeded',
+        reason: 'Updated to 0.2.0 — restart Keyframe to use it',
+        warnings: [],
+      },
+    ]);
+    await rm(path.join(plugins, 'later'), { recursive: true });
+    await host.refresh();
+    expect(state.current.integrationPackages.map((entry) => [entry.key, entry.reason])).to.deep.equal([
+      ['firstGame', 'Updated to 0.2.0 — restart Keyframe to use it'],
+      ['laterGame', 'Removed — restart Keyframe to unload it'],
+    ]);
   });
 
   it('adds the settings key of a newly installed plugin, switched on', async () => {

@@ -40,9 +40,12 @@ export async function installPlugin(spec: string, context: InstallContext): Prom
     const tarball = await packedTarball(spec, staging, context.npm);
     const plugin = await preflight(tarball, staging, context);
     for (const warning of plugin.warnings) context.say(`warning: ${warning}`);
-    const saved = await keepTarball(tarball, plugin, context.dataFolder);
+    const { saved, created } = await keepTarball(tarball, plugin, context.dataFolder);
     const prefix = pluginsPrefix(context.dataFolder);
-    await runNpm(context.npm, ['install', '--prefix', prefix, '--save', ...NPM_FLAGS, saved], prefix);
+    await runNpm(context.npm, ['install', '--prefix', prefix, '--save', ...NPM_FLAGS, saved], prefix).catch(async (error: unknown) => {
+      if (created) await rm(saved, { force: true });
+      throw error;
+    });
     await removeOtherTarballs(plugin.packageName, saved, context.dataFolder);
     await approveInstalled(plugin, context);
   } finally {
@@ -91,18 +94,18 @@ async function preflight(tarball: string, staging: string, context: InstallConte
 }
 
 /** Copies the tarball beside the plugins (named after its contents, so one of the same contents is reused, never replaced). */
-async function keepTarball(tarball: string, plugin: DiscoveredPlugin, dataFolder: string): Promise<string> {
+async function keepTarball(tarball: string, plugin: DiscoveredPlugin, dataFolder: string): Promise<{ saved: string; created: boolean }> {
   const digest = createHash('sha256')
     .update(await readFile(tarball))
     .digest('hex')
     .slice(0, 12);
   const saved = path.join(tarballFolder(dataFolder), `${tarballStem(plugin.packageName)}-${plugin.version}-${digest}.tgz`);
   await mkdir(path.dirname(saved), { recursive: true });
-  if (existsSync(saved)) return saved;
+  if (existsSync(saved)) return { saved, created: false };
   const temporary = `${saved}.${randomUUID()}.tmp`;
   await copyFile(tarball, temporary);
   await rename(temporary, saved);
-  return saved;
+  return { saved, created: true };
 }
 
 const tarballStem = (packageName: string) => packageName.replace(/^@/, '').replace(/\//g, '-');

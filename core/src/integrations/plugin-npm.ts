@@ -50,7 +50,10 @@ export function requireNpm(): NpmCommand {
 /** Runs npm; its output when it succeeds, an error with the end of what it said when it fails. */
 export function runNpm(npm: NpmCommand, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(npm.command, [...npm.prefix, ...args], { cwd, shell: npm.shell, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    // Through a shell (npm.cmd), a path with spaces would be split: each argument is quoted.
+    const all = [...npm.prefix, ...args];
+    const [command, quoted] = npm.shell ? [`"${npm.command}"`, all.map((arg) => `"${arg}"`)] : [npm.command, all];
+    execFile(command, quoted, { cwd, shell: npm.shell, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
       const said = `${stderr}${stdout}`.trim().split('\n').slice(-20).join('\n');
       reject(new Error(`npm ${args.join(' ')} failed (${error.code ?? error.message}):\n${said}`));
