@@ -13,6 +13,7 @@ import { FrameDemand } from '../recording/frame-demand.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
+import { appVersion } from '../support/app-version.js';
 import { ScriptedRecorder } from './fakes/scripted-recorder.js';
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';
@@ -331,10 +332,16 @@ describe('IntegrationHost', function () {
       },
     ]);
     await rm(path.join(plugins, 'later'), { recursive: true });
+    await writeFile(path.join(plugins, 'first', 'package.json'), JSON.stringify({ ...updated, engines: { keyframe: '^99.0.0' } }));
     await host.refresh();
-    expect(state.current.integrationPackages.map((entry) => [entry.key, entry.reason])).to.deep.equal([
-      ['firstGame', 'Updated to 0.2.0 — restart Keyframe to use it'],
-      ['laterGame', 'Removed — restart Keyframe to unload it'],
+    expect(state.current.integrationPackages.map((entry) => [entry.key, entry.status, entry.reason])).to.deep.equal([
+      ['firstGame', 'refused', `needs Keyframe ^99.0.0; this is ${appVersion()}`],
+      [
+        'firstGame',
+        'restartNeeded',
+        `Replaced on disk by a package Keyframe refuses (needs Keyframe ^99.0.0; this is ${appVersion()}) — the running one stays until Keyframe restarts`,
+      ],
+      ['laterGame', 'restartNeeded', 'Removed — restart Keyframe to unload it'],
     ]);
   });
 

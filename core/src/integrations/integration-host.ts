@@ -194,7 +194,13 @@ export class IntegrationHost {
   }
 
   private restartNote(running: DiscoveredPlugin, onDisk: DiscoveredPlugin | undefined): string | undefined {
-    if (!onDisk) return 'Removed — restart Keyframe to unload it';
+    if (!onDisk) {
+      // Still there, but now refused (a version for another Keyframe, say): its refusal is listed beside it.
+      const refused = this.refused.find((refusal) => refusal.packageRoot === running.packageRoot);
+      return refused
+        ? `Replaced on disk by a package Keyframe refuses (${refused.reason}) — the running one stays until Keyframe restarts`
+        : 'Removed — restart Keyframe to unload it';
+    }
     if (isSamePackage(running, onDisk)) return undefined;
     return running.version === onDisk.version
       ? 'Changed on disk — restart Keyframe to use the new files'
