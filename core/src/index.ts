@@ -14,7 +14,8 @@ export type {
   GamePaths as GamePathsService,
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';
-export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
+export { Bookmarks, Clock, Feeds, GameFiles, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
+export { DiskGameFiles, isMissingFileError, type GameFileEntry, type GameFiles as GameFilesService } from './sdk/game-files.js';
 export type {
   Feed,
   FeedInputs,

@@ -5,6 +5,7 @@
 // feed kinds) is refused and said in health. A failed hook tears the instance down; where the caller
 // gives a back-off, the integration is restarted.
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
+import { DiskGameFiles, type GameFiles as GameFilesService } from '../sdk/game-files.js';
 import type {
   Bookmarks as BookmarksService,
   Clock as ClockService,
@@ -62,6 +63,8 @@ export interface IntegrationLifecycleOptions {
   enabled(): boolean;
   clock: ClockService;
   gamePaths: GamePathsService;
+  /** What the integration reads game files with; default the disk (a tape records or replays them). */
+  gameFiles?: GameFilesService;
   /** The plugin's own log. */
   pluginLogger: PluginLogger;
   /** The lifecycle's log (hooks run, failures, dropped bookmarks). */
@@ -246,6 +249,7 @@ export class IntegrationLifecycle {
         clock: this.options.clock,
         logger: this.options.pluginLogger,
         gamePaths: this.options.gamePaths,
+        gameFiles: this.options.gameFiles ?? new DiskGameFiles(),
         health,
       });
       this.#instance = { integration: instance, feeds, silence };
