@@ -14,7 +14,7 @@ import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
 import { loadIntegrationClass } from './plugin-loader.js';
-import { SystemGamePaths } from '../platform/game-paths.js';
+import { SystemGamePaths } from './system-game-paths.js';
 import { DiskGameFiles } from '../sdk/game-files.js';
 import { GameFileLocations, gamePathsIn } from '../feeds/tape/game-file-locations.js';
 import { RecordedGameFiles } from '../feeds/tape/recorded-game-files.js';

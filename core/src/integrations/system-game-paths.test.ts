@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SystemGamePaths } from './game-paths.js';
-import { steamLibrariesOf } from './steam-libraries.js';
+import { SystemGamePaths } from './system-game-paths.js';
+import { steamLibrariesOf } from '../sdk/steam/steam-installation.js';
 
 describe('SystemGamePaths', () => {
   let temp: string;

@@ -3,7 +3,7 @@
 // checked where the plugin host hands it out: an OS adapter does not import the plugin contract.
 import os from 'node:os';
 import path from 'node:path';
-import { defaultSteamRoots, steamLibrariesOf } from './steam-libraries.js';
+import { defaultSteamRoots, steamLibrariesOf } from '../sdk/steam/steam-installation.js';
 
 export class SystemGamePaths {
   constructor(

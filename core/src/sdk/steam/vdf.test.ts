@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseSteamLibraryFolders } from './steam-library-folders.js';
+import { parseSteamLibraryFolders } from './vdf.js';
 
 // The layout Steam has written since 2021 (one block per library, with its apps).
 const CURRENT = String.raw`"libraryfolders"

@@ -2,7 +2,7 @@
 // `steamapps/libraryfolders.vdf`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseSteamLibraryFolders } from './steam-library-folders.js';
+import { parseSteamLibraryFolders } from './vdf.js';
 
 /** Where Steam installs itself by default on each platform. */
 export function defaultSteamRoots(platform: NodeJS.Platform, home: string, variables: NodeJS.ProcessEnv): string[] {
