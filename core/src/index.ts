@@ -15,7 +15,15 @@ export type {
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';
 export { Bookmarks, Clock, Feeds, GameFiles, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
-export { DiskGameFiles, isMissingFileError, type GameFileEntry, type GameFiles as GameFilesService } from './sdk/game-files.js';
+export {
+  DiskGameFiles,
+  GameFilesReader,
+  isMissingFileError,
+  type GameFileEntry,
+  type GameFiles as GameFilesService,
+} from './sdk/game-files.js';
+export { parseVdf, vdfValue, type VdfObject } from './sdk/steam/vdf.js';
+export { SteamInstallation, type SteamInstallationOptions, type SteamUser } from './sdk/steam/steam-installation.js';
 export type {
   Feed,
   FeedInputs,

@@ -41,7 +41,7 @@ export function isMissingFileError(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-/** `readText` on top of `read`, for every implementation. */
+/** A base for a GameFiles of one's own (a test's stand-in): `readText` on top of `read`. */
 export abstract class GameFilesReader implements GameFiles {
   abstract read(file: string): Promise<Buffer>;
   abstract exists(file: string): Promise<boolean>;

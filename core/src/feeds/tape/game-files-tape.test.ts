@@ -17,6 +17,9 @@ import { RecordedGameFiles } from './recorded-game-files.js';
 import { ReplayedGameFiles } from './replayed-game-files.js';
 import { isGameFileEntry, readTape, type GameFileTapeEntry } from './tape-format.js';
 import { TapeWriter } from './tape-writer.js';
+import { SteamInstallation } from '../../sdk/steam/steam-installation.js';
+import { write } from '../../sdk/steam/steam-installation.test.js';
+import { APP_MANIFEST, LOGIN_USERS } from '../../sdk/steam/vdf.test.js';
 
 const KEY = 'sideFiles';
 const rejection = (promise: Promise<unknown>) =>
@@ -95,6 +98,34 @@ describe('game files on tapes', () => {
     expect(never.message).to.equal(`ENOENT: no such file or directory, open '${path.join(there, 'never-read.cfg')}'`);
     apply(4);
     expect(await replayed.readText(path.join(there, 'player.cfg'))).to.equal('name=Bee');
+  });
+
+  it('the Steam helper reads through GameFiles: a tape recorded on one machine tells the same user and game folder on another', async () => {
+    const paths = gamePathsIn(path.join(temp, 'machine'));
+    const root = path.join(paths.home(), '.steam', 'steam');
+    await write(path.join(root, 'config', 'loginusers.vdf'), LOGIN_USERS);
+    await mkdir(path.join(root, 'steamapps'), { recursive: true });
+    await write(path.join(temp, 'machine', 'steam', '0', 'steamapps', 'appmanifest_730.acf'), APP_MANIFEST);
+    const tapeFile = path.join(temp, 'tapes', 'steam.tape.jsonl');
+    const recording = new RecordedGameFiles(
+      new DiskGameFiles(),
+      await GameFileLocations.of(paths),
+      new TapeWriter(tapeFile, { integration: KEY }),
+    );
+    const live = new SteamInstallation(paths, recording, { platform: 'linux' });
+    const user = await live.activeUser();
+    expect(user?.accountName).to.equal('ace_pilot');
+    await live.gameFolder(730);
+
+    const elsewhere = gamePathsIn(path.join(temp, 'elsewhere'));
+    await mkdir(path.join(temp, 'elsewhere', 'steam', '0'), { recursive: true });
+    const replayed = new ReplayedGameFiles(await GameFileLocations.of(elsewhere));
+    for (const entry of (await readTape(tapeFile)).entries.filter(isGameFileEntry)) replayed.apply(entry);
+    const again = new SteamInstallation(elsewhere, replayed, { platform: 'linux' });
+    expect(await again.activeUser()).to.deep.equal(user);
+    expect(await again.gameFolder(730)).to.equal(
+      path.join(temp, 'elsewhere', 'steam', '0', 'steamapps', 'common', 'Counter-Strike Global Offensive'),
+    );
   });
 
   it('playTape: a handler reads the version its tape line was read with, and the files read in activate()', async () => {

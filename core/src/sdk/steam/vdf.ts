@@ -1,57 +1,37 @@
-// Reads the library list out of Steam's `steamapps/libraryfolders.vdf` (Valve KeyValues text).
-// Pure: GamePaths reads the file, this turns its text into folders.
+// Valve's KeyValues text ("VDF"): libraryfolders.vdf, loginusers.vdf, appmanifest_<id>.acf, and many
+// games' own configs. Pure: the caller reads the file (through GameFiles, so tapes keep it).
 
-type KeyValues = Map<string, string | KeyValues[]>;
+/** A KeyValues block: each key holds a string or a nested block. */
+export interface VdfObject {
+  [key: string]: string | VdfObject;
+}
+
+type Token = { kind: 'open' } | { kind: 'close' } | { kind: 'text'; text: string };
 
 /**
- * The library folders listed in a `libraryfolders.vdf`, in file order, without duplicates.
- * Understands the current layout (`"0" { "path" "C:\\..." ... }`) and the pre-2021 one
- * (`"1" "D:\\SteamLibrary"`). Text that is not KeyValues gives an empty list; it never throws.
+ * Parses KeyValues text: quoted and unquoted tokens, `\n \t \\ \"` escapes in quoted ones, `//`
+ * comments, nested `{ }` blocks. A conditional after an entry (`[$WIN32]`) is ignored, the entry kept.
+ * A key given twice: blocks are merged, otherwise the last value wins. Forgiving: text that is not
+ * KeyValues gives what could be read (often `{}`); it never throws.
  */
-export function parseSteamLibraryFolders(vdfText: string): string[] {
-  const root = parseKeyValues(vdfText);
-  const folders: string[] = [];
-  for (const top of childBlocks(root)) {
-    for (const [key, value] of top) {
-      if (!/^\d+$/.test(key)) continue;
-      if (typeof value === 'string') {
-        folders.push(value);
-        continue;
-      }
-      for (const library of value) {
-        const path = library.get('path');
-        if (typeof path === 'string') folders.push(path);
-      }
-    }
-  }
-  return [...new Set(folders.filter((folder) => folder.trim() !== ''))];
-}
-
-function childBlocks(node: KeyValues): KeyValues[] {
-  return [...node.values()].flatMap((value) => (typeof value === 'string' ? [] : value));
-}
-
-/** A forgiving KeyValues reader: keys map to a string or to the blocks that used that key. */
-function parseKeyValues(text: string): KeyValues {
+export function parseVdf(text: string): VdfObject {
   const tokens = tokenize(text);
   let index = 0;
-  const readBlock = (): KeyValues => {
-    const block: KeyValues = new Map();
+  const readBlock = (): VdfObject => {
+    const block: VdfObject = {};
     while (index < tokens.length) {
       const key = tokens[index++]!;
       if (key.kind === 'close') break;
       if (key.kind === 'open') continue; // a block without a key: nothing to name it by
       const value = tokens[index];
-      if (value === undefined) break;
+      if (value === undefined || value.kind === 'close') break;
+      index++;
       if (value.kind === 'open') {
-        index++;
         const child = readBlock();
-        const existing = block.get(key.text);
-        if (Array.isArray(existing)) existing.push(child);
-        else block.set(key.text, [child]);
-      } else if (value.kind === 'string') {
-        index++;
-        block.set(key.text, value.text);
+        const existing = block[key.text];
+        set(block, key.text, typeof existing === 'object' ? { ...existing, ...child } : child);
+      } else {
+        set(block, key.text, value.text);
       }
     }
     return block;
@@ -59,9 +39,21 @@ function parseKeyValues(text: string): KeyValues {
   return readBlock();
 }
 
-const bareWord = /[^\s{}"]+/y;
+/** The value of `key` in `block`, its case ignored (Steam writes `LibraryFolders` and `libraryfolders`). */
+export function vdfValue(block: VdfObject | undefined, key: string): string | VdfObject | undefined {
+  if (block === undefined) return undefined;
+  const wanted = key.toLowerCase();
+  const found = Object.keys(block).find((candidate) => candidate.toLowerCase() === wanted);
+  return found === undefined ? undefined : block[found];
+}
 
-type Token = { kind: 'open' } | { kind: 'close' } | { kind: 'string'; text: string };
+/** Defined, not assigned: a key named `__proto__` stays a key. */
+function set(block: VdfObject, key: string, value: string | VdfObject): void {
+  Object.defineProperty(block, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', '"': '"' };
+const bareWord = /[^\s{}"[\]]+/y;
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -76,28 +68,24 @@ function tokenize(text: string): Token[] {
     } else if (character === '{' || character === '}') {
       tokens.push(character === '{' ? { kind: 'open' } : { kind: 'close' });
       position++;
+    } else if (character === '[') {
+      // A platform conditional such as [$WIN32]: it qualifies the entry before it, which is kept.
+      const end = text.indexOf(']', position);
+      position = end < 0 ? text.length : end + 1;
     } else if (character === '"') {
       let value = '';
       position++;
       while (position < text.length && text[position] !== '"') {
-        if (text[position] === '\\' && position + 1 < text.length) {
-          const escaped = text[position + 1]!;
-          value += escaped === 'n' ? '\n' : escaped === 't' ? '\t' : escaped;
-          position += 2;
-        } else {
-          value += text[position++];
-        }
+        const escaped = text[position] === '\\' ? ESCAPES[text[position + 1] ?? ''] : undefined;
+        value += escaped ?? text[position];
+        position += escaped === undefined ? 1 : 2;
       }
       position++;
-      tokens.push({ kind: 'string', text: value });
-    } else if (character === '[') {
-      // A platform conditional such as [$WIN32]: it only qualifies the entry before it.
-      const end = text.indexOf(']', position);
-      position = end < 0 ? text.length : end + 1;
+      tokens.push({ kind: 'text', text: value });
     } else {
       bareWord.lastIndex = position;
-      const word = bareWord.exec(text)![0];
-      tokens.push({ kind: 'string', text: word });
+      const word = bareWord.exec(text)?.[0] ?? character;
+      tokens.push({ kind: 'text', text: word });
       position += word.length;
     }
   }
