@@ -1,5 +1,6 @@
 // `keyframe tape record <key> [--out file]` and `keyframe tape play <file>`: record an integration's
 // live feeds while someone plays, and replay a tape into the installed integration.
+import { isError } from '../support/errors.js';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
@@ -171,8 +172,8 @@ function consoleLogger(key: string): PluginLogger {
     (level: string) =>
     (message: string, fields: Record<string, unknown> = {}) => {
       if (level === 'debug') return;
-      const errors = Object.values(fields).filter((value): value is Error => value instanceof Error);
-      const rest = Object.fromEntries(Object.entries(fields).filter(([, value]) => !(value instanceof Error)));
+      const errors = Object.values(fields).filter(isError);
+      const rest = Object.fromEntries(Object.entries(fields).filter(([, value]) => !isError(value)));
       const shown = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
       console.error(`[${key}] ${level}: ${message}${shown}${errors.map((error) => `\n${error.stack ?? error.message}`).join('')}`);
     };

@@ -1,5 +1,6 @@
 // Replays a tape into an integration under a virtual clock, with a simulated recording, and
 // collects the bookmarks it adds. The plugin code is the same that runs against the live game.
+import { isError } from '../support/errors.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,7 +103,7 @@ export class TapeHandlerError extends Error {
 
 /** What was thrown, with the stack frames outside Node's internals and the host. */
 function describeThrown(thrown: unknown): string {
-  if (!(thrown instanceof Error)) return String(thrown);
+  if (!isError(thrown)) return String(thrown);
   const [first = '', ...frames] = (thrown.stack ?? `${thrown.name}: ${thrown.message}`).split('\n');
   const hostFolder = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const own = frames.filter((frame) => !frame.includes('node:internal') && !frame.includes(hostFolder));
