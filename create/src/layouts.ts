@@ -94,7 +94,7 @@ export function workspaceLayout(repoRoot: string): Layout {
     devDependencies: { ...peers, [KIT_PACKAGE]: String(kit['version']) },
     // --no-config: the root .mocharc.json names a reporter by a path relative to the root.
     scripts: { build: 'tsc -b', test: TEST_SCRIPT.replace('mocha ', 'mocha --no-config '), check: 'keyframe plugin check .' },
-    engines: { keyframe: KEYFRAME_RANGE },
+    engines: { keyframe: `^${String(core['version'])}` },
     readmeSection: 'workspace',
   };
 }
