@@ -1,18 +1,24 @@
 // The third party's path, outside this repository, from the packed tarballs only: the starter
 // (create-keyframe-integration) creates an integration in a folder of its own, the SDK and the test
 // kit are installed from their tarballs, and the generated project builds, checks its manifest and
-// passes its own tests. One template (tail) gets its own full install; the other feed kinds are
-// created beside it and build on that same install (their node_modules is a link to it), which
-// keeps the test near a minute on two cores.
+// passes its own tests. Then its `npm pack` goes into a running Keyframe with `keyframe plugin
+// install`: it shows in State and on the settings page, bookmarks a kill written to the log it
+// follows during a recording, and `keyframe plugin remove` says it goes at the next start.
+// One template (tail) gets its own full install; the other feed kinds are created beside it and build
+// on that same install (their node_modules is a link to it), which keeps the test near a minute.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
+import { IntegrationService } from '../kit/integration-end-to-end.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const KINDS_ON_THE_SHARED_INSTALL = ['httpPush', 'poll', 'watchFolder', 'screenText'];
+/** The `keyframe` command of the Keyframe the third party installs into: this repository's. */
+const KEYFRAME = path.join(REPO, 'core', 'dist', 'main.js');
 
 interface Run {
   readonly code: number | null;
@@ -127,6 +133,79 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
     };
     expect(manifest.peerDependencies).to.have.property('@keyframe/core');
     expect(manifest.devDependencies['@keyframe/core'], 'installed from its tarball').to.match(/^file:/);
+  });
+
+  it('installs the packed integration into a running Keyframe: in State and on the settings page, a bookmark from its log, then removed', async () => {
+    const packed = await step(timings, 'npm pack (tail)', 'npm', ['pack', '--ignore-scripts', '--silent'], project);
+    const tarball = path.join(project, packed.stdout.trim().split('\n').pop()!);
+    // The template follows <local app data>/my-game/game.log: the game's log, here in the service's temp folder.
+    const log = (temp: { path: string }) => path.join(temp.path, 'appdata', 'my-game', 'game.log');
+    const keyframe = await IntegrationService.start({
+      integration: 'myGame',
+      env: (temp) => ({ KEYFRAME_LOCAL_APPDATA: path.join(temp.path, 'appdata') }),
+      prepare: async (temp) => {
+        await mkdir(path.dirname(log(temp)), { recursive: true });
+        await writeFile(log(temp), '[12:00:00] Game started\n');
+      },
+    });
+    let ui: UiSession | undefined;
+    try {
+      const dataFolder = path.join(keyframe.temp.path, 'data');
+      const started = performance.now();
+      await step(
+        timings,
+        'keyframe plugin install',
+        process.execPath,
+        [KEYFRAME, 'plugin', 'install', tarball, '--data-dir', dataFolder],
+        project,
+      );
+      const loaded = await keyframe.client.until('State', (state) => state.integrations['myGame']?.status === 'idle', 15_000);
+      timings.set('install until the running service shows it', performance.now() - started);
+      expect(loaded.integrations['myGame']!.approval).to.deep.include({ status: 'approved', packageName: 'keyframe-plugin-my-game' });
+
+      await keyframe.startGame('MyGame/my-game');
+      await keyframe.recordWhileActive();
+      // The tail feed reads what is written after it opened the log; until it has, a line may go unread.
+      let bookmarks: string[] = [];
+      for (let attempt = 0; attempt < 5 && bookmarks.length === 0; attempt++) {
+        await appendFile(log(keyframe.temp), '[12:00:08] Kill: You eliminated Brisa\n');
+        bookmarks = await keyframe.bookmarksReach(1, 2000).catch(() => []);
+      }
+      expect(bookmarks[0]).to.equal('Kill');
+      const session = await keyframe.stopRecording();
+      expect((await keyframe.savedBookmarks(session)).map((bookmark) => bookmark.type)).to.include('Kill');
+
+      await step(
+        timings,
+        'keyframe plugin remove',
+        process.execPath,
+        [KEYFRAME, 'plugin', 'remove', 'keyframe-plugin-my-game', '--data-dir', dataFolder],
+        project,
+      );
+      const removed = 'Removed — restart Keyframe to unload it';
+      await keyframe.client.until(
+        'State',
+        (state) => state.integrationPackages.some((entry) => entry.key === 'myGame' && entry.reason === removed),
+        15_000,
+      );
+      // Last, as the user sees it: the UI replaces the test's connection (the service serves one frontend).
+      ui = await openUi(keyframe.service);
+      await ui.page.goto(new URL('#/settings/integrations', keyframe.service.url).href);
+      const entry = ui.page.getByTestId('integration-myGame');
+      await entry.waitFor({ timeout: 10_000 });
+      expect(await entry.textContent(), 'still loaded until the next start').to.include('My game');
+      expect(await ui.page.getByTestId('integration-toggle-myGame').getAttribute('aria-checked')).to.equal('true');
+      await waitForCondition(
+        ui.page,
+        `document.querySelector('[data-testid="integration-package-myGame"]')?.textContent.includes(${JSON.stringify(removed)})`,
+        { timeout: 10_000 },
+      );
+      await ui.screenshot('third-party-integration-removed');
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui?.close();
+      await keyframe.stop();
+    }
   });
 
   it('creates every other feed kind, each building and passing its tests on one shared install', async () => {
