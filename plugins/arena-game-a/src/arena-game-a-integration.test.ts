@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { PollInput } from '@keyframe/core';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { ALL_GAME_DATA_URL, ArenaGameAIntegration } from './arena-game-a-integration.js';
 import { SILENCE_LIMIT_MS, SPECTATING_MESSAGE, silenceMessage } from './feed-health.js';

@@ -5,7 +5,7 @@
 // at the fights' game times and end in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { canMakeCertificates, IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/test';
+import { canMakeCertificates, IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:https';
 import path from 'node:path';

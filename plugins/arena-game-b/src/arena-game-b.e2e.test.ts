@@ -3,7 +3,7 @@
 // pushes POSTed to port 1341 become bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/test';
+import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,7 +1,14 @@
 // Every tape under test/data replays into this integration and gives the bookmarks in its expected
 // file; the recorded logs of ../shared are replayed line by line as tapes built at run time.
 import 'reflect-metadata';
-import { compareBookmarks, createTempFolder, itReplaysEveryTape, replayTape, writeTape, type TempFolder } from '@keyframe/test';
+import {
+  compareBookmarks,
+  createTempFolder,
+  itReplaysEveryTape,
+  replayTape,
+  writeTape,
+  type TempFolder,
+} from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

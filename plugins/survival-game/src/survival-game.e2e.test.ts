@@ -4,7 +4,7 @@
 // the real log tail: old lines, a half-written line, a restart that truncates the log, a replaced
 // log file and bytes that are not UTF-8.
 import 'reflect-metadata';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { appendFile, mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';

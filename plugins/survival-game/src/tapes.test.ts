@@ -1,7 +1,7 @@
 // Every tape under test/data replays into this integration and gives the bookmarks in its expected
 // file; the recorded client log lines, replayed line by line at their own times, give their deaths.
 import 'reflect-metadata';
-import { createTempFolder, itReplaysEveryTape, replayTape, writeTape } from '@keyframe/test';
+import { createTempFolder, itReplaysEveryTape, replayTape, writeTape } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { HttpPushOptions } from '@keyframe/core';
-import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/test';
+import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -2,7 +2,7 @@
 // writes its push config, activates during a recording while a stand-in for cs2 runs, and real
 // payloads POSTed to port 1340 become bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
-import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/test';
+import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import { TestGamePaths } from '@keyframe/test';
+import { TestGamePaths } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -2,7 +2,7 @@
 // to a 500 ms poll: a tape is derived from it at run time (each message appears half a second into its
 // battle second), never stored. The local player is the capture's author, CassualTux.
 import 'reflect-metadata';
-import { assertTapeMatchesExpected, TestGamePaths } from '@keyframe/test';
+import { assertTapeMatchesExpected, TestGamePaths } from '@keyframe/integration-testkit';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

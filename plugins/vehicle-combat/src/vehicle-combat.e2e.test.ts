@@ -4,7 +4,7 @@
 // bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
