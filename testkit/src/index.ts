@@ -41,3 +41,5 @@ export { ProtocolClient, type CloseInfo, type ConnectOptions, type ReceivedEvent
 export { createTempFolder, type TempFolder } from './temp-folder.js';
 // A self-signed certificate for a stand-in game's local HTTPS server (made with openssl).
 export { canMakeCertificates, selfSignedCertificate, type Certificate } from './self-signed-certificate.js';
+// Recorded game data read where it lies (KEYFRAME_GAME_DATA), with a skip when it is absent.
+export { gameData, GameData, GAME_DATA_VARIABLE } from './game-data.js';
