@@ -6,7 +6,7 @@ import path from 'node:path';
 import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
-import type { PluginFolder, PluginSource } from './plugin-folders.js';
+import { corePackageRoot, type PluginFolder, type PluginSource } from './plugin-folders.js';
 
 export interface DiscoveredPlugin {
   manifest: IntegrationManifest;
@@ -122,7 +122,9 @@ export async function inspectPackage(
   if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem };
   const key = check.manifest.integration.key;
   // A second copy of core would give the plugin its own DI container and tokens: it could never work.
-  if (existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
+  // The copy a development folder installs is no second copy when it is the core running (a tape replay).
+  const ownCore = path.join(root, 'node_modules', '@keyframe', 'core');
+  if (existsSync(ownCore) && (await realpath(ownCore)) !== (await realpath(corePackageRoot()))) {
     return {
       packageRoot: root,
       key,
