@@ -1,7 +1,7 @@
 // Recorded game data (real payloads, logs, API answers) that tests read where it lies, kept out of the
-// package itself: a folder `<root>/<name>`, where the root is KEYFRAME_GAME_DATA, or by default
-// `shared/game-data` beside the Keyframe repository. Tests that need it skip, saying where they looked,
-// when it is absent (a fresh clone, a third party's checkout without the recordings).
+// package itself: a folder `<root>/<name>`, the root being KEYFRAME_GAME_DATA or the default below.
+// Tests that need it skip, saying where they looked, when it is absent (a fresh clone, a third party's
+// checkout without the recordings).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,13 @@ import { fileURLToPath } from 'node:url';
 /** The environment variable naming the folder that holds one folder of recordings per game. */
 export const GAME_DATA_VARIABLE = 'KEYFRAME_GAME_DATA';
 
-// This file runs from testkit/dist/ of the repository; the recordings live in ../shared/game-data beside it.
-const REPOSITORY_GAME_DATA = fileURLToPath(new URL('../../../shared/game-data/', import.meta.url));
+// Run from testkit/dist/ of the Keyframe repository, the default is ../shared/game-data beside the
+// repository; installed (in a node_modules folder), it is `game-data` in the folder the tests run from.
+const KIT_FOLDER = fileURLToPath(new URL('../', import.meta.url));
+const defaultRoot = () =>
+  KIT_FOLDER.split(path.sep).includes('node_modules')
+    ? path.resolve('game-data')
+    : fileURLToPath(new URL('../../../shared/game-data/', import.meta.url));
 
 export class GameData {
   /** `what`: the recordings in a person's words, for the skip message (e.g. "recorded CS2 payloads"). */
@@ -58,8 +63,8 @@ export class GameData {
   }
 }
 
-/** The recordings of one game: `<KEYFRAME_GAME_DATA or the repository's shared/game-data>/<name>`. */
+/** The recordings of one game: `<root>/<name>`, the root being KEYFRAME_GAME_DATA or the default above. */
 export function gameData(name: string, what = `recorded game data "${name}"`): GameData {
-  const root = process.env[GAME_DATA_VARIABLE] || REPOSITORY_GAME_DATA;
+  const root = process.env[GAME_DATA_VARIABLE] || defaultRoot();
   return new GameData(name, path.resolve(root, name), what);
 }
