@@ -3,7 +3,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
 import { SharedTextRecognizer } from '../feeds/screen-text/text-recognizer.js';
-import { SystemGamePaths } from '../platform/game-paths.js';
+import { SystemGamePaths } from './system-game-paths.js';
 import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../recording/bookmark-service.js';
 import { fromWireBookmark } from '../library/content-item.js';

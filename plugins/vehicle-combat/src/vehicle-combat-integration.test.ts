@@ -28,8 +28,8 @@ describe('VehicleCombatIntegration', () => {
   beforeEach(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-'));
     bed = new IntegrationTestBed({ key: 'vehicleCombat', root: temp });
-    const { feeds, bookmarks, gamePaths, clock, logger, health } = bed;
-    integration = new QuickVehicleCombatIntegration(feeds, bookmarks, gamePaths, clock, logger, health);
+    const { feeds, bookmarks, gamePaths, gameFiles, clock, logger, health } = bed;
+    integration = new QuickVehicleCombatIntegration(feeds, bookmarks, gamePaths, gameFiles, clock, logger, health);
   });
   afterEach(async () => {
     await integration.deactivate();
