@@ -127,7 +127,7 @@ async function main() {
   } else {
     console.log('KEYFRAME_PLUGINS_DIR is set: tsconfig.json was left alone.');
     if (path.relative(REPO, target).startsWith('..') || path.isAbsolute(path.relative(REPO, target))) {
-      console.warn(`Warning: ${target} is outside ${REPO}: @keyframe/core, the test kit and tsyringe will not resolve from there until they are installed.`);
+      console.warn(`Warning: ${target} is outside ${REPO}: @keyframe/core, @keyframe/integration-testkit and tsyringe will not resolve from there until they are installed.`);
     }
   }
   const steps = inWorkspace

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { discoverPlugins } from './plugin-discovery.js';
+import { discoverPlugins, inspectPackage } from './plugin-discovery.js';
+import { corePackageRoot } from './plugin-folders.js';
 
 const MANIFEST = {
   apiVersion: 1,
@@ -50,6 +51,21 @@ describe('plugin discovery', () => {
     expect(plugins[0]!.warnings).to.deep.equal([
       'package.json declares no engines.keyframe range: it is loaded, but nothing says it works with Keyframe 0.1.0',
     ]);
+  });
+
+  it('refuses a package with its own copy of core, but not a development folder whose copy is the core running', async () => {
+    const bundling = path.join(folder, 'bundling');
+    await writePackage(bundling, 'index.js');
+    await mkdir(path.join(bundling, 'node_modules', '@keyframe', 'core'), { recursive: true });
+    expect(await inspectPackage(bundling))
+      .to.have.property('reason')
+      .that.matches(/bundles its own copy of @keyframe\/core/);
+
+    const developing = path.join(folder, 'developing');
+    await writePackage(developing, 'index.js');
+    await mkdir(path.join(developing, 'node_modules', '@keyframe'), { recursive: true });
+    await symlink(corePackageRoot(), path.join(developing, 'node_modules', '@keyframe', 'core'));
+    expect(await inspectPackage(developing)).to.not.have.property('reason');
   });
 
   it('refuses a package whose entry lies outside it: the fingerprint would not cover it', async () => {

@@ -8,7 +8,7 @@ import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, manifestWarnings, misspellingOf, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
 import { checkCompatibility, type PackageRanges } from './plugin-compatibility.js';
-import type { PluginFolder, PluginSource } from './plugin-folders.js';
+import { corePackageRoot, type PluginFolder, type PluginSource } from './plugin-folders.js';
 
 export interface DiscoveredPlugin {
   manifest: IntegrationManifest;
@@ -173,7 +173,9 @@ export async function inspectPackage(
   if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem, warnings };
   const key = check.manifest.integration.key;
   // A second copy of core would give the plugin its own DI container and tokens: it could never work.
-  if (!options.developmentFolder && existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
+  // The copy a development folder installs is no second copy when it is the core running (a tape replay).
+  const ownCore = path.join(root, 'node_modules', '@keyframe', 'core');
+  if (!options.developmentFolder && existsSync(ownCore) && (await realpath(ownCore)) !== (await realpath(corePackageRoot()))) {
     return {
       packageRoot: root,
       key,

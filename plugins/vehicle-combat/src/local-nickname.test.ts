@@ -1,5 +1,5 @@
 import { DiskGameFiles } from '@keyframe/core';
-import { TestGamePaths } from '@keyframe/test';
+import { TestGamePaths } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -7,8 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFeedEntry, readTape, type FeedEntry } from '@keyframe/core/tapes';
-import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, postAsGame, readPushToken, type TempFolder, withPushToken } from '@keyframe/integration-testkit';
 
 // The compiled test runs from test/dist/e2e/.
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

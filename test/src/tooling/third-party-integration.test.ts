@@ -6,6 +6,7 @@
 // follows during a recording, and `keyframe plugin remove` says it goes at the next start.
 // One template (tail) gets its own full install; the other feed kinds are created beside it and build
 // on that same install (their node_modules is a link to it), which keeps the test near a minute.
+import { IntegrationService } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
-import { IntegrationService } from '../kit/integration-end-to-end.js';
+import { packWorkspaces } from '../kit/packed-tarballs.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const KINDS_ON_THE_SHARED_INSTALL = ['httpPush', 'poll', 'watchFolder', 'screenText'];
@@ -60,25 +61,6 @@ async function step(timings: Map<string, number>, what: string, command: string,
   return result;
 }
 
-/** `npm pack` of workspace packages into `destination`: their tarballs' paths, by package folder. */
-async function packWorkspaces(folders: readonly string[], destination: string): Promise<Record<string, string>> {
-  const packed = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', destination, ...folders.flatMap((folder) => ['-w', folder])],
-    REPO,
-  );
-  expect(packed.code, describeRun('npm pack', packed)).to.equal(0);
-  const tarballOf = new Map(
-    (JSON.parse(packed.stdout) as { name: string; filename: string }[]).map((entry) => [entry.name, entry.filename]),
-  );
-  const tarballs: Record<string, string> = {};
-  for (const folder of folders) {
-    const { name } = JSON.parse(await readFile(path.join(REPO, folder, 'package.json'), 'utf8')) as { name: string };
-    tarballs[folder] = path.join(destination, tarballOf.get(name)!);
-  }
-  return tarballs;
-}
-
 /** Asserts a generated project's `npm test` output: every test passed, the sample tape among them. */
 function expectPassingTests(what: string, result: Run): void {
   expect(result.stdout, what).to.match(/\d+ passing/);
@@ -90,14 +72,15 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
   this.timeout(240_000);
   const timings = new Map<string, number>();
   let temp: string;
-  let tarballs: Record<string, string>;
+  let tarballs: { core: string; testkit: string; create: string };
   let project: string;
 
   before(async function () {
     // Outside the repository, so nothing resolves from its node_modules.
     temp = await mkdtemp(path.join(os.tmpdir(), 'keyframe-third-party-'));
     const started = performance.now();
-    tarballs = await packWorkspaces(['core', 'testkit', 'create'], temp);
+    const [core, testkit, create] = await packWorkspaces(['core', 'testkit', 'create'], temp);
+    tarballs = { core: core!, testkit: testkit!, create: create! };
     timings.set('npm pack (core, testkit, create)', performance.now() - started);
     project = path.join(temp, 'my-game');
   });
@@ -113,7 +96,7 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
       timings,
       `create ${feed}`,
       'npm',
-      ['exec', '--yes', '--package', tarballs['create']!, '--', 'create-keyframe-integration', folder, '--feed', feed],
+      ['exec', '--yes', '--package', tarballs.create, '--', 'create-keyframe-integration', folder, '--feed', feed],
       cwd,
     );
 
@@ -121,7 +104,7 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
     const created = await create(temp, 'my-game', 'tail');
     expect(created.stdout).to.include('Created my-game: keyframe-plugin-my-game, integration key myGame, a tail feed.');
 
-    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', tarballs['core']!, tarballs['testkit']!];
+    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', tarballs.core, tarballs.testkit];
     await step(timings, 'npm install (tail, full)', 'npm', install, project);
     await step(timings, 'npm run build (tail)', 'npm', ['run', 'build'], project);
     await step(timings, 'npm run check (tail)', 'npm', ['run', 'check'], project);
