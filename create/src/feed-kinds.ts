@@ -1,7 +1,7 @@
 // The feed kinds a new integration can start from. Each is made of template pieces (folders under
 // templates/): the integration class, its pure parser with unit tests, and a sample tape with the
-// bookmarks it must give. Pieces are shared where kinds share logic (httpPush and poll both read
-// JSON counters), so no template repeats another.
+// bookmarks it must give. Pieces are shared where kinds share logic (`counters`: the JSON state that
+// httpPush and poll read; `log-lines`: the log lines that tail reads), so no template repeats another.
 
 export const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder', 'screenText'] as const;
 export type FeedKindName = (typeof FEED_KINDS)[number];
@@ -36,7 +36,7 @@ export const FEED_TEMPLATES: Readonly<Record<FeedKindName, FeedTemplate>> = {
   },
   tail: {
     summary: 'the game writes a log file, one line per event',
-    pieces: ['tail'],
+    pieces: ['log-lines', 'tail'],
     takesPort: false,
     events: ['Kill', 'Death'],
     manifestFeed: () => 'tail:game.log',
