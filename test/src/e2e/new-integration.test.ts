@@ -73,6 +73,7 @@ describe('npm run new-integration', function () {
     expect(pkg.keyframe.integration.games[0]!.executables).to.deep.equal(['racing-game.exe', 'racing-game']);
     expect(pkg.keyframe.integration.feeds[0]).to.match(/^httpPush:\d+$/);
     expect((await readdir(path.join(root, 'src'))).sort()).to.deep.equal([
+      'counter-bookmarks.ts',
       'event-parser.test.ts',
       'event-parser.ts',
       'index.ts',
