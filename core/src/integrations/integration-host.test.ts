@@ -96,6 +96,28 @@ export default injectable()(Fixture) ?? Fixture;
   );
 }
 
+/** A package for `key` whose files are written as given (a module that does not load, a constructor that throws). */
+async function writeRawPackage(folder: string, name: string, key: string, files: Record<string, string>): Promise<string> {
+  const root = path.join(folder, name);
+  const manifest = {
+    apiVersion: 1,
+    integration: {
+      key,
+      displayName: `Raw ${key}`,
+      events: ['Kill'],
+      games: [{ name: `Game ${key}`, executables: [`${key}.exe`] }],
+      feeds: [],
+    },
+  };
+  await mkdir(path.join(root, 'dist'), { recursive: true });
+  await writeFile(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: `raw-${name}`, type: 'module', main: 'dist/index.js', keyframe: manifest }),
+  );
+  for (const [file, text] of Object.entries(files)) await writeFile(path.join(root, file), text);
+  return root;
+}
+
 const silentSink: EventSink = { isConnected: false, send<E extends EventName>(_method: E, _content: EventContent<E>) {} };
 const waitUntil = async (condition: () => boolean, timeoutMs = 3000) => {
   const deadline = Date.now() + timeoutMs;
@@ -219,6 +241,8 @@ describe('IntegrationHost', function () {
     await host.start();
   }
   const health = (key: string): IntegrationHealth => state.current.integrations[key]!;
+  const switchIntegration = (key: string, enabled: boolean) =>
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, [key]: { enabled } } });
   const launchGame = async (key: string) => {
     processes.push({ pid: 4242, executable: `/games/${key}.exe` });
     await games.detect();
@@ -413,7 +437,7 @@ describe('IntegrationHost', function () {
     await waitUntil(() => health('undeclaredGame')?.status === 'failed');
     expect(health('undeclaredGame').message).to.equal(
       'activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: ' +
-        'add "poll" to keyframe.integration.feeds in its package.json',
+        'add "poll" to keyframe.integration.feeds in its package.json (at index.js:23)',
     );
   });
 
@@ -557,12 +581,104 @@ describe('IntegrationHost', function () {
     await startHost();
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 4);
     await host.settled();
-    const toggle = (enabled: boolean) =>
-      settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, brokenGame: { enabled } } });
-    toggle(false);
+    switchIntegration('brokenGame', false);
     await host.settled();
     expect(health('brokenGame').status).to.equal('disabled');
-    toggle(true);
+    switchIntegration('brokenGame', true);
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 5);
+  });
+
+  describe('failures a plugin author can act on', () => {
+    const failuresOf = (key: string) => logged.filter((record) => record.message === 'integration failed' && record.fields?.key === key);
+
+    it('names the file and line of a throwing activate() in health and logs the error with its stack', async () => {
+      await writeFixture(plugins, 'thrower', { key: 'throwerGame', behaviour: { activate: 'throw' } });
+      await startHost();
+      await launchGame('throwerGame');
+      recorder.start({ startedAt: new Date(), game: 'x' });
+      await waitUntil(() => health('throwerGame').status === 'failed');
+      expect(health('throwerGame').message).to.match(/^activate\(\) failed: activate exploded \(at index\.js:\d+\)$/);
+      const error = failuresOf('throwerGame')[0]!.fields!.error as { message: string; stack: string };
+      expect(error.message).to.equal('activate exploded');
+      expect(error.stack).to.match(/activate exploded\n\s+at run \(file:\/\/.*index\.js:\d+:\d+\)/);
+    });
+
+    it('fails a package that does not load once, naming the file and line or the missing module, and tries again only when switched off and on', async () => {
+      await writeRawPackage(plugins, 'syntax', 'syntaxGame', {
+        'dist/index.js': 'export default class {\n  activate() {}\n  deactivate() {} = 1\n}\n',
+      });
+      await writeRawPackage(plugins, 'missing', 'missingGame', {
+        'dist/index.js': "import pad from 'left-pad-not-installed';\nexport default pad;\n",
+      });
+      await writeRawPackage(plugins, 'nodefault', 'noDefaultGame', { 'dist/index.js': 'export class Integration {}\n' });
+      await startHost();
+      await new Promise((resolve) => setTimeout(resolve, 150)); // several restart delays (20 ms)
+      await host.settled();
+      expect(health('syntaxGame').message).to.match(/^could not load raw-syntax: Unexpected token '=' \(at dist\/index\.js:3\)$/);
+      expect(health('missingGame').message).to.equal(
+        "could not load raw-missing: Cannot find package 'left-pad-not-installed' imported from dist/index.js",
+      );
+      expect(health('noDefaultGame').message).to.equal(
+        'could not load raw-nodefault: dist/index.js has no default export class implementing GameIntegration',
+      );
+      for (const key of ['syntaxGame', 'missingGame', 'noDefaultGame']) expect(failuresOf(key), key).to.have.length(1);
+      expect(logged.filter((record) => record.message === 'restarting integration')).to.deep.equal([]);
+
+      switchIntegration('syntaxGame', false);
+      await host.settled();
+      switchIntegration('syntaxGame', true);
+      await host.settled();
+      expect(failuresOf('syntaxGame')).to.have.length(2);
+    });
+
+    it('names the line of a constructor that throws, and restarts it like a hook', async () => {
+      await writeRawPackage(plugins, 'ctor', 'ctorGame', {
+        'dist/index.js':
+          "import { injectable } from 'tsyringe';\nclass Broken {\n  constructor() {\n    throw new Error('no config');\n  }\n  activate() {}\n  deactivate() {}\n}\nexport default injectable()(Broken) ?? Broken;\n",
+      });
+      await startHost();
+      expect(health('ctorGame').message).to.equal('the constructor of raw-ctor failed: no config (at dist/index.js:4)');
+      await waitUntil(() => failuresOf('ctorGame').length === 4);
+    });
+
+    it('says that a hanging activate() is running until its deadline, then that it failed', async () => {
+      await writeFixture(plugins, 'slow', { key: 'slowGame', behaviour: { activate: 'hang' } });
+      await startHost(400);
+      await launchGame('slowGame');
+      recorder.start({ startedAt: new Date(), game: 'x' });
+      await waitUntil(() => calls.includes('slowGame:activate:Game slowGame'));
+      expect(health('slowGame')).to.deep.include({
+        status: 'idle',
+        message: 'Starting: activate() has not finished yet (deadline 400 ms)',
+      });
+      await waitUntil(() => health('slowGame').status === 'failed');
+      expect(health('slowGame').message).to.equal('activate() failed: slowGame.activate() did not finish within 400 ms');
+    });
+
+    it('logs the manifest warnings of a package it loads, once, as a warning', async () => {
+      await writeFixture(plugins, 'typo', {
+        key: 'typoGame',
+        manifest: {
+          apiVersion: 1,
+          integration: {
+            key: 'typoGame',
+            displayName: 'T',
+            events: ['Kill'],
+            games: [{ name: 'T', executables: ['t'] }],
+            feeds: [],
+            activaton: 'game',
+          },
+        },
+      });
+      await startHost();
+      expect(
+        logged.filter((record) => record.message === 'integration manifest warnings').map((record) => [record.level, record.fields]),
+      ).to.deep.equal([
+        [
+          'warn',
+          { path: path.join(plugins, 'typo'), warnings: ['unknown field keyframe.integration.activaton: did you mean `activation`?'] },
+        ],
+      ]);
+    });
   });
 });

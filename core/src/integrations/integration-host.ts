@@ -1,7 +1,8 @@
 // Runs the discovered integrations: a reconciler that works out, from settings, running games and the
 // recorder, where each should be (enabled; active while one of its games runs during a recording, or
 // for `activation: "game"` while it runs at all) and drives its IntegrationLifecycle there (hooks under
-// deadlines, failures contained and restarted with back-off). Its health is announced (`events`; State shows it).
+// deadlines, failures contained and restarted with back-off, a package that does not load left failed). Its
+// health is announced (`events`; State shows it), including which hook is running while one runs.
 // Third-party packages run only once the user approved their exact contents.
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
@@ -102,6 +103,8 @@ export class IntegrationHost {
     this.refused = discovery.refused;
     for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
     for (const plugin of discovery.plugins) {
+      if (plugin.warnings.length > 0)
+        this.logger.warn('integration manifest warnings', { path: plugin.packageRoot, warnings: plugin.warnings });
       const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
       this.integrations.set(plugin.manifest.integration.key, integration);
       if (integration.approval?.status === 'pending')
@@ -231,11 +234,12 @@ export class IntegrationHost {
       key,
       manifest,
       packageName: plugin.packageName,
+      packageRoot: plugin.packageRoot,
       desired: () => this.desiredState(integration()),
       load: async () => {
         if (!(await this.stillAsApproved(integration()))) return undefined;
         this.logger.info('loading integration', { key, path: plugin.packageRoot, entry: plugin.entry });
-        return loadIntegrationClass(plugin.entry);
+        return loadIntegrationClass(plugin.entry, plugin.packageRoot);
       },
       feeds: ({ logger, observe, health }) => this.environment.feedsFor(key, logger, observe, health),
       bookmarks: this.environment.bookmarksFor(key),
@@ -288,6 +292,17 @@ export class IntegrationHost {
     const name = integration.plugin.manifest.integration.displayName;
     const phase = lifecycle.phase;
     if (phase === 'failed') return { status: 'failed', message: lifecycle.failure ?? 'failed', lastEventAt };
+    const hook = lifecycle.runningHook;
+    if (hook) {
+      const starting = hook === 'enable' || hook === 'activate';
+      const deadline = this.environment.hookDeadlineMs;
+      const shown = deadline < 1000 ? `${deadline} ms` : `${Math.round(deadline / 1000)} s`;
+      return {
+        status: 'idle',
+        message: `${starting ? 'Starting' : 'Stopping'}: ${hook}() has not finished yet (deadline ${shown})`,
+        lastEventAt,
+      };
+    }
     const reason = lifecycle.problem;
     if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);

@@ -57,7 +57,66 @@ describe('plugin discovery', () => {
         packageRoot: path.join(folder, '@scope', 'some'),
         key: 'someGame',
         reason: `others can change it: ${path.join(folder, '@scope')}: every user can write to it`,
+        warnings: [],
       },
     ]);
+  });
+
+  describe('what is wrong with a package.json', () => {
+    const writeJson = async (name: string, text: string) => {
+      await mkdir(path.join(folder, name), { recursive: true });
+      await writeFile(path.join(folder, name, 'package.json'), text);
+      await writeFile(path.join(folder, name, 'index.js'), 'export default class {}');
+    };
+
+    it('refuses a package.json that does not parse, with where, in the folders people fill by hand only', async () => {
+      await writeJson('broken', '{\n  "name": "broken",\n  "main": "index.js"\n  "keyframe": {}\n}\n');
+      const { refused } = await discoverPlugins([{ path: folder, source: 'user' }]);
+      expect(refused).to.have.length(1);
+      expect(refused[0]!.packageRoot).to.equal(path.join(folder, 'broken'));
+      expect(refused[0]!.reason).to.match(/^package\.json does not parse: .* \(line 4, column 3\)$/);
+      expect(await discoverPlugins([{ path: folder, source: 'install' }])).to.deep.equal({ plugins: [], refused: [] });
+    });
+
+    it('refuses a misspelt keyframe block, saying which was meant, under the key it claims', async () => {
+      await writeJson('typo', JSON.stringify({ name: 'typo', main: 'index.js', keyFrame: MANIFEST }));
+      await writeJson('other', JSON.stringify({ name: 'other', main: 'index.js', keywords: ['frame'] }));
+      const { plugins, refused } = await discoverPlugins([{ path: folder, source: 'environment' }]);
+      expect(plugins).to.deep.equal([]);
+      expect(refused).to.deep.equal([
+        {
+          packageRoot: path.join(folder, 'typo'),
+          key: 'someGame',
+          reason: 'package.json has no "keyframe" block but a "keyFrame" block: did you mean `keyframe`?',
+          warnings: [],
+        },
+      ]);
+      expect((await discoverPlugins([{ path: folder, source: 'install' }])).refused).to.deep.equal([]);
+    });
+
+    it('warns of unknown manifest fields with the field meant, also on a package it refuses', async () => {
+      const integration = { ...MANIFEST.integration, displayname: 'x', games: [{ name: 'Some', executables: ['some.exe'], exe: 'x' }] };
+      await writeJson(
+        'fields',
+        JSON.stringify({ name: 'fields', main: 'index.js', keyframe: { ...MANIFEST, apiversion: 1, integration } }),
+      );
+      const { feeds: _feeds, ...withoutFeeds } = MANIFEST.integration;
+      await writeJson(
+        'missing',
+        JSON.stringify({
+          name: 'missing',
+          main: 'index.js',
+          keyframe: { apiVersion: 1, integration: { ...withoutFeeds, key: 'missingFeeds', feed: [] } },
+        }),
+      );
+      const { plugins, refused } = await discoverPlugins([{ path: folder, source: 'install' }]);
+      expect(plugins[0]!.warnings).to.deep.equal([
+        'unknown field keyframe.apiversion: did you mean `apiVersion`?',
+        'unknown field keyframe.integration.displayname: did you mean `displayName`?',
+        'unknown field keyframe.integration.games[0].exe: it knows name, executables',
+      ]);
+      expect(refused[0]!.reason).to.equal('bad keyframe manifest: /integration: missing feeds');
+      expect(refused[0]!.warnings).to.deep.equal(['unknown field keyframe.integration.feed: did you mean `feeds`?']);
+    });
   });
 });
