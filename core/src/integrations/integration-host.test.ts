@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, PollInput } from '../sdk/feed-types.js';
-import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
+import { toWirePath, type EventContent, type EventName, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
@@ -13,6 +13,7 @@ import { FrameDemand } from '../recording/frame-demand.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
+import { appVersion } from '../support/app-version.js';
 import { ScriptedRecorder } from './fakes/scripted-recorder.js';
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';
@@ -54,7 +55,7 @@ async function writeFixture(folder: string, name: string, options: FixtureOption
   };
   await writeFile(
     path.join(root, 'package.json'),
-    JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }),
+    JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', engines: { keyframe: '>=0.1.0' }, keyframe: manifest }),
   );
   if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
   await writeFile(
@@ -303,6 +304,43 @@ describe('IntegrationHost', function () {
     expect(calls).to.deep.equal(['thirdGame:enable', 'thirdGame:disable']);
     expect(health('thirdGame').approval!.status).to.equal('pending');
     expect(health('thirdGame').approval!.hash).to.not.equal(shown.hash);
+  });
+
+  it('on refresh, loads a package installed since the start, and notes an update or removal of a running one for the next start', async () => {
+    await writeFixture(plugins, 'first', { key: 'firstGame' });
+    await startHost();
+    await writeFixture(plugins, 'later', { key: 'laterGame' });
+    const updated = JSON.parse(await readFile(path.join(plugins, 'first', 'package.json'), 'utf8')) as object;
+    await writeFile(path.join(plugins, 'first', 'package.json'), JSON.stringify({ ...updated, version: '0.2.0' }));
+    await host.refresh();
+    await host.settled();
+    expect(calls).to.include('laterGame:enable');
+    expect(health('laterGame').status).to.equal('idle');
+    expect(settings.current.gameIntegrations.laterGame).to.deep.equal({ enabled: true });
+    expect(health('firstGame').status, 'the loaded one keeps running').to.equal('idle');
+    expect(state.current.integrationPackages).to.deep.equal([
+      {
+        packageName: 'fixture-first',
+        version: '',
+        folder: toWirePath(path.join(plugins, 'first')),
+        key: 'firstGame',
+        status: 'restartNeeded',
+        reason: 'Updated to 0.2.0 — restart Keyframe to use it',
+        warnings: [],
+      },
+    ]);
+    await rm(path.join(plugins, 'later'), { recursive: true });
+    await writeFile(path.join(plugins, 'first', 'package.json'), JSON.stringify({ ...updated, engines: { keyframe: '^99.0.0' } }));
+    await host.refresh();
+    expect(state.current.integrationPackages.map((entry) => [entry.key, entry.status, entry.reason])).to.deep.equal([
+      ['firstGame', 'refused', `needs Keyframe ^99.0.0; this is ${appVersion()}`],
+      [
+        'firstGame',
+        'restartNeeded',
+        `Replaced on disk by a package Keyframe refuses (needs Keyframe ^99.0.0; this is ${appVersion()}) — the running one stays until Keyframe restarts`,
+      ],
+      ['laterGame', 'restartNeeded', 'Removed — restart Keyframe to unload it'],
+    ]);
   });
 
   it('adds the settings key of a newly installed plugin, switched on', async () => {

@@ -6,6 +6,7 @@
 // gives a back-off, the integration is restarted (not when its package does not load: the same files fail
 // the same way). Failures name the first place of their stack inside the plugin's package.
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
+import { DiskGameFiles, type GameFiles as GameFilesService } from '../sdk/game-files.js';
 import type {
   Bookmarks as BookmarksService,
   Clock as ClockService,
@@ -66,6 +67,8 @@ export interface IntegrationLifecycleOptions {
   enabled(): boolean;
   clock: ClockService;
   gamePaths: GamePathsService;
+  /** What the integration reads game files with; default the disk (a tape records or replays them). */
+  gameFiles?: GameFilesService;
   /** The plugin's own log. */
   pluginLogger: PluginLogger;
   /** The lifecycle's log (hooks run, failures, dropped bookmarks). */
@@ -267,6 +270,7 @@ export class IntegrationLifecycle {
         clock: this.options.clock,
         logger: this.options.pluginLogger,
         gamePaths: this.options.gamePaths,
+        gameFiles: this.options.gameFiles ?? new DiskGameFiles(),
         health,
       });
       this.#instance = { integration: instance, feeds, silence };

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { discoverPlugins } from './plugin-discovery.js';
+import { discoverPlugins, inspectPackage } from './plugin-discovery.js';
+import { corePackageRoot } from './plugin-folders.js';
 
 const MANIFEST = {
   apiVersion: 1,
@@ -24,9 +25,9 @@ describe('plugin discovery', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  async function writePackage(root: string, main: string): Promise<void> {
+  async function writePackage(root: string, main: string, engines: object = { keyframe: '>=0.1.0' }): Promise<void> {
     await mkdir(root, { recursive: true });
-    await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'some', version: '1.2.3', main, keyframe: MANIFEST }));
+    await writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'some', version: '1.2.3', main, engines, keyframe: MANIFEST }));
     await writeFile(path.join(root, 'index.js'), 'export default class {}');
   }
 
@@ -37,6 +38,34 @@ describe('plugin discovery', () => {
     expect(user.plugins[0]!.contentHash).to.match(/^[0-9a-f]{64}$/);
     const installed = await discoverPlugins([{ path: folder, source: 'install' }]);
     expect(installed.plugins[0]!.contentHash).to.equal(undefined);
+  });
+
+  it('refuses a package for another Keyframe version, and warns about one that declares no range', async () => {
+    await writePackage(path.join(folder, 'some'), 'index.js', { keyframe: '^0.2.0' });
+    const { refused } = await discoverPlugins([{ path: folder, source: 'install' }], '0.1.0');
+    expect(refused).to.deep.equal([
+      { packageRoot: path.join(folder, 'some'), key: 'someGame', reason: 'needs Keyframe ^0.2.0; this is 0.1.0', warnings: [] },
+    ]);
+    await writePackage(path.join(folder, 'some'), 'index.js', {});
+    const { plugins } = await discoverPlugins([{ path: folder, source: 'install' }], '0.1.0');
+    expect(plugins[0]!.warnings).to.deep.equal([
+      'package.json declares no engines.keyframe range: it is loaded, but nothing says it works with Keyframe 0.1.0',
+    ]);
+  });
+
+  it('refuses a package with its own copy of core, but not a development folder whose copy is the core running', async () => {
+    const bundling = path.join(folder, 'bundling');
+    await writePackage(bundling, 'index.js');
+    await mkdir(path.join(bundling, 'node_modules', '@keyframe', 'core'), { recursive: true });
+    expect(await inspectPackage(bundling))
+      .to.have.property('reason')
+      .that.matches(/bundles its own copy of @keyframe\/core/);
+
+    const developing = path.join(folder, 'developing');
+    await writePackage(developing, 'index.js');
+    await mkdir(path.join(developing, 'node_modules', '@keyframe'), { recursive: true });
+    await symlink(corePackageRoot(), path.join(developing, 'node_modules', '@keyframe', 'core'));
+    expect(await inspectPackage(developing)).to.not.have.property('reason');
   });
 
   it('refuses a package whose entry lies outside it: the fingerprint would not cover it', async () => {
@@ -98,7 +127,12 @@ describe('plugin discovery', () => {
       const integration = { ...MANIFEST.integration, displayname: 'x', games: [{ name: 'Some', executables: ['some.exe'], exe: 'x' }] };
       await writeJson(
         'fields',
-        JSON.stringify({ name: 'fields', main: 'index.js', keyframe: { ...MANIFEST, apiversion: 1, integration } }),
+        JSON.stringify({
+          name: 'fields',
+          main: 'index.js',
+          engines: { keyframe: '>=0.1.0' },
+          keyframe: { ...MANIFEST, apiversion: 1, integration },
+        }),
       );
       const { feeds: _feeds, ...withoutFeeds } = MANIFEST.integration;
       await writeJson(

@@ -3,10 +3,12 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { appVersion } from '../support/app-version.js';
 import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, manifestWarnings, misspellingOf, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
-import type { PluginFolder, PluginSource } from './plugin-folders.js';
+import { checkCompatibility, type PackageRanges } from './plugin-compatibility.js';
+import { corePackageRoot, type PluginFolder, type PluginSource } from './plugin-folders.js';
 
 export interface DiscoveredPlugin {
   manifest: IntegrationManifest;
@@ -18,7 +20,7 @@ export interface DiscoveredPlugin {
   source: PluginSource;
   /** SHA-256 of the package's files (package-contents.ts), for packages that need the user's approval. */
   contentHash?: string;
-  /** What in its package.json looks wrong without stopping it (unknown manifest fields), logged at discovery. */
+  /** What looks wrong without stopping it (unknown manifest fields, no engines.keyframe range), logged at discovery. */
   warnings: string[];
 }
 
@@ -45,8 +47,11 @@ interface PackageJson {
   keyframe?: unknown;
 }
 
-/** Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused. */
-export async function discoverPlugins(searchFolders: readonly PluginFolder[]): Promise<Discovery> {
+/**
+ * Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused, and so
+ * are packages whose declared Keyframe range excludes `hostVersion`.
+ */
+export async function discoverPlugins(searchFolders: readonly PluginFolder[], hostVersion: string = appVersion()): Promise<Discovery> {
   const discovery: Discovery = { plugins: [], refused: [] };
   const seenRoots = new Set<string>();
   for (const folder of searchFolders) {
@@ -57,7 +62,8 @@ export async function discoverPlugins(searchFolders: readonly PluginFolder[]): P
       seenRoots.add(root);
       const inspected = await inspectPackage(root, folder.source);
       if (!inspected) continue;
-      const found = 'reason' in inspected ? inspected : await checkTrust(inspected, candidate, folder.path);
+      const compatible = 'reason' in inspected ? inspected : await checkHostVersion(inspected, hostVersion);
+      const found = 'reason' in compatible ? compatible : await checkTrust(compatible, candidate, folder.path);
       if ('reason' in found) {
         discovery.refused.push(found);
         continue;
@@ -97,7 +103,7 @@ async function packageFolders(folder: string): Promise<string[]> {
  * the folders between (every file, for packages that are fingerprinted). Fingerprints packages from the
  * user plugins folder.
  */
-async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+export async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
   const refuse = (reason: string): RefusedPlugin => ({
     packageRoot: plugin.packageRoot,
     key: plugin.manifest.integration.key,
@@ -117,6 +123,29 @@ async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: st
   return { ...plugin, contentHash: contents.hash };
 }
 
+/** The package's `engines.keyframe` and `@keyframe/core` peer ranges against this host (plugin-compatibility.ts). */
+export async function checkHostVersion(plugin: DiscoveredPlugin, hostVersion: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+  const ranges = JSON.parse(await readFile(path.join(plugin.packageRoot, 'package.json'), 'utf8')) as PackageRanges;
+  const compatibility = checkCompatibility(ranges, hostVersion);
+  if ('problem' in compatibility) {
+    return {
+      packageRoot: plugin.packageRoot,
+      key: plugin.manifest.integration.key,
+      reason: compatibility.problem,
+      warnings: plugin.warnings,
+    };
+  }
+  return { ...plugin, warnings: [...plugin.warnings, ...compatibility.warnings] };
+}
+
+export interface InspectOptions {
+  /**
+   * A plugin's own development folder (`keyframe plugin check`): its `node_modules/@keyframe/core` is the
+   * copy it builds and tests against, which `npm pack` leaves out, not a copy it would bundle.
+   */
+  developmentFolder?: boolean;
+}
+
 /**
  * undefined: not an integration package at all; otherwise the plugin or why it is refused. In the folders
  * where people put plugins by hand (not the install's, with its hundreds of dependencies), a package.json
@@ -125,6 +154,7 @@ async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: st
 export async function inspectPackage(
   root: string,
   source: PluginSource = 'environment',
+  options: InspectOptions = {},
 ): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
   const byHand = source !== 'install';
   const read = await readPackageJson(root);
@@ -143,7 +173,9 @@ export async function inspectPackage(
   if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem, warnings };
   const key = check.manifest.integration.key;
   // A second copy of core would give the plugin its own DI container and tokens: it could never work.
-  if (existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
+  // The copy a development folder installs is no second copy when it is the core running (a tape replay).
+  const ownCore = path.join(root, 'node_modules', '@keyframe', 'core');
+  if (!options.developmentFolder && existsSync(ownCore) && (await realpath(ownCore)) !== (await realpath(corePackageRoot()))) {
     return {
       packageRoot: root,
       key,

@@ -13,6 +13,7 @@ import type { StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
 import {
   projectCapabilities,
+  projectIntegrationPackages,
   projectIntegrations,
   projectLibrary,
   projectSettings,
@@ -43,6 +44,7 @@ export function initialState(cacheFolder: string): State {
     recordingDriveFreeGb: null,
     cacheFolder,
     integrations: {},
+    integrationPackages: [],
   };
 }
 
@@ -86,6 +88,7 @@ export class StatePublisher {
       storage && projectStorage(storage, this),
       settings && projectSettings(settings, this),
       integrations && projectIntegrations(integrations, this),
+      integrations && projectIntegrationPackages(integrations, this),
     ];
     return () => stops.forEach((stop) => stop?.());
   }
