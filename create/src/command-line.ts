@@ -15,7 +15,8 @@ ${FEED_KINDS.map((kind) => `                            ${kind.padEnd(12)}${FEED
   --key <key>             the integration key and settings key (default racingGame)
   --display-name <text>   what the settings show (default "Racing game")
   --package-name <name>   the npm package name (default keyframe-plugin-racing-game)
-  --port <n>              the loopback port of an httpPush or poll feed (default: a placeholder)
+  --port <n>              the loopback port of an httpPush, poll, tcp, webSocket or udp feed
+                          (default: a placeholder)
   -h, --help              this text
 
 Nothing is written when an option is refused or <folder> exists and is not empty.`;

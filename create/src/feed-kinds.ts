@@ -1,9 +1,10 @@
 // The feed kinds a new integration can start from. Each is made of template pieces (folders under
 // templates/): the integration class, its pure parser with unit tests, and a sample tape with the
 // bookmarks it must give. Pieces are shared where kinds share logic (`counters`: the JSON state that
-// httpPush and poll read; `log-lines`: the log lines that tail reads), so no template repeats another.
+// httpPush, poll, webSocket and udp carry; `log-lines`: the lines that tail and tcp carry), so no
+// template repeats another.
 
-export const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder', 'screenText'] as const;
+export const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder', 'screenText', 'tcp', 'webSocket', 'udp'] as const;
 export type FeedKindName = (typeof FEED_KINDS)[number];
 
 export interface FeedTemplate {
@@ -54,6 +55,27 @@ export const FEED_TEMPLATES: Readonly<Record<FeedKindName, FeedTemplate>> = {
     takesPort: false,
     events: ['Kill'],
     manifestFeed: () => 'screenText',
+  },
+  tcp: {
+    summary: 'the game offers a console on a loopback port that writes a line per event',
+    pieces: ['log-lines', 'tcp'],
+    takesPort: true,
+    events: ['Kill', 'Death'],
+    manifestFeed: (port) => `tcp:${port}`,
+  },
+  webSocket: {
+    summary: 'the game serves its state as messages on a local WebSocket',
+    pieces: ['counters', 'webSocket'],
+    takesPort: true,
+    events: ['Kill', 'Death'],
+    manifestFeed: (port) => `webSocket:ws://127.0.0.1:${port}/state`,
+  },
+  udp: {
+    summary: 'the game sends its state as datagrams to a loopback port (telemetry)',
+    pieces: ['counters', 'udp'],
+    takesPort: true,
+    events: ['Kill', 'Death'],
+    manifestFeed: (port) => `udp:${port}`,
   },
 };
 

@@ -87,7 +87,9 @@ describe('create-keyframe-integration (the command)', () => {
       expect(result.status, args.join(' ')).to.equal(1);
       expect(result.stderr).to.match(/^create-keyframe-integration: /);
     }
-    expect(run('racing-game', '--feed', 'serial').stderr).to.include('use one of httpPush, poll, tail, watchFolder, screenText');
+    expect(run('racing-game', '--feed', 'serial').stderr).to.include(
+      'use one of httpPush, poll, tail, watchFolder, screenText, tcp, webSocket, udp',
+    );
     expect(await readdir(temp)).to.deep.equal([]);
   });
 

@@ -44,7 +44,7 @@ describe('resolveProject', () => {
       expect(resolve({ folder: 'racing-game', feed }).port, feed).to.equal(undefined);
       expect(() => resolve({ folder: 'racing-game', feed, port: '8111' }), feed).to.throw(
         UsageError,
-        `--port does not apply to a ${feed} feed: only to httpPush, poll`,
+        `--port does not apply to a ${feed} feed: only to httpPush, poll, tcp, webSocket, udp`,
       );
     }
   });
@@ -52,7 +52,7 @@ describe('resolveProject', () => {
   it('refuses an unknown feed kind, listing the allowed ones', () => {
     expect(() => resolve({ folder: 'racing-game', feed: 'serial' })).to.throw(
       UsageError,
-      'unknown feed kind "serial": use one of httpPush, poll, tail, watchFolder, screenText',
+      'unknown feed kind "serial": use one of httpPush, poll, tail, watchFolder, screenText, tcp, webSocket, udp',
     );
   });
 

@@ -17,7 +17,7 @@ import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { packWorkspaces } from '../kit/packed-tarballs.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const KINDS_ON_THE_SHARED_INSTALL = ['httpPush', 'poll', 'watchFolder', 'screenText'];
+const KINDS_ON_THE_SHARED_INSTALL = ['httpPush', 'poll', 'watchFolder', 'screenText', 'tcp', 'webSocket', 'udp'];
 /** The `keyframe` command of the Keyframe the third party installs into: this repository's. */
 const KEYFRAME = path.join(REPO, 'core', 'dist', 'main.js');
 
@@ -59,6 +59,11 @@ async function step(timings: Map<string, number>, what: string, command: string,
   timings.set(what, result.ms);
   expect(result.code, describeRun(what, result)).to.equal(0);
   return result;
+}
+
+/** Runs `task` on every item, two at a time: this machine has two cores, and npm runs contend beyond that. */
+async function twoAtATime<T>(items: readonly T[], task: (item: T) => Promise<unknown>): Promise<void> {
+  for (let index = 0; index < items.length; index += 2) await Promise.all(items.slice(index, index + 2).map(task));
 }
 
 /** Asserts a generated project's `npm test` output: every test passed, the sample tape among them. */
@@ -196,18 +201,16 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
     await mkdir(shared);
     await symlink(path.join(project, 'node_modules'), path.join(shared, 'node_modules'), 'dir');
     const folders = KINDS_ON_THE_SHARED_INSTALL.map((feed) => `${feed}-game`);
-    await Promise.all(KINDS_ON_THE_SHARED_INSTALL.map((feed, index) => create(shared, folders[index]!, feed)));
+    await twoAtATime(KINDS_ON_THE_SHARED_INSTALL, (feed) => create(shared, `${feed}-game`, feed));
 
     // One compiler run builds each project by its own tsconfig.json: what `npm run build` does in
-    // each, without starting TypeScript four times.
-    await step(timings, 'tsc -b (the other four)', 'npm', ['exec', '--no', '--', 'tsc', '-b', ...folders], shared);
-    const checkAndTest = async (feed: string, folder: string) => {
-      await step(timings, `npm run check (${feed})`, 'npm', ['run', 'check'], path.join(shared, folder));
-      expectPassingTests(feed, await step(timings, `npm test (${feed})`, 'npm', ['test'], path.join(shared, folder)));
+    // each, without starting TypeScript seven times.
+    await step(timings, 'tsc -b (the other seven)', 'npm', ['exec', '--no', '--', 'tsc', '-b', ...folders], shared);
+    const checkAndTest = async (feed: string) => {
+      const folder = path.join(shared, `${feed}-game`);
+      await step(timings, `npm run check (${feed})`, 'npm', ['run', 'check'], folder);
+      expectPassingTests(feed, await step(timings, `npm test (${feed})`, 'npm', ['test'], folder));
     };
-    // Two at a time: this machine has two cores.
-    for (let index = 0; index < folders.length; index += 2) {
-      await Promise.all([0, 1].map((offset) => checkAndTest(KINDS_ON_THE_SHARED_INSTALL[index + offset]!, folders[index + offset]!)));
-    }
+    await twoAtATime(KINDS_ON_THE_SHARED_INSTALL, checkAndTest);
   });
 });
