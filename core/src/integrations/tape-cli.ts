@@ -1,5 +1,6 @@
 // `keyframe tape record <key> [--out file]` and `keyframe tape play <file>`: record an integration's
 // live feeds while someone plays, and replay a tape into the installed integration.
+import { existsSync } from 'node:fs';
 import { isError } from '../support/errors.js';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { TapeWriter } from '../feeds/tape/tape-writer.js';
 import type { DetectedGame, PluginLogger } from '../sdk/game-integration.js';
 import { IntegrationLifecycle } from './lifecycle.js';
 import { systemClock } from './plugin-container.js';
-import { discoverPlugins, type DiscoveredPlugin } from './plugin-discovery.js';
+import { discoverPlugins, inspectPackage, type DiscoveredPlugin } from './plugin-discovery.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
@@ -29,7 +30,9 @@ export const TAPE_USAGE = `Usage:
       Runs the integration on its live feeds and writes every input to a tape until Ctrl+C,
       with a copy of every game file it reads (in <name>.files/@game/).
   keyframe tape play <file.tape.jsonl> [--data-dir <folder>] [--game-paths <folder>]
-      Replays a tape into the installed integration and prints the bookmarks it adds.
+      Replays a tape into the integration and prints the bookmarks it adds.
+  Both take the integration package of the current folder when it is the one named (a plugin's own
+  project, built), else the installed one.
       --game-paths points the integration's GamePaths into <folder>: home/, roaming/, local/ and
       steam/0/, steam/1/… (Steam libraries); game files the tape did not capture are read there.`;
 
@@ -50,6 +53,8 @@ export async function runTapeCommand(args: string[]): Promise<void> {
 }
 
 async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPlugin> {
+  const developing = await packageOfCurrentFolder(key);
+  if (developing) return developing;
   shareHostModules([userPluginFolder(dataFolder)]);
   const { plugins, refused } = await discoverPlugins(defaultPluginFolders(dataFolder));
   const plugin = plugins.find((candidate) => candidate.manifest.integration.key === key);
@@ -60,6 +65,20 @@ async function findPlugin(key: string, dataFolder: string): Promise<DiscoveredPl
       ? `integration ${key} is refused: ${refusal.reason}`
       : `no integration with key ${key} is installed (found: ${plugins.map((found) => found.manifest.integration.key).join(', ') || 'none'})`,
   );
+}
+
+/**
+ * The integration package the command runs in, when it provides `key`: its author named it by running there, as
+ * with KEYFRAME_PLUGIN_DIRS. Its own node_modules (core, installed for building) is the core running this command.
+ */
+async function packageOfCurrentFolder(key: string): Promise<DiscoveredPlugin | undefined> {
+  const inspected = await inspectPackage(process.cwd(), 'environment', { developmentFolder: true });
+  const claimed = inspected === undefined ? undefined : 'reason' in inspected ? inspected.key : inspected.manifest.integration.key;
+  if (inspected === undefined || claimed !== key) return undefined;
+  if ('reason' in inspected) throw new Error(`integration ${key} in ${inspected.packageRoot} is refused: ${inspected.reason}`);
+  if (!existsSync(inspected.entry)) throw new Error(`integration ${key}: ${inspected.entry} is not built yet (npm run build)`);
+  shareHostModules([inspected.packageRoot]);
+  return inspected;
 }
 
 /** A third-party package runs here too only once the user approved its contents in the settings. */

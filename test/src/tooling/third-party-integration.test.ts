@@ -114,6 +114,15 @@ describe('a third-party integration, from the packed tarballs (npm create keyfra
     await step(timings, 'npm run build (tail)', 'npm', ['run', 'build'], project);
     await step(timings, 'npm run check (tail)', 'npm', ['run', 'check'], project);
     expectPassingTests('tail', await step(timings, 'npm test (tail)', 'npm', ['test'], project));
+    // As the generated README says: in the project's folder, `keyframe tape` uses the package there.
+    const played = await step(
+      timings,
+      'keyframe tape play (tail)',
+      'npx',
+      ['keyframe', 'tape', 'play', 'test/data/sample.tape.jsonl'],
+      project,
+    );
+    expect(played.stdout).to.match(/sample\.tape\.jsonl: \d+ entries, [1-9]\d* bookmarks/);
 
     const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
       peerDependencies: Record<string, string>;
