@@ -15,6 +15,7 @@ export type {
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';
 export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
+export { defineSettings, Type, type SettingsValues } from './sdk/integration-settings.js';
 export type {
   Feed,
   FeedInputs,

@@ -19,7 +19,9 @@ import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
 import { declaredFeedKinds, declaredPushPort, type IntegrationManifest } from './manifest.js';
 import { instantiateIntegration } from './plugin-container.js';
-import type { IntegrationClass } from './plugin-loader.js';
+import { declaredSettingsSchema, type IntegrationClass } from './plugin-loader.js';
+import { PluginSettings } from './plugin-settings.js';
+import type { IntegrationSettingsSchema } from '../protocol/index.js';
 import { SilenceWatch } from './silence-watch.js';
 
 export type LifecyclePhase = 'disabled' | 'enabled' | 'active' | 'failed';
@@ -60,6 +62,10 @@ export interface IntegrationLifecycleOptions {
   recorder: RecorderView;
   /** Whether the user has it switched on (`IntegrationSettings.enabled`). */
   enabled(): boolean;
+  /** The user's entry `gameIntegrations.<key>`, whose declared fields become `IntegrationSettings.values`; none: the defaults. */
+  storedSettings?(): Readonly<Record<string, unknown>> | undefined;
+  /** The class loaded and declares these settings (undefined: none). */
+  settingsDeclared?(schema: IntegrationSettingsSchema | undefined): void;
   clock: ClockService;
   gamePaths: GamePathsService;
   /** The plugin's own log. */
@@ -79,6 +85,7 @@ export interface IntegrationLifecycleOptions {
 
 interface Instance {
   integration: GameIntegration;
+  settings: PluginSettings;
   feeds: GatedFeeds;
   silence: SilenceWatch;
 }
@@ -119,6 +126,11 @@ export class IntegrationLifecycle {
   /** What is wrong while it runs: the plugin's own degraded reason, or bookmark types it was refused. */
   get problem(): string | undefined {
     return this.#degradedReason ?? this.undeclaredEventsProblem();
+  }
+
+  /** The stored settings may have changed: the running instance's listeners hear of a changed value. */
+  settingsChanged(): void {
+    void this.#instance?.settings.refresh();
   }
 
   /** Queues a move towards `desired()`; resolves once that move has run. */
@@ -230,25 +242,28 @@ export class IntegrationLifecycle {
         ...(manifest ? { declaredKinds: declaredFeedKinds(manifest) } : {}),
         heard: () => silence.heard(),
       });
+      const schema = declaredSettingsSchema(integrationClass);
+      this.options.settingsDeclared?.(schema);
       const port = manifest && declaredPushPort(manifest);
-      const enabled = this.options.enabled;
+      const settings = new PluginSettings({
+        key,
+        ...(port === undefined ? {} : { port }),
+        enabled: this.options.enabled,
+        schema: () => schema,
+        stored: () => this.options.storedSettings?.(),
+        logger: this.options.logger,
+      });
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.checkedBookmarks(),
         recorder: this.options.recorder,
-        settings: {
-          key,
-          ...(port === undefined ? {} : { port }),
-          get enabled() {
-            return enabled();
-          },
-        },
+        settings,
         feeds,
         clock: this.options.clock,
         logger: this.options.pluginLogger,
         gamePaths: this.options.gamePaths,
         health,
       });
-      this.#instance = { integration: instance, feeds, silence };
+      this.#instance = { integration: instance, settings, feeds, silence };
       return true;
     } catch (error) {
       await this.fail(`could not load ${this.options.packageName ?? key}: ${error instanceof Error ? error.message : String(error)}`);
