@@ -2,7 +2,17 @@
 // class loads, so that the settings page can render every field; then the values it is given (stored
 // ones where valid, the schema's defaults otherwise) and the words for a value that is refused.
 import type { TSchema } from 'typebox';
-import { IntegrationSettingsSchema, describeProblems, validatorFor, type IntegrationSettingField } from '../protocol/index.js';
+import {
+  BooleanSettingField,
+  ChoiceSettingField,
+  NumberSettingField,
+  TextListSettingField,
+  TextSettingField,
+  describeProblems,
+  validatorFor,
+  type IntegrationSettingField,
+  type IntegrationSettingsSchema,
+} from '../protocol/index.js';
 
 /** Field names an integration may not declare: the host's own beside them in `gameIntegrations.<key>`. */
 const RESERVED_FIELDS = ['enabled'];
@@ -15,19 +25,41 @@ export function readSettingsSchema(declared: unknown): IntegrationSettingsSchema
   if (declared === undefined) return undefined;
   // JSON drops what is not JSON Schema (TypeBox's own non-enumerable marks), so any copy of TypeBox is read alike.
   const schema = withChoicesAsEnum(JSON.parse(JSON.stringify(declared)) as unknown);
-  const problems = describeProblems(IntegrationSettingsSchema, schema, 5);
-  if (problems.length > 0)
-    throw new Error(
-      `its settings schema cannot be shown in the settings page (${problems.join('; ')}): each field must be a boolean, ` +
-        'a string, a number or integer, a string enum or an array of strings, with a default',
-    );
-  const valid = schema as IntegrationSettingsSchema;
-  for (const [name, field] of Object.entries(valid.properties)) {
-    if (RESERVED_FIELDS.includes(name)) throw new Error(`its settings schema declares "${name}", which is the host's own switch`);
-    if (!fieldAccepts(field, field.default))
-      throw new Error(`the default of its setting "${name}" (${JSON.stringify(field.default)}) is not ${describeAllowed(field)}`);
-  }
-  return valid;
+  const fields = (schema as { properties?: unknown } | null)?.properties;
+  if ((schema as { type?: unknown } | null)?.type !== 'object' || fields === null || typeof fields !== 'object')
+    throw new Error('its static settings is not an object schema: declare it with defineSettings({ … })');
+  const problems = Object.entries(fields as Record<string, unknown>).flatMap(([name, field]) => fieldProblems(name, field));
+  if (problems.length > 0) throw new Error(`its settings cannot be shown in the settings page: ${problems.join('; ')}`);
+  return schema as IntegrationSettingsSchema;
+}
+
+/** What keeps one declared field from being rendered and filled in, one line each. */
+function fieldProblems(name: string, field: unknown): string[] {
+  if (RESERVED_FIELDS.includes(name)) return [`"${name}" is the host's own switch, not a setting to declare`];
+  if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(name)) return [`"${name}" is not a name of letters and digits`];
+  const kind = fieldKind(field);
+  if (!kind) return [`"${name}" is not a boolean, string, number, integer, string enum or array of strings (${JSON.stringify(field)})`];
+  const problems = describeProblems(kind, field).map((problem) => `"${name}"${problem.replace(/^\(root\)/, '')}`);
+  if (problems.length > 0) return problems;
+  const valid = field as IntegrationSettingField;
+  return fieldAccepts(valid, valid.default)
+    ? []
+    : [`the default of "${name}" (${JSON.stringify(valid.default)}) is not ${describeAllowed(valid)}`];
+}
+
+/** The kind of field a declaration means to be, by its `enum` or `type`. */
+function fieldKind(field: unknown): TSchema | undefined {
+  if (field === null || typeof field !== 'object') return undefined;
+  if ('enum' in field) return ChoiceSettingField;
+  const kinds: Record<string, TSchema> = {
+    boolean: BooleanSettingField,
+    string: TextSettingField,
+    number: NumberSettingField,
+    integer: NumberSettingField,
+    array: TextListSettingField,
+  };
+  const type = (field as { type?: unknown }).type;
+  return typeof type === 'string' ? kinds[type] : undefined;
 }
 
 /** Each declared field's stored value where it is valid, else its default; stored keys not declared are left out. */
