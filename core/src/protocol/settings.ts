@@ -80,6 +80,7 @@ export const IntegrationSetting = Type.Object(
     description: 'Extension: beside `enabled`, the values of the settings the integration declares (State.integrationSettings)',
   },
 );
+export type IntegrationSetting = Static<typeof IntegrationSetting>;
 
 export const MENU_ITEMS = ['Full Sessions', 'Replay Buffer', 'Clips', 'Highlights', 'Settings'] as const;
 export const MenuItem = Type.Object({ id: StringEnum(MENU_ITEMS), visible: Type.Boolean() });
