@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Checks every integration package under plugins/: a valid manifest, @keyframe/core as a peer
-// dependency only, no install scripts, and no imports of core internals. Exit 1 with the problems.
+// Checks every integration package under plugins/: a valid manifest, an engines.keyframe range that
+// holds this core's version, @keyframe/core as a peer dependency only, no install scripts, no imports of
+// core internals, and tests on the published kit rather than the private @keyframe/test. Exit 1 with the problems.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pluginsFolder = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, 'plugins');
-const { inspectPackage } = await import(path.join(root, 'core', 'dist', 'tapes.js'));
+const { inspectPackage, checkCompatibility } = await import(path.join(root, 'core', 'dist', 'tapes.js'));
+const coreVersion = JSON.parse(await readFile(path.join(root, 'core', 'package.json'), 'utf8')).version;
 
 const LIFECYCLE_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish'];
 const ALLOWED_CORE_IMPORTS = new Set(['@keyframe/core', '@keyframe/core/protocol']);
@@ -24,8 +26,16 @@ async function problemsOf(packageRoot) {
   const inspected = await inspectPackage(packageRoot);
   if (!inspected) problems.push('no keyframe manifest in package.json');
   else if ('reason' in inspected) problems.push(inspected.reason);
+  if (typeof pkg.engines?.keyframe !== 'string')
+    problems.push('engines.keyframe must name the Keyframe versions it supports (e.g. "^0.1.0")');
+  const compatibility = checkCompatibility(pkg, coreVersion);
+  if ('problem' in compatibility) problems.push(compatibility.problem);
   if (!pkg.peerDependencies?.['@keyframe/core']) problems.push('@keyframe/core must be a peer dependency');
   if (pkg.dependencies?.['@keyframe/core']) problems.push('@keyframe/core must not be a dependency (a second copy of core)');
+  // @keyframe/test is this repository's private end-to-end tooling: a plugin's tests use the published kit.
+  if (pkg.dependencies?.['@keyframe/test'] || pkg.devDependencies?.['@keyframe/test']) {
+    problems.push('@keyframe/test is private: depend on @keyframe/integration-testkit instead');
+  }
   for (const script of LIFECYCLE_SCRIPTS) if (pkg.scripts?.[script]) problems.push(`lifecycle script "${script}" is not allowed`);
   for (const file of await sourceFiles(path.join(packageRoot, 'src'))) {
     const text = await readFile(file, 'utf8');
@@ -34,6 +44,7 @@ async function problemsOf(packageRoot) {
       const internal = (specifier.startsWith('@keyframe/core') && !ALLOWED_CORE_IMPORTS.has(specifier))
         || (specifier.startsWith('.') && path.resolve(path.dirname(file), specifier).startsWith(path.join(root, 'core') + path.sep));
       if (internal) problems.push(`${path.relative(packageRoot, file)} imports core internals: ${specifier}`);
+      if (specifier === '@keyframe/test') problems.push(`${path.relative(packageRoot, file)} imports @keyframe/test: use @keyframe/integration-testkit`);
     }
   }
   return problems;

@@ -159,7 +159,7 @@ function main() {
   if (owner) fail(`key "${key}" is already used by ${shortPath(owner)}: each integration needs its own key`);
 
   const core = readJson(path.join(REPO, 'core', 'package.json'));
-  const testKit = readJson(path.join(REPO, 'test', 'package.json'));
+  const testKit = readJson(path.join(REPO, 'testkit', 'package.json'));
   const values = {
     NAME: name,
     KEY: key,
@@ -172,7 +172,7 @@ function main() {
     REFLECT_METADATA_RANGE: core.dependencies['reflect-metadata'],
     BASE_TSCONFIG_PATH: relativeFrom(target, path.join(REPO, 'tsconfig.base.json')),
     CORE_PATH: relativeFrom(target, path.join(REPO, 'core')),
-    TEST_KIT_PATH: relativeFrom(target, path.join(REPO, 'test')),
+    TEST_KIT_PATH: relativeFrom(target, path.join(REPO, 'testkit')),
     GUIDE_PATH: relativeFrom(target, path.join(REPO, 'docs', 'writing-an-integration.md')),
   };
 
@@ -194,7 +194,7 @@ function main() {
   } else {
     console.log('KEYFRAME_PLUGINS_DIR is set: tsconfig.json was left alone.');
     if (path.relative(REPO, target).startsWith('..') || path.isAbsolute(path.relative(REPO, target))) {
-      console.warn(`Warning: ${target} is outside ${REPO}: @keyframe/core, @keyframe/test and tsyringe will not resolve from there until they are installed.`);
+      console.warn(`Warning: ${target} is outside ${REPO}: @keyframe/core, @keyframe/integration-testkit and tsyringe will not resolve from there until they are installed.`);
     }
   }
   const steps = inWorkspace

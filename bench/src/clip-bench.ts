@@ -19,7 +19,7 @@ import {
 } from '@keyframe/core/internal';
 import type { Codec } from '@keyframe/core/protocol';
 import { createTestApp, generateVideo, RecordedEvents, startedToolbox } from '@keyframe/core/testing';
-import { createTempFolder } from '@keyframe/test';
+import { createTempFolder } from '@keyframe/integration-testkit';
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

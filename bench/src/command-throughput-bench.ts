@@ -2,7 +2,7 @@
 // until every reply has arrived, against a bare `ws` server answering each frame with the same reply.
 // The command is `ApplyClipPreset` `custom`, the cheapest command with a reply event (`Settings`);
 // `ping` is a bare heartbeat frame, not a command (protocol-gaps §3).
-import { ServiceProcess, createTempFolder } from '@keyframe/test';
+import { ServiceProcess, createTempFolder } from '@keyframe/integration-testkit';
 import { once } from 'node:events';
 import { WebSocket } from 'ws';
 import { echoServer } from './bare-ws.js';

@@ -6,7 +6,7 @@
 // same 1 s of quiet, reads the replay's info file and forwards a frame to a bare `ws` client.
 import { kill, writeReplayFolder } from '@keyframe/plugin-battle-royale/replay-generator';
 import { demosFolderOf } from '@keyframe/plugin-battle-royale/replay-layout';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { watch } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

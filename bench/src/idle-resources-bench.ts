@@ -2,7 +2,7 @@
 // start-up settles, its CPU and resident memory over a 20 s window. Baselines: memory against an
 // empty Node process sampled in the same window; CPU as a share of one core (an empty Node process
 // uses next to none, so a ratio against it says nothing; its figure is in the note).
-import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/test';
+import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/integration-testkit';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Figure } from './harness.js';
 import { processUse, startEmptyNode } from './process-use.js';

@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { KeyframeService, ServiceOptions, type StartOptions } from '@keyframe/core/host';
 import { ContentLibrary, FfmpegToolbox, serviceOf, type FfmpegTools } from '@keyframe/core/internal';
-import { ProtocolClient, createTempFolder } from '@keyframe/test';
+import { ProtocolClient, createTempFolder } from '@keyframe/integration-testkit';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { ServiceOptions } from '@keyframe/core/host';
 import { serviceOf, StatePublisher } from '@keyframe/core/internal';
 import { formatDuration, formatLocalDateTime, type ContentItem } from '@keyframe/core/protocol';
-import { createTempFolder } from '@keyframe/test';
+import { createTempFolder } from '@keyframe/integration-testkit';
 import { once } from 'node:events';
 import { WebSocket } from 'ws';
 import { echoServer } from './bare-ws.js';

@@ -5,7 +5,7 @@
 // capture). Baseline: a bare poller at the same interval, fetching the same stand-in and forwarding a
 // frame to a bare `ws` client when the kill count rises. Both are bound by the poll interval: on
 // average half an interval passes before the next poll sees the kill.
-import { IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/test';
+import { IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/integration-testkit';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { Agent, createServer, request, type Server } from 'node:https';

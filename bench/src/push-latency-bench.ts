@@ -2,8 +2,8 @@
 // `State` that carries the bookmark, with the real service recording (synthetic capture) and the
 // tactical-shooter integration active. Baseline: a bare HTTP server that forwards each POST to a
 // bare `ws` client, the same two loopback hops with no service in between.
-import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
-import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/test';
+import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/game-push';
+import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/integration-testkit';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, mkdir } from 'node:fs/promises';

@@ -6,7 +6,7 @@
 // - saving a 30 s replay once its segments are closed (join, probe, artwork, item), against a bare
 //   ffmpeg concat of the same segments into the same kind of file.
 import { startedToolbox } from '@keyframe/core/testing';
-import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/test';
+import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/integration-testkit';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';

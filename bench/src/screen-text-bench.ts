@@ -5,7 +5,7 @@
 //   during a recording, against the same recording with the integration idle (no game running).
 import { createOfflineWorker, decodePng, ScreenTextReader, SharedTextRecognizer } from '@keyframe/core/internal';
 import type { ScreenTextOptions } from '@keyframe/core';
-import { IntegrationService, createTempFolder, writeTextFrames, writeTextVideo, type DrawnText } from '@keyframe/test';
+import { IntegrationService, createTempFolder, writeTextFrames, writeTextVideo, type DrawnText } from '@keyframe/integration-testkit';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cpuMs, measure, type Figure } from './harness.js';

@@ -2,7 +2,7 @@
 // connection's NewConnection answer, up to AppVersion), with every plugin in the workspace discovered
 // and enabled: checked against the workspace's plugins folder. Baseline: spawning an empty Node
 // process until it exits.
-import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/test';
+import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/integration-testkit';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir } from 'node:fs/promises';

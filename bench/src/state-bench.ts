@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { ContentLibrary, EVENT_SINK, SettingsStore, StatePublisher } from '@keyframe/core/internal';
 import { createTestApp } from '@keyframe/core/testing';
 import type { EventContent, EventName } from '@keyframe/core/protocol';
-import { createTempFolder } from '@keyframe/test';
+import { createTempFolder } from '@keyframe/integration-testkit';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { measure, type Figure } from './harness.js';

@@ -4,7 +4,7 @@
 // of the change from the file system (inotify through chokidar) and, should that be missed, stats the
 // file every 250 ms. Baseline: a bare `fs.watch` on the file that reads what was appended and forwards
 // each death line to a bare `ws` client.
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { watch } from 'node:fs';
 import { appendFile, mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -14,8 +14,17 @@ export type {
   GamePaths as GamePathsService,
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';
-export { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
+export { Bookmarks, Clock, Feeds, GameFiles, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
 export { defineSettings, Type, type SettingsValues } from './sdk/integration-settings.js';
+export {
+  DiskGameFiles,
+  GameFilesReader,
+  isMissingFileError,
+  type GameFileEntry,
+  type GameFiles as GameFilesService,
+} from './sdk/game-files.js';
+export { parseVdf, vdfValue, type VdfObject } from './sdk/steam/vdf.js';
+export { SteamInstallation, type SteamInstallationOptions, type SteamUser } from './sdk/steam/steam-installation.js';
 export type {
   Feed,
   FeedInputs,

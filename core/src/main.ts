@@ -7,6 +7,7 @@ import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-opt
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
 import { handleProcessFaults } from './support/process-faults.js';
+import { runPluginCommand } from './integrations/plugin-cli.js';
 import { runTapeCommand } from './integrations/tape-cli.js';
 import { RESTART_FOR_UPDATE_EXIT_CODE } from './updates/install-root.js';
 import { connectToLauncher } from './updates/launcher-handshake.js';
@@ -14,6 +15,7 @@ import { Updater } from './updates/updater.js';
 
 const USAGE = `Usage: keyframe [options]
        keyframe tape record|play …   (keyframe tape --help)
+       keyframe plugin install|list|remove|check …   (keyframe plugin --help)
 
 Runs the Keyframe recording service on this machine (loopback only).
 
@@ -36,6 +38,7 @@ function parsePort(text: string | undefined, name: string): number | undefined {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'tape') return runTapeCommand(process.argv.slice(3));
+  if (process.argv[2] === 'plugin') return void (process.exitCode = await runPluginCommand(process.argv.slice(3)));
   const { values } = parseArgs({
     options: {
       'data-dir': { type: 'string' },

@@ -3,7 +3,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
 import { SharedTextRecognizer } from '../feeds/screen-text/text-recognizer.js';
-import { SystemGamePaths } from '../platform/game-paths.js';
+import { SystemGamePaths } from './system-game-paths.js';
 import { ServiceOptions } from '../service-options.js';
 import { BookmarkService, type FinishedRecordingBookmarks } from '../recording/bookmark-service.js';
 import { fromWireBookmark } from '../library/content-item.js';
@@ -13,6 +13,7 @@ import { RecorderService } from '../recording/recorder-service.js';
 import type { RecorderView } from '../sdk/game-integration.js';
 import type { IntegrationHostEnvironment } from './integration-host.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
+import { PluginFolderWatch } from './plugin-folder-watch.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
 
@@ -73,5 +74,13 @@ export function integrationHostEnvironment(
     gamePaths: new SystemGamePaths(variables),
     hookDeadlineMs: Number.isFinite(deadline) && deadline > 0 ? deadline : DEFAULT_HOOK_DEADLINE_MS,
     restartDelayMs: (attempt) => 1000 * 2 ** (attempt - 1),
+    watchPluginChanges: async (changed) => {
+      const watch = await PluginFolderWatch.start({
+        pluginFolder: userPluginFolder(options.dataFolder),
+        approvalsFile: approvalsFile(options.dataFolder),
+        changed,
+      });
+      return () => watch.close();
+    },
   };
 }

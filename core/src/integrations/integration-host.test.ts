@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, PollInput } from '../sdk/feed-types.js';
-import type { EventContent, EventName, IntegrationHealth } from '../protocol/index.js';
+import { toWirePath, type EventContent, type EventName, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore } from '../settings/settings-store.js';
@@ -14,6 +14,7 @@ import { FrameDemand } from '../recording/frame-demand.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { BookmarkRequest } from '../sdk/game-integration.js';
+import { appVersion } from '../support/app-version.js';
 import { ScriptedRecorder } from './fakes/scripted-recorder.js';
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost, type IntegrationHostEnvironment } from './integration-host.js';
 import { PluginApprovals } from './plugin-approvals.js';
@@ -57,7 +58,7 @@ async function writeFixture(folder: string, name: string, options: FixtureOption
   };
   await writeFile(
     path.join(root, 'package.json'),
-    JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', keyframe: manifest }),
+    JSON.stringify({ name: `fixture-${name}`, type: 'module', main: 'index.js', engines: { keyframe: '>=0.1.0' }, keyframe: manifest }),
   );
   if (options.bundlesCore) await mkdir(path.join(root, 'node_modules', '@keyframe', 'core'), { recursive: true });
   await writeFile(
@@ -68,8 +69,7 @@ import { Bookmarks, Feeds, Health, IntegrationSettings } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
 const behaviour = ${JSON.stringify(options.behaviour ?? {})};
 const opensFeed = ${JSON.stringify(options.opensFeed ?? false)};
-const expectsData = ${JSON.stringify(options.expectsData ?? null)};
-const declaresSettings = ${JSON.stringify(options.settings !== undefined)};
+const expectsData = ${JSON.stringify(options.expectsData ?? null)}, declaresSettings = ${JSON.stringify(options.settings !== undefined)};
 async function run(hook, detail) {
   calls.push('${options.key}:' + hook + (detail ? ':' + detail : ''));
   if (behaviour[hook] === 'throw') throw new Error(hook + ' exploded');
@@ -80,14 +80,11 @@ class Fixture {
   constructor(bookmarks, feeds, health, settings) {
     this.bookmarks = bookmarks; this.feeds = feeds;
     if (settings.port !== undefined) calls.push('${options.key}:port:' + settings.port);
-    if (expectsData) health.expectData(expectsData);
-    this.settings = settings;
-    if (declaresSettings) settings.onChange((values) => { calls.push('${options.key}:changed:' + JSON.stringify(values)); });
+    if (expectsData) health.expectData(expectsData); this.settings = settings; if (declaresSettings) settings.onChange((values) => { calls.push('${options.key}:changed:' + JSON.stringify(values)); });
   }
   enable() { return run('enable'); }
   disable() { return run('disable'); }
-  activate(game) {
-    if (declaresSettings) calls.push('${options.key}:values:' + JSON.stringify(this.settings.values));
+  activate(game) { if (declaresSettings) calls.push('${options.key}:values:' + JSON.stringify(this.settings.values));
     if (opensFeed) this.feeds.poll('input', {}).onInput((input) => { calls.push('${options.key}:input:' + input.error); });
     return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' }));
   }
@@ -102,6 +99,28 @@ ${options.settings === undefined ? '' : `Fixture.settings = ${JSON.stringify(opt
 export default injectable()(Fixture) ?? Fixture;
 `,
   );
+}
+
+/** A package for `key` whose files are written as given (a module that does not load, a constructor that throws). */
+async function writeRawPackage(folder: string, name: string, key: string, files: Record<string, string>): Promise<string> {
+  const root = path.join(folder, name);
+  const manifest = {
+    apiVersion: 1,
+    integration: {
+      key,
+      displayName: `Raw ${key}`,
+      events: ['Kill'],
+      games: [{ name: `Game ${key}`, executables: [`${key}.exe`] }],
+      feeds: [],
+    },
+  };
+  await mkdir(path.join(root, 'dist'), { recursive: true });
+  await writeFile(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: `raw-${name}`, type: 'module', main: 'dist/index.js', keyframe: manifest }),
+  );
+  for (const [file, text] of Object.entries(files)) await writeFile(path.join(root, file), text);
+  return root;
 }
 
 const silentSink: EventSink = { isConnected: false, send<E extends EventName>(_method: E, _content: EventContent<E>) {} };
@@ -229,6 +248,8 @@ describe('IntegrationHost', function () {
     await host.start();
   }
   const health = (key: string): IntegrationHealth => state.current.integrations[key]!;
+  const switchIntegration = (key: string, enabled: boolean) =>
+    settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, [key]: { enabled } } });
   const launchGame = async (key: string) => {
     processes.push({ pid: 4242, executable: `/games/${key}.exe` });
     await games.detect();
@@ -289,6 +310,43 @@ describe('IntegrationHost', function () {
     expect(calls).to.deep.equal(['thirdGame:enable', 'thirdGame:disable']);
     expect(health('thirdGame').approval!.status).to.equal('pending');
     expect(health('thirdGame').approval!.hash).to.not.equal(shown.hash);
+  });
+
+  it('on refresh, loads a package installed since the start, and notes an update or removal of a running one for the next start', async () => {
+    await writeFixture(plugins, 'first', { key: 'firstGame' });
+    await startHost();
+    await writeFixture(plugins, 'later', { key: 'laterGame' });
+    const updated = JSON.parse(await readFile(path.join(plugins, 'first', 'package.json'), 'utf8')) as object;
+    await writeFile(path.join(plugins, 'first', 'package.json'), JSON.stringify({ ...updated, version: '0.2.0' }));
+    await host.refresh();
+    await host.settled();
+    expect(calls).to.include('laterGame:enable');
+    expect(health('laterGame').status).to.equal('idle');
+    expect(settings.current.gameIntegrations.laterGame).to.deep.equal({ enabled: true });
+    expect(health('firstGame').status, 'the loaded one keeps running').to.equal('idle');
+    expect(state.current.integrationPackages).to.deep.equal([
+      {
+        packageName: 'fixture-first',
+        version: '',
+        folder: toWirePath(path.join(plugins, 'first')),
+        key: 'firstGame',
+        status: 'restartNeeded',
+        reason: 'Updated to 0.2.0 — restart Keyframe to use it',
+        warnings: [],
+      },
+    ]);
+    await rm(path.join(plugins, 'later'), { recursive: true });
+    await writeFile(path.join(plugins, 'first', 'package.json'), JSON.stringify({ ...updated, engines: { keyframe: '^99.0.0' } }));
+    await host.refresh();
+    expect(state.current.integrationPackages.map((entry) => [entry.key, entry.status, entry.reason])).to.deep.equal([
+      ['firstGame', 'refused', `needs Keyframe ^99.0.0; this is ${appVersion()}`],
+      [
+        'firstGame',
+        'restartNeeded',
+        `Replaced on disk by a package Keyframe refuses (needs Keyframe ^99.0.0; this is ${appVersion()}) — the running one stays until Keyframe restarts`,
+      ],
+      ['laterGame', 'restartNeeded', 'Removed — restart Keyframe to unload it'],
+    ]);
   });
 
   it('adds the settings key of a newly installed plugin, switched on', async () => {
@@ -423,7 +481,7 @@ describe('IntegrationHost', function () {
     await waitUntil(() => health('undeclaredGame')?.status === 'failed');
     expect(health('undeclaredGame').message).to.equal(
       'activate() failed: undeclaredGame opened a poll feed ("input") that its manifest does not declare: ' +
-        'add "poll" to keyframe.integration.feeds in its package.json',
+        'add "poll" to keyframe.integration.feeds in its package.json (at index.js:23)',
     );
   });
 
@@ -567,12 +625,10 @@ describe('IntegrationHost', function () {
     await startHost();
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 4);
     await host.settled();
-    const toggle = (enabled: boolean) =>
-      settings.replace({ ...settings.current, gameIntegrations: { ...settings.current.gameIntegrations, brokenGame: { enabled } } });
-    toggle(false);
+    switchIntegration('brokenGame', false);
     await host.settled();
     expect(health('brokenGame').status).to.equal('disabled');
-    toggle(true);
+    switchIntegration('brokenGame', true);
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 5);
   });
 
@@ -622,6 +678,100 @@ describe('IntegrationHost', function () {
           'integer, string enum or array of strings ({"type":"object","default":{}})',
       );
       expect(state.current.integrationSettings).to.deep.equal({});
+    });
+  });
+
+  describe('failures a plugin author can act on', () => {
+    const failuresOf = (key: string) => logged.filter((record) => record.message === 'integration failed' && record.fields?.key === key);
+
+    it('names the file and line of a throwing activate() in health and logs the error with its stack', async () => {
+      await writeFixture(plugins, 'thrower', { key: 'throwerGame', behaviour: { activate: 'throw' } });
+      await startHost();
+      await launchGame('throwerGame');
+      recorder.start({ startedAt: new Date(), game: 'x' });
+      await waitUntil(() => health('throwerGame').status === 'failed');
+      expect(health('throwerGame').message).to.match(/^activate\(\) failed: activate exploded \(at index\.js:\d+\)$/);
+      const error = failuresOf('throwerGame')[0]!.fields!.error as { message: string; stack: string };
+      expect(error.message).to.equal('activate exploded');
+      expect(error.stack).to.match(/activate exploded\n\s+at run \(file:\/\/.*index\.js:\d+:\d+\)/);
+    });
+
+    it('fails a package that does not load once, naming the file and line or the missing module, and tries again only when switched off and on', async () => {
+      await writeRawPackage(plugins, 'syntax', 'syntaxGame', {
+        'dist/index.js': 'export default class {\n  activate() {}\n  deactivate() {} = 1\n}\n',
+      });
+      await writeRawPackage(plugins, 'missing', 'missingGame', {
+        'dist/index.js': "import pad from 'left-pad-not-installed';\nexport default pad;\n",
+      });
+      await writeRawPackage(plugins, 'nodefault', 'noDefaultGame', { 'dist/index.js': 'export class Integration {}\n' });
+      await startHost();
+      await new Promise((resolve) => setTimeout(resolve, 150)); // several restart delays (20 ms)
+      await host.settled();
+      expect(health('syntaxGame').message).to.match(/^could not load raw-syntax: Unexpected token '=' \(at dist\/index\.js:3\)$/);
+      expect(health('missingGame').message).to.equal(
+        "could not load raw-missing: Cannot find package 'left-pad-not-installed' imported from dist/index.js",
+      );
+      expect(health('noDefaultGame').message).to.equal(
+        'could not load raw-nodefault: dist/index.js has no default export class implementing GameIntegration',
+      );
+      for (const key of ['syntaxGame', 'missingGame', 'noDefaultGame']) expect(failuresOf(key), key).to.have.length(1);
+      expect(logged.filter((record) => record.message === 'restarting integration')).to.deep.equal([]);
+
+      switchIntegration('syntaxGame', false);
+      await host.settled();
+      switchIntegration('syntaxGame', true);
+      await host.settled();
+      expect(failuresOf('syntaxGame')).to.have.length(2);
+    });
+
+    it('names the line of a constructor that throws, and restarts it like a hook', async () => {
+      await writeRawPackage(plugins, 'ctor', 'ctorGame', {
+        'dist/index.js':
+          "import { injectable } from 'tsyringe';\nclass Broken {\n  constructor() {\n    throw new Error('no config');\n  }\n  activate() {}\n  deactivate() {}\n}\nexport default injectable()(Broken) ?? Broken;\n",
+      });
+      await startHost();
+      expect(health('ctorGame').message).to.equal('the constructor of raw-ctor failed: no config (at dist/index.js:4)');
+      await waitUntil(() => failuresOf('ctorGame').length === 4);
+    });
+
+    it('says that a hanging activate() is running until its deadline, then that it failed', async () => {
+      await writeFixture(plugins, 'slow', { key: 'slowGame', behaviour: { activate: 'hang' } });
+      await startHost(400);
+      await launchGame('slowGame');
+      recorder.start({ startedAt: new Date(), game: 'x' });
+      await waitUntil(() => calls.includes('slowGame:activate:Game slowGame'));
+      expect(health('slowGame')).to.deep.include({
+        status: 'idle',
+        message: 'Starting: activate() has not finished yet (deadline 400 ms)',
+      });
+      await waitUntil(() => health('slowGame').status === 'failed');
+      expect(health('slowGame').message).to.equal('activate() failed: slowGame.activate() did not finish within 400 ms');
+    });
+
+    it('logs the manifest warnings of a package it loads, once, as a warning', async () => {
+      await writeFixture(plugins, 'typo', {
+        key: 'typoGame',
+        manifest: {
+          apiVersion: 1,
+          integration: {
+            key: 'typoGame',
+            displayName: 'T',
+            events: ['Kill'],
+            games: [{ name: 'T', executables: ['t'] }],
+            feeds: [],
+            activaton: 'game',
+          },
+        },
+      });
+      await startHost();
+      expect(
+        logged.filter((record) => record.message === 'integration manifest warnings').map((record) => [record.level, record.fields]),
+      ).to.deep.equal([
+        [
+          'warn',
+          { path: path.join(plugins, 'typo'), warnings: ['unknown field keyframe.integration.activaton: did you mean `activation`?'] },
+        ],
+      ]);
     });
   });
 });

@@ -1,12 +1,21 @@
 // Runs the discovered integrations: a reconciler that works out, from settings, running games and the
 // recorder, where each should be (enabled; active while one of its games runs during a recording, or
 // for `activation: "game"` while it runs at all) and drives its IntegrationLifecycle there (hooks under
-// deadlines, failures contained and restarted with back-off). Its health is announced (`events`; State shows it).
-// Third-party packages run only once the user approved their exact contents.
+// deadlines, failures contained and restarted with back-off, a package that does not load left failed). Its
+// health is announced (`events`; State shows it), including which hook is running while one runs.
+// Third-party packages run only once the user approved their exact contents. A package installed while
+// the service runs is loaded then; one updated or removed under a running integration takes effect at the
+// next start, and State says so (`integrationPackages`).
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
-import { formatLocalDateTime, toWirePath, type IntegrationApproval, type IntegrationHealth } from '../protocol/index.js';
+import {
+  formatLocalDateTime,
+  toWirePath,
+  type IntegrationApproval,
+  type IntegrationHealth,
+  type IntegrationPackage,
+} from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
 import { Notifier } from '../notices/notifier.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
@@ -28,6 +37,7 @@ import type { PluginApprovals } from './plugin-approvals.js';
 import { systemClock } from './plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
+import { readPackageIdentity, type PackageIdentity } from './plugin-identity.js';
 import { declaredSettingsSchema, loadIntegrationClass, type IntegrationClass } from './plugin-loader.js';
 
 export const MAX_RESTARTS = 3;
@@ -48,6 +58,8 @@ export interface IntegrationHostEnvironment {
   hookDeadlineMs: number;
   /** Back-off before restart n (1-based). */
   restartDelayMs(attempt: number): number;
+  /** Calls `changed` after the user plugins folder or the approvals file changed; resolves to what stops that. */
+  watchPluginChanges?(changed: () => void): Promise<() => Promise<void>>;
 }
 export const INTEGRATION_HOST_ENVIRONMENT = Symbol('IntegrationHostEnvironment');
 
@@ -56,16 +68,24 @@ interface Integration {
   /** Third-party packages only: what the user sees and approves. */
   approval?: IntegrationApproval;
   lifecycle: IntegrationLifecycle;
+  /** Its code was imported: from then on only a restart replaces or unloads it. */
+  imported?: boolean;
+  /** Why the package on disk is no longer the one running ("Updated to 0.2.0 — restart Keyframe to use it"). */
+  restartNeeded?: string;
 }
+
+type Refusal = RefusedPlugin & PackageIdentity;
 
 @injectable()
 export class IntegrationHost {
   private readonly integrations = new Map<string, Integration>();
-  private refused: RefusedPlugin[] = [];
+  private refused: Refusal[] = [];
+  private refreshing: Promise<void> = Promise.resolve();
+  private stopWatching: (() => Promise<void>) | undefined;
   private readonly logger: Logger;
   private readonly unsubscribe: (() => void)[] = [];
   /** The health of every integration, after each change of one (State's `integrations` shows it). */
-  readonly events = new TypedEvents<{ health: Record<string, IntegrationHealth> }>();
+  readonly events = new TypedEvents<{ health: Record<string, IntegrationHealth>; packages: IntegrationPackage[] }>();
 
   constructor(
     @inject(INTEGRATION_HOST_ENVIRONMENT) private readonly environment: IntegrationHostEnvironment,
@@ -101,14 +121,8 @@ export class IntegrationHost {
     const damaged = await this.environment.approvals.load();
     if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
     const discovery = await discoverPlugins(this.environment.searchFolders);
-    this.refused = discovery.refused;
-    for (const refusal of discovery.refused) this.logger.warn('integration package refused', { ...refusal });
-    for (const plugin of discovery.plugins) {
-      const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
-      this.integrations.set(plugin.manifest.integration.key, integration);
-      if (integration.approval?.status === 'pending')
-        this.logger.warn("integration waits for the user's approval", { ...integration.approval });
-    }
+    await this.noteRefusals(discovery.refused);
+    for (const plugin of discovery.plugins) this.add(plugin);
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
     // A package the user has not approved adds no games either: it could start recordings.
@@ -130,6 +144,80 @@ export class IntegrationHost {
     );
     this.reconcileAll();
     await this.settled();
+    this.stopWatching = await this.environment.watchPluginChanges?.(() => void this.refresh());
+  }
+
+  private add(plugin: DiscoveredPlugin): Integration {
+    const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
+    this.integrations.set(plugin.manifest.integration.key, integration);
+    if (plugin.warnings.length > 0)
+      this.logger.warn('integration manifest warnings', { path: plugin.packageRoot, warnings: plugin.warnings });
+    if (integration.approval?.status === 'pending')
+      this.logger.warn("integration waits for the user's approval", { ...integration.approval });
+    return integration;
+  }
+
+  private async noteRefusals(refused: readonly RefusedPlugin[]): Promise<void> {
+    const known = new Set(this.refused.map((refusal) => `${refusal.packageRoot}\0${refusal.reason}`));
+    this.refused = await Promise.all(refused.map(async (refusal) => ({ ...(await readPackageIdentity(refusal.packageRoot)), ...refusal })));
+    for (const refusal of this.refused) {
+      if (!known.has(`${refusal.packageRoot}\0${refusal.reason}`)) this.logger.warn('integration package refused', { ...refusal });
+    }
+  }
+
+  /**
+   * Discovers again (the plugin folders or approvals changed): a new package is added (and loaded, once
+   * approved), a package whose code never ran is replaced or dropped, and a running one that was
+   * updated or removed keeps running until the next start, with a note saying so.
+   */
+  refresh(): Promise<void> {
+    this.refreshing = this.refreshing
+      .catch(() => undefined)
+      .then(async () => {
+        const damaged = await this.environment.approvals.load();
+        if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
+        const discovery = await discoverPlugins(this.environment.searchFolders);
+        await this.noteRefusals(discovery.refused);
+        const found = new Map(discovery.plugins.map((plugin) => [plugin.manifest.integration.key, plugin]));
+        for (const [key, integration] of [...this.integrations]) {
+          const now = found.get(key);
+          found.delete(key);
+          if (integration.imported) {
+            integration.restartNeeded = this.restartNote(integration.plugin, now);
+            continue;
+          }
+          if (now && !isSamePackage(now, integration.plugin)) await this.replace(key, now);
+          else if (now) integration.approval = this.approvalOf(now);
+          else await this.replace(key, undefined);
+        }
+        for (const plugin of found.values()) this.add(plugin);
+        if (found.size > 0) this.logger.info('integrations discovered', { keys: [...found.keys()] });
+        this.addSettingsKeys();
+        this.reconcileAll();
+        this.publish();
+      });
+    return this.refreshing;
+  }
+
+  private restartNote(running: DiscoveredPlugin, onDisk: DiscoveredPlugin | undefined): string | undefined {
+    if (!onDisk) {
+      // Still there, but now refused (a version for another Keyframe, say): its refusal is listed beside it.
+      const refused = this.refused.find((refusal) => refusal.packageRoot === running.packageRoot);
+      return refused
+        ? `Replaced on disk by a package Keyframe refuses (${refused.reason}) — the running one stays until Keyframe restarts`
+        : 'Removed — restart Keyframe to unload it';
+    }
+    if (isSamePackage(running, onDisk)) return undefined;
+    return running.version === onDisk.version
+      ? 'Changed on disk — restart Keyframe to use the new files'
+      : `Updated to ${onDisk.version} — restart Keyframe to use it`;
+  }
+
+  /** Swaps (or drops) an integration whose code never ran: nothing of it needs unloading. */
+  private async replace(key: string, plugin: DiscoveredPlugin | undefined): Promise<void> {
+    await this.integrations.get(key)?.lifecycle.stop();
+    this.integrations.delete(key);
+    if (plugin) this.add(plugin);
   }
 
   /** Resolves when every queued transition has run. */
@@ -140,6 +228,8 @@ export class IntegrationHost {
   /** Deactivates every active integration (at shutdown); nothing is re-activated afterwards. */
   async stop(): Promise<void> {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    await this.stopWatching?.();
+    await this.refreshing;
     await Promise.all([...this.integrations.values()].map((integration) => integration.lifecycle.stop()));
   }
 
@@ -238,6 +328,7 @@ export class IntegrationHost {
       key,
       manifest,
       packageName: plugin.packageName,
+      packageRoot: plugin.packageRoot,
       desired: () => this.desiredState(integration()),
       load: () => this.loadClass(integration()),
       feeds: ({ logger, observe, health }) => this.environment.feedsFor(key, logger, observe, health),
@@ -263,7 +354,8 @@ export class IntegrationHost {
     const { plugin } = integration;
     if (!(await this.stillAsApproved(integration))) return undefined;
     this.logger.info('loading integration', { key: plugin.manifest.integration.key, path: plugin.packageRoot, entry: plugin.entry });
-    return loadIntegrationClass(plugin.entry);
+    integration.imported = true;
+    return loadIntegrationClass(plugin.entry, plugin.packageRoot);
   }
 
   /**
@@ -316,6 +408,17 @@ export class IntegrationHost {
     const name = integration.plugin.manifest.integration.displayName;
     const phase = lifecycle.phase;
     if (phase === 'failed') return { status: 'failed', message: lifecycle.failure ?? 'failed', lastEventAt };
+    const hook = lifecycle.runningHook;
+    if (hook) {
+      const starting = hook === 'enable' || hook === 'activate';
+      const deadline = this.environment.hookDeadlineMs;
+      const shown = deadline < 1000 ? `${deadline} ms` : `${Math.round(deadline / 1000)} s`;
+      return {
+        status: 'idle',
+        message: `${starting ? 'Starting' : 'Stopping'}: ${hook}() has not finished yet (deadline ${shown})`,
+        lastEventAt,
+      };
+    }
     const reason = lifecycle.problem;
     if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
@@ -344,6 +447,36 @@ export class IntegrationHost {
       }
     }
     this.events.emit('health', integrations);
+    this.events.emit('packages', this.packages());
+  }
+
+  /** State's `integrationPackages`: refused packages, then integrations that wait, failed, or need a restart. */
+  private packages(): IntegrationPackage[] {
+    const refused = this.refused.map((refusal): IntegrationPackage => ({
+      ...(refusal.packageName === undefined ? {} : { packageName: refusal.packageName }),
+      ...(refusal.version === undefined ? {} : { version: refusal.version }),
+      folder: toWirePath(refusal.packageRoot),
+      ...(refusal.key === undefined ? {} : { key: refusal.key }),
+      status: 'refused',
+      reason: refusal.reason,
+      warnings: refusal.warnings,
+    }));
+    const troubled = [...this.integrations].flatMap(([key, integration]): IntegrationPackage[] => {
+      const { plugin, lifecycle } = integration;
+      const described = { packageName: plugin.packageName, version: plugin.version, folder: toWirePath(plugin.packageRoot), key };
+      const { status, reason } = integration.restartNeeded
+        ? { status: 'restartNeeded' as const, reason: integration.restartNeeded }
+        : this.isPending(integration)
+          ? {
+              status: 'waitingForApproval' as const,
+              reason: 'Installed in your plugins folder by other means: it runs once you approve it',
+            }
+          : lifecycle.phase === 'failed'
+            ? { status: 'failed' as const, reason: lifecycle.failure ?? 'failed' }
+            : { status: undefined, reason: '' };
+      return status ? [{ ...described, status, reason, warnings: plugin.warnings }] : [];
+    });
+    return [...refused, ...troubled];
   }
 
   /** A newly installed plugin appears in the settings, switched on (a third-party one once approved). */
@@ -358,4 +491,9 @@ export class IntegrationHost {
     this.settings.replace({ ...current, gameIntegrations });
     this.logger.info('new integrations added to the settings', { keys: missing });
   }
+}
+
+/** The same package as discovered before: same folder, version and contents. */
+function isSamePackage(a: DiscoveredPlugin, b: DiscoveredPlugin): boolean {
+  return a.packageRoot === b.packageRoot && a.version === b.version && a.contentHash === b.contentHash;
 }

@@ -3,8 +3,10 @@
 // deadline. Feed delivery stops before deactivate() begins, silence is timed for `health.expectData`,
 // bookmarks no recording covers are logged, and what the manifest does not declare (bookmark types,
 // feed kinds) is refused and said in health. A failed hook tears the instance down; where the caller
-// gives a back-off, the integration is restarted.
+// gives a back-off, the integration is restarted (not when its package does not load: the same files fail
+// the same way). Failures name the first place of their stack inside the plugin's package.
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
+import { DiskGameFiles, type GameFiles as GameFilesService } from '../sdk/game-files.js';
 import type {
   Bookmarks as BookmarksService,
   Clock as ClockService,
@@ -22,6 +24,7 @@ import { instantiateIntegration } from './plugin-container.js';
 import { declaredSettingsSchema, type IntegrationClass } from './plugin-loader.js';
 import { PluginSettings } from './plugin-settings.js';
 import type { IntegrationSettingsSchema } from '../protocol/index.js';
+import { describePluginFailure } from './plugin-failure.js';
 import { SilenceWatch } from './silence-watch.js';
 
 export type LifecyclePhase = 'disabled' | 'enabled' | 'active' | 'failed';
@@ -50,6 +53,8 @@ export interface IntegrationLifecycleOptions {
   key: string;
   /** For messages (`could not load <package>`); default the key. */
   packageName?: string;
+  /** The package's folder: a failure names the first place of its stack inside it (`dist/index.js:42`). */
+  packageRoot?: string;
   /** What the package declares (events, feeds, port); without one (a bare class replayed by a tool) nothing is refused. */
   manifest?: IntegrationManifest;
   /** Asked on every move: where the integration should be. */
@@ -68,6 +73,8 @@ export interface IntegrationLifecycleOptions {
   settingsDeclared?(schema: IntegrationSettingsSchema | undefined): void;
   clock: ClockService;
   gamePaths: GamePathsService;
+  /** What the integration reads game files with; default the disk (a tape records or replays them). */
+  gameFiles?: GameFilesService;
   /** The plugin's own log. */
   pluginLogger: PluginLogger;
   /** The lifecycle's log (hooks run, failures, dropped bookmarks). */
@@ -100,6 +107,7 @@ export class IntegrationLifecycle {
   #degradedReason: string | undefined;
   #lastEventAt: Date | undefined;
   #stopping = false;
+  #runningHook: string | undefined;
   readonly #undeclaredEvents = new Set<string>();
   readonly #notified = new Set<string>();
 
@@ -117,6 +125,11 @@ export class IntegrationLifecycle {
   /** What the plugin (or its screen-text feed) last said is wrong; undefined when all is well. */
   get degradedReason(): string | undefined {
     return this.#degradedReason;
+  }
+
+  /** The hook under way (`activate`), while one runs: health should not claim to wait for anything else. */
+  get runningHook(): string | undefined {
+    return this.#runningHook;
   }
 
   get lastEventAt(): Date | undefined {
@@ -215,20 +228,33 @@ export class IntegrationLifecycle {
     const instance = this.#instance;
     if (!instance) return;
     const { key, hookDeadlineMs } = this.options;
+    this.#runningHook = name;
+    this.options.changed();
     try {
       await (hookDeadlineMs === undefined ? run(instance) : withDeadline(`${key}.${name}`, hookDeadlineMs, () => run(instance)));
+      this.#runningHook = undefined;
       this.#phase = next;
       this.options.logger.info(`${name}d integration`, { key });
     } catch (error) {
-      await this.fail(`${name}() failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#runningHook = undefined;
+      await this.fail(`${name}() failed: ${this.describe(error)}`, error);
     }
   }
 
   private async instantiate(): Promise<boolean> {
-    const { key, manifest } = this.options;
+    const { key, manifest, packageName = key } = this.options;
+    let integrationClass: IntegrationClass | undefined;
+    let schema: IntegrationSettingsSchema | undefined;
     try {
-      const integrationClass = await this.options.load();
-      if (!integrationClass) return false;
+      integrationClass = await this.options.load();
+      schema = integrationClass && declaredSettingsSchema(integrationClass);
+    } catch (error) {
+      // No restart: Node keeps a module that failed for the life of the process, so the same import fails the same way.
+      await this.fail(`could not load ${packageName}: ${this.describe(error)}`, error, { restart: false });
+      return false;
+    }
+    if (!integrationClass) return false;
+    try {
       const silence = new SilenceWatch(
         (reason) => this.degraded(reason),
         () => this.#degradedReason,
@@ -242,7 +268,6 @@ export class IntegrationLifecycle {
         ...(manifest ? { declaredKinds: declaredFeedKinds(manifest) } : {}),
         heard: () => silence.heard(),
       });
-      const schema = declaredSettingsSchema(integrationClass);
       this.options.settingsDeclared?.(schema);
       const port = manifest && declaredPushPort(manifest);
       const settings = new PluginSettings({
@@ -261,24 +286,30 @@ export class IntegrationLifecycle {
         clock: this.options.clock,
         logger: this.options.pluginLogger,
         gamePaths: this.options.gamePaths,
+        gameFiles: this.options.gameFiles ?? new DiskGameFiles(),
         health,
       });
       this.#instance = { integration: instance, settings, feeds, silence };
       return true;
     } catch (error) {
-      await this.fail(`could not load ${this.options.packageName ?? key}: ${error instanceof Error ? error.message : String(error)}`);
+      await this.fail(`the constructor of ${packageName} failed: ${this.describe(error)}`, error);
       return false;
     }
   }
 
-  private async fail(message: string): Promise<void> {
+  private describe(error: unknown): string {
+    return describePluginFailure(error, this.options.packageRoot);
+  }
+
+  /** `restart: false` for what cannot heal by itself (a package that does not load). */
+  private async fail(message: string, error: unknown, { restart: mayRestart = true } = {}): Promise<void> {
     const { key, restart } = this.options;
     this.#phase = 'failed';
     this.#failure = message;
     this.#failures += 1;
-    this.options.logger.error('integration failed', { key, message, failures: this.#failures });
+    this.options.logger.error('integration failed', { key, message, failures: this.#failures, error });
     await this.discard();
-    if (this.#stopping || !restart || this.#failures > restart.max) return;
+    if (this.#stopping || !restart || !mayRestart || this.#failures > restart.max) return;
     this.#restartTimer = setTimeout(() => {
       this.#queue = this.#queue.then(() => {
         if (this.#phase !== 'failed' || this.#stopping) return;

@@ -1,6 +1,7 @@
 // The `keyframe` block of an integration's package.json: read and checked without importing code.
 import Type, { type Static } from 'typebox';
 import { BookmarkType, describeProblems, StringEnum } from '../protocol/index.js';
+import { editDistance } from '../sdk/keyword-match.js';
 
 export const SUPPORTED_API_VERSIONS = [1] as const;
 
@@ -41,6 +42,49 @@ export function checkManifest(block: unknown): ManifestCheck {
     return { problem: `apiVersion ${manifest.apiVersion} is not supported (this Keyframe supports ${SUPPORTED_API_VERSIONS.join(', ')})` };
   }
   return { manifest };
+}
+
+/** A field name this close to a known one (case-insensitive edits) is taken for a misspelling of it. */
+const MAX_MISSPELLING_EDITS = 2;
+
+/** The known field nearest to `name`, when `name` looks like a misspelling of it. */
+export function misspellingOf(name: string, known: readonly string[]): string | undefined {
+  const distances = known.map((field) => ({ field, edits: editDistance(name.toLowerCase(), field.toLowerCase()) }));
+  const nearest = distances.sort((a, b) => a.edits - b.edits)[0];
+  return nearest && nearest.edits <= MAX_MISSPELLING_EDITS ? nearest.field : undefined;
+}
+
+/**
+ * Fields of the `keyframe` block (and of its `integration` and each game) that the manifest does not
+ * know: not an error (a newer plugin may declare more), but most often a misspelling, which would
+ * otherwise be silently ignored.
+ */
+export function manifestWarnings(block: unknown): string[] {
+  const integration = IntegrationManifest.properties.integration;
+  const game = integration.properties.games.items;
+  const warnings = unknownFields('keyframe', block, Object.keys(IntegrationManifest.properties));
+  const declared = fieldsOf(block)?.integration;
+  warnings.push(...unknownFields('keyframe.integration', declared, Object.keys(integration.properties)));
+  const games = fieldsOf(declared)?.games;
+  if (Array.isArray(games)) {
+    games.forEach((entry, index) =>
+      warnings.push(...unknownFields(`keyframe.integration.games[${index}]`, entry, Object.keys(game.properties))),
+    );
+  }
+  return warnings;
+}
+
+function unknownFields(where: string, value: unknown, known: readonly string[]): string[] {
+  return Object.keys(fieldsOf(value) ?? {})
+    .filter((field) => !known.includes(field))
+    .map((field) => {
+      const meant = misspellingOf(field, known);
+      return `unknown field ${where}.${field}: ${meant ? `did you mean \`${meant}\`?` : `it knows ${known.join(', ')}`}`;
+    });
+}
+
+function fieldsOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** The feed kinds the manifest declares: `httpPush:1340` declares `httpPush`. */

@@ -1,6 +1,7 @@
 // One DI container per integration, holding the services the SDK promises and nothing else.
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Feeds as FeedsService } from '../sdk/feed-types.js';
+import type { GameFiles as GameFilesService } from '../sdk/game-files.js';
 import type {
   Bookmarks as BookmarksService,
   Clock as ClockService,
@@ -11,7 +12,7 @@ import type {
   RecorderView,
 } from '../sdk/game-integration.js';
 import type { IntegrationClass } from './plugin-loader.js';
-import { Bookmarks, Clock, Feeds, GamePaths, Health, IntegrationSettings, Logger, Recorder } from '../sdk/tokens.js';
+import { Bookmarks, Clock, Feeds, GameFiles, GamePaths, Health, IntegrationSettings, Logger, Recorder } from '../sdk/tokens.js';
 
 export interface PluginServices {
   bookmarks: BookmarksService;
@@ -21,6 +22,7 @@ export interface PluginServices {
   clock: ClockService;
   logger: PluginLogger;
   gamePaths: GamePathsService;
+  gameFiles: GameFilesService;
   health: HealthReporter;
 }
 
@@ -32,6 +34,7 @@ const TOKENS: { [K in keyof PluginServices]: InjectionToken<PluginServices[K]> }
   clock: Clock,
   logger: Logger,
   gamePaths: GamePaths,
+  gameFiles: GameFiles,
   health: Health,
 };
 

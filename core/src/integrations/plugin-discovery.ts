@@ -3,10 +3,12 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { appVersion } from '../support/app-version.js';
 import { foreignWriteAccess } from '../support/write-access.js';
-import { checkManifest, type IntegrationManifest } from './manifest.js';
+import { checkManifest, manifestWarnings, misspellingOf, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
-import type { PluginFolder, PluginSource } from './plugin-folders.js';
+import { checkCompatibility, type PackageRanges } from './plugin-compatibility.js';
+import { corePackageRoot, type PluginFolder, type PluginSource } from './plugin-folders.js';
 
 export interface DiscoveredPlugin {
   manifest: IntegrationManifest;
@@ -18,6 +20,8 @@ export interface DiscoveredPlugin {
   source: PluginSource;
   /** SHA-256 of the package's files (package-contents.ts), for packages that need the user's approval. */
   contentHash?: string;
+  /** What looks wrong without stopping it (unknown manifest fields, no engines.keyframe range), logged at discovery. */
+  warnings: string[];
 }
 
 export interface RefusedPlugin {
@@ -25,6 +29,8 @@ export interface RefusedPlugin {
   /** The key it claimed, when its manifest got that far. */
   key?: string;
   reason: string;
+  /** As DiscoveredPlugin's: often the cause of the refusal (a misspelt field that is then missing). */
+  warnings: string[];
 }
 
 export interface Discovery {
@@ -33,6 +39,7 @@ export interface Discovery {
 }
 
 interface PackageJson {
+  [field: string]: unknown;
   name?: string;
   version?: string;
   main?: string;
@@ -40,8 +47,11 @@ interface PackageJson {
   keyframe?: unknown;
 }
 
-/** Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused. */
-export async function discoverPlugins(searchFolders: readonly PluginFolder[]): Promise<Discovery> {
+/**
+ * Scans `searchFolders` in order; the first package to claim a key wins, later ones are refused, and so
+ * are packages whose declared Keyframe range excludes `hostVersion`.
+ */
+export async function discoverPlugins(searchFolders: readonly PluginFolder[], hostVersion: string = appVersion()): Promise<Discovery> {
   const discovery: Discovery = { plugins: [], refused: [] };
   const seenRoots = new Set<string>();
   for (const folder of searchFolders) {
@@ -52,7 +62,8 @@ export async function discoverPlugins(searchFolders: readonly PluginFolder[]): P
       seenRoots.add(root);
       const inspected = await inspectPackage(root, folder.source);
       if (!inspected) continue;
-      const found = 'reason' in inspected ? inspected : await checkTrust(inspected, candidate, folder.path);
+      const compatible = 'reason' in inspected ? inspected : await checkHostVersion(inspected, hostVersion);
+      const found = 'reason' in compatible ? compatible : await checkTrust(compatible, candidate, folder.path);
       if ('reason' in found) {
         discovery.refused.push(found);
         continue;
@@ -63,6 +74,7 @@ export async function discoverPlugins(searchFolders: readonly PluginFolder[]): P
           packageRoot: root,
           key: found.manifest.integration.key,
           reason: `duplicate key ${found.manifest.integration.key}: already provided by ${owner.packageName} (${owner.packageRoot})`,
+          warnings: found.warnings,
         });
         continue;
       }
@@ -91,8 +103,13 @@ async function packageFolders(folder: string): Promise<string[]> {
  * the folders between (every file, for packages that are fingerprinted). Fingerprints packages from the
  * user plugins folder.
  */
-async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
-  const refuse = (reason: string): RefusedPlugin => ({ packageRoot: plugin.packageRoot, key: plugin.manifest.integration.key, reason });
+export async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+  const refuse = (reason: string): RefusedPlugin => ({
+    packageRoot: plugin.packageRoot,
+    key: plugin.manifest.integration.key,
+    reason,
+    warnings: plugin.warnings,
+  });
   const entry = path.relative(plugin.packageRoot, plugin.entry);
   if (entry.startsWith('..') || path.isAbsolute(entry)) return refuse(`its entry module ${plugin.entry} lies outside the package`);
   const writable =
@@ -106,31 +123,68 @@ async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scanned: st
   return { ...plugin, contentHash: contents.hash };
 }
 
-/** undefined: not an integration package at all; otherwise the plugin or why it is refused. */
+/** The package's `engines.keyframe` and `@keyframe/core` peer ranges against this host (plugin-compatibility.ts). */
+export async function checkHostVersion(plugin: DiscoveredPlugin, hostVersion: string): Promise<DiscoveredPlugin | RefusedPlugin> {
+  const ranges = JSON.parse(await readFile(path.join(plugin.packageRoot, 'package.json'), 'utf8')) as PackageRanges;
+  const compatibility = checkCompatibility(ranges, hostVersion);
+  if ('problem' in compatibility) {
+    return {
+      packageRoot: plugin.packageRoot,
+      key: plugin.manifest.integration.key,
+      reason: compatibility.problem,
+      warnings: plugin.warnings,
+    };
+  }
+  return { ...plugin, warnings: [...plugin.warnings, ...compatibility.warnings] };
+}
+
+export interface InspectOptions {
+  /**
+   * A plugin's own development folder (`keyframe plugin check`): its `node_modules/@keyframe/core` is the
+   * copy it builds and tests against, which `npm pack` leaves out, not a copy it would bundle.
+   */
+  developmentFolder?: boolean;
+}
+
+/**
+ * undefined: not an integration package at all; otherwise the plugin or why it is refused. In the folders
+ * where people put plugins by hand (not the install's, with its hundreds of dependencies), a package.json
+ * that does not parse, or a misspelt `keyframe` block, is refused with what is wrong rather than skipped.
+ */
 export async function inspectPackage(
   root: string,
   source: PluginSource = 'environment',
+  options: InspectOptions = {},
 ): Promise<DiscoveredPlugin | RefusedPlugin | undefined> {
-  let pkg: PackageJson;
-  try {
-    pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as PackageJson;
-  } catch {
-    return undefined;
+  const byHand = source !== 'install';
+  const read = await readPackageJson(root);
+  if (read === undefined) return undefined;
+  if ('problem' in read) return byHand ? { packageRoot: root, reason: read.problem, warnings: [] } : undefined;
+  const pkg = read.pkg;
+  if (pkg.name === '@keyframe/core') return undefined;
+  if (pkg.keyframe === undefined) {
+    const misspelt = byHand ? Object.keys(pkg).find((field) => misspellingOf(field, [MANIFEST_FIELD]) !== undefined) : undefined;
+    if (misspelt === undefined) return undefined;
+    const reason = `package.json has no "${MANIFEST_FIELD}" block but a "${misspelt}" block: did you mean \`${MANIFEST_FIELD}\`?`;
+    return { packageRoot: root, key: claimedKey(pkg[misspelt]), reason, warnings: [] };
   }
-  if (pkg.keyframe === undefined || pkg.name === '@keyframe/core') return undefined;
+  const warnings = manifestWarnings(pkg.keyframe);
   const check = checkManifest(pkg.keyframe);
-  if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem };
+  if ('problem' in check) return { packageRoot: root, key: claimedKey(pkg.keyframe), reason: check.problem, warnings };
   const key = check.manifest.integration.key;
   // A second copy of core would give the plugin its own DI container and tokens: it could never work.
-  if (existsSync(path.join(root, 'node_modules', '@keyframe', 'core'))) {
+  // The copy a development folder installs is no second copy when it is the core running (a tape replay).
+  const ownCore = path.join(root, 'node_modules', '@keyframe', 'core');
+  if (!options.developmentFolder && existsSync(ownCore) && (await realpath(ownCore)) !== (await realpath(corePackageRoot()))) {
     return {
       packageRoot: root,
       key,
       reason: 'the package bundles its own copy of @keyframe/core: declare it as a peer dependency instead',
+      warnings,
     };
   }
   const entry = entryOf(pkg);
-  if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)' };
+  if (!entry) return { packageRoot: root, key, reason: 'package.json names no entry module (exports["."] or main)', warnings };
   return {
     manifest: check.manifest,
     packageName: pkg.name ?? path.basename(root),
@@ -138,7 +192,39 @@ export async function inspectPackage(
     packageRoot: root,
     entry: path.resolve(root, entry),
     source,
+    warnings,
   };
+}
+
+const MANIFEST_FIELD = 'keyframe';
+
+/** undefined: there is no package.json (not a package); a problem: it does not parse as a JSON object. */
+async function readPackageJson(root: string): Promise<{ pkg: PackageJson } | { problem: string } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(root, 'package.json'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const pkg: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
+    if (typeof pkg === 'object' && pkg !== null && !Array.isArray(pkg)) return { pkg: pkg as PackageJson };
+    return { problem: 'package.json does not hold a JSON object' };
+  } catch (error) {
+    return { problem: `package.json does not parse: ${jsonErrorWithLine(error, text)}` };
+  }
+}
+
+/** Node's JSON.parse message names a character position; a person looks for a line and column. */
+function jsonErrorWithLine(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const before = text
+    .replace(/^\uFEFF/, '')
+    .slice(0, Number(position))
+    .split('\n');
+  return `${message} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
 }
 
 function entryOf(pkg: PackageJson): string | undefined {

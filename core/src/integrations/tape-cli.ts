@@ -1,5 +1,6 @@
 // `keyframe tape record <key> [--out file]` and `keyframe tape play <file>`: record an integration's
 // live feeds while someone plays, and replay a tape into the installed integration.
+import { isError } from '../support/errors.js';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { dataFolderPushToken, LiveFeeds } from '../feeds/live/index.js';
@@ -14,7 +15,10 @@ import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
 import { loadIntegrationClass } from './plugin-loader.js';
-import { SystemGamePaths } from '../platform/game-paths.js';
+import { SystemGamePaths } from './system-game-paths.js';
+import { DiskGameFiles } from '../sdk/game-files.js';
+import { GameFileLocations, gamePathsIn } from '../feeds/tape/game-file-locations.js';
+import { RecordedGameFiles } from '../feeds/tape/recorded-game-files.js';
 import { listProcesses } from '../platform/process-list.js';
 import { matchGames } from '../games/game-detector.js';
 import { ServiceOptions } from '../service-options.js';
@@ -22,23 +26,26 @@ import { toWirePath } from '../protocol/wire-format.js';
 
 export const TAPE_USAGE = `Usage:
   keyframe tape record <integration key> [--out <file.tape.jsonl>] [--data-dir <folder>]
-      Runs the integration on its live feeds and writes every input to a tape until Ctrl+C.
-  keyframe tape play <file.tape.jsonl> [--data-dir <folder>]
-      Replays a tape into the installed integration and prints the bookmarks it adds.`;
+      Runs the integration on its live feeds and writes every input to a tape until Ctrl+C,
+      with a copy of every game file it reads (in <name>.files/@game/).
+  keyframe tape play <file.tape.jsonl> [--data-dir <folder>] [--game-paths <folder>]
+      Replays a tape into the installed integration and prints the bookmarks it adds.
+      --game-paths points the integration's GamePaths into <folder>: home/, roaming/, local/ and
+      steam/0/, steam/1/… (Steam libraries); game files the tape did not capture are read there.`;
 
 export async function runTapeCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     strict: true,
-    options: { out: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
+    options: { out: { type: 'string' }, 'data-dir': { type: 'string' }, 'game-paths': { type: 'string' }, help: { type: 'boolean' } },
   });
   const [action, target] = positionals;
   if (values.help) return void console.log(TAPE_USAGE);
   if (!target || (action !== 'record' && action !== 'play'))
     throw new Error(`expected "tape record <key>" or "tape play <file>"\n\n${TAPE_USAGE}`);
   const dataFolder = ServiceOptions.fromEnvironment({ dataFolder: values['data-dir'] }).dataFolder;
-  if (action === 'play') return playCommand(target, dataFolder);
+  if (action === 'play') return playCommand(target, dataFolder, values['game-paths']);
   return recordCommand(target, values.out ?? `${target}-${new Date().toISOString().replace(/[:.]/g, '-')}.tape.jsonl`, dataFolder);
 }
 
@@ -66,7 +73,7 @@ async function approvedOrThrow(plugin: DiscoveredPlugin, dataFolder: string): Pr
   );
 }
 
-async function playCommand(file: string, dataFolder: string): Promise<void> {
+async function playCommand(file: string, dataFolder: string, gamePathsFolder: string | undefined): Promise<void> {
   const tape = await readTape(file);
   const plugin = await findPlugin(tape.header.integration, dataFolder);
   // The service's token: a replay naming the running game's executable leaves the game's config as it is.
@@ -76,6 +83,7 @@ async function playCommand(file: string, dataFolder: string): Promise<void> {
     key: tape.header.integration,
     defaultGame: { name: plugin.manifest.integration.games[0]!.name },
     manifest: plugin.manifest,
+    ...(gamePathsFolder === undefined ? {} : { gamePaths: gamePathsIn(gamePathsFolder) }),
   });
   console.log(`${path.basename(file)}: ${tape.entries.length} entries, ${playback.bookmarks.length} bookmarks`);
   for (const bookmark of playback.bookmarks) {
@@ -99,6 +107,8 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
   );
   const logger = consoleLogger(key);
   const pushToken = dataFolderPushToken(dataFolder);
+  const gamePaths = new SystemGamePaths();
+  const gameFiles = new RecordedGameFiles(new DiskGameFiles(), await GameFileLocations.of(gamePaths), writer);
   let active = true;
   let shown: string | undefined;
   const lifecycle: IntegrationLifecycle = new IntegrationLifecycle({
@@ -126,7 +136,8 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
     recorder: { current: { startedAt, game: game.name }, onStarted: () => () => {}, onStopped: () => () => {} },
     enabled: () => true,
     clock: systemClock,
-    gamePaths: new SystemGamePaths(),
+    gamePaths,
+    gameFiles,
     pluginLogger: logger,
     logger,
     notify: (title, text) => console.log(`  ${title}: ${text}`),
@@ -155,9 +166,16 @@ async function runningGameOf(plugin: DiscoveredPlugin): Promise<DetectedGame> {
     : { name: plugin.manifest.integration.games[0]!.name };
 }
 
+/** Prints to stderr; an error among the fields (a handler that threw) is printed with its stack. */
 function consoleLogger(key: string): PluginLogger {
-  const print = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    if (level !== 'debug') console.error(`[${key}] ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
-  };
+  const print =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      if (level === 'debug') return;
+      const errors = Object.values(fields).filter(isError);
+      const rest = Object.fromEntries(Object.entries(fields).filter(([, value]) => !isError(value)));
+      const shown = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
+      console.error(`[${key}] ${level}: ${message}${shown}${errors.map((error) => `\n${error.stack ?? error.message}`).join('')}`);
+    };
   return { debug: print('debug'), info: print('info'), warn: print('warn'), error: print('error') };
 }

@@ -1,13 +1,19 @@
 // Replays a tape into an integration under a virtual clock, with a simulated recording, and
 // collects the bookmarks it adds. The plugin code is the same that runs against the live game.
+import { isError } from '../support/errors.js';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ScreenTextOptions } from '../sdk/feed-types.js';
 import { decodePng } from '../feeds/screen-text/png.js';
 import { ScreenTextHealth } from '../feeds/screen-text/screen-text-health.js';
 import { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';
 import { SharedTextRecognizer, type RecognizerLease } from '../feeds/screen-text/text-recognizer.js';
 import type { BookmarkRequest, Bookmarks, DetectedGame, GamePaths, HealthReporter, PluginLogger } from '../sdk/game-integration.js';
-import { isFeedEntry, readTape, type Tape, type TapedFrame } from '../feeds/tape/tape-format.js';
+import { DiskGameFiles } from '../sdk/game-files.js';
+import { GameFileLocations } from '../feeds/tape/game-file-locations.js';
+import { ReplayedGameFiles } from '../feeds/tape/replayed-game-files.js';
+import { isFeedEntry, isGameFileEntry, readTape, type FeedEntry, type Tape, type TapedFrame } from '../feeds/tape/tape-format.js';
 import { ManualClock } from './fakes/manual-clock.js';
 import { ScriptedFeeds, type ScreenTextReading } from './fakes/scripted-feeds.js';
 import { ScriptedRecorder } from './fakes/scripted-recorder.js';
@@ -41,6 +47,10 @@ export interface PlayOptions {
   key: string;
   /** The game passed to activate() when the tape's header names none. */
   defaultGame: DetectedGame;
+  /**
+   * Where the integration's GamePaths point. The game files it reads come from the tape; given folders,
+   * a file the tape did not capture is read from them (e.g. hand-made fixtures for a tape without copies).
+   */
   gamePaths?: GamePaths;
   /**
    * The token integrations write into game configs during the replay: the data folder's, so that a
@@ -80,6 +90,26 @@ const noGamePaths: GamePaths = {
   home: () => '/nonexistent/home',
 };
 
+/** A feed handler threw on a tape line: says which line, with the handler's stack. */
+export class TapeHandlerError extends Error {
+  constructor(tape: Tape, index: number, cause: unknown) {
+    const entry = tape.entries[index] as FeedEntry;
+    super(`line ${tape.lineNumbers[index]} (feed ${entry.feed}, t=${(entry.t / 1000).toFixed(3)}): ${describeThrown(cause)}`, { cause });
+    this.name = 'TapeHandlerError';
+    // The message holds the handler's stack: where the replay itself was is of no use to the plugin's author.
+    this.stack = this.message;
+  }
+}
+
+/** What was thrown, with the stack frames outside Node's internals and the host. */
+function describeThrown(thrown: unknown): string {
+  if (!isError(thrown)) return String(thrown);
+  const [first = '', ...frames] = (thrown.stack ?? `${thrown.name}: ${thrown.message}`).split('\n');
+  const hostFolder = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+  const own = frames.filter((frame) => !frame.includes('node:internal') && !frame.includes(hostFolder));
+  return [first, ...(own.length > 0 ? own : frames)].join('\n');
+}
+
 export async function playTape(tapeFile: string, options: PlayOptions): Promise<TapePlayback> {
   const tape = await readTape(tapeFile);
   if (tape.header.integration !== options.key) throw new Error(`${tapeFile} is a tape of ${tape.header.integration}, not ${options.key}`);
@@ -87,6 +117,8 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
   const clock = new ManualClock(new Date(startMs));
   const game: DetectedGame = tape.header.game ?? options.defaultGame;
   const recorder = new ScriptedRecorder();
+  const gamePaths = options.gamePaths ?? noGamePaths;
+  const gameFiles = new ReplayedGameFiles(await GameFileLocations.of(gamePaths), options.gamePaths && new DiskGameFiles());
   const playback: TapePlayback = { tape, bookmarks: [], dropped: [], unconsumed: 0, degradedReasons: [], notifications: [], log: [] };
 
   const bookmarks: Bookmarks = {
@@ -127,7 +159,8 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
     recorder,
     enabled: () => enabled,
     clock,
-    gamePaths: options.gamePaths ?? noGamePaths,
+    gamePaths,
+    gameFiles,
     pluginLogger: logger,
     logger,
     notify: (title) => {
@@ -153,13 +186,27 @@ export async function playTape(tapeFile: string, options: PlayOptions): Promise<
     // Stopped after deactivate: what the integration flushes then still belongs to the recording.
     if (!on) recorder.stop(clock.now());
   };
-  const controlsRecording = tape.entries.some((entry) => !isFeedEntry(entry));
+  // A game file line is what a read found after the line before it: it is in force while that line is handled.
+  const gameFilesAfter = (index: number) => {
+    for (let next = index; next < tape.entries.length; next++) {
+      const entry = tape.entries[next]!;
+      if (!isGameFileEntry(entry)) return;
+      gameFiles.apply(entry);
+    }
+  };
+  gameFilesAfter(0);
+  const controlsRecording = tape.entries.some((entry) => 'recording' in entry);
   if (!controlsRecording) await setRecording(true);
-  for (const entry of tape.entries) {
+  for (const [index, entry] of tape.entries.entries()) {
+    if (isGameFileEntry(entry)) continue;
     clock.set(new Date(startMs + entry.t));
+    gameFilesAfter(index + 1);
     if (isFeedEntry(entry)) {
       const feed = feeds?.withId(entry.feed);
-      if (!feed || !(await feed.offer(entry.input))) playback.unconsumed += 1;
+      const consumed = await feed?.offer(entry.input).catch((error: unknown) => {
+        throw new TapeHandlerError(tape, index, error);
+      });
+      if (!consumed) playback.unconsumed += 1;
     } else if (entry.recording === 'started' && !recording) {
       await setRecording(true);
     } else if (entry.recording === 'stopped' && recording) {

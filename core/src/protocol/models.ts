@@ -243,6 +243,26 @@ export const IntegrationSettingsSchema = Type.Object(
 );
 export type IntegrationSettingsSchema = Static<typeof IntegrationSettingsSchema>;
 
+export const INTEGRATION_PACKAGE_STATUS = ['refused', 'failed', 'waitingForApproval', 'restartNeeded'] as const;
+export const IntegrationPackage = Type.Object(
+  {
+    packageName: Type.Optional(Type.String({ description: 'Absent when its package.json gives none' })),
+    version: Type.Optional(Type.String()),
+    folder: Type.String({ description: 'The package folder, forward slashes' }),
+    key: Type.Optional(Type.String({ description: 'The integration key it claims, when its manifest got that far' })),
+    status: StringEnum(INTEGRATION_PACKAGE_STATUS, {
+      description:
+        '`refused`: discovery did not load it (`reason`); `failed`: it was loaded and failed (`reason`); `waitingForApproval`: a ' +
+        'third-party package the user has not approved (see `integrations.<key>.approval`); `restartNeeded`: the package on disk ' +
+        'was updated or removed while its integration runs; the running one stays until Keyframe restarts',
+    }),
+    reason: Type.String({ description: 'For people: why, and what to do' }),
+    warnings: Type.Array(Type.String(), { description: 'What is odd about the package without keeping it from loading' }),
+  },
+  { description: 'Extension: an integration package that is not simply loaded and well' },
+);
+export type IntegrationPackage = Static<typeof IntegrationPackage>;
+
 export const GPU_VENDORS = ['Unknown', 'Nvidia', 'AMD', 'Intel'] as const;
 
 export const State = Type.Object({
@@ -268,6 +288,9 @@ export const State = Type.Object({
   }),
   integrationSettings: Type.Record(Type.String(), IntegrationSettingsSchema, {
     description: 'Extension: the settings each loaded game integration declares, by settings key (none: it declares none)',
+  }),
+  integrationPackages: Type.Array(IntegrationPackage, {
+    description: 'Extension: the integration packages that were refused, failed, wait for approval or need a restart',
   }),
 });
 export type State = Static<typeof State>;

@@ -2,6 +2,7 @@
 // Each integration gets its own child container, so these resolve to its own instances.
 import type { InjectionToken } from 'tsyringe';
 import type { Feeds as FeedsService } from './feed-types.js';
+import type { GameFiles as GameFilesService } from './game-files.js';
 import type {
   Bookmarks as BookmarksService,
   Clock as ClockService,
@@ -20,3 +21,4 @@ export const Clock: InjectionToken<ClockService> = Symbol.for('keyframe.Clock');
 export const Logger: InjectionToken<PluginLogger> = Symbol.for('keyframe.Logger');
 export const GamePaths: InjectionToken<GamePathsService> = Symbol.for('keyframe.GamePaths');
 export const Health: InjectionToken<HealthReporter> = Symbol.for('keyframe.Health');
+export const GameFiles: InjectionToken<GameFilesService> = Symbol.for('keyframe.GameFiles');

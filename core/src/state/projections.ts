@@ -83,6 +83,13 @@ export function projectStorage(storage: Pick<StorageMonitor, 'events'>, target: 
   });
 }
 
+/** `State.integrationPackages`: the packages that are not simply loaded and well; an unchanged list sends nothing. */
+export function projectIntegrationPackages(host: Pick<IntegrationHost, 'events'>, target: StateTarget): () => void {
+  return host.events.on('packages', (integrationPackages) => {
+    if (JSON.stringify(target.current.integrationPackages) !== JSON.stringify(integrationPackages)) target.update({ integrationPackages });
+  });
+}
+
 /** `State.integrations`: the host's health map; an unchanged map sends nothing. */
 export function projectIntegrations(host: Pick<IntegrationHost, 'events'>, target: StateTarget): () => void {
   return host.events.on('health', (integrations) => {

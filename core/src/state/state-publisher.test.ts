@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { MachineCapabilityEvents, SystemDevices } from '../capabilities/machine-capabilities.js';
 import type { ContentRecord, LibraryEvents } from '../library/content-library.js';
 import type { FfmpegBuild } from '../media/ffmpeg-toolbox.js';
-import type { EventContent, EventName, IntegrationHealth, Settings, State } from '../protocol/index.js';
+import type { EventContent, EventName, IntegrationHealth, IntegrationPackage, Settings, State } from '../protocol/index.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import type { RecorderEvents } from '../recording/recorder-service.js';
 import type { Recording, StartedRecording } from '../recording/recording.js';
@@ -148,7 +148,7 @@ describe('StatePublisher', () => {
     const capabilities = new TypedEvents<MachineCapabilityEvents>();
     const updater = new TypedEvents<{ checking: boolean }>();
     const storage = new TypedEvents<StorageEvents>();
-    const integrations = new TypedEvents<{ health: Record<string, IntegrationHealth> }>();
+    const integrations = new TypedEvents<{ health: Record<string, IntegrationHealth>; packages: IntegrationPackage[] }>();
     publisher.follow({
       capabilities: { events: capabilities },
       updater: { events: updater },
@@ -187,6 +187,18 @@ describe('StatePublisher', () => {
     };
     integrations.emit('health', health);
     expect(publisher.current.integrations).to.deep.equal(health);
+    const packages: IntegrationPackage[] = [
+      {
+        packageName: 'racing',
+        version: '0.2.0',
+        folder: '/p/racing',
+        status: 'refused',
+        reason: 'needs Keyframe ^0.2.0; this is 0.1.0',
+        warnings: [],
+      },
+    ];
+    integrations.emit('packages', packages);
+    expect(publisher.current.integrationPackages).to.deep.equal(packages);
 
     storage.emit('measured', { folderBytes: 1.5 * 1024 ** 3, drive: { usedBytes: 10 * 1024 ** 3, freeBytes: 20 * 1024 ** 3 } });
     expect(publisher.current).to.deep.include({ currentFolderSizeGb: 1.5, recordingDriveUsedGb: 10, recordingDriveFreeGb: 20 });
@@ -194,6 +206,7 @@ describe('StatePublisher', () => {
     const states = sink.states.length;
     storage.emit('measured', { folderBytes: 1.5 * 1024 ** 3, drive: { usedBytes: 10 * 1024 ** 3, freeBytes: 20 * 1024 ** 3 } });
     integrations.emit('health', structuredClone(health));
+    integrations.emit('packages', structuredClone(packages));
     await wait(STATE_BURST_MS + 20);
     expect(sink.states, 'the same figures and health again').to.have.length(states);
     storage.emit('measured', { folderBytes: 0, drive: undefined });

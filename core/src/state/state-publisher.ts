@@ -14,6 +14,7 @@ import type { StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
 import {
   projectCapabilities,
+  projectIntegrationPackages,
   projectIntegrations,
   projectIntegrationSettings,
   projectLibrary,
@@ -46,6 +47,7 @@ export function initialState(cacheFolder: string): State {
     cacheFolder,
     integrations: {},
     integrationSettings: {},
+    integrationPackages: [],
   };
 }
 
@@ -91,6 +93,7 @@ export class StatePublisher {
       settings && projectSettings(settings, this),
       integrations && projectIntegrations(integrations, this),
       integrationSettings && projectIntegrationSettings(integrationSettings, this),
+      integrations && projectIntegrationPackages(integrations, this),
     ];
     return () => stops.forEach((stop) => stop?.());
   }

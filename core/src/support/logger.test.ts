@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { Logger, logLevelFrom, RotatingFileSink } from './logger.js';
 
 describe('Logger with RotatingFileSink', () => {
@@ -28,6 +29,37 @@ describe('Logger with RotatingFileSink', () => {
     };
     expect(line.fields.error).to.deep.include({ name: 'Error', message: 'the disk is full' });
     expect(line.fields.error.stack).to.match(/the disk is full\n\s+at /);
+  });
+
+  it('writes the causes of an error, its own properties and aggregated errors, redacted, also one from another realm', async () => {
+    const logger = new Logger([new RotatingFileSink(path.join(folder, 'keyframe.log'))]).child('plugin:racingGame');
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:47584'), { code: 'ECONNREFUSED', port: 47584 });
+    const error = Object.assign(new Error('the feed handler threw', { cause }), { apiKey: 'secret-key', attempt: 2 });
+    logger.error('the integration failed to handle an input', { error });
+    logger.error('both failed', { error: new AggregateError([new RangeError('first'), 'second'], 'both failed') });
+    logger.error('from a vm context', { error: runInNewContext('new Error("made elsewhere")') as unknown });
+    logger.close();
+    const lines = (await readFile(path.join(folder, 'keyframe.log'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { fields: { error: Record<string, unknown> } }).fields.error);
+    expect(lines[0]).to.deep.include({ name: 'Error', message: 'the feed handler threw', apiKey: '-REDACTED-', attempt: 2 });
+    expect(lines[0]!.stack).to.match(/the feed handler threw\n\s+at /);
+    expect(lines[0]!.cause).to.deep.include({ message: 'connect ECONNREFUSED 127.0.0.1:47584', code: 'ECONNREFUSED', port: 47584 });
+    expect((lines[0]!.cause as { stack: string }).stack).to.match(/\n\s+at /);
+    expect(lines[1]!.errors).to.deep.include.members(['second']);
+    expect((lines[1]!.errors as Record<string, unknown>[])[0]).to.deep.include({ name: 'RangeError', message: 'first' });
+    expect(lines[2]).to.deep.include({ name: 'Error', message: 'made elsewhere' });
+  });
+
+  it('ends a cycle of causes instead of following it', async () => {
+    const logger = new Logger([new RotatingFileSink(path.join(folder, 'keyframe.log'))]);
+    const error = new Error('round');
+    error.cause = error;
+    logger.error('cycle', { error });
+    logger.close();
+    const text = await readFile(path.join(folder, 'keyframe.log'), 'utf8');
+    expect(text.match(/"message":"round"/g)).to.have.length.within(2, 13);
   });
 
   it('leaves debug lines out of the file unless asked for them', async () => {

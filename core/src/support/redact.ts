@@ -1,6 +1,6 @@
 // Secrets never reach a log: token values are replaced before anything is written, and what is
 // logged is bounded in depth and length (redacted first, cut after, so no part of a secret survives).
-import { serializeError } from './errors.js';
+import { isError, serializeError } from './errors.js';
 
 const SECRET_KEYS = new Set([
   'accesstoken',
@@ -41,7 +41,7 @@ export function isSecretKey(key: string): boolean {
 export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_LOGGED_DEPTH) return TOO_DEEP;
-  if (value instanceof Error) return redact(serializeError(value), depth);
+  if (isError(value)) return redact(serializeError(value), depth);
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   // Dates, Buffers, URLs: what JSON would write for them, not their (often empty) own keys.
   const { toJSON } = value as { toJSON?: unknown };

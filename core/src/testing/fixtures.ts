@@ -248,4 +248,3 @@ export async function generateVideo(ffmpegPath: string, target: string, video: T
     execFile(ffmpegPath, args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve()));
   });
 }
-export { postAsGame, readPushToken, withPushToken, type GamePost } from './game-push.js';

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import type { PollInput } from '@keyframe/core';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { ALL_GAME_DATA_URL, ArenaGameAIntegration } from './arena-game-a-integration.js';
 import { SILENCE_LIMIT_MS, SPECTATING_MESSAGE, silenceMessage } from './feed-health.js';
-import { PLAYING_FILE, readGameDataText, SPECTATING_FILE, skipWithoutGameData } from './recorded-game-data.js';
+import { PLAYING_FILE, recordedData, SPECTATING_FILE } from './recorded-game-data.js';
 
 const GAME = { name: 'League of Legends' };
 const START = Date.parse('2026-01-01T12:00:00Z');
@@ -78,10 +78,10 @@ describe('ArenaGameAIntegration', () => {
   });
 
   it('bookmarks nothing from the real answer 28 minutes into a match (joined late), then counts from there', async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     const integration = resolve();
     await integration.activate(GAME);
-    const recorded = readGameDataText(PLAYING_FILE);
+    const recorded = recordedData.text(PLAYING_FILE);
     await poll({ status: 200, body: recorded }, 0);
     await poll({ status: 200, body: recorded }, 250);
     expect(bed.bookmarks.added).to.deep.equal([]);
@@ -98,11 +98,11 @@ describe('ArenaGameAIntegration', () => {
   });
 
   it('bookmarks nothing while spectating (real zh-CN answer) and says why', async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     const integration = resolve();
     await integration.activate(GAME);
-    await poll({ status: 200, body: readGameDataText(SPECTATING_FILE) }, 0);
-    await poll({ status: 200, body: readGameDataText(SPECTATING_FILE) }, 250);
+    await poll({ status: 200, body: recordedData.text(SPECTATING_FILE) }, 0);
+    await poll({ status: 200, body: recordedData.text(SPECTATING_FILE) }, 250);
     expect(bed.bookmarks.added).to.deep.equal([]);
     expect(bed.health.changes).to.deep.equal([SPECTATING_MESSAGE]);
     await integration.deactivate();

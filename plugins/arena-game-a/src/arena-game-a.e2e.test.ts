@@ -5,12 +5,12 @@
 // at the fights' game times and end in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { canMakeCertificates, IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/test';
+import { canMakeCertificates, IntegrationService, selfSignedCertificate, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:https';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { PLAYING_FILE, readGameDataText, skipWithoutGameData } from './recorded-game-data.js';
+import { PLAYING_FILE, recordedData } from './recorded-game-data.js';
 
 const PLAYER = 'mikehpoo';
 
@@ -140,7 +140,7 @@ describe('arena-game-a end to end', function () {
   let fakeGame: FakeLiveClientData | undefined;
 
   before(async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     if (!StandInGame.supported) {
       this.test!.parent!.title += ' (skipped: the stand-in game process needs Linux or macOS)';
       this.skip();
@@ -151,7 +151,7 @@ describe('arena-game-a end to end', function () {
     }
     keyframe = await IntegrationService.start({ integration: 'arenaGameA' });
     const { key, cert } = await selfSignedCertificate(keyframe.temp.path);
-    fakeGame = await FakeLiveClientData.start(key, cert, JSON.parse(readGameDataText(PLAYING_FILE)) as RecordedAnswer);
+    fakeGame = await FakeLiveClientData.start(key, cert, JSON.parse(recordedData.text(PLAYING_FILE)) as RecordedAnswer);
   });
   after(async () => {
     await keyframe?.stop();

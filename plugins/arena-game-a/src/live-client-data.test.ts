@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readAllGameData, type GameSnapshot } from './live-client-data.js';
-import { PLAYING_FILE, readGameDataText, SPECTATING_FILE, skipWithoutGameData } from './recorded-game-data.js';
+import { PLAYING_FILE, recordedData, SPECTATING_FILE } from './recorded-game-data.js';
 
 const answer = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -136,8 +136,8 @@ describe('readAllGameData', () => {
 
   describe('with the real answers', () => {
     it('reads the playing sample: mikehpoo (Lux) at 6/9/10, 75 champion kills, 28 minutes in', function () {
-      skipWithoutGameData(this);
-      const snapshot = snapshotOf(readGameDataText(PLAYING_FILE));
+      recordedData.skipIfAbsent(this);
+      const snapshot = snapshotOf(recordedData.text(PLAYING_FILE));
       expect([...snapshot.playerNames]).to.deep.equal(['mikehpoo']);
       expect(snapshot.scores).to.deep.equal({ kills: 6, deaths: 9, assists: 10 });
       expect(snapshot.championKills).to.have.length(75);
@@ -146,8 +146,8 @@ describe('readAllGameData', () => {
     });
 
     it('reads the zh-CN spectator sample as spectating', function () {
-      skipWithoutGameData(this);
-      expect(readAllGameData(readGameDataText(SPECTATING_FILE))).to.deep.equal({ kind: 'spectating' });
+      recordedData.skipIfAbsent(this);
+      expect(readAllGameData(recordedData.text(SPECTATING_FILE))).to.deep.equal({ kind: 'spectating' });
     });
   });
 });

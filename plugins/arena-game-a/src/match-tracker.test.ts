@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readAllGameData, type ChampionKill, type GameSnapshot, type Scores } from './live-client-data.js';
 import { EVENT_SLACK_SECONDS, MatchTracker, type PlayerEvent } from './match-tracker.js';
-import { EVENT_DATA_FILE, PLAYING_FILE, readGameDataText, skipWithoutGameData } from './recorded-game-data.js';
+import { EVENT_DATA_FILE, PLAYING_FILE, recordedData } from './recorded-game-data.js';
 
 const ME = new Set(['Mira', 'Mira#EUW']);
 const ROSTER = 'Mira#EUW:Lux\nTovan#0001:Darius';
@@ -141,9 +141,9 @@ describe('MatchTracker', () => {
     }
 
     it("bookmarks mikehpoo's 6 kills, 9 deaths and 10 assists at their exact event times, and the scoreboard agrees", function () {
-      skipWithoutGameData(this);
-      const recorded = JSON.parse(readGameDataText(PLAYING_FILE)) as Answer;
-      const events = (JSON.parse(readGameDataText(EVENT_DATA_FILE)) as { Events: RecordedEvent[] }).Events;
+      recordedData.skipIfAbsent(this);
+      const recorded = JSON.parse(recordedData.text(PLAYING_FILE)) as Answer;
+      const events = (JSON.parse(recordedData.text(EVENT_DATA_FILE)) as { Events: RecordedEvent[] }).Events;
       const tracker = new MatchTracker();
       const found: Array<[string, number]> = [];
       for (let gameTime = 1; gameTime <= recorded.gameData.gameTime + 5; gameTime += 5) {
@@ -171,7 +171,7 @@ describe('MatchTracker', () => {
       ).to.deep.equal({ Kill: 6, Death: 9, Assist: 10 });
       // The derived answers end where the recording did: the same scoreboard.
       const final = readAllGameData(answerAt(recorded, events, recorded.gameData.gameTime));
-      expect(final.kind === 'playing' && final.snapshot.scores).to.deep.equal(readAllGameDataScores(readGameDataText(PLAYING_FILE)));
+      expect(final.kind === 'playing' && final.snapshot.scores).to.deep.equal(readAllGameDataScores(recordedData.text(PLAYING_FILE)));
     });
 
     function readAllGameDataScores(body: string): Scores | undefined {

@@ -1,7 +1,7 @@
 // Every tape under test/data replays into this integration and gives the bookmarks in its expected
 // file; health stays quiet except where the tape shows a reason to speak.
 import 'reflect-metadata';
-import { itReplaysEveryTape } from '@keyframe/test';
+import { itReplaysEveryTape } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { SPECTATING_MESSAGE } from './feed-health.js';

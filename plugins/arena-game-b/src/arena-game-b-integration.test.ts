@@ -1,20 +1,13 @@
 import 'reflect-metadata';
 import type { HttpPushOptions } from '@keyframe/core';
-import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/test';
+import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ArenaGameBIntegration, NO_DATA_MESSAGE, NO_PLAYER_DATA_MESSAGE, RESTART_TITLE } from './arena-game-b-integration.js';
 import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
-import {
-  MENU_HEARTBEAT,
-  readGameDataText,
-  readLobbyToPostgameBodies,
-  skipWithoutGameData,
-  SPECTATOR_FILES,
-  withCounters,
-} from './recorded-payloads.js';
+import { MENU_HEARTBEAT, readLobbyToPostgameBodies, recordedData, SPECTATOR_FILES, withCounters } from './recorded-payloads.js';
 
 const GAME = ['steamapps', 'common', 'dota 2 beta', 'game'];
 const CONFIG = ['dota', 'cfg', 'gamestate_integration'];
@@ -159,7 +152,7 @@ describe('ArenaGameBIntegration', () => {
 
   describe('bookmarks', () => {
     it('the recorded lobby-to-post-game session at 0/0/0 gives none, and clears health', async function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const integration = resolve();
       await integration.activate(DOTA);
       for (const body of readLobbyToPostgameBodies()) await push(body);
@@ -169,7 +162,7 @@ describe('ArenaGameBIntegration', () => {
     });
 
     it('one per unit from the recorded in-progress payload with raised counters, a multi-kill included', async function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const [, , , , , , , , , , inProgress, postGame] = readLobbyToPostgameBodies();
       const integration = resolve();
       await integration.activate(DOTA);
@@ -183,11 +176,11 @@ describe('ArenaGameBIntegration', () => {
     });
 
     it('none from the recorded spectator payloads, before or after a baseline', async function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const integration = resolve();
       await integration.activate(DOTA);
       await push(readLobbyToPostgameBodies()[10]!);
-      for (const file of SPECTATOR_FILES) await push(readGameDataText(file));
+      for (const file of SPECTATOR_FILES) await push(recordedData.text(file));
       expect(bookmarks()).to.deep.equal([]);
       expect(bed.health.current).to.equal(undefined);
       await integration.deactivate();
@@ -229,13 +222,13 @@ describe('ArenaGameBIntegration', () => {
 
   describe('health', () => {
     it('says what to check when no game data arrives, and clears it with the first push (the menu heartbeat)', async function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const integration = quick();
       await integration.activate(DOTA);
       await delay(80);
       expect(bed.health.current).to.equal(NO_DATA_MESSAGE);
       expect(NO_DATA_MESSAGE).to.include('-gamestateintegration');
-      await push(readGameDataText(MENU_HEARTBEAT));
+      await push(recordedData.text(MENU_HEARTBEAT));
       expect(bed.health.current).to.equal(undefined);
       await integration.deactivate();
     });

@@ -3,14 +3,14 @@
 // pushes POSTed to port 1341 become bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/test';
+import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GSI_CONFIG_FILE_NAME } from './gsi-config.js';
 
-import { readGameDataText, readLobbyToPostgameBodies, skipWithoutGameData, SPECTATOR_FILES, withCounters } from './recorded-payloads.js';
+import { readLobbyToPostgameBodies, recordedData, SPECTATOR_FILES, withCounters } from './recorded-payloads.js';
 
 /** The manifest's httpPush port. */
 const GSI_PORT = 1341;
@@ -29,7 +29,7 @@ describe('arena-game-b end to end', function () {
   let post: (body: string) => Promise<number>;
 
   before(async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     if (!StandInGame.supported) this.skip();
     keyframe = await IntegrationService.start({
       integration: 'arenaGameB',
@@ -72,7 +72,7 @@ describe('arena-game-b end to end', function () {
     const bodies = readLobbyToPostgameBodies();
     const [inProgress, postGame] = [bodies[10]!, bodies[11]!];
     for (const body of bodies.slice(0, 11)) expect(await post(body)).to.equal(200);
-    for (const file of SPECTATOR_FILES) expect(await post(readGameDataText(file))).to.equal(200);
+    for (const file of SPECTATOR_FILES) expect(await post(recordedData.text(file))).to.equal(200);
     expect(await postAsGame(GSI_PORT, '{"provider": ', { userAgent: USER_AGENT }), 'no token in a broken body').to.equal(403);
 
     // Then the recorded in-progress payload with the counters a kill, and later a death with an assist, would leave.

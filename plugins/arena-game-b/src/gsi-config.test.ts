@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GSI_CONFIG_FILE_NAME, gsiConfig, gsiConfigBody } from './gsi-config.js';
 import { GsiMatchTracker } from './gsi-match-tracker.js';
-import { readLobbyToPostgameBodies, skipWithoutGameData } from './recorded-payloads.js';
+import { readLobbyToPostgameBodies, recordedData } from './recorded-payloads.js';
 
 const GAME = ['steamapps', 'common', 'dota 2 beta', 'game'];
 const CONFIG = ['dota', 'cfg', 'gamestate_integration'];
@@ -60,7 +60,7 @@ describe('Dota 2 GSI config', () => {
     });
 
     it('asks for every block the recorded payloads show the tracker needs', function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const requested = new Set(
         keyValueLines(GSI_CONFIG_TEXT)
           .filter(([depth, key]) => depth === 2 && key !== 'token')

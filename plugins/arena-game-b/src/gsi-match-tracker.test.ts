@@ -4,9 +4,8 @@ import {
   EVENTS_BLOCK,
   MENU_HEARTBEAT,
   PREGAME_PAYLOAD,
-  readGameDataJson,
   readLobbyToPostgameBodies,
-  skipWithoutGameData,
+  recordedData,
   SPECTATOR_FILES,
   withCounters,
 } from './recorded-payloads.js';
@@ -167,18 +166,18 @@ describe('GsiMatchTracker', () => {
 
   describe('recorded Dota 2 payloads', () => {
     it('the menu heartbeat is from the game but counts nothing', function () {
-      skipWithoutGameData(this);
-      const update = new GsiMatchTracker().update(readGameDataJson(MENU_HEARTBEAT));
+      recordedData.skipIfAbsent(this);
+      const update = new GsiMatchTracker().update(recordedData.json(MENU_HEARTBEAT));
       expect(update).to.deep.include({ outcome: 'ignored', reason: 'no map block: not in a match', events: [] });
     });
 
     it('the events block alone is not a game push', function () {
-      skipWithoutGameData(this);
-      expect(new GsiMatchTracker().update(readGameDataJson(EVENTS_BLOCK)).outcome).to.equal('foreign');
+      recordedData.skipIfAbsent(this);
+      expect(new GsiMatchTracker().update(recordedData.json(EVENTS_BLOCK)).outcome).to.equal('foreign');
     });
 
     it('lobby to post-game at 0/0/0: baselines when the match id appears, never an event', function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const tracker = new GsiMatchTracker();
       const outcomes = readLobbyToPostgameBodies().map((body) => tracker.update(JSON.parse(body)));
       expect(outcomes.map(({ outcome }) => outcome)).to.deep.equal([
@@ -201,22 +200,22 @@ describe('GsiMatchTracker', () => {
     });
 
     it('the pre-game payload is a baseline', function () {
-      skipWithoutGameData(this);
-      expect(new GsiMatchTracker().update(readGameDataJson(PREGAME_PAYLOAD))).to.deep.include({ outcome: 'baseline', events: [] });
+      recordedData.skipIfAbsent(this);
+      expect(new GsiMatchTracker().update(recordedData.json(PREGAME_PAYLOAD))).to.deep.include({ outcome: 'baseline', events: [] });
     });
 
     it('both spectator payloads are ignored although their match is in progress', function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       for (const file of SPECTATOR_FILES) {
         const tracker = new GsiMatchTracker();
-        const update = tracker.update(readGameDataJson(file));
+        const update = tracker.update(recordedData.json(file));
         expect(update, file).to.deep.include({ outcome: 'ignored', reason: 'team-keyed player blocks: spectating, not playing' });
         expect(tracker.baseline, file).to.equal(undefined);
       }
     });
 
     it('derived pairs of the in-progress payload: a kill, a triple kill with an assist, a death', function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const inProgress = readLobbyToPostgameBodies()[10]!;
       const tracker = new GsiMatchTracker();
       tracker.update(JSON.parse(inProgress));

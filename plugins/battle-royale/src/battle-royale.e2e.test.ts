@@ -4,7 +4,7 @@
 // recording lands on that recording.
 import 'reflect-metadata';
 import { parseDuration, type ContentItem } from '@keyframe/core/protocol';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

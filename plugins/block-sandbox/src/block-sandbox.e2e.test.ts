@@ -4,7 +4,7 @@
 // new file, a GBK-encoded line and a Prism Launcher log that appears later all give the deaths they
 // hold, which end in the finished session's metadata.
 import 'reflect-metadata';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PlayerDeathTracker, type LineMeaning } from './player-death-tracker.js';
-import { RECORDED_LOGS, readRecordedLines, skipWithoutRecordedLogs } from './recorded-logs.js';
+import { readRecordedLines, RECORDED_LOGS, recordedData } from './recorded-logs.js';
 
 const line = (chat: string) => `[16:37:42] [Render thread/INFO]: [CHAT] ${chat}`;
 const gbkLine = (bytes: readonly number[]) => line('') + Buffer.from(bytes).toString('latin1');
@@ -55,13 +55,13 @@ describe('PlayerDeathTracker', () => {
 
   describe('on the recorded logs', () => {
     before(function () {
-      skipWithoutRecordedLogs(this);
+      recordedData.skipIfAbsent(this);
     });
 
     for (const recorded of RECORDED_LOGS) {
       it(`${recorded.file}: ${recorded.player}, ${recorded.deathLines.length} deaths`, async () => {
         const tracker = new PlayerDeathTracker();
-        const meanings: LineMeaning[] = (await readRecordedLines(recorded.file)).map((text) => tracker.read(text));
+        const meanings: LineMeaning[] = readRecordedLines(recorded.file).map((text) => tracker.read(text));
         expect(tracker.player).to.equal(recorded.player);
         const deathLines = meanings.flatMap((meaning, index) => (meaning.kind === 'death' ? [index + 1] : []));
         expect(deathLines).to.deep.equal(recorded.deathLines);

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { scanPlayerName } from './player-name-scan.js';
-import { RECORDED_LOGS, recordedLogPath, skipWithoutRecordedLogs } from './recorded-logs.js';
+import { RECORDED_LOGS, recordedData } from './recorded-logs.js';
 
 describe('scanPlayerName', () => {
   let temp: string;
@@ -51,8 +51,8 @@ describe('scanPlayerName', () => {
   });
 
   it('finds the user in every recorded log', async function () {
-    skipWithoutRecordedLogs(this);
+    recordedData.skipIfAbsent(this);
     for (const recorded of RECORDED_LOGS)
-      expect(await scanPlayerName(recordedLogPath(recorded.file)), recorded.file).to.equal(recorded.player);
+      expect(await scanPlayerName(recordedData.path(recorded.file)), recorded.file).to.equal(recorded.player);
   });
 });

@@ -1,12 +1,8 @@
-// Test support: the real Minecraft Java Edition client logs in ../shared/game-data/block-sandbox (see
-// its SOURCES.md), what each of them shows, and a skip with a reason for when that folder is absent.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The real Minecraft Java Edition client logs in the game data folder block-sandbox (see its
+// SOURCES.md): what each of them shows. Found, read and skipped for by the test kit's gameData().
+import { gameData } from '@keyframe/integration-testkit';
 
-// The compiled tests run from plugins/block-sandbox/dist/.
-export const GAME_DATA_FOLDER = fileURLToPath(new URL('../../../../shared/game-data/block-sandbox/', import.meta.url));
+export const recordedData = gameData('block-sandbox', 'recorded Minecraft logs');
 
 export interface RecordedLog {
   readonly file: string;
@@ -43,19 +39,7 @@ export const RECORDED_LOGS: readonly RecordedLog[] = [
   { file: 'fabric-26.1-client-dev-startup.log', player: 'Player804', deathLines: [] },
 ];
 
-export const recordedLogPath = (file: string) => path.join(GAME_DATA_FOLDER, file);
-
-/** Skips the running test or hook when the recorded logs are absent; mocha's skip takes no reason, so the title carries it. */
-export function skipWithoutRecordedLogs(context: Mocha.Context): void {
-  if (existsSync(GAME_DATA_FOLDER)) return;
-  const runnable = context.currentTest ?? context.test;
-  if (runnable) runnable.title += ` (skipped: recorded Minecraft logs not found at ${GAME_DATA_FOLDER})`;
-  context.skip();
-}
-
-/** The lines of a recorded log as the tail feed delivers them with `encoding: 'latin1'`: bytes as characters, newline removed. */
-export async function readRecordedLines(file: string): Promise<string[]> {
-  const lines = (await readFile(recordedLogPath(file), 'latin1')).split('\n').map((line) => line.replace(/\r$/, ''));
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
+/** The lines of a recorded log as the tail feed delivers them with `encoding: 'latin1'`: bytes as characters. */
+export function readRecordedLines(file: string): string[] {
+  return recordedData.lines(file, 'latin1');
 }

@@ -1,12 +1,19 @@
 // Every tape under test/data replays into this integration and gives the bookmarks in its expected
 // file; the recorded logs of ../shared are replayed line by line as tapes built at run time.
 import 'reflect-metadata';
-import { compareBookmarks, createTempFolder, itReplaysEveryTape, replayTape, writeTape, type TempFolder } from '@keyframe/test';
+import {
+  compareBookmarks,
+  createTempFolder,
+  itReplaysEveryTape,
+  replayTape,
+  writeTape,
+  type TempFolder,
+} from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readLogLine } from './log-line.js';
-import { RECORDED_LOGS, readRecordedLines, recordedLogPath, skipWithoutRecordedLogs } from './recorded-logs.js';
+import { readRecordedLines, RECORDED_LOGS, recordedData } from './recorded-logs.js';
 
 const PLUGIN_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = fileURLToPath(new URL('../test/data/', import.meta.url));
@@ -24,7 +31,7 @@ describe('block-sandbox tapes', () => {
   describe('recorded logs, line by line from after the Setting user: line (the tail starts at the end of the file)', () => {
     let temp: TempFolder;
     before(async function () {
-      skipWithoutRecordedLogs(this);
+      recordedData.skipIfAbsent(this);
       temp = await createTempFolder();
     });
     after(async () => {
@@ -33,11 +40,11 @@ describe('block-sandbox tapes', () => {
 
     for (const recorded of RECORDED_LOGS) {
       it(`${recorded.file}: ${recorded.deathLines.length} deaths of ${recorded.player}`, async () => {
-        const lines = await readRecordedLines(recorded.file);
+        const lines = readRecordedLines(recorded.file);
         const firstDelivered = lines.findIndex((line) => readLogLine(line).kind === 'user') + 1;
         expect(firstDelivered, 'the Setting user: line').to.be.greaterThan(0);
         // The feed opened the real file: the integration finds the player by scanning its beginning.
-        const file = recordedLogPath(recorded.file);
+        const file = recordedData.path(recorded.file);
         const entries = [
           { t: 0, feed: 'log', kind: 'tail', reset: 'opened', file },
           ...lines

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { TailInput, TailOptions } from '@keyframe/core';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import path from 'node:path';
 import { injectable } from 'tsyringe';

@@ -5,7 +5,7 @@
 // after activation, repeated lines, a half-written line, the log moved aside on a restart and bytes
 // that are not UTF-8.
 import 'reflect-metadata';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';

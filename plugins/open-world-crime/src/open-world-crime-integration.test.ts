@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { OpenWorldCrimeIntegration } from './open-world-crime-integration.js';
 import { WASTED_TEXT } from './wasted-text.js';

@@ -3,7 +3,7 @@
 // running, the integration reads it from the recording's own frames and the Deaths land at those times.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, StandInGame, writeTextVideo, type DrawnText } from '@keyframe/test';
+import { IntegrationService, StandInGame, writeTextVideo, type DrawnText } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

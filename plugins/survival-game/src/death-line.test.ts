@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { isDeathLine } from './death-line.js';
-import { readRecordedLines, skipWithoutRecordedLog } from './recorded-log.js';
+import { readRecordedLines, recordedData } from './recorded-log.js';
 
 describe('isDeathLine', () => {
   it('finds exactly the two deaths among the recorded client log lines', async function () {
-    skipWithoutRecordedLog(this);
-    const deaths = (await readRecordedLines()).filter(isDeathLine);
+    recordedData.skipIfAbsent(this);
+    const deaths = readRecordedLines().filter(isDeathLine);
     expect(deaths).to.deep.equal([
       '2026-03-21T05:34:35.817Z|0x2a7c|You died: killed by Suicide',
       '2026-03-21T05:38:55.622Z|0x2a7c|You died: killed by Spooder-Man (76561199844640850)',

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { TailInput, TailOptions } from '@keyframe/core';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { injectable } from 'tsyringe';
 import { SurvivalGameIntegration } from './survival-game-integration.js';

@@ -4,11 +4,11 @@
 // the real log tail: old lines, a half-written line, a restart that truncates the log, a replaced
 // log file and bytes that are not UTF-8.
 import 'reflect-metadata';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { appendFile, mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RECORDED_LOG, skipWithoutRecordedLog } from './recorded-log.js';
+import { RECORDED_LOG_FILE, recordedData } from './recorded-log.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const logLine = (message: string) => `${new Date().toISOString()}|0x2a7c|${message}\n`;
@@ -19,7 +19,7 @@ describe('survival-game end to end', function () {
   let outputLog: string;
 
   before(async function () {
-    skipWithoutRecordedLog(this);
+    recordedData.skipIfAbsent(this);
     if (!StandInGame.supported) this.skip();
     keyframe = await IntegrationService.start({
       integration: 'survivalGame',
@@ -38,7 +38,7 @@ describe('survival-game end to end', function () {
     await delay(1_500); // the tail has taken the end of the file as its starting point
 
     // The recorded client lines: two of them are deaths.
-    await appendFile(outputLog, await readFile(RECORDED_LOG));
+    await appendFile(outputLog, await readFile(recordedData.path(RECORDED_LOG_FILE)));
     await keyframe.bookmarksReach(2);
 
     // A line written in two pieces counts once it is complete.

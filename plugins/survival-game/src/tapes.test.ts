@@ -1,11 +1,11 @@
 // Every tape under test/data replays into this integration and gives the bookmarks in its expected
 // file; the recorded client log lines, replayed line by line at their own times, give their deaths.
 import 'reflect-metadata';
-import { createTempFolder, itReplaysEveryTape, replayTape, writeTape } from '@keyframe/test';
+import { createTempFolder, itReplaysEveryTape, replayTape, writeTape } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readRecordedLines, skipWithoutRecordedLog } from './recorded-log.js';
+import { readRecordedLines, recordedData } from './recorded-log.js';
 
 const PLUGIN_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const EXE = 'C:\\Program Files (x86)\\Steam\\steamapps\\common\\Rust\\RustClient.exe';
@@ -15,8 +15,8 @@ describe('survival-game tapes', () => {
   itReplaysEveryTape(PLUGIN_ROOT);
 
   it('replays the recorded client log lines at their logged times: a Death for each "You died"', async function () {
-    skipWithoutRecordedLog(this);
-    const lines = await readRecordedLines();
+    recordedData.skipIfAbsent(this);
+    const lines = readRecordedLines();
     const timeOf = (line: string) => Date.parse(line.slice(0, line.indexOf('|')));
     const start = timeOf(lines[0]!);
     const temp = await createTempFolder();

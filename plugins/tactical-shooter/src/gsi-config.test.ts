@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GSI_CONFIG_FILE_NAME, gsiConfig, gsiConfigBody } from './gsi-config.js';
-import { GAME_DATA_FOLDER, skipWithoutGameData } from './recorded-payloads.js';
+import { recordedData } from './recorded-payloads.js';
 
 // The compiled test runs from plugins/tactical-shooter/dist/.
 const SPEC = fileURLToPath(new URL('../../../../shared/SPEC.md', import.meta.url));
@@ -72,10 +72,10 @@ describe('GSI config', () => {
     });
 
     it("uses only keys the recorded third-party configs use (auth and token: csgostate's)", function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const recorded = new Set(
         ['gamestate_integration_csgogsi.cfg', 'gamestate_integration_csgostate.cfg'].flatMap((file) =>
-          keyValueLines(readFileSync(path.join(GAME_DATA_FOLDER, file), 'utf8').replace(/ {4}/g, '\t')).map(([, key]) => key),
+          keyValueLines(recordedData.text(file).replace(/ {4}/g, '\t')).map(([, key]) => key),
         ),
       );
       for (const [, key] of keyValueLines(GSI_CONFIG_TEXT).slice(1)) expect(recorded.has(key), key).to.equal(true);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { GsiMatchTracker, type GsiEvent, type GsiUpdate } from './gsi-match-tracker.js';
-import { readGameDataJson, readRequestLog, readSessionBodies, skipWithoutGameData, SPECTATOR_FILES } from './recorded-payloads.js';
+import { readRequestLog, readSessionBodies, recordedData, SPECTATOR_FILES } from './recorded-payloads.js';
 
 // Recorded payloads are edited freely in these tests.
 type Payload = Record<string, any>;
@@ -36,7 +36,7 @@ describe('GsiMatchTracker', () => {
   describe('against the recorded CS2 session (cs2-playing-session.bodies.jsonl)', () => {
     let bodies: unknown[];
     beforeEach(function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       bodies = readSessionBodies();
     });
 
@@ -214,8 +214,8 @@ describe('GsiMatchTracker', () => {
   describe('against recorded spectator payloads', () => {
     let spectating: Payload[];
     beforeEach(function () {
-      skipWithoutGameData(this);
-      spectating = SPECTATOR_FILES.map((file) => readGameDataJson(file) as Payload);
+      recordedData.skipIfAbsent(this);
+      spectating = SPECTATOR_FILES.map((file) => recordedData.json(file) as Payload);
     });
 
     it('produces nothing for the 4 payloads of someone watching another player', () => {
@@ -250,7 +250,7 @@ describe('GsiMatchTracker', () => {
 
   describe('against the recorded request log, foreign requests included (cs2-playing-session.request-log.json)', () => {
     it('ignores the 18 requests the game did not send, and still finds every event', function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const requests = readRequestLog();
       expect(requests).to.have.length(192);
       const tracker = new GsiMatchTracker();

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import type { HttpPushOptions } from '@keyframe/core';
-import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/test';
+import { IntegrationTestBed, SCRIPTED_PUSH_TOKEN } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { GSI_CONFIG_FILE_NAME, gsiConfig } from './gsi-config.js';
-import { readRequestLog, readSessionBodies, skipWithoutGameData } from './recorded-payloads.js';
+import { readRequestLog, readSessionBodies, recordedData } from './recorded-payloads.js';
 import { TacticalShooterIntegration } from './tactical-shooter-integration.js';
 
 const NO_DATA = 'No data from Counter-Strike 2 yet: is the config installed and the game restarted?';
@@ -146,7 +146,7 @@ describe('TacticalShooterIntegration', () => {
     });
 
     it("bookmarks the recorded session's kills and deaths in order", async function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2' });
       for (const body of readSessionBodies()) await push(JSON.stringify(body));
@@ -156,7 +156,7 @@ describe('TacticalShooterIntegration', () => {
     });
 
     it('bookmarks the same from the raw request log, foreign requests and all', async function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
       const integration = resolve();
       await integration.activate({ name: 'Counter-Strike 2' });
       for (const request of readRequestLog()) await push(request.body, request.method, request.headers['user-agent']);

@@ -2,13 +2,13 @@
 // writes its push config, activates during a recording while a stand-in for cs2 runs, and real
 // payloads POSTed to port 1340 become bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
-import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/test';
+import { IntegrationService, postAsGame, readPushToken, StandInGame, withPushToken } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GSI_CONFIG_FILE_NAME } from './gsi-config.js';
 
-import { readGameDataText, skipWithoutGameData } from './recorded-payloads.js';
+import { recordedData } from './recorded-payloads.js';
 
 /** The manifest's httpPush port. */
 const GSI_PORT = 1340;
@@ -27,7 +27,7 @@ describe('tactical-shooter end to end', function () {
   let keyframe: IntegrationService;
 
   before(async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     if (!StandInGame.supported) this.skip();
     keyframe = await IntegrationService.start({
       integration: 'tacticalShooter',
@@ -63,7 +63,7 @@ describe('tactical-shooter end to end', function () {
 
     // The game sends the token of the config the service wrote, in place of the recorded one.
     const token = await readPushToken(path.join(keyframe.temp.path, 'data'));
-    const bodies = readGameDataText('cs2-playing-session.bodies.jsonl').split('\n');
+    const bodies = recordedData.text('cs2-playing-session.bodies.jsonl').split('\n');
     for (const line of PUSHED_LINES) {
       expect(await postAsGame(GSI_PORT, withPushToken(bodies[line - 1]!, token))).to.equal(200);
     }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readHudMessage, namesPlayer } from './hud-message-reader.js';
 import { KILL_PHRASES, OWN_DEATH_PHRASES } from './hud-phrases.js';
-import { ENGLISH_MATCH, GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, recordedFiles, skipWithoutGameData } from './recorded-hudmsg.js';
+import { ENGLISH_MATCH, GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, recordedData, recordedFiles } from './recorded-hudmsg.js';
 
 /** Every message of a recorded answer that means something for `nickname`, by id. */
 function outcomesFor(file: string, nickname: string): Record<number, string> {
@@ -16,7 +16,7 @@ function outcomesFor(file: string, nickname: string): Record<number, string> {
 describe('readHudMessage', () => {
   describe('on the real German ground battle', function () {
     beforeEach(function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
     });
 
     it("finds exactly CassualTux's two kills (a BMP-2, a Su-25K shot down) and two deaths", () => {
@@ -44,7 +44,7 @@ describe('readHudMessage', () => {
 
   describe('on the real English air battle', function () {
     beforeEach(function () {
-      skipWithoutGameData(this);
+      recordedData.skipIfAbsent(this);
     });
 
     it('reads shot down, destroyed (AI units too) and crashes for the named player only', () => {
@@ -68,7 +68,7 @@ describe('readHudMessage', () => {
   });
 
   it('gives nothing in any recorded answer for a player who is not in it (spectating)', function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     for (const file of recordedFiles()) expect(outcomesFor(file, 'SomeoneElse'), file).to.deep.equal({});
   });
 

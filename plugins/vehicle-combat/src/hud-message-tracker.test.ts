@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { HudMessageTracker } from './hud-message-tracker.js';
-import { readGameDataText, recordedFiles, skipWithoutGameData } from './recorded-hudmsg.js';
+import { recordedData, recordedFiles } from './recorded-hudmsg.js';
 
 const body = (...damage: Array<[number, string, number?]>) =>
   JSON.stringify({
@@ -91,11 +91,11 @@ describe('HudMessageTracker', () => {
   });
 
   it('reads every real recorded answer', function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     for (const file of recordedFiles()) {
       const tracker = new HudMessageTracker();
       tracker.update('{"events":[],"damage":[]}');
-      const update = tracker.update(readGameDataText(file));
+      const update = tracker.update(recordedData.text(file));
       expect(update.outcome, file).to.equal('messages');
     }
   });

@@ -1,4 +1,5 @@
-import { TestGamePaths } from '@keyframe/test';
+import { DiskGameFiles } from '@keyframe/core';
+import { TestGamePaths } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -45,6 +46,7 @@ describe('logFolderCandidates', () => {
 });
 
 describe('readLocalNickname', () => {
+  const files = new DiskGameFiles();
   let temp: string;
   beforeEach(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-'));
@@ -59,22 +61,22 @@ describe('readLocalNickname', () => {
     await writeClog(first, '2026_01_01_10_00_00__1.clog', loggedInSession('OldAccount'), new Date('2026-01-01T10:00:00Z'));
     const newest = await writeClog(second, '2026_01_02_10_00_00__1.clog', loggedInSession('CassualTux'), new Date('2026-01-02T10:00:00Z'));
     await writeClog(first, '2026_01_01_09_00_00__1.clog', loggedInSession('Older'), new Date('2026-01-01T09:00:00Z'));
-    expect(await readLocalNickname([first, second])).to.deep.equal({ nickname: 'CassualTux', file: newest });
+    expect(await readLocalNickname([first, second], files)).to.deep.equal({ nickname: 'CassualTux', file: newest });
   });
 
   it('says why there is no nickname: no folder, no log, or a log without a login', async () => {
-    const missing = await readLocalNickname([path.join(temp, 'nowhere')]);
+    const missing = await readLocalNickname([path.join(temp, 'nowhere')], files);
     expect(missing).to.deep.include({ nickname: undefined });
     expect(missing)
       .to.have.property('reason')
       .that.matches(/no \*\.clog file in .*nowhere/);
 
     await writeFile(path.join(temp, 'notes.txt'), 'not a log');
-    expect(await readLocalNickname([temp]))
+    expect(await readLocalNickname([temp], files))
       .to.have.property('reason')
       .that.matches(/no \*\.clog file/);
 
     const file = await writeClog(temp, 'session.clog', '0.012 [I]  $07 start logging\n');
-    expect(await readLocalNickname([temp])).to.deep.equal({ nickname: undefined, reason: `${file} names no logged-in player yet` });
+    expect(await readLocalNickname([temp], files)).to.deep.equal({ nickname: undefined, reason: `${file} names no logged-in player yet` });
   });
 });

@@ -1,6 +1,6 @@
 // Finds War Thunder's client logs on this machine and reads the local player's nickname from the newest.
-import type { GamePathsService } from '@keyframe/core';
-import { readdir, readFile, stat } from 'node:fs/promises';
+// Read through GameFiles, so that `keyframe tape record` keeps the log beside the tape.
+import type { GameFilesService, GamePathsService } from '@keyframe/core';
 import path from 'node:path';
 import { decodeCombatLog, nicknameInCombatLog } from './combat-log.js';
 
@@ -32,12 +32,12 @@ export async function logFolderCandidates(executablePath: string | undefined, pa
 }
 
 /** The nickname in the most recently written `.clog` of all the folders, or why there is none. Never throws. */
-export async function readLocalNickname(folders: readonly string[]): Promise<NicknameLookup> {
-  const newest = await newestLog(folders);
+export async function readLocalNickname(folders: readonly string[], files: GameFilesService): Promise<NicknameLookup> {
+  const newest = await newestLog(folders, files);
   if (newest === undefined) return { nickname: undefined, reason: `no *.clog file in ${folders.join(', ')}` };
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(newest);
+    bytes = await files.read(newest);
   } catch (error) {
     return { nickname: undefined, reason: `${newest} cannot be read: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -47,14 +47,13 @@ export async function readLocalNickname(folders: readonly string[]): Promise<Nic
 
 // The newest by modification time: the running game keeps writing its own log (creation times are
 // not kept on every Linux file system).
-async function newestLog(folders: readonly string[]): Promise<string | undefined> {
+async function newestLog(folders: readonly string[], files: GameFilesService): Promise<string | undefined> {
   let newest: { file: string; modifiedMs: number } | undefined;
   for (const folder of folders) {
-    const names = await readdir(folder).catch(() => []);
-    for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.clog'))) {
-      const file = path.join(folder, name);
-      const info = await stat(file).catch(() => undefined);
-      if (info?.isFile() && (newest === undefined || info.mtimeMs > newest.modifiedMs)) newest = { file, modifiedMs: info.mtimeMs };
+    const entries = await files.list(folder).catch(() => []);
+    for (const entry of entries.filter(({ name, kind }) => kind === 'file' && name.toLowerCase().endsWith('.clog'))) {
+      const modifiedMs = entry.modifiedAt.getTime();
+      if (newest === undefined || modifiedMs > newest.modifiedMs) newest = { file: path.join(folder, entry.name), modifiedMs };
     }
   }
   return newest?.file;

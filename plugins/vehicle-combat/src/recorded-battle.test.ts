@@ -2,13 +2,13 @@
 // to a 500 ms poll: a tape is derived from it at run time (each message appears half a second into its
 // battle second), never stored. The local player is the capture's author, CassualTux.
 import 'reflect-metadata';
-import { assertTapeMatchesExpected, TestGamePaths } from '@keyframe/test';
+import { assertTapeMatchesExpected, TestGamePaths } from '@keyframe/integration-testkit';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loggedInSession, writeClog } from './clog-fixtures.js';
-import { GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, skipWithoutGameData, type RecordedDamage } from './recorded-hudmsg.js';
+import { GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, type RecordedDamage, recordedData } from './recorded-hudmsg.js';
 
 const PLUGIN_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const POLL_MS = 500;
@@ -39,7 +39,7 @@ describe('the real German ground battle, polled', function () {
   let temp: string;
   let gamePaths: TestGamePaths;
   beforeEach(async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-real-'));
     gamePaths = new TestGamePaths(temp);
     await writeClog(path.join(gamePaths.localAppData(), 'WarThunder', '.game_logs'), 'session.clog', loggedInSession(GERMAN_PLAYER));

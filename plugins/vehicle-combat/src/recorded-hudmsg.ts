@@ -1,11 +1,8 @@
-// Test support: the real `/hudmsg` answers in ../shared/game-data/vehicle-combat (see its SOURCES.md),
-// read where they are, and a skip with a reason for when that folder is not there.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The real `/hudmsg` answers in the game data folder vehicle-combat (see its SOURCES.md): what each
+// file is. Found, read and skipped for by the test kit's gameData().
+import { gameData } from '@keyframe/integration-testkit';
 
-// The compiled tests run from plugins/vehicle-combat/dist/.
-export const GAME_DATA_FOLDER = fileURLToPath(new URL('../../../../shared/game-data/vehicle-combat/', import.meta.url));
+export const recordedData = gameData('vehicle-combat', 'recorded War Thunder /hudmsg answers');
 
 /** German ground battle, ids 65–211; the local player (the capture's author) is `-GFF7- CassualTux`. */
 export const GERMAN_MATCH = 'hudmsg-de-ground-full-match-ids65-211.json';
@@ -19,24 +16,8 @@ export interface RecordedDamage {
   time: number;
 }
 
-export function hasGameData(): boolean {
-  return existsSync(GAME_DATA_FOLDER);
-}
-
-/** Skips the running test or hook when the recorded data is absent; mocha's skip takes no reason, so the title carries it. */
-export function skipWithoutGameData(context: Mocha.Context): void {
-  if (hasGameData()) return;
-  const runnable = context.currentTest ?? context.test;
-  if (runnable) runnable.title += ` (skipped: recorded War Thunder /hudmsg answers not found at ${GAME_DATA_FOLDER})`;
-  context.skip();
-}
-
-export function readGameDataText(file: string): string {
-  return readFileSync(path.join(GAME_DATA_FOLDER, file), 'utf8');
-}
-
 export function readRecordedDamage(file: string): RecordedDamage[] {
-  return (JSON.parse(readGameDataText(file)) as { damage: RecordedDamage[] }).damage;
+  return (recordedData.json(file) as { damage: RecordedDamage[] }).damage;
 }
 
 export function recordedFiles(): string[] {

@@ -2,7 +2,7 @@
 // `<tape>.clog.txt` beside a tape is the game's client log at the time (decoded): it is encoded into a
 // temp folder where GamePaths points, as the game would leave it. A tape without one has no log at all.
 import 'reflect-metadata';
-import { itReplaysEveryTape, TestGamePaths } from '@keyframe/test';
+import { itReplaysEveryTape, TestGamePaths } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

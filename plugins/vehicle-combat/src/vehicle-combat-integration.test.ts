@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { PollInput, PollOptions } from '@keyframe/core';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -28,8 +28,8 @@ describe('VehicleCombatIntegration', () => {
   beforeEach(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'vehicle-combat-'));
     bed = new IntegrationTestBed({ key: 'vehicleCombat', root: temp });
-    const { feeds, bookmarks, gamePaths, clock, logger, health } = bed;
-    integration = new QuickVehicleCombatIntegration(feeds, bookmarks, gamePaths, clock, logger, health);
+    const { feeds, bookmarks, gamePaths, gameFiles, clock, logger, health } = bed;
+    integration = new QuickVehicleCombatIntegration(feeds, bookmarks, gamePaths, gameFiles, clock, logger, health);
   });
   afterEach(async () => {
     await integration.deactivate();

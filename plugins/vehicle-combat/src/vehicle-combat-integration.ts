@@ -4,6 +4,7 @@ import {
   Bookmarks,
   Clock,
   Feeds,
+  GameFiles,
   GamePaths,
   Health,
   Logger,
@@ -11,6 +12,7 @@ import {
   type ClockService,
   type DetectedGame,
   type FeedsService,
+  type GameFilesService,
   type GameIntegration,
   type GamePathsService,
   type HealthReporter,
@@ -61,6 +63,7 @@ export class VehicleCombatIntegration implements GameIntegration {
     @inject(Feeds) private readonly feeds: FeedsService,
     @inject(Bookmarks) private readonly bookmarks: BookmarksService,
     @inject(GamePaths) private readonly paths: GamePathsService,
+    @inject(GameFiles) private readonly files: GameFilesService,
     @inject(Clock) private readonly clock: ClockService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
@@ -143,7 +146,7 @@ export class VehicleCombatIntegration implements GameIntegration {
 
   private async lookUpNickname(): Promise<void> {
     this.#nicknameCheckedAt = this.clock.now().getTime();
-    const lookup = await readLocalNickname(this.#logFolders);
+    const lookup = await readLocalNickname(this.#logFolders, this.files);
     if (lookup.nickname === undefined) {
       this.logger.debug(`No nickname yet: ${lookup.reason}`);
     } else {

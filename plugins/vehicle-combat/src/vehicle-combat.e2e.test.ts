@@ -4,12 +4,12 @@
 // bookmarks in `State` and then in the finished session's metadata.
 import 'reflect-metadata';
 import { parseDuration } from '@keyframe/core/protocol';
-import { IntegrationService, StandInGame } from '@keyframe/test';
+import { IntegrationService, StandInGame } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { loggedInSession, writeClog } from './clog-fixtures.js';
-import { GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, skipWithoutGameData, type RecordedDamage } from './recorded-hudmsg.js';
+import { GERMAN_MATCH, GERMAN_PLAYER, readRecordedDamage, type RecordedDamage, recordedData } from './recorded-hudmsg.js';
 import { HUD_PORT } from './vehicle-combat-integration.js';
 
 /** Battle seconds per wall second. */
@@ -76,7 +76,7 @@ describe('vehicle-combat end to end', function () {
   const gameFolder = path.join('games', 'War Thunder');
 
   before(async function () {
-    skipWithoutGameData(this);
+    recordedData.skipIfAbsent(this);
     if (!StandInGame.supported) {
       this.test!.parent!.title += ' (skipped: the stand-in game process needs Linux or macOS)';
       this.skip();

@@ -1,7 +1,7 @@
 // Every tape under test/data replays into this integration (real OCR on its frames) and gives the
 // bookmarks in its expected file; the 4:3 one also says in health why nothing is read.
 import 'reflect-metadata';
-import { itReplaysEveryTape } from '@keyframe/test';
+import { itReplaysEveryTape } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IntegrationTestBed } from '@keyframe/test';
+import { IntegrationTestBed } from '@keyframe/integration-testkit';
 import { expect } from 'chai';
 import { EVENT_TEXT } from './event-text.js';
 import { VehicleSoccerIntegration } from './vehicle-soccer-integration.js';

@@ -2,7 +2,7 @@
 // Writes the tapes in test/data: Rocket League's event messages drawn over busy moving scenes
 // (no public screenshots exist to test with), read every 500 ms. Run after `npm run build` when a
 // scene changes: `node plugins/vehicle-soccer/test/generate-tapes.mjs`; commit the tapes and frames.
-import { writeScreenTextTape } from '@keyframe/test';
+import { writeScreenTextTape } from '@keyframe/integration-testkit';
 import { fileURLToPath } from 'node:url';
 
 const DATA = fileURLToPath(new URL('./data/', import.meta.url));

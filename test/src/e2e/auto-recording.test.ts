@@ -7,9 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { State } from '@keyframe/core/protocol';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 /** The detector polls every 2 s; a recording shows after ffmpeg's first frame. */
 const DETECTION_BUDGET_MS = 5000;

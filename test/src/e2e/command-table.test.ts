@@ -3,9 +3,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 const SPEC = fileURLToPath(new URL('../../../../shared/SPEC.md', import.meta.url));
 

@@ -3,9 +3,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { WebSocket } from 'ws';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 const ALLOWED_ORIGIN = 'http://localhost:5173';
 

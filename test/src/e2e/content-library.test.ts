@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDuration, type CommandName, type ContentItem, type State } from '@keyframe/core/protocol';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { ProtocolClient } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

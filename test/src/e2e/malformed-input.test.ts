@@ -2,9 +2,7 @@
 // and the process keeps running.
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 interface Case {
   name: string;

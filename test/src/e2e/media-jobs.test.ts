@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { generateVideo } from '@keyframe/core/testing';
-import type { ProtocolClient } from '../kit/protocol-client.js';
+import { type ProtocolClient } from '@keyframe/integration-testkit';
 import { ffmpegPath, processesMentioning } from '../kit/processes.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 

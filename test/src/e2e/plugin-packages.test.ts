@@ -17,7 +17,7 @@ describe('integration package check', () => {
     expect(stdout).to.include('well-formed');
   });
 
-  it('reports core as a dependency, install scripts and imports of core internals', async () => {
+  it('reports core as a dependency, install scripts, imports of core internals and tests on the private @keyframe/test', async () => {
     await mkdir(path.join(ROOT, '.test-plugins'), { recursive: true });
     const folder = await mkdtemp(path.join(ROOT, '.test-plugins', 'check-'));
     try {
@@ -29,6 +29,7 @@ describe('integration package check', () => {
           name: 'bad',
           main: 'index.js',
           dependencies: { '@keyframe/core': '0.1.0' },
+          devDependencies: { '@keyframe/test': '0.1.0' },
           scripts: { postinstall: 'node x.js' },
           keyframe: {
             apiVersion: 1,
@@ -37,6 +38,7 @@ describe('integration package check', () => {
         }),
       );
       await writeFile(path.join(plugin, 'src', 'index.ts'), "import { StateStore } from '@keyframe/core/host';\n");
+      await writeFile(path.join(plugin, 'src', 'tapes.test.ts'), "import { itReplaysEveryTape } from '@keyframe/test';\n");
       const failure = await run(process.execPath, [CHECK, folder]).then(
         () => undefined,
         (error: { code: number; stderr: string }) => error,
@@ -45,6 +47,8 @@ describe('integration package check', () => {
       expect(failure?.stderr).to.include('@keyframe/core must be a peer dependency');
       expect(failure?.stderr).to.include('lifecycle script "postinstall"');
       expect(failure?.stderr).to.include('imports core internals: @keyframe/core/host');
+      expect(failure?.stderr).to.include('@keyframe/test is private: depend on @keyframe/integration-testkit instead');
+      expect(failure?.stderr).to.include('tapes.test.ts imports @keyframe/test: use @keyframe/integration-testkit');
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

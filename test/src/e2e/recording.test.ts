@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseDuration } from '@keyframe/core/protocol';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { ProtocolClient } from '@keyframe/integration-testkit';
 import { processesMentioning } from '../kit/processes.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 

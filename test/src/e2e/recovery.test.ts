@@ -8,7 +8,7 @@ import { mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseDuration } from '@keyframe/core/protocol';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { ProtocolClient } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
 function ffprobePath(): string {

@@ -3,9 +3,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 const readSettingsFile = async (folder: string) =>
   JSON.parse(await readFile(path.join(folder, 'settings.json'), 'utf8')) as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProtocolClient } from '../kit/protocol-client.js';
+import { type ProtocolClient } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { importUploadableVideo, TusPlatform, type PlatformTokens } from '../kit/tus-platform.js';
 

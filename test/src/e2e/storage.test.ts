@@ -6,9 +6,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 const GIB = 1024 ** 3;
 

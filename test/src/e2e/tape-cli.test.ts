@@ -1,13 +1,13 @@
 // `keyframe tape play` and `keyframe tape record`, run as a user runs them: `node core/dist/main.js tape …`.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFeedEntry, readTape, type FeedEntry } from '@keyframe/core/tapes';
-import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, postAsGame, readPushToken, type TempFolder, withPushToken } from '@keyframe/integration-testkit';
 
 // The compiled test runs from test/dist/e2e/.
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -280,6 +280,109 @@ describe('keyframe tape (command line)', function () {
       const run = await play(tape);
       expect(run.code, describeRun(run)).to.not.equal(0);
       expect(run.stderr).to.include(`${tape}:2: not JSON`);
+    });
+  });
+
+  describe('a handler that throws', () => {
+    const KEY = 'throwingGame';
+    // A plugin a developer keeps in a folder of their own (KEYFRAME_PLUGIN_DIRS).
+    const writeThrowingPlugin = async () => {
+      const plugins = path.join(temp.path, 'dev-plugins');
+      const folder = path.join(plugins, 'keyframe-plugin-throwing-game');
+      // The repo's SDK and DI container where Node looks from the plugin's folder up (not bundled in the package).
+      const modules = path.join(temp.path, 'node_modules');
+      await mkdir(path.join(modules, '@keyframe'), { recursive: true });
+      await symlink(path.join(REPO, 'core'), path.join(modules, '@keyframe', 'core'), 'dir');
+      await symlink(path.join(REPO, 'node_modules', 'tsyringe'), path.join(modules, 'tsyringe'), 'dir');
+      await mkdir(folder, { recursive: true });
+      const integration = {
+        key: KEY,
+        displayName: 'Throwing game',
+        events: ['Kill'],
+        games: [{ name: 'Throwing game', executables: ['throwing-game'] }],
+      };
+      await writeFile(
+        path.join(folder, 'package.json'),
+        JSON.stringify({
+          name: 'keyframe-plugin-throwing-game',
+          version: '1.0.0',
+          type: 'module',
+          main: 'index.js',
+          keyframe: { apiVersion: 1, integration: { ...integration, feeds: ['poll'] } },
+        }),
+      );
+      await writeFile(
+        path.join(folder, 'index.js'),
+        [
+          "import { Feeds } from '@keyframe/core';",
+          "import { inject, injectable } from 'tsyringe';",
+          'class ThrowingGame {',
+          '  constructor(feeds) { this.feeds = feeds; }',
+          '  async activate() {',
+          '    const url = `http://127.0.0.1:${process.env.THROWING_GAME_PORT ?? 1}/score`;',
+          "    this.feeds.poll('scores', { url, intervalMs: 200 }).onInput((input) => { readScore(input); });",
+          '  }',
+          '  async deactivate() {}',
+          '}',
+          'function readScore(input) {',
+          '  return JSON.parse(input.body).score.value;',
+          '}',
+          'inject(Feeds)(ThrowingGame, undefined, 0);',
+          'injectable()(ThrowingGame);',
+          'export default ThrowingGame;',
+          '',
+        ].join('\n'),
+      );
+      return { KEYFRAME_PLUGIN_DIRS: plugins };
+    };
+    const PLUGIN_FRAME = /^ {4}at readScore \(.*keyframe-plugin-throwing-game\/index\.js:12:\d+\)$/m;
+
+    it('play: prints the tape line, its feed and t, and the stack inside the plugin, and exits non-zero', async () => {
+      const env = await writeThrowingPlugin();
+      const tape = path.join(temp.path, 'throws.tape.jsonl');
+      const poll = (t: number, body: string) => JSON.stringify({ t, feed: 'scores', kind: 'poll', status: 200, body });
+      await writeFile(
+        tape,
+        [
+          JSON.stringify({ tape: 1, integration: KEY, recordedAt: '2026-01-01T00:00:00.000Z' }),
+          poll(500, '{"score": {"value": 1}}'),
+          '',
+          poll(8000, '{}'),
+          '',
+        ].join('\n'),
+      );
+      running = TapeProcess.start(['play', tape, '--data-dir', path.join(temp.path, 'data')], env);
+      const run = await running.exited;
+      expect(run.code, describeRun(run)).to.equal(1);
+      expect(run.stderr).to.include("line 4 (feed scores, t=8.000): TypeError: Cannot read properties of undefined (reading 'value')\n");
+      expect(run.stderr).to.match(PLUGIN_FRAME);
+      expect(run.stderr, "Node's and the host's frames are left out").to.not.match(/node:internal|core\/dist/);
+    });
+
+    it('record: prints the stack of the handler that threw, and goes on recording', async () => {
+      const env = await writeThrowingPlugin();
+      const server = createHttpServer((_request, response) => response.end('{}'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const out = path.join(temp.path, 'throws.tape.jsonl');
+        const port = String((server.address() as AddressInfo).port);
+        running = TapeProcess.start(['record', KEY, '--out', out, '--data-dir', path.join(temp.path, 'data')], {
+          ...env,
+          THROWING_GAME_PORT: port,
+        });
+        await running.printed(/Play; press Ctrl\+C to finish\./);
+        for (let waited = 0; !PLUGIN_FRAME.test(running.stderr) && waited < 5000; waited += 50)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        running.child.kill('SIGINT');
+        const run = await running.exited;
+        expect(run.code, describeRun(run)).to.equal(0);
+        expect(run.stderr).to.include(`[${KEY}] error: feed "scores": the integration failed to handle an input`);
+        expect(run.stderr).to.include("TypeError: Cannot read properties of undefined (reading 'value')");
+        expect(run.stderr).to.match(PLUGIN_FRAME);
+        expect((await readTape(out)).entries.length, 'the inputs are on the tape all the same').to.be.above(0);
+      } finally {
+        server.close();
+      }
     });
   });
 });

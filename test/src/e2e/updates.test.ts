@@ -12,9 +12,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { create as createTar } from 'tar';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { createTempFolder, ProtocolClient, type TempFolder } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 const require = createRequire(import.meta.url);
 const CORE = path.dirname(require.resolve('@keyframe/core/package.json'));

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentItem, EventContentMap } from '@keyframe/core/protocol';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { ProtocolClient } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { importUploadableVideo, TusPlatform } from '../kit/tus-platform.js';
 

@@ -11,14 +11,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ContentItem, EventContentMap } from '@keyframe/core/protocol';
 import { filesBelow } from '../kit/folder-checksum.js';
-import { IntegrationService, StandInGame } from '../kit/integration-end-to-end.js';
+import { createTempFolder, IntegrationService, type ProtocolClient, StandInGame, type TempFolder } from '@keyframe/integration-testkit';
 import { fileSha256, importGeneratedVideo } from '../kit/imported-video.js';
 import { pingLatencyWatch, type PingLatencyReport } from '../kit/ping-latency-watch.js';
 import { ffmpegPath } from '../kit/processes.js';
-import type { ProtocolClient } from '../kit/protocol-client.js';
 import { SeededRandom } from '../kit/seeded-random.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 const run = promisify(execFile);
 /**

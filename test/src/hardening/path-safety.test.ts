@@ -13,9 +13,8 @@ import { generateVideo } from '@keyframe/core/testing';
 import { folderChecksum, folderListing } from '../kit/folder-checksum.js';
 import { importGeneratedVideo } from '../kit/imported-video.js';
 import { ffmpegPath } from '../kit/processes.js';
-import type { ProtocolClient, ReceivedEvent } from '../kit/protocol-client.js';
+import { createTempFolder, type ProtocolClient, type ReceivedEvent, type TempFolder } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 /** The parameters of commands.ts that name a file or folder; the suite must cover each of them. */
 const PATH_PARAMETERS = /^(FileName|FilePath|FilePaths|fileName|Segments|Items|Path)$/;

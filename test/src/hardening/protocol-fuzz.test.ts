@@ -13,7 +13,7 @@ import { WebSocket } from 'ws';
 import { folderChecksum } from '../kit/folder-checksum.js';
 import { FrameFuzzer, type FuzzFrame } from '../kit/frame-fuzzer.js';
 import { mebibytes, processSamplingSupported, sampleProcess, sampleUntil, type ProcessSample } from '../kit/process-sampler.js';
-import { ProtocolClient, type ReceivedEvent } from '../kit/protocol-client.js';
+import { ProtocolClient, type ReceivedEvent } from '@keyframe/integration-testkit';
 import { SeededRandom } from '../kit/seeded-random.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { longTestsSelected } from '../kit/test-length.js';

@@ -11,13 +11,19 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isFeedEntry, readTape } from '@keyframe/core/tapes';
-import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
+import {
+  type Certificate,
+  IntegrationService,
+  postAsGame,
+  readPushToken,
+  selfSignedCertificate,
+  StandInGame,
+  withPushToken,
+} from '@keyframe/integration-testkit';
 import type { HttpPushInput, PollInput, TailInput } from '@keyframe/core';
 import type { ContentItem } from '@keyframe/core/protocol';
 import { filesBelow } from '../kit/folder-checksum.js';
-import { IntegrationService, StandInGame } from '../kit/integration-end-to-end.js';
 import { pingLatencyWatch } from '../kit/ping-latency-watch.js';
-import { selfSignedCertificate, type Certificate } from '../kit/self-signed-certificate.js';
 import { mebibytes, sampleProcess, type ProcessSample } from '../kit/process-sampler.js';
 import { longTestsSelected } from '../kit/test-length.js';
 

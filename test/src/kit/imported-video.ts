@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ffmpegPath } from './processes.js';
-import type { ProtocolClient } from './protocol-client.js';
+import { type ProtocolClient } from '@keyframe/integration-testkit';
 
 /**
  * Writes a test video to `<sourceFolder>/<name>.mp4`, imports it as a Session and resolves with its

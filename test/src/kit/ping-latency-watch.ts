@@ -2,7 +2,7 @@
 // the service's responsiveness under load, as a user's frontend would feel it. The service has one
 // active connection, so the watch shares the test's client; the test must not send `ping` itself
 // while a watch runs (pongs are matched to pings in order).
-import type { ProtocolClient } from './protocol-client.js';
+import { type ProtocolClient } from '@keyframe/integration-testkit';
 
 export interface PingLatencyReport {
   /** Pings answered. */

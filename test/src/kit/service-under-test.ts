@@ -2,9 +2,7 @@
 // service started on them with the synthetic capture source and a client connected; after the test
 // all of it is stopped and removed.
 import type { State } from '@keyframe/core/protocol';
-import { ProtocolClient } from './protocol-client.js';
-import { ServiceProcess } from './service-process.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 export class ServiceUnderTest {
   /** Settings, logs and cache; new for every test. */

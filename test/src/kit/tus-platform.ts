@@ -12,8 +12,7 @@ import type { ContentItem } from '@keyframe/core/protocol';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import { importGeneratedVideo } from './imported-video.js';
-import type { ProtocolClient } from './protocol-client.js';
-import { createTempFolder, type TempFolder } from './temp-folder.js';
+import { createTempFolder, type ProtocolClient, type TempFolder } from '@keyframe/integration-testkit';
 
 export interface PlatformTokens {
   accessToken: string;

@@ -9,10 +9,8 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileSha256, importGeneratedVideo } from '../kit/imported-video.js';
 import { ffmpegPath } from '../kit/processes.js';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
+import { createTempFolder, ProtocolClient, ServiceProcess } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { createTempFolder } from '../kit/temp-folder.js';
 
 /** Files below `folder` (relative), hidden ones included. */
 const filesBelow = async (folder: string) =>

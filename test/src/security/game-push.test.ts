@@ -12,13 +12,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { postAsGame, readPushToken, withPushToken } from '@keyframe/core/testing';
+import {
+  createTempFolder,
+  IntegrationService,
+  postAsGame,
+  ProtocolClient,
+  readPushToken,
+  ServiceProcess,
+  StandInGame,
+  type TempFolder,
+  withPushToken,
+} from '@keyframe/integration-testkit';
 import type { State } from '@keyframe/core/protocol';
 import { CHROMIUM_PATH } from '../kit/browser.js';
-import { IntegrationService, StandInGame } from '../kit/integration-end-to-end.js';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 const CS2_PORT = 1340;
 const DOTA_PORT = 1341;

@@ -14,7 +14,7 @@ import { generateVideo } from '@keyframe/core/testing';
 import { CHROMIUM_PATH } from '../kit/browser.js';
 import { importGeneratedVideo } from '../kit/imported-video.js';
 import { ffmpegPath } from '../kit/processes.js';
-import type { ProtocolClient } from '../kit/protocol-client.js';
+import { type ProtocolClient } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
 /** As `defaultDecoderPoolLimits`: one decode per core beyond the first, at most two. */

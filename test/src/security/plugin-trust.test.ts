@@ -8,9 +8,7 @@ import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ProtocolClient } from '../kit/protocol-client.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 const require = createRequire(import.meta.url);
 const CORE = path.dirname(require.resolve('@keyframe/core/package.json'));

@@ -8,9 +8,8 @@ import { mkdir, readFile, stat, symlink, truncate, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { allocatedFile, makeReadOnly, undoReadOnly } from '@keyframe/core/testing';
 import { writeLibrarySession } from '../kit/library-session.js';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { createTempFolder, ProtocolClient, type TempFolder } from '@keyframe/integration-testkit';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 const GIB = 1024 ** 3;
 const HOUR = 3600_000;

@@ -10,10 +10,8 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 import path from 'node:path';
 import { openUi } from '../kit/browser.js';
 import { mebibytes, sampleProcess } from '../kit/process-sampler.js';
-import { ProtocolClient } from '../kit/protocol-client.js';
+import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 import { clientFrame, OPCODE_CLOSE, openRawWebSocket, serverFrames } from '../kit/raw-websocket.js';
-import { ServiceProcess } from '../kit/service-process.js';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
 
 interface LoggedLine {
   level: string;

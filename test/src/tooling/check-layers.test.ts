@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTempFolder, type TempFolder } from '../kit/temp-folder.js';
+import { createTempFolder, type TempFolder } from '@keyframe/integration-testkit';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const SCRIPT = path.join(REPO, 'scripts', 'check-layers.mjs');

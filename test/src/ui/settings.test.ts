@@ -195,6 +195,38 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
     }
   });
 
+  it('shows refused integration packages with the reason, including one that appears while the page is open', async () => {
+    const modules = path.join(under.data.path, 'plugins', 'node_modules');
+    const writeManifest = async (name: string, extra: object) => {
+      await mkdir(path.join(modules, name), { recursive: true });
+      await writeFile(path.join(modules, name, 'package.json'), JSON.stringify({ name, version: '2.0.0', main: 'index.js', ...extra }));
+    };
+    const manifest = (key: string) => ({
+      apiVersion: 1,
+      integration: { key, displayName: key, events: ['Kill'], games: [{ name: key, executables: [`${key}.exe`] }], feeds: [] },
+    });
+    await writeManifest('keyframe-plugin-future', { engines: { keyframe: '^99.0.0' }, keyframe: manifest('futureGame') });
+    await startConfigured(under);
+    const ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.goto(new URL('#/settings/integrations', under.process.url).href);
+      const future = page.getByTestId('integration-package-futureGame');
+      await future.waitFor({ timeout: SLOW_UI_MS });
+      expect(await future.getByTestId('integration-package-reason').textContent()).to.match(/^needs Keyframe \^99\.0\.0; this is \d/);
+      expect(await future.textContent()).to.contain('keyframe-plugin-future 2.0.0');
+      await ui.screenshot('settings-integrations-refused');
+
+      await writeManifest('keyframe-plugin-typo', { keyframe: { apiVersion: 1, integration: { key: 'typoGame' } } });
+      const typo = page.getByTestId('integration-package-typoGame');
+      await typo.waitFor({ timeout: SLOW_UI_MS });
+      expect(await typo.getByTestId('integration-package-reason').textContent()).to.match(/^bad keyframe manifest/);
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
   it('rebinds a key (and says hotkeys need a desktop session), applies a preset and adds a game', async () => {
     // Without a display the service cannot hear hotkeys, and says so the first time they are changed.
     await startConfigured(under, quickRecording(under), { DISPLAY: undefined, WAYLAND_DISPLAY: undefined });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openUi } from '../kit/browser.js';
-import { ServiceProcess } from '../kit/service-process.js';
+import { ServiceProcess } from '@keyframe/integration-testkit';
 import { serviceUnderTest, type ServiceUnderTest } from '../kit/service-under-test.js';
 import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
 

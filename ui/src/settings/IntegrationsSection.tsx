@@ -2,6 +2,7 @@ import { Switch } from '../components/Switch';
 import { integrationName } from '../format/integration-name';
 import { connection } from '../connection';
 import { SettingsGroup } from './fields';
+import { IntegrationPackages } from './IntegrationPackages';
 import { IntegrationSettingsForm } from './IntegrationSettingsForm';
 import { PendingIntegrations } from './PendingIntegrations';
 import type { SectionProps } from './section-props';
@@ -26,6 +27,7 @@ export function IntegrationsSection({ settings, state, connected }: SectionProps
   return (
     <SettingsGroup title="Game integrations" description="Integrations add bookmarks for kills, deaths, assists and goals while you play.">
       <PendingIntegrations state={state} connected={connected} />
+      <IntegrationPackages state={state} />
       {locked && (
         <p className="settings-note" role="status" data-testid="integrations-locked">
           Integrations can be switched on or off when nothing is recording.

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isFeedEntry, readTape, tapeFilesFolder, type Tape } from './tape-format.js';
+import { isFeedEntry, isRecordingEntry, readTape, tapeFilesFolder, type Tape } from './tape-format.js';
 import { TapeWriter } from './tape-writer.js';
 
 const HEADER = JSON.stringify({ tape: 1, integration: 'sample', recordedAt: '2024-05-01T12:00:00.000Z' });
@@ -230,14 +230,11 @@ describe('tape format', () => {
       writer.write({ feed: 'fast', kind: 'httpPush', input: input('5'), at: at(400) });
       const tape = await readTape(file);
       expect(tape.entries.map((entry) => entry.t)).to.deep.equal([0, 300, 300, 300, 300, 400]);
-      expect(tape.entries.map((entry) => (isFeedEntry(entry) ? (entry.input as { body: string }).body : entry.recording))).to.deep.equal([
-        '1',
-        '2',
-        '3',
-        'started',
-        '4',
-        '5',
-      ]);
+      expect(
+        tape.entries.map((entry) =>
+          isFeedEntry(entry) ? (entry.input as { body: string }).body : isRecordingEntry(entry) && entry.recording,
+        ),
+      ).to.deep.equal(['1', '2', '3', 'started', '4', '5']);
     });
 
     it("does not keep a watched file's live path in the tape line", async () => {

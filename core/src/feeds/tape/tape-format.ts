@@ -1,11 +1,13 @@
-// The tape file: `*.tape.jsonl`, line 1 a header, then one line per feed input or recording event,
-// each with `t`, milliseconds since the tape started. Files a tape needs (watched files, the PNG
-// frames of screenText feeds) sit beside it in `<name>.files/<feed>/`.
+// The tape file: `*.tape.jsonl`, line 1 a header, then one line per feed input, recording event or
+// game file read, each with `t`, milliseconds since the tape started. Files a tape needs (watched
+// files, the PNG frames of screenText feeds) sit beside it in `<name>.files/<feed>/`, and the game
+// files the integration read (GameFiles) in `<name>.files/@game/`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import { describeProblems } from '../../protocol/index.js';
 import type { FeedInputs, FeedKind } from '../../sdk/feed-types.js';
+import type { GameFileEntry } from '../../sdk/game-files.js';
 
 export const TAPE_VERSION = 1;
 
@@ -23,6 +25,23 @@ const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder', 'screenText'] as 
 export const TapeEntryLine = Type.Union([
   Type.Object({ t: Type.Number({ minimum: 0 }), feed: Type.String({ minLength: 1 }), kind: Type.Enum([...FEED_KINDS]) }),
   Type.Object({ t: Type.Number({ minimum: 0 }), recording: Type.Enum(['started', 'stopped']) }),
+  Type.Object({ t: Type.Number({ minimum: 0 }), gameFile: Type.String({ minLength: 1 }) }),
+]);
+
+/** What a game file line says of its file: a copy, a folder's listing, or only whether it is there. */
+const GameFileLine = Type.Union([
+  Type.Object({ snapshot: Type.String({ minLength: 1 }) }),
+  Type.Object({
+    entries: Type.Array(
+      Type.Object({
+        name: Type.String({ minLength: 1 }),
+        kind: Type.Enum(['file', 'folder']),
+        size: Type.Integer({ minimum: 0 }),
+        modifiedAt: Type.String(),
+      }),
+    ),
+  }),
+  Type.Object({ exists: Type.Boolean() }),
 ]);
 
 /** The input fields each kind of feed entry must carry (beside `t`, `feed` and `kind`). */
@@ -51,19 +70,46 @@ export type TapeInputs = Omit<FeedInputs, 'screenText'> & { screenText: TapedFra
 
 export type FeedEntry<K extends FeedKind = FeedKind> = { t: number; feed: string; kind: K; input: TapeInputs[K] };
 export type RecordingEntry = { t: number; recording: 'started' | 'stopped' };
-export type TapeEntry = FeedEntry | RecordingEntry;
+
+/** What the integration found at a game file's place when it read it (GameFiles). */
+export type GameFileState =
+  /** A file: its copy in `<name>.files/@game/` (`snapshot`, relative to that folder). */
+  | { snapshot: string; absolutePath: string }
+  | { entries: GameFileEntry[] }
+  /** Only looked for (`exists`), or not there at all. */
+  | { exists: boolean };
+/** `location`: as GameFileLocations names it (`local/Game/player.log`, or an absolute path). */
+export type GameFileTapeEntry = { t: number; gameFile: string; state: GameFileState };
+export type TapeEntry = FeedEntry | RecordingEntry | GameFileTapeEntry;
 
 export interface Tape {
   file: string;
   header: TapeHeader;
   entries: TapeEntry[];
+  /** The line number in the file of each entry, for messages. */
+  lineNumbers: number[];
 }
 
 export const isFeedEntry = (entry: TapeEntry): entry is FeedEntry => 'feed' in entry;
+export const isRecordingEntry = (entry: TapeEntry): entry is RecordingEntry => 'recording' in entry;
+export const isGameFileEntry = (entry: TapeEntry): entry is GameFileTapeEntry => 'gameFile' in entry;
+
+/** The folder of a tape's game file copies, laid out by location (`home/…`, `steam/0/…`, `absolute/…`). */
+export const GAME_FILES_FOLDER = '@game';
 
 /** Where the files of a tape's watchFolder feed are kept. */
 export const tapeFilesFolder = (tapeFile: string, feed: string) =>
   path.join(path.resolve(path.dirname(tapeFile)), `${path.basename(tapeFile).replace(/\.tape\.jsonl$/, '')}.files`, feed);
+
+/** A game file line: `{t, gameFile, snapshot | entries | exists}`. */
+export function gameFileEntryLine({ t, gameFile, state }: GameFileTapeEntry): string {
+  if ('snapshot' in state) return JSON.stringify({ t, gameFile, snapshot: state.snapshot });
+  if ('entries' in state) {
+    const entries = state.entries.map(({ name, kind, size, modifiedAt }) => ({ name, kind, size, modifiedAt: modifiedAt.toISOString() }));
+    return JSON.stringify({ t, gameFile, entries });
+  }
+  return JSON.stringify({ t, gameFile, exists: state.exists });
+}
 
 /** A feed input as one tape line: `{t, feed, kind, ...input}` (absolute paths of files and frames are not kept). */
 export function feedEntryLine(entry: FeedEntry): string {
@@ -112,12 +158,14 @@ export async function readTape(file: string): Promise<Tape> {
   if (headerProblems.length > 0) fail(lines[0]!.number, `bad tape header: ${headerProblems.join('; ')}`);
 
   const entries: TapeEntry[] = [];
+  const lineNumbers: number[] = [];
   for (const line of lines.slice(1)) {
     const entry = parseEntry(file, parse(line), (message) => fail(line.number, `bad tape entry: ${message}`));
     if (entries.length > 0 && entry.t < entries.at(-1)!.t) fail(line.number, `t goes back in time (${entry.t} after ${entries.at(-1)!.t})`);
     entries.push(entry);
+    lineNumbers.push(line.number);
   }
-  return { file, header: header as TapeHeader, entries };
+  return { file, header: header as TapeHeader, entries, lineNumbers };
 }
 
 function parseEntry(file: string, value: unknown, fail: (message: string) => never): TapeEntry {
@@ -129,6 +177,7 @@ function parseEntry(file: string, value: unknown, fail: (message: string) => nev
   const problems = describeProblems(TapeEntryLine, line);
   if (problems.length > 0) return fail(problems.join('; '));
   if ('recording' in line) return { t: line.t as number, recording: line.recording as RecordingEntry['recording'] };
+  if ('gameFile' in line) return parseGameFileEntry(file, line as { t: number; gameFile: string }, fail);
 
   const { t, feed, kind, ...input } = line as { t: number; feed: string; kind: FeedKind };
   const inputProblems = describeProblems(FeedInputLine[kind], input);
@@ -148,6 +197,27 @@ function parseEntry(file: string, value: unknown, fail: (message: string) => nev
     return { t, feed, kind, input: { frame, frameTimeMs, absolutePath } };
   }
   return { t, feed, kind, input: input as TapeInputs[FeedKind] };
+}
+
+function parseGameFileEntry(file: string, line: { t: number; gameFile: string }, fail: (message: string) => never): GameFileTapeEntry {
+  const { t, gameFile, ...said } = line;
+  const problems = describeProblems(GameFileLine, said);
+  if (problems.length > 0) return fail(`game file ${JSON.stringify(gameFile)}: ${problems.join('; ')}`);
+  if ('snapshot' in said) {
+    const snapshot = said.snapshot as string;
+    const absolutePath = tapeFile(file, GAME_FILES_FOLDER, snapshot, () =>
+      fail(`game file snapshot ${JSON.stringify(snapshot)} is not inside the tape's files folder`),
+    );
+    return { t, gameFile, state: { snapshot, absolutePath } };
+  }
+  if ('entries' in said) {
+    const entries = (said.entries as (Omit<GameFileEntry, 'modifiedAt'> & { modifiedAt: string })[]).map((entry) => ({
+      ...entry,
+      modifiedAt: new Date(entry.modifiedAt),
+    }));
+    return { t, gameFile, state: { entries } };
+  }
+  return { t, gameFile, state: { exists: (said as { exists: boolean }).exists } };
 }
 
 /** A file of the tape's own: a path that leaves `<name>.files/<feed>/` is refused. */

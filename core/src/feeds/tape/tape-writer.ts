@@ -4,13 +4,27 @@ import path from 'node:path';
 import { encodePng } from '../screen-text/png.js';
 import type { FeedInputs, FeedKind } from '../../sdk/feed-types.js';
 import type { ObservedInput } from '../../sdk/feed-observer.js';
-import { feedEntryLine, tapeFilesFolder, TAPE_VERSION, type TapeHeader, type TapeInputs } from './tape-format.js';
+import type { GameFileEntry } from '../../sdk/game-files.js';
+import {
+  feedEntryLine,
+  GAME_FILES_FOLDER,
+  gameFileEntryLine,
+  tapeFilesFolder,
+  TAPE_VERSION,
+  type TapeHeader,
+  type TapeInputs,
+} from './tape-format.js';
+
+/** What the integration found at a game file's place: the file's bytes, a folder's listing, or whether anything is there. */
+export type ReadGameFile = { bytes: Uint8Array } | { entries: GameFileEntry[] } | { exists: boolean };
 
 export class TapeWriter {
   private readonly startedAt: Date;
   private entries = 0;
   /** The `t` last written: lines never go back in time, which readTape refuses. */
   private lastT = 0;
+  /** How many copies of each game file location the tape holds. */
+  private readonly copies = new Map<string, number>();
 
   constructor(
     private readonly file: string,
@@ -58,6 +72,28 @@ export class TapeWriter {
       return { frame, frameTimeMs, absolutePath: path.join(folder, frame) };
     }
     return observed.input as TapeInputs[FeedKind];
+  }
+
+  /**
+   * Appends what the integration found at a game file's `location` (GameFileLocations); a file's bytes
+   * are copied into `<name>.files/@game/<location>` (`#2`, `#3`… after it for later, different contents).
+   */
+  gameFile(location: string, found: ReadGameFile, at = new Date()): void {
+    const t = this.nextT(at);
+    if (!('bytes' in found)) {
+      appendFileSync(this.file, `${gameFileEntryLine({ t, gameFile: location, state: found })}\n`);
+      return;
+    }
+    const copy = (this.copies.get(location) ?? 0) + 1;
+    this.copies.set(location, copy);
+    // An absolute location (outside every GamePaths folder) is kept under absolute/, its drive letter a folder.
+    const relative =
+      path.isAbsolute(location) || path.win32.isAbsolute(location) ? `absolute/${location.replace(/[:\\]/g, '/')}` : location;
+    const snapshot = `${relative.replace(/\/+/g, '/').replace(/^\//, '')}${copy > 1 ? `#${copy}` : ''}`;
+    const absolutePath = path.join(tapeFilesFolder(this.file, GAME_FILES_FOLDER), snapshot);
+    mkdirSync(path.dirname(absolutePath), { recursive: true });
+    writeFileSync(absolutePath, found.bytes);
+    appendFileSync(this.file, `${gameFileEntryLine({ t, gameFile: location, state: { snapshot, absolutePath } })}\n`);
   }
 
   recording(event: 'started' | 'stopped', at = new Date()): void {

@@ -1,11 +1,13 @@
-// Where games keep their files on this machine. Each location can be overridden by an environment
-// variable, which is how tests point integrations at temp folders. The shape is the SDK's `GamePaths`,
-// checked where the plugin host hands it out: an OS adapter does not import the plugin contract.
+// Where games keep their files on this machine: the GamePaths the host hands integrations. Each
+// location can be overridden by an environment variable, which is how tests point integrations at
+// temp folders; Steam's libraries are found by the SDK's Steam helper from the home folder.
 import os from 'node:os';
 import path from 'node:path';
-import { defaultSteamRoots, steamLibrariesOf } from './steam-libraries.js';
+import { DiskGameFiles } from '../sdk/game-files.js';
+import type { GamePaths } from '../sdk/game-integration.js';
+import { SteamInstallation } from '../sdk/steam/steam-installation.js';
 
-export class SystemGamePaths {
+export class SystemGamePaths implements GamePaths {
   constructor(
     private readonly variables: NodeJS.ProcessEnv = process.env,
     private readonly platform: NodeJS.Platform = process.platform,
@@ -16,7 +18,7 @@ export class SystemGamePaths {
   async steamLibraries(): Promise<string[]> {
     const override = this.variables.KEYFRAME_STEAM_LIBRARIES;
     if (override !== undefined) return override.split(path.delimiter).filter(Boolean);
-    return steamLibrariesOf(defaultSteamRoots(this.platform, this.homeFolder, this.variables));
+    return new SteamInstallation(this, new DiskGameFiles(), { platform: this.platform, environment: this.variables }).libraryFolders();
   }
 
   roamingAppData(): string {

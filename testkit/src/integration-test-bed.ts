@@ -7,7 +7,9 @@
 import {
   Bookmarks,
   Clock,
+  DiskGameFiles,
   Feeds,
+  GameFiles,
   GamePaths,
   Health,
   IntegrationSettings,
@@ -125,6 +127,8 @@ export class IntegrationTestBed {
   readonly clock = new ManualClock();
   readonly recorder = new ScriptedRecorder();
   readonly gamePaths: TestGamePaths;
+  /** The real files (under `root` when the integration goes by its GamePaths). */
+  readonly gameFiles = new DiskGameFiles();
   /** `settings.change(values)` is the user changing the integration's own settings. */
   readonly settings: ScriptedSettings;
 
@@ -152,6 +156,7 @@ export class IntegrationTestBed {
       child.register(Clock, { useValue: this.clock });
       child.register(Recorder, { useValue: this.recorder });
       child.register(GamePaths, { useValue: this.gamePaths });
+      child.register(GameFiles, { useValue: this.gameFiles });
       child.register(IntegrationSettings, { useValue: this.settings });
       return child.resolve(integration);
     });

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SystemGamePaths } from './game-paths.js';
-import { steamLibrariesOf } from './steam-libraries.js';
+import { SystemGamePaths } from './system-game-paths.js';
 
 describe('SystemGamePaths', () => {
   let temp: string;
@@ -12,15 +11,15 @@ describe('SystemGamePaths', () => {
   });
   afterEach(() => rm(temp, { recursive: true, force: true }));
 
-  it('lists the Steam root and every library its libraryfolders.vdf names, once each', async () => {
-    const root = path.join(temp, 'Steam');
+  it('lists the Steam root under the home folder and every library its libraryfolders.vdf names, once each', async () => {
+    const root = path.join(temp, '.local', 'share', 'Steam');
     const second = path.join(temp, 'Games');
     await mkdir(path.join(root, 'steamapps'), { recursive: true });
     await writeFile(
       path.join(root, 'steamapps', 'libraryfolders.vdf'),
       `"libraryfolders"\n{\n\t"0"\n\t{\n\t\t"path"\t\t"${root}"\n\t}\n\t"1"\n\t{\n\t\t"path"\t\t"${second}"\n\t}\n}\n`,
     );
-    expect(await steamLibrariesOf([root, path.join(temp, 'no-steam-here')])).to.deep.equal([root, second]);
+    expect(await new SystemGamePaths({ KEYFRAME_GAME_HOME: temp }, 'linux').steamLibraries()).to.deep.equal([root, second]);
   });
 
   it('takes every location from the environment when set, which is how tests point integrations at temp folders', async () => {
