@@ -10,7 +10,10 @@ import type {
   PollOptions,
   ScreenTextOptions,
   TailOptions,
+  TcpOptions,
+  UdpOptions,
   WatchFolderOptions,
+  WebSocketOptions,
 } from '../sdk/feed-types.js';
 
 export interface GatedFeedsOptions {
@@ -48,6 +51,15 @@ export class GatedFeeds implements ClosableFeeds {
   }
   screenText(id: string, options: ScreenTextOptions) {
     return this.gate('screenText', id, () => this.inner.screenText(id, options));
+  }
+  tcp(id: string, options: TcpOptions) {
+    return this.gate('tcp', id, () => this.inner.tcp(id, options));
+  }
+  webSocket(id: string, options: WebSocketOptions) {
+    return this.gate('webSocket', id, () => this.inner.webSocket(id, options));
+  }
+  udp(id: string, options: UdpOptions) {
+    return this.gate('udp', id, () => this.inner.udp(id, options));
   }
 
   /** Inputs are handed over from now on (at activate). */

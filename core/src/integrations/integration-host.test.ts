@@ -191,12 +191,13 @@ describe('IntegrationHost', function () {
         },
       }),
       feedsFor: (key): ClosableFeeds => {
+        const unused = (): never => {
+          throw new Error('unused');
+        };
         let opened = false;
         let closed = false;
         return {
-          httpPush: () => {
-            throw new Error('unused');
-          },
+          httpPush: unused,
           poll: (): Feed<PollInput> => ({
             ready: Promise.resolve(),
             onInput: (handler) => {
@@ -209,15 +210,12 @@ describe('IntegrationHost', function () {
               closed = true;
             },
           }),
-          tail: () => {
-            throw new Error('unused');
-          },
-          watchFolder: () => {
-            throw new Error('unused');
-          },
-          screenText: () => {
-            throw new Error('unused');
-          },
+          tail: unused,
+          watchFolder: unused,
+          screenText: unused,
+          tcp: unused,
+          webSocket: unused,
+          udp: unused,
           pushToken: () => Promise.reject(new Error('unused')),
           closeAll: async () => {
             closed = true;

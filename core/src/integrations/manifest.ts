@@ -1,6 +1,7 @@
 // The `keyframe` block of an integration's package.json: read and checked without importing code.
 import Type, { type Static } from 'typebox';
 import { BookmarkType, describeProblems, StringEnum } from '../protocol/index.js';
+import { FEED_KINDS } from '../sdk/feed-types.js';
 import { editDistance } from '../sdk/keyword-match.js';
 
 export const SUPPORTED_API_VERSIONS = [1] as const;
@@ -18,7 +19,7 @@ export const IntegrationManifest = Type.Object({
       }),
       { minItems: 1 },
     ),
-    feeds: Type.Array(Type.String({ pattern: '^(httpPush|poll|tail|watchFolder|screenText)(:.+)?$' })),
+    feeds: Type.Array(Type.String({ pattern: `^(${FEED_KINDS.join('|')})(:.+)?$` })),
     activation: Type.Optional(
       StringEnum(['recording', 'game'] as const, {
         description:

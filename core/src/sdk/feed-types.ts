@@ -25,14 +25,53 @@ export interface FolderInput {
   size: number;
 }
 
+/** One complete line from a TCP connection, or the connection opening or closing. */
+export type TcpInput = { line: string } | ConnectionChange;
+
+/** One message from a WebSocket (a binary one decoded as UTF-8), or the connection opening or closing. */
+export type WebSocketInput = { message: string } | ConnectionChange;
+
+/** One datagram: its payload as text (or base64), and who sent it (`127.0.0.1:<port>`). */
+export interface UdpInput {
+  /** The payload, decoded as the feed's `encoding` says. */
+  message: string;
+  /** `<address>:<port>` of the sender (always a loopback address). */
+  from?: string;
+}
+
+/**
+ * A client feed's connection came up, or went down (`error`: why, when it was not closed cleanly).
+ * Attempts that fail before a connection opens are not inputs: the feed retries quietly.
+ */
+export interface ConnectionChange {
+  connection: 'opened' | 'closed';
+  /** Why a connection closed, when it did not close cleanly (`read ECONNRESET`, `closed with code 4001: …`). */
+  error?: string;
+}
+
 export interface FeedInputs {
   httpPush: HttpPushInput;
   poll: PollInput;
   tail: TailInput;
   watchFolder: FolderInput;
   screenText: ScreenTextInput;
+  tcp: TcpInput;
+  webSocket: WebSocketInput;
+  udp: UdpInput;
 }
 export type FeedKind = keyof FeedInputs;
+
+/** Every feed kind, as manifests (`keyframe.integration.feeds`) and tapes name them. */
+export const FEED_KINDS = Object.keys({
+  httpPush: true,
+  poll: true,
+  tail: true,
+  watchFolder: true,
+  screenText: true,
+  tcp: true,
+  webSocket: true,
+  udp: true,
+} satisfies Record<FeedKind, true>) as readonly FeedKind[];
 
 /** An open feed: inputs arrive in order, one handler call at a time. */
 export interface Feed<T> {
@@ -70,7 +109,33 @@ export interface HttpPushRefusal {
   count: number;
 }
 
-export interface PollOptions {
+/**
+ * How a feed that speaks TLS to the game checks its certificate. A game's local endpoint usually has
+ * a certificate no public authority signed: trust its own root with `ca`, or accept any with
+ * `acceptSelfSignedCertificate` (allowed because the address is loopback, but `ca` is better).
+ */
+export interface LoopbackTlsOptions {
+  /** Accept any certificate, self-signed included. Not together with `ca`. */
+  acceptSelfSignedCertificate?: boolean;
+  /** PEM certificate(s) of the authority that signed the game's certificate (e.g. Riot's published root). */
+  ca?: string;
+  /** The name the certificate must be for, when it is not the URL's host (e.g. `rclient`). */
+  servername?: string;
+}
+
+/** Request headers: fixed, or a function asked before every request (a token the game rewrites at each start). */
+export type FeedHeaders = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
+
+/**
+ * How a client feed reconnects: after a failed attempt or a lost connection it waits `initialDelayMs`
+ * (default 250), doubling up to `maxDelayMs` (default 5000); a connection that opens starts over.
+ */
+export interface ReconnectOptions {
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface PollOptions extends LoopbackTlsOptions {
   /**
    * A loopback URL (`127.0.0.1`, `localhost` or `[::1]`); anything else is refused. A function is
    * asked before every request, for endpoints that take a cursor (`?lastEvt=` of the newest event
@@ -80,8 +145,46 @@ export interface PollOptions {
   intervalMs: number;
   /** Request timeout (default: the interval, at least 1 s). */
   timeoutMs?: number;
-  /** Accept a self-signed certificate: allowed for loopback URLs only. */
-  acceptSelfSignedCertificate?: boolean;
+  /** Sent with every request (e.g. `Authorization` with a token the game wrote to a file); never taped or logged. */
+  headers?: FeedHeaders;
+}
+
+export interface TcpOptions {
+  /** The loopback port the game listens on. */
+  port: number;
+  /** `127.0.0.1` (default), `::1` or `localhost`; anything else is refused. */
+  host?: string;
+  /** How the stream is cut into inputs: `lines` (the only one today; `\n` or `\r\n`). */
+  framing?: 'lines';
+  /** Text encoding of the stream (default `utf8`). */
+  encoding?: BufferEncoding;
+  /** Written after every connection opens (a login line, a subscription), as is: include the line end. */
+  sendOnOpen?: readonly string[] | (() => readonly string[]);
+  reconnect?: ReconnectOptions;
+}
+
+export interface WebSocketOptions extends LoopbackTlsOptions {
+  /**
+   * A loopback `ws://` or `wss://` URL (`127.0.0.1`, `localhost` or `[::1]`). A function is asked
+   * before every connection attempt; a URL it gives that is not loopback is not connected to.
+   */
+  url: string | (() => string);
+  /** Sent with the opening handshake; never taped or logged. */
+  headers?: FeedHeaders;
+  /** Sub-protocols to offer (`Sec-WebSocket-Protocol`). */
+  protocols?: readonly string[];
+  /** Sent after every connection opens, one message each (e.g. a subscription to the game's events). */
+  sendOnOpen?: readonly string[] | (() => readonly string[]);
+  reconnect?: ReconnectOptions;
+}
+
+export interface UdpOptions {
+  /** The port to listen on at 127.0.0.1, where the game sends its datagrams. */
+  port: number;
+  /** How a datagram's bytes become `message`: `utf8` (default) or `base64` (binary telemetry). */
+  encoding?: 'utf8' | 'base64';
+  /** Larger datagrams are dropped (default 65507, the largest a datagram can be). */
+  maxMessageBytes?: number;
 }
 
 export interface TailOptions {
@@ -116,6 +219,12 @@ export interface Feeds {
   poll(id: string, options: PollOptions): Feed<PollInput>;
   tail(id: string, options: TailOptions): Feed<TailInput>;
   watchFolder(id: string, options: WatchFolderOptions): Feed<FolderInput>;
+  /** A client of a TCP port the game listens on (a console or log stream), reconnecting while open. Throws on a non-loopback host. */
+  tcp(id: string, options: TcpOptions): Feed<TcpInput>;
+  /** A client of the game's local WebSocket, reconnecting while open. Throws on a non-loopback URL. */
+  webSocket(id: string, options: WebSocketOptions): Feed<WebSocketInput>;
+  /** Datagrams the game sends to 127.0.0.1:`port` (telemetry); `ready` rejects when the port is in use. */
+  udp(id: string, options: UdpOptions): Feed<UdpInput>;
   /**
    * Text read from a region of the recording's frames, one input per frame read. Throws when the
    * options are unusable (a region outside the frame, a bad colour); `ready` rejects when there are

@@ -1,9 +1,11 @@
 // `keyframe tape play` and `keyframe tape record`, run as a user runs them: `node core/dist/main.js tape …`.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFeedEntry, readTape, type FeedEntry } from '@keyframe/core/tapes';
@@ -108,6 +110,55 @@ function portIsFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A third party's package, plain JavaScript, inside the repository (so that `@keyframe/core` and
+ * tsyringe resolve): a kill for each console line that says so (tcp) and for each `lap` datagram (udp).
+ */
+async function writeSocketsPlugin(folder: string, ports: { tcp: number; udp: number }): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const manifest = {
+    apiVersion: 1,
+    integration: {
+      key: 'socketsGame',
+      displayName: 'Sockets game',
+      events: ['Kill'],
+      games: [{ name: 'Sockets game', executables: ['sockets-game.exe'] }],
+      feeds: [`udp:${ports.udp}`, 'tcp'],
+    },
+  };
+  await writeFile(
+    path.join(folder, 'package.json'),
+    JSON.stringify({ name: 'keyframe-plugin-sockets-game', version: '1.0.0', type: 'module', main: 'index.js', keyframe: manifest }),
+  );
+  await writeFile(
+    path.join(folder, 'index.js'),
+    `import 'reflect-metadata';
+import { inject, injectable } from 'tsyringe';
+import { Bookmarks, Feeds } from '@keyframe/core';
+
+class SocketsGame {
+  constructor(feeds, bookmarks) {
+    this.feeds = feeds;
+    this.bookmarks = bookmarks;
+  }
+  async activate() {
+    const telemetry = this.feeds.udp('telemetry', { port: ${ports.udp} });
+    telemetry.onInput((input) => (input.message === 'lap' ? this.bookmarks.add({ type: 'Kill' }) : undefined));
+    await telemetry.ready;
+    this.feeds
+      .tcp('console', { port: ${ports.tcp}, reconnect: { initialDelayMs: 20 } })
+      .onInput((input) => ('line' in input && input.line.includes('killed') ? this.bookmarks.add({ type: 'Kill' }) : undefined));
+  }
+  async deactivate() {}
+}
+inject(Feeds)(SocketsGame, undefined, 0);
+inject(Bookmarks)(SocketsGame, undefined, 1);
+injectable()(SocketsGame);
+export default SocketsGame;
+`,
+  );
 }
 
 describe('keyframe tape (command line)', function () {
@@ -242,6 +293,68 @@ describe('keyframe tape (command line)', function () {
         { time: Number((entries[2]!.t / 1000).toFixed(3)), type: 'Kill' },
       ]);
     });
+  });
+
+  it("record: a third party's tcp and udp feeds are taped live, and the tape plays back the same kills", async () => {
+    const plugins = path.join(REPO, '.test-plugins', `tape-sockets-${randomBytes(4).toString('hex')}`);
+    const consoleSockets: Socket[] = [];
+    const gameConsole = createServer((socket) => consoleSockets.push(socket));
+    const sender = createSocket('udp4');
+    try {
+      await new Promise<void>((resolve) => gameConsole.listen(0, '127.0.0.1', resolve));
+      const udp = await new Promise<number>((resolve) => {
+        const probe = createSocket('udp4');
+        probe.bind(0, '127.0.0.1', () => {
+          const { port } = probe.address();
+          probe.close(() => resolve(port));
+        });
+      });
+      await writeSocketsPlugin(path.join(plugins, 'keyframe-plugin-sockets-game'), {
+        tcp: (gameConsole.address() as AddressInfo).port,
+        udp,
+      });
+      const env = { KEYFRAME_PLUGIN_DIRS: plugins };
+      const out = path.join(temp.path, 'sockets.tape.jsonl');
+      const data = path.join(temp.path, 'data');
+      running = TapeProcess.start(['record', 'socketsGame', '--out', out, '--data-dir', data], env);
+      await running.printed(/Recording socketsGame .* Play; press Ctrl\+C to finish\./);
+      const deadline = Date.now() + 5000;
+      while (consoleSockets.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(consoleSockets, 'the tcp feed connected to the game console').to.have.length(1);
+
+      consoleSockets[0]!.write('Player killed Bot\n');
+      await running.printed(/Kill/);
+      await new Promise<void>((resolve) => sender.send('lap', udp, '127.0.0.1', () => resolve()));
+      await running.printed(/Kill[\s\S]*Kill/);
+      running.child.kill('SIGINT');
+      const run = await running.exited;
+      expect(run.code, describeRun(run)).to.equal(0);
+      const recorded = bookmarkLines(run.stdout);
+
+      const tape = await readTape(out);
+      expect(tape.entries.filter(isFeedEntry).map(({ feed, kind, input }) => ({ feed, kind, input }))).to.deep.equal([
+        { feed: 'console', kind: 'tcp', input: { connection: 'opened' } },
+        { feed: 'console', kind: 'tcp', input: { line: 'Player killed Bot' } },
+        { feed: 'telemetry', kind: 'udp', input: { message: 'lap', from: `127.0.0.1:${sender.address().port}` } },
+      ]);
+
+      running = TapeProcess.start(['play', out, '--data-dir', data], env);
+      const replay = await running.exited;
+      expect(replay.code, describeRun(replay)).to.equal(0);
+      expect(replay.stdout.split('\n')[0]).to.equal('sockets.tape.jsonl: 3 entries, 2 bookmarks');
+      expect(bookmarkLines(replay.stdout).map(({ type }) => type)).to.deep.equal(recorded.map(({ type }) => type));
+      expect(bookmarkLines(replay.stdout).map(({ time }) => time)).to.deep.equal(
+        tape.entries
+          .filter(isFeedEntry)
+          .slice(1)
+          .map(({ t }) => Number((t / 1000).toFixed(3))),
+      );
+    } finally {
+      for (const socket of consoleSockets) socket.destroy();
+      await new Promise((resolve) => gameConsole.close(resolve));
+      sender.close();
+      await rm(plugins, { recursive: true, force: true });
+    }
   });
 
   describe('play refuses', () => {

@@ -16,7 +16,13 @@ import type {
   ScreenTextOptions,
   TailInput,
   TailOptions,
+  TcpInput,
+  TcpOptions,
+  UdpInput,
+  UdpOptions,
   WatchFolderOptions,
+  WebSocketInput,
+  WebSocketOptions,
 } from '../../sdk/feed-types.js';
 import { FileTail } from './file-tail.js';
 import { FolderWatcher } from './folder-watcher.js';
@@ -24,7 +30,10 @@ import { HttpPushListener } from './http-push-listener.js';
 import { InputQueue } from './input-queue.js';
 import { LocalPoller } from './local-poller.js';
 import { ScreenTextSource, type ScreenTextSupport } from '../screen-text/screen-text-source.js';
+import { TcpClient } from './tcp-client.js';
+import { UdpListener } from './udp-listener.js';
 import { UnavailableSource } from './unavailable-source.js';
+import { WebSocketClient } from './websocket-client.js';
 import type { LiveFeed, LiveSource, SourceContext } from './types.js';
 
 export interface LiveFeedsOptions {
@@ -52,7 +61,7 @@ export class LiveFeeds implements ClosableFeeds {
     return pushToken ? pushToken() : Promise.reject(new Error('no data folder to keep the game push token in'));
   }
 
-  /** Throws when the URL is not a loopback URL. */
+  /** Throws when the URL is not a loopback URL, or the headers or TLS options are unusable. */
   poll(id: string, options: PollOptions): LiveFeed<PollInput> {
     return this.open(id, 'poll', (context) => new LocalPoller(context, options));
   }
@@ -77,6 +86,20 @@ export class LiveFeeds implements ClosableFeeds {
             `screenText feed "${id}" has no frames to read here: on-screen text is read from the service's recordings`,
           ),
     );
+  }
+
+  /** Throws when the host is not loopback. */
+  tcp(id: string, options: TcpOptions): LiveFeed<TcpInput> {
+    return this.open(id, 'tcp', (context) => new TcpClient(context, options));
+  }
+
+  /** Throws when the URL is not a loopback URL, or the headers or TLS options are unusable. */
+  webSocket(id: string, options: WebSocketOptions): LiveFeed<WebSocketInput> {
+    return this.open(id, 'webSocket', (context) => new WebSocketClient(context, options));
+  }
+
+  udp(id: string, options: UdpOptions): LiveFeed<UdpInput> {
+    return this.open(id, 'udp', (context) => new UdpListener(context, options));
   }
 
   /** Closes every feed still open (the host calls it when the integration deactivates). */

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { PollInput } from '../../sdk/feed-types.js';
+import type { PollInput, PollOptions } from '../../sdk/feed-types.js';
+import { gameCertificates, type GameCertificates } from './test-certificate-authority.js';
 import { freePort } from './free-port.js';
 import { LocalPoller } from './local-poller.js';
 import { MemoryLogger } from './memory-logger.js';
@@ -43,10 +44,15 @@ describe('LocalPoller', () => {
     if (server.listening) await stop(server);
   });
 
-  function poll(url: string | (() => string), intervalMs: number, acceptSelfSignedCertificate?: boolean): LocalPoller {
+  function poll(
+    url: string | (() => string),
+    intervalMs: number,
+    acceptSelfSignedCertificate?: boolean,
+    more: Omit<PollOptions, 'url' | 'intervalMs'> = {},
+  ): LocalPoller {
     poller = new LocalPoller(
       { feed: 'api', logger, emit: (input) => inputs.push(input) },
-      { url, intervalMs, acceptSelfSignedCertificate },
+      { url, intervalMs, acceptSelfSignedCertificate, ...more },
     );
     return poller;
   }
@@ -133,6 +139,104 @@ describe('LocalPoller', () => {
     for (const url of ['http://example.com/', 'http://192.168.1.20:2999/', 'file:///etc/passwd', 'ftp://127.0.0.1/', 'not a url']) {
       expect(() => poll(url, 100), url).to.throw(/poll feed "api"/);
     }
+  });
+
+  it('sends the headers it is given, asking a function before every request', async () => {
+    const received: (string | undefined)[][] = [];
+    const port = await start(server, (request, response) => {
+      received.push([request.headers.authorization, request.headers['x-game'] as string | undefined]);
+      response.end('ok');
+    });
+    let token = 0;
+    poll(`http://127.0.0.1:${port}/`, 10, false, { headers: () => ({ Authorization: `Bearer token-${++token}`, 'X-Game': 'test' }) });
+    await waitFor(() => inputs.length >= 2, 'two polls');
+    expect(received.slice(0, 2)).to.deep.equal([
+      ['Bearer token-1', 'test'],
+      ['Bearer token-2', 'test'],
+    ]);
+    expect(inputs.slice(0, 2)).to.deep.equal([
+      { status: 200, body: 'ok' },
+      { status: 200, body: 'ok' },
+    ]);
+  });
+
+  it('refuses unusable headers and TLS options when opened, without showing a header value', () => {
+    const url = 'http://127.0.0.1:2999/';
+    const refusals: [Omit<PollOptions, 'url' | 'intervalMs'>, RegExp][] = [
+      [{ headers: { 'Bad Name': 'x' } }, /"Bad Name" is not a header name/],
+      [{ headers: { Authorization: 'secret-token\r\nX-Injected: 1' } }, /the value of header Authorization must be text on one line$/],
+      [{ ca: 'not a certificate' }, /ca is not a PEM certificate/],
+      [
+        { ca: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', acceptSelfSignedCertificate: true },
+        /either ca .* or acceptSelfSignedCertificate/,
+      ],
+      [{ servername: ' ' }, /servername must be a host name/],
+    ];
+    for (const [options, message] of refusals) {
+      expect(() => poll(url, 100, undefined, options), JSON.stringify(options))
+        .to.throw(/^poll feed "api": /)
+        .with.property('message')
+        .that.matches(message)
+        .and.does.not.include('secret-token');
+    }
+  });
+
+  it('delivers a headers function that fails as an error input, and requests nothing', async () => {
+    let requests = 0;
+    const port = await start(server, (_request, response) => {
+      requests++;
+      response.end('ok');
+    });
+    poll(`http://127.0.0.1:${port}/`, 10, false, {
+      headers: () => {
+        throw new Error('the lockfile is not there yet');
+      },
+    });
+    await waitFor(() => inputs.length >= 2, 'two polls');
+    expect(inputs[0]).to.deep.equal({ error: 'the lockfile is not there yet' });
+    expect(requests).to.equal(0);
+  });
+
+  describe("with a certificate signed by the game's own authority", () => {
+    let certificates: GameCertificates | undefined;
+
+    before(async function () {
+      certificates = await gameCertificates();
+      if (!certificates) this.skip();
+    });
+    beforeEach(() => {
+      server = createHttpsServer({ key: certificates!.key, cert: certificates!.cert });
+    });
+
+    it('trusts it with ca, and refuses it without', async () => {
+      const port = await start(server, (_request, response) => response.end('from the game'));
+      poll(`https://127.0.0.1:${port}/`, 20, false, { ca: certificates!.ca });
+      await waitFor(() => inputs.length >= 1, 'an https poll');
+      expect(inputs[0]).to.deep.equal({ status: 200, body: 'from the game' });
+      await poller!.close();
+
+      inputs = [];
+      poll(`https://127.0.0.1:${port}/`, 20);
+      await waitFor(() => inputs.length >= 1, 'an https poll');
+      expect(inputs[0])
+        .to.have.property('error')
+        .that.matches(/verify the first certificate|local issuer|self[- ]signed/i);
+    });
+
+    it('checks the certificate against servername instead of the URL host', async () => {
+      const port = await start(server, (_request, response) => response.end('rclient'));
+      poll(`https://127.0.0.1:${port}/`, 20, false, { ca: certificates!.ca, servername: 'rclient' });
+      await waitFor(() => inputs.length >= 1, 'an https poll');
+      expect(inputs[0]).to.deep.equal({ status: 200, body: 'rclient' });
+      await poller!.close();
+
+      inputs = [];
+      poll(`https://127.0.0.1:${port}/`, 20, false, { ca: certificates!.ca, servername: 'other.game' });
+      await waitFor(() => inputs.length >= 1, 'an https poll');
+      expect(inputs[0])
+        .to.have.property('error')
+        .that.matches(/other\.game/);
+    });
   });
 
   describe('with a self-signed certificate', () => {

@@ -1,8 +1,12 @@
 // The live `poll` source: asks a game's local HTTP(S) endpoint for its state at a steady pace.
 import { setTimeout as delay } from 'node:timers/promises';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import got, { type CancelableRequest, type Response } from 'got';
 import type { PollInput, PollOptions } from '../../sdk/feed-types.js';
-import { LOOPBACK_HOSTNAMES } from './loopback.js';
+import { HTTP_SCHEMES, loopbackUrl } from './loopback.js';
+import { requestHeaders } from './request-headers.js';
+import { tlsCheck, type TlsCheck } from './tls-options.js';
 import type { LiveSource, SourceContext } from './types.js';
 
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -12,13 +16,23 @@ export class LocalPoller implements LiveSource {
   private readonly stopping = new AbortController();
   private readonly polling: Promise<void>;
   private request: CancelableRequest<Response<string>> | undefined;
+  private readonly tls: TlsCheck;
+  private readonly name: string;
+  // The feed's own connections: a shared agent could hand it one whose certificate another feed checked.
+  private readonly agent = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
-  /** Throws when the URL (the first one a function gives) is not a loopback http(s) URL. */
+  /**
+   * Throws when the URL (the first one a function gives) is not a loopback http(s) URL, or the
+   * headers or TLS options are unusable.
+   */
   constructor(
     private readonly context: SourceContext<PollInput>,
     private readonly options: PollOptions,
   ) {
+    this.name = `poll feed "${context.feed}"`;
+    this.tls = tlsCheck(this.name, options);
     this.nextUrl();
+    if (typeof options.headers !== 'function') requestHeaders(this.name, options.headers);
     this.polling = this.pollUntilStopped();
   }
 
@@ -26,6 +40,8 @@ export class LocalPoller implements LiveSource {
     this.stopping.abort();
     this.request?.cancel();
     await this.polling;
+    this.agent.http.destroy();
+    this.agent.https.destroy();
   }
 
   /** The next poll starts one interval after the previous one started, or as soon as a slow one ends. */
@@ -42,13 +58,15 @@ export class LocalPoller implements LiveSource {
 
   private nextUrl(): URL {
     const { url } = this.options;
-    return loopbackUrl(this.context.feed, typeof url === 'string' ? url : url());
+    return loopbackUrl(this.name, typeof url === 'string' ? url : url(), HTTP_SCHEMES);
   }
 
   private async pollOnce(): Promise<PollInput> {
     let url: URL;
+    let headers: Record<string, string>;
     try {
       url = this.nextUrl();
+      headers = requestHeaders(this.name, this.options.headers);
     } catch (error) {
       return { error: (error as Error).message };
     }
@@ -59,7 +77,13 @@ export class LocalPoller implements LiveSource {
       // A redirect could lead off this machine.
       followRedirect: false,
       timeout: { request: this.options.timeoutMs ?? Math.max(this.options.intervalMs, 1000) },
-      https: { rejectUnauthorized: !this.options.acceptSelfSignedCertificate },
+      headers,
+      agent: this.agent,
+      https: {
+        rejectUnauthorized: this.tls.rejectUnauthorized,
+        ...(this.tls.ca === undefined ? {} : { certificateAuthority: this.tls.ca }),
+        ...(this.tls.checkServerIdentity === undefined ? {} : { checkServerIdentity: this.tls.checkServerIdentity }),
+      },
     });
     request.on('downloadProgress', ({ transferred }) => {
       if (transferred <= MAX_RESPONSE_BYTES) return;
@@ -77,19 +101,4 @@ export class LocalPoller implements LiveSource {
       this.request = undefined;
     }
   }
-}
-
-function loopbackUrl(feed: string, text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`poll feed "${feed}": "${text}" is not a URL`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !LOOPBACK_HOSTNAMES.has(url.hostname)) {
-    throw new Error(
-      `poll feed "${feed}": ${url.href} is not a local http(s) URL; only ${[...LOOPBACK_HOSTNAMES].join(', ')} may be polled`,
-    );
-  }
-  return url;
 }

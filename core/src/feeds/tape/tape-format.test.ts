@@ -121,8 +121,10 @@ describe('tape format', () => {
     });
 
     it('refuses an entry of an unknown kind, naming the kinds it knows', async () => {
-      const message = await refusal(`${HEADER}\n${push(0, 'a')}\n${JSON.stringify({ t: 5, feed: 'x', kind: 'udp', body: 'a' })}\n`);
-      expect(message).to.equal(`${file}:3: bad tape entry: unknown feed kind "udp" (known: httpPush, poll, tail, watchFolder, screenText)`);
+      const message = await refusal(`${HEADER}\n${push(0, 'a')}\n${JSON.stringify({ t: 5, feed: 'x', kind: 'serial', body: 'a' })}\n`);
+      expect(message).to.equal(
+        `${file}:3: bad tape entry: unknown feed kind "serial" (known: httpPush, poll, tail, watchFolder, screenText, tcp, webSocket, udp)`,
+      );
     });
 
     it('refuses entries that are neither feed inputs nor recording events', async () => {
@@ -149,6 +151,32 @@ describe('tape format', () => {
       expect(await refusal(entry({ kind: 'watchFolder', size: 1 }))).to.equal(
         `${file}:2: bad tape entry: watchFolder input: (root): missing path`,
       );
+    });
+
+    it('reads the lines of the socket feeds (tcp, webSocket, udp) as their inputs, and refuses bad ones', async () => {
+      const lines = [
+        { t: 0, feed: 'console', kind: 'tcp', connection: 'opened' },
+        { t: 10, feed: 'console', kind: 'tcp', line: 'Player killed Bot' },
+        { t: 20, feed: 'console', kind: 'tcp', connection: 'closed', error: 'read ECONNRESET' },
+        { t: 30, feed: 'events', kind: 'webSocket', message: '{"event":"kill"}' },
+        { t: 40, feed: 'events', kind: 'webSocket', connection: 'closed' },
+        { t: 50, feed: 'telemetry', kind: 'udp', message: 'AQID', from: '127.0.0.1:50123' },
+        { t: 60, feed: 'telemetry', kind: 'udp', message: 'gear 4' },
+      ];
+      const tape = await read([HEADER, ...lines.map((line) => JSON.stringify(line))].join('\n'));
+      expect(tape.entries).to.deep.equal(lines.map(({ t, feed, kind, ...input }) => ({ t, feed, kind, input })));
+
+      const entry = (fields: object) => `${HEADER}\n${JSON.stringify({ t: 0, feed: 'f', ...fields })}\n`;
+      for (const bad of [
+        { kind: 'tcp', connection: 'lost' },
+        { kind: 'tcp', message: 'a line is a line' },
+        { kind: 'webSocket', line: 'x' },
+        { kind: 'udp', message: 5 },
+      ]) {
+        expect(await refusal(entry(bad)), JSON.stringify(bad)).to.match(
+          new RegExp(`^${escape(file)}:2: bad tape entry: ${bad.kind} input: `),
+        );
+      }
     });
 
     it("refuses a watchFolder entry whose file would lie outside the tape's files folder", async () => {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import { describeProblems } from '../../protocol/index.js';
-import type { FeedInputs, FeedKind } from '../../sdk/feed-types.js';
+import { FEED_KINDS, type FeedInputs, type FeedKind } from '../../sdk/feed-types.js';
 import type { GameFileEntry } from '../../sdk/game-files.js';
 
 export const TAPE_VERSION = 1;
@@ -19,8 +19,6 @@ export const TapeHeader = Type.Object({
   description: Type.Optional(Type.String()),
 });
 export type TapeHeader = Static<typeof TapeHeader>;
-
-const FEED_KINDS = ['httpPush', 'poll', 'tail', 'watchFolder', 'screenText'] as const satisfies readonly FeedKind[];
 
 export const TapeEntryLine = Type.Union([
   Type.Object({ t: Type.Number({ minimum: 0 }), feed: Type.String({ minLength: 1 }), kind: Type.Enum([...FEED_KINDS]) }),
@@ -44,6 +42,10 @@ const GameFileLine = Type.Union([
   Type.Object({ exists: Type.Boolean() }),
 ]);
 
+function ConnectionChangeLine() {
+  return Type.Object({ connection: Type.Enum(['opened', 'closed']), error: Type.Optional(Type.String()) });
+}
+
 /** The input fields each kind of feed entry must carry (beside `t`, `feed` and `kind`). */
 const FeedInputLine = {
   httpPush: Type.Object({ method: Type.String(), path: Type.String(), body: Type.String(), userAgent: Type.Optional(Type.String()) }),
@@ -54,6 +56,9 @@ const FeedInputLine = {
   ]),
   watchFolder: Type.Object({ path: Type.String({ minLength: 1 }), size: Type.Integer({ minimum: 0 }) }),
   screenText: Type.Object({ frame: Type.String({ minLength: 1 }), frameTimeMs: Type.Number({ minimum: 0 }) }),
+  tcp: Type.Union([Type.Object({ line: Type.String() }), ConnectionChangeLine()]),
+  webSocket: Type.Union([Type.Object({ message: Type.String() }), ConnectionChangeLine()]),
+  udp: Type.Object({ message: Type.String(), from: Type.Optional(Type.String()) }),
 } satisfies Record<FeedKind, unknown>;
 
 /** A frame a screenText feed read: a PNG beside the tape, read again (real OCR) on replay. */

@@ -6,11 +6,13 @@ import { postAsGame } from '../../testing/game-push.js';
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createSocket } from 'node:dgram';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
+import { WebSocketServer } from 'ws';
 import type { Bookmarks as BookmarksService, Clock as ClockService, GameIntegration } from '../../sdk/game-integration.js';
 import { Bookmarks, Clock, Feeds } from '../../sdk/tokens.js';
 import { freePort } from '../live/free-port.js';
@@ -90,6 +92,8 @@ describe('tapes: live feeds recorded and replayed', function () {
   /** What the live handlers got, in the order they got it. */
   let live: { feed: string; input: unknown }[];
   let servers: Server[];
+  /** How to stop the stand-in games of other kinds (a TCP console, an event socket, a telemetry sender). */
+  let stops: (() => Promise<unknown>)[];
 
   beforeEach(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'keyframe-tape-round-trip-'));
@@ -99,9 +103,11 @@ describe('tapes: live feeds recorded and replayed', function () {
     feeds = new LiveFeeds({ logger, observe: (entry) => writer.write(entry) });
     live = [];
     servers = [];
+    stops = [];
   });
   afterEach(async () => {
     await feeds.closeAll();
+    await Promise.all(stops.map((stop) => stop()));
     await Promise.all(
       servers.map(
         (server) =>
@@ -307,6 +313,90 @@ describe('tapes: live feeds recorded and replayed', function () {
     for (const [index, file] of files.entries()) {
       expect((await readFile((integration.received[index]!.input as FolderInput).absolutePath)).equals(file.bytes)).to.equal(true);
     }
+  });
+
+  it('tcp: a real console port that sends lines, then closes', async () => {
+    const gameConsole = createTcpServer((socket) => {
+      void (async () => {
+        for (const line of ['Player killed Bot', 'Zoë 🎯 headshot', 'round over']) {
+          socket.write(`${line}\n`);
+          await delay(25);
+        }
+        socket.end();
+      })();
+    });
+    stops.push(() => new Promise((resolve) => gameConsole.close(resolve)));
+    await new Promise<void>((resolve) => gameConsole.listen(0, '127.0.0.1', resolve));
+    const port = (gameConsole.address() as AddressInfo).port;
+    const opened: OpenedFeed<'tcp'> = { id: 'console', kind: 'tcp', options: { port, reconnect: { initialDelayMs: 5000 } } };
+    await openLive(opened);
+    await waitFor(() => live.length === 5, 'three lines and the close');
+    await feeds.closeAll();
+
+    expect(live.map(({ input }) => input)).to.deep.equal([
+      { connection: 'opened' },
+      { line: 'Player killed Bot' },
+      { line: 'Zoë 🎯 headshot' },
+      { line: 'round over' },
+      { connection: 'closed' },
+    ]);
+    const entries = expectTapeOfLive(await readTape(tapeFile), 'tcp', false);
+    expect(entries.map((entry) => entry.input)).to.deep.equal(live.map(({ input }) => input));
+    await replayInto([opened]);
+  });
+
+  it('webSocket: a real local event socket that sends messages, then closes', async () => {
+    const events = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    stops.push(() => new Promise((resolve) => events.close(resolve)));
+    events.on('connection', (socket) => {
+      void (async () => {
+        for (const message of ['{"event":"kill"}', '{"event":"death","by":"Zoë"}']) {
+          socket.send(message);
+          await delay(25);
+        }
+        socket.close(4000, 'game over');
+      })();
+    });
+    await new Promise((resolve) => events.on('listening', resolve));
+    const url = `ws://127.0.0.1:${(events.address() as AddressInfo).port}/`;
+    const opened: OpenedFeed<'webSocket'> = { id: 'events', kind: 'webSocket', options: { url, reconnect: { initialDelayMs: 5000 } } };
+    await openLive(opened);
+    await waitFor(() => live.length === 4, 'two messages and the close');
+    await feeds.closeAll();
+
+    expect(live.map(({ input }) => input)).to.deep.equal([
+      { connection: 'opened' },
+      { message: '{"event":"kill"}' },
+      { message: '{"event":"death","by":"Zoë"}' },
+      { connection: 'closed', error: 'closed with code 4000: game over' },
+    ]);
+    const entries = expectTapeOfLive(await readTape(tapeFile), 'webSocket', false);
+    expect(entries.map((entry) => entry.input)).to.deep.equal(live.map(({ input }) => input));
+    await replayInto([opened]);
+  });
+
+  it('udp: real datagrams from a telemetry sender', async () => {
+    const port = await freePort();
+    const opened: OpenedFeed<'udp'> = { id: 'telemetry', kind: 'udp', options: { port, encoding: 'base64' } };
+    await openLive(opened);
+    const sender = createSocket('udp4');
+    stops.push(() => new Promise<void>((resolve) => sender.close(resolve)));
+    for (const packet of [Buffer.from([1, 2, 3]), Buffer.from('lap 2'), Buffer.from([255, 0])]) {
+      await new Promise((resolve) => sender.send(packet, port, '127.0.0.1', resolve));
+      await delay(25);
+    }
+    await waitFor(() => live.length === 3, 'three datagrams');
+    await feeds.closeAll();
+
+    const from = `127.0.0.1:${sender.address().port}`;
+    expect(live.map(({ input }) => input)).to.deep.equal([
+      { message: 'AQID', from },
+      { message: 'bGFwIDI=', from },
+      { message: '/wA=', from },
+    ]);
+    const entries = expectTapeOfLive(await readTape(tapeFile), 'udp', true);
+    expect(entries.map((entry) => entry.input)).to.deep.equal(live.map(({ input }) => input));
+    await replayInto([opened]);
   });
 
   it("keeps t from going back when a busy feed hands over an input after another feed's later one", async () => {

@@ -11,7 +11,10 @@ import type {
   ScreenTextInput,
   ScreenTextOptions,
   TailOptions,
+  TcpOptions,
+  UdpOptions,
   WatchFolderOptions,
+  WebSocketOptions,
 } from '../../sdk/feed-types.js';
 
 export const SCRIPTED_PUSH_TOKEN = 'ScriptedPushToken0123';
@@ -103,6 +106,15 @@ export class ScriptedFeeds implements ClosableFeeds {
   screenText(id: string, options: ScreenTextOptions): Feed<FeedInputs['screenText']> {
     const reading = this.options.screenText?.(id, options);
     return this.open('screenText', id, options, reading && ((taped) => reading.read(taped)), reading && (() => reading.release()));
+  }
+  tcp(id: string, options: TcpOptions): Feed<FeedInputs['tcp']> {
+    return this.open('tcp', id, options);
+  }
+  webSocket(id: string, options: WebSocketOptions): Feed<FeedInputs['webSocket']> {
+    return this.open('webSocket', id, options);
+  }
+  udp(id: string, options: UdpOptions): Feed<FeedInputs['udp']> {
+    return this.open('udp', id, options);
   }
 
   async closeAll(): Promise<void> {
