@@ -15,6 +15,7 @@ export type {
   IntegrationSettings as IntegrationSettingsService,
 } from './sdk/game-integration.js';
 export { Bookmarks, Clock, Feeds, GameFiles, GamePaths, Health, IntegrationSettings, Logger, Recorder } from './sdk/tokens.js';
+export { defineSettings, Type, type SettingsValues } from './sdk/integration-settings.js';
 export {
   DiskGameFiles,
   GameFilesReader,

@@ -23,6 +23,7 @@ export { SilenceWatch } from './integrations/silence-watch.js';
 // The SDK's stand-ins, shared by the tape player and the test kit's IntegrationTestBed.
 export { ManualClock } from './integrations/fakes/manual-clock.js';
 export { ScriptedRecorder, type ScriptedRecording } from './integrations/fakes/scripted-recorder.js';
+export { ScriptedSettings } from './integrations/fakes/scripted-settings.js';
 export {
   SCRIPTED_PUSH_TOKEN,
   ScriptedFeed,

@@ -21,10 +21,9 @@ import {
   type FeedsService,
   type GamePathsService,
   type HealthReporter,
-  type IntegrationSettingsService,
   type PluginLogger,
 } from '@keyframe/core';
-import { GatedFeeds, ManualClock, ScriptedFeeds, ScriptedRecorder, SilenceWatch } from '@keyframe/core/tapes';
+import { GatedFeeds, ManualClock, ScriptedFeeds, ScriptedRecorder, ScriptedSettings, SilenceWatch } from '@keyframe/core/tapes';
 import os from 'node:os';
 import path from 'node:path';
 import { container, type InjectionToken } from 'tsyringe';
@@ -130,16 +129,24 @@ export class IntegrationTestBed {
   readonly gamePaths: TestGamePaths;
   /** The real files (under `root` when the integration goes by its GamePaths). */
   readonly gameFiles = new DiskGameFiles();
-  readonly settings: IntegrationSettingsService;
+  /** `settings.change(values)` is the user changing the integration's own settings. */
+  readonly settings: ScriptedSettings;
 
-  /** `port`: what the host hands over from the manifest's `httpPush:<port>` feed. */
-  constructor(options: { key: string; root?: string; port?: number }) {
+  /**
+   * `port`: what the host hands over from the manifest's `httpPush:<port>` feed; `settings`: the user's values
+   * of the integration's own settings (the others are the defaults its class declares).
+   */
+  constructor(options: { key: string; root?: string; port?: number; settings?: Readonly<Record<string, unknown>> }) {
     this.gamePaths = new TestGamePaths(options.root);
-    this.settings = { key: options.key, enabled: true, ...(options.port === undefined ? {} : { port: options.port }) };
+    this.settings = new ScriptedSettings(options.key, {
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.settings ? { values: options.settings } : {}),
+    });
   }
 
   /** The integration as the host builds it: from a child container holding these services under the SDK tokens. */
   resolve<T>(integration: InjectionToken<T>): T {
+    this.settings.declare((integration as { settings?: unknown }).settings);
     return this.drive((feeds) => {
       const child = container.createChildContainer();
       child.register(Feeds, { useValue: feeds });

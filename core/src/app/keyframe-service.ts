@@ -19,6 +19,7 @@ import { clipWorkFolder } from '../jobs/clip/clip-service.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { RecorderService } from '../recording/recorder-service.js';
 import { RecoveryService } from '../recording/recovery-service.js';
+import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { StorageMonitor } from '../storage/storage-monitor.js';
@@ -163,6 +164,7 @@ export class KeyframeService {
     const state = this.container.resolve(StatePublisher);
     state.follow({
       settings,
+      integrationSettings: this.container.resolve(IntegrationSettingsSchemas),
       recorder: this.container.resolve(RecorderService),
       capabilities: this.container.resolve(MachineCapabilities),
       updater: this.container.resolve(Updater),

@@ -54,6 +54,7 @@ import { SessionSaver } from '../recording/session-saver.js';
 import { RecoveryService } from '../recording/recovery-service.js';
 import { ServiceOptions } from '../service-options.js';
 import { RECORDING_ACTIVITY, SettingsService } from '../settings/settings-service.js';
+import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { Notifier } from '../notices/notifier.js';
 import { StatePublisher } from '../state/state-publisher.js';
@@ -76,7 +77,7 @@ import { UploadService } from '../uploads/upload-service.js';
  * so it lives here rather than in a `register.ts` per folder; the arrows between features are in `linkFeatures`.
  */
 const FEATURES: Record<string, InjectionToken<object>[]> = {
-  settings: [SettingsStore, SettingsService],
+  settings: [SettingsStore, SettingsService, IntegrationSettingsSchemas],
   state: [StatePublisher],
   notices: [Notifier],
   games: [GameCatalog, GameDetector],

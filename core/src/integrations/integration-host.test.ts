@@ -7,6 +7,7 @@ import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, PollInput } from '../sdk/feed-types.js';
 import { toWirePath, type EventContent, type EventName, type IntegrationHealth } from '../protocol/index.js';
 import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
+import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { FrameDemand } from '../recording/frame-demand.js';
@@ -38,6 +39,8 @@ interface FixtureOptions {
   opensFeed?: boolean;
   /** The constructor calls `health.expectData` with it. */
   expectsData?: { within: number; message: string };
+  /** The class's static `settings` (a JSON Schema); activate() and a change log its values as calls. */
+  settings?: unknown;
 }
 
 async function writeFixture(folder: string, name: string, options: FixtureOptions): Promise<void> {
@@ -66,7 +69,7 @@ import { Bookmarks, Feeds, Health, IntegrationSettings } from '@keyframe/core';
 const calls = globalThis.__hostTestCalls;
 const behaviour = ${JSON.stringify(options.behaviour ?? {})};
 const opensFeed = ${JSON.stringify(options.opensFeed ?? false)};
-const expectsData = ${JSON.stringify(options.expectsData ?? null)};
+const expectsData = ${JSON.stringify(options.expectsData ?? null)}, declaresSettings = ${JSON.stringify(options.settings !== undefined)};
 async function run(hook, detail) {
   calls.push('${options.key}:' + hook + (detail ? ':' + detail : ''));
   if (behaviour[hook] === 'throw') throw new Error(hook + ' exploded');
@@ -77,11 +80,11 @@ class Fixture {
   constructor(bookmarks, feeds, health, settings) {
     this.bookmarks = bookmarks; this.feeds = feeds;
     if (settings.port !== undefined) calls.push('${options.key}:port:' + settings.port);
-    if (expectsData) health.expectData(expectsData);
+    if (expectsData) health.expectData(expectsData); this.settings = settings; if (declaresSettings) settings.onChange((values) => { calls.push('${options.key}:changed:' + JSON.stringify(values)); });
   }
   enable() { return run('enable'); }
   disable() { return run('disable'); }
-  activate(game) {
+  activate(game) { if (declaresSettings) calls.push('${options.key}:values:' + JSON.stringify(this.settings.values));
     if (opensFeed) this.feeds.poll('input', {}).onInput((input) => { calls.push('${options.key}:input:' + input.error); });
     return run('activate', game.name).then(() => this.bookmarks.add({ type: 'Kill' }));
   }
@@ -92,6 +95,7 @@ inject(Bookmarks)(Fixture, undefined, 0);
 inject(Feeds)(Fixture, undefined, 1);
 inject(Health)(Fixture, undefined, 2);
 inject(IntegrationSettings)(Fixture, undefined, 3);
+${options.settings === undefined ? '' : `Fixture.settings = ${JSON.stringify(options.settings)};`}
 export default injectable()(Fixture) ?? Fixture;
 `,
   );
@@ -238,7 +242,7 @@ describe('IntegrationHost', function () {
     state = app.resolve(StatePublisher);
     games = app.resolve(GameDetector);
     host = app.resolve(IntegrationHost);
-    state.follow({ integrations: host });
+    state.follow({ integrations: host, integrationSettings: app.resolve(IntegrationSettingsSchemas) });
     await host.start();
   }
   const health = (key: string): IntegrationHealth => state.current.integrations[key]!;
@@ -624,6 +628,55 @@ describe('IntegrationHost', function () {
     expect(health('brokenGame').status).to.equal('disabled');
     switchIntegration('brokenGame', true);
     await waitUntil(() => calls.filter((call) => call === 'brokenGame:enable').length === 5);
+  });
+
+  describe('settings an integration declares', () => {
+    const schema = {
+      type: 'object',
+      properties: { region: { enum: ['eu', 'na'], default: 'eu', title: 'Region' }, rate: { type: 'integer', minimum: 1, default: 2 } },
+    };
+    const setEntry = (key: string, entry: Record<string, unknown>) =>
+      settings.replace({
+        ...settings.current,
+        gameIntegrations: { ...settings.current.gameIntegrations, [key]: entry as { enabled: boolean } },
+      });
+
+    it('shows them in State while switched off, gives the plugin the stored values (defaults for the rest) and tells it of a change', async () => {
+      await writeFixture(plugins, 'tuned', { key: 'tunedGame', settings: schema });
+      await writeFixture(plugins, 'plain', { key: 'plainGame' });
+      await writeFile(
+        path.join(folder, 'settings.json'),
+        JSON.stringify({ gameIntegrations: { tunedGame: { enabled: false, region: 'na', rate: 0 } } }),
+      );
+      await startHost();
+      expect(state.current.integrationSettings).to.deep.equal({ tunedGame: schema });
+      expect(calls.filter((call) => call.startsWith('tunedGame:'))).to.deep.equal([]);
+
+      setEntry('tunedGame', { enabled: true, region: 'na', rate: 0 });
+      await launchGame('tunedGame');
+      recorder.start({ startedAt: new Date(), game: 'x' });
+      await waitUntil(() => calls.includes('tunedGame:activate:Game tunedGame'));
+      expect(calls).to.include('tunedGame:values:{"region":"na","rate":2}');
+
+      setEntry('tunedGame', { enabled: true, region: 'eu', rate: 5 });
+      expect(calls).to.include('tunedGame:changed:{"region":"eu","rate":5}');
+      setEntry('tunedGame', { enabled: true, region: 'eu', rate: 5, unrelated: true });
+      expect(calls.filter((call) => call.startsWith('tunedGame:changed'))).to.have.length(1);
+    });
+
+    it('fails an integration whose settings the page cannot render, saying why in its health', async () => {
+      await writeFixture(plugins, 'odd', {
+        key: 'oddGame',
+        settings: { type: 'object', properties: { nested: { type: 'object', default: {} } } },
+      });
+      await startHost();
+      await waitUntil(() => health('oddGame').status === 'failed');
+      expect(health('oddGame').message).to.equal(
+        'could not load fixture-odd: its settings cannot be shown in the settings page: "nested" is not a boolean, string, number, ' +
+          'integer, string enum or array of strings ({"type":"object","default":{}})',
+      );
+      expect(state.current.integrationSettings).to.deep.equal({});
+    });
   });
 
   describe('failures a plugin author can act on', () => {

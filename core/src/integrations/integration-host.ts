@@ -18,6 +18,7 @@ import {
 } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
 import { Notifier } from '../notices/notifier.js';
+import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { Logger } from '../support/logger.js';
@@ -37,7 +38,7 @@ import { systemClock } from './plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
 import { readPackageIdentity, type PackageIdentity } from './plugin-identity.js';
-import { loadIntegrationClass } from './plugin-loader.js';
+import { declaredSettingsSchema, loadIntegrationClass, type IntegrationClass } from './plugin-loader.js';
 
 export const MAX_RESTARTS = 3;
 
@@ -91,6 +92,7 @@ export class IntegrationHost {
     private readonly settings: SettingsStore,
     private readonly games: GameDetector,
     private readonly notifier: Notifier,
+    private readonly settingsSchemas: IntegrationSettingsSchemas,
     logger: Logger,
   ) {
     this.logger = logger.child('integrations');
@@ -130,8 +132,12 @@ export class IntegrationHost {
         .flatMap((integration) => integration.plugin.manifest.integration.games),
     );
 
+    await Promise.all([...this.integrations.values()].map((integration) => this.readDeclaredSettings(integration)));
     this.unsubscribe.push(
-      this.settings.onChange(() => this.reconcileAll()),
+      this.settings.onChange(() => {
+        for (const integration of this.integrations.values()) integration.lifecycle.settingsChanged();
+        this.reconcileAll();
+      }),
       this.games.onChange(() => this.reconcileAll()),
       this.environment.recorder.onStarted(() => this.reconcileAll()),
       this.environment.recorder.onStopped(() => this.reconcileAll()),
@@ -248,6 +254,7 @@ export class IntegrationHost {
     integration.approval = { ...approval, status: 'approved', hash };
     this.logger.info('integration approved', { ...integration.approval });
     this.addSettingsKeys();
+    await this.readDeclaredSettings(integration);
     this.reconcileAll();
     await integration.lifecycle.settled();
   }
@@ -323,16 +330,13 @@ export class IntegrationHost {
       packageName: plugin.packageName,
       packageRoot: plugin.packageRoot,
       desired: () => this.desiredState(integration()),
-      load: async () => {
-        if (!(await this.stillAsApproved(integration()))) return undefined;
-        this.logger.info('loading integration', { key, path: plugin.packageRoot, entry: plugin.entry });
-        integration().imported = true;
-        return loadIntegrationClass(plugin.entry, plugin.packageRoot);
-      },
+      load: () => this.loadClass(integration()),
       feeds: ({ logger, observe, health }) => this.environment.feedsFor(key, logger, observe, health),
       bookmarks: this.environment.bookmarksFor(key),
       recorder: this.environment.recorder,
       enabled: () => this.settings.current.gameIntegrations[key]?.enabled ?? true,
+      storedSettings: () => this.settings.current.gameIntegrations[key],
+      settingsDeclared: (schema) => this.settingsSchemas.declare(key, schema),
       clock: systemClock,
       gamePaths: this.environment.gamePaths,
       pluginLogger,
@@ -343,6 +347,30 @@ export class IntegrationHost {
       changed: () => this.publish(),
     });
     return lifecycle;
+  }
+
+  /** Its class, once its package is checked against the approval (a package waiting for one is not imported). */
+  private async loadClass(integration: Integration): Promise<IntegrationClass | undefined> {
+    const { plugin } = integration;
+    if (!(await this.stillAsApproved(integration))) return undefined;
+    this.logger.info('loading integration', { key: plugin.manifest.integration.key, path: plugin.packageRoot, entry: plugin.entry });
+    integration.imported = true;
+    return loadIntegrationClass(plugin.entry, plugin.packageRoot);
+  }
+
+  /**
+   * The settings page shows an integration's own settings while it is switched off too, so its class is
+   * loaded for them at start; one that cannot load says why in its health once it is switched on.
+   */
+  private async readDeclaredSettings(integration: Integration): Promise<void> {
+    if (this.isPending(integration)) return;
+    const key = integration.plugin.manifest.integration.key;
+    try {
+      const integrationClass = await this.loadClass(integration);
+      if (integrationClass) this.settingsSchemas.declare(key, declaredSettingsSchema(integrationClass));
+    } catch (error) {
+      this.logger.debug('settings of an integration not read: its class does not load', { key, error });
+    }
   }
 
   /** Enabled when switched on (and approved); active while one of its games runs (during a recording, unless `activation: "game"`). */

@@ -21,7 +21,9 @@ import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
 import { declaredFeedKinds, declaredPushPort, type IntegrationManifest } from './manifest.js';
 import { instantiateIntegration } from './plugin-container.js';
-import type { IntegrationClass } from './plugin-loader.js';
+import { declaredSettingsSchema, type IntegrationClass } from './plugin-loader.js';
+import { PluginSettings } from './plugin-settings.js';
+import type { IntegrationSettingsSchema } from '../protocol/index.js';
 import { describePluginFailure } from './plugin-failure.js';
 import { SilenceWatch } from './silence-watch.js';
 
@@ -65,6 +67,10 @@ export interface IntegrationLifecycleOptions {
   recorder: RecorderView;
   /** Whether the user has it switched on (`IntegrationSettings.enabled`). */
   enabled(): boolean;
+  /** The user's entry `gameIntegrations.<key>`, whose declared fields become `IntegrationSettings.values`; none: the defaults. */
+  storedSettings?(): Readonly<Record<string, unknown>> | undefined;
+  /** The class loaded and declares these settings (undefined: none). */
+  settingsDeclared?(schema: IntegrationSettingsSchema | undefined): void;
   clock: ClockService;
   gamePaths: GamePathsService;
   /** What the integration reads game files with; default the disk (a tape records or replays them). */
@@ -86,6 +92,7 @@ export interface IntegrationLifecycleOptions {
 
 interface Instance {
   integration: GameIntegration;
+  settings: PluginSettings;
   feeds: GatedFeeds;
   silence: SilenceWatch;
 }
@@ -132,6 +139,11 @@ export class IntegrationLifecycle {
   /** What is wrong while it runs: the plugin's own degraded reason, or bookmark types it was refused. */
   get problem(): string | undefined {
     return this.#degradedReason ?? this.undeclaredEventsProblem();
+  }
+
+  /** The stored settings may have changed: the running instance's listeners hear of a changed value. */
+  settingsChanged(): void {
+    void this.#instance?.settings.refresh();
   }
 
   /** Queues a move towards `desired()`; resolves once that move has run. */
@@ -232,8 +244,10 @@ export class IntegrationLifecycle {
   private async instantiate(): Promise<boolean> {
     const { key, manifest, packageName = key } = this.options;
     let integrationClass: IntegrationClass | undefined;
+    let schema: IntegrationSettingsSchema | undefined;
     try {
       integrationClass = await this.options.load();
+      schema = integrationClass && declaredSettingsSchema(integrationClass);
     } catch (error) {
       // No restart: Node keeps a module that failed for the life of the process, so the same import fails the same way.
       await this.fail(`could not load ${packageName}: ${this.describe(error)}`, error, { restart: false });
@@ -254,18 +268,20 @@ export class IntegrationLifecycle {
         ...(manifest ? { declaredKinds: declaredFeedKinds(manifest) } : {}),
         heard: () => silence.heard(),
       });
+      this.options.settingsDeclared?.(schema);
       const port = manifest && declaredPushPort(manifest);
-      const enabled = this.options.enabled;
+      const settings = new PluginSettings({
+        key,
+        ...(port === undefined ? {} : { port }),
+        enabled: this.options.enabled,
+        schema: () => schema,
+        stored: () => this.options.storedSettings?.(),
+        logger: this.options.logger,
+      });
       const { instance } = instantiateIntegration(integrationClass, {
         bookmarks: this.checkedBookmarks(),
         recorder: this.options.recorder,
-        settings: {
-          key,
-          ...(port === undefined ? {} : { port }),
-          get enabled() {
-            return enabled();
-          },
-        },
+        settings,
         feeds,
         clock: this.options.clock,
         logger: this.options.pluginLogger,
@@ -273,7 +289,7 @@ export class IntegrationLifecycle {
         gameFiles: this.options.gameFiles ?? new DiskGameFiles(),
         health,
       });
-      this.#instance = { integration: instance, feeds, silence };
+      this.#instance = { integration: instance, settings, feeds, silence };
       return true;
     } catch (error) {
       await this.fail(`the constructor of ${packageName} failed: ${this.describe(error)}`, error);

@@ -1,9 +1,11 @@
-// Imports an integration package's entry and checks that its default export can be constructed.
+// Imports an integration package's entry, checks that its default export can be constructed, and reads the settings it declares.
 import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { IntegrationSettingsSchema } from '../protocol/index.js';
 import type { GameIntegration } from '../sdk/game-integration.js';
+import { readSettingsSchema } from '../settings/integration-settings-schema.js';
 
 export type IntegrationClass = new (...args: never[]) => GameIntegration;
 
@@ -24,6 +26,11 @@ export async function loadIntegrationClass(entry: string, packageRoot?: string):
   const missing = ['activate', 'deactivate'].filter((hook) => typeof prototype?.[hook] !== 'function');
   if (missing.length > 0) throw new Error(`the default export of ${entry} lacks ${missing.join(' and ')}()`);
   return candidate as IntegrationClass;
+}
+
+/** The settings the class declares as its static `settings` (undefined: none); throws when the settings page could not render them. */
+export function declaredSettingsSchema(integrationClass: IntegrationClass): IntegrationSettingsSchema | undefined {
+  return readSettingsSchema((integrationClass as { settings?: unknown }).settings);
 }
 
 /**

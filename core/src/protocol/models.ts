@@ -191,6 +191,58 @@ export const IntegrationHealth = Type.Object({
 });
 export type IntegrationHealth = Static<typeof IntegrationHealth>;
 
+/** The label and hint of one integration setting, shared by every kind of field. */
+const settingFieldText = {
+  title: Type.Optional(Type.String({ description: 'The label in the settings page (the field name without it)' })),
+  description: Type.Optional(Type.String({ description: 'A hint under the label' })),
+};
+
+export const BooleanSettingField = Type.Object({ type: Type.Literal('boolean'), default: Type.Boolean(), ...settingFieldText });
+export const TextSettingField = Type.Object({
+  type: Type.Literal('string'),
+  default: Type.String(),
+  format: Type.Optional(Type.String()),
+  pattern: Type.Optional(Type.String()),
+  minLength: Type.Optional(Type.Integer({ minimum: 0 })),
+  maxLength: Type.Optional(Type.Integer({ minimum: 0 })),
+  ...settingFieldText,
+});
+export const NumberSettingField = Type.Object({
+  type: StringEnum(['number', 'integer'] as const),
+  default: Type.Number(),
+  minimum: Type.Optional(Type.Number()),
+  maximum: Type.Optional(Type.Number()),
+  ...settingFieldText,
+});
+export const ChoiceSettingField = Type.Object({
+  enum: Type.Array(Type.String(), { minItems: 1, description: 'The allowed values, shown as a list to choose from' }),
+  default: Type.String(),
+  ...settingFieldText,
+});
+export const TextListSettingField = Type.Object({
+  type: Type.Literal('array'),
+  items: Type.Object({ type: Type.Literal('string') }),
+  default: Type.Array(Type.String()),
+  ...settingFieldText,
+});
+export const IntegrationSettingField = Type.Union(
+  [ChoiceSettingField, BooleanSettingField, TextSettingField, NumberSettingField, TextListSettingField],
+  { description: 'A JSON Schema of one of the kinds the settings page renders, each with its default' },
+);
+export type IntegrationSettingField = Static<typeof IntegrationSettingField>;
+
+export const IntegrationSettingsSchema = Type.Object(
+  {
+    type: Type.Literal('object'),
+    properties: Type.Record(Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9]*$' }), IntegrationSettingField),
+  },
+  {
+    description:
+      "Extension: the settings an integration declares (docs/writing-an-integration.md §4), a JSON Schema; each field's value is stored in `gameIntegrations.<key>` beside `enabled`",
+  },
+);
+export type IntegrationSettingsSchema = Static<typeof IntegrationSettingsSchema>;
+
 export const INTEGRATION_PACKAGE_STATUS = ['refused', 'failed', 'waitingForApproval', 'restartNeeded'] as const;
 export const IntegrationPackage = Type.Object(
   {
@@ -233,6 +285,9 @@ export const State = Type.Object({
   cacheFolder: Type.String({ description: 'Forward slashes' }),
   integrations: Type.Record(Type.String(), IntegrationHealth, {
     description: 'Extension: health of each game integration, by settings key',
+  }),
+  integrationSettings: Type.Record(Type.String(), IntegrationSettingsSchema, {
+    description: 'Extension: the settings each loaded game integration declares, by settings key (none: it declares none)',
   }),
   integrationPackages: Type.Array(IntegrationPackage, {
     description: 'Extension: the integration packages that were refused, failed, wait for approval or need a restart',

@@ -73,7 +73,14 @@ export const GameSetting = Type.Object({
 });
 export type GameSetting = Static<typeof GameSetting>;
 
-export const IntegrationSetting = Type.Object({ enabled: Type.Boolean({ default: true }) });
+export const IntegrationSetting = Type.Object(
+  { enabled: Type.Boolean({ default: true }) },
+  {
+    additionalProperties: true,
+    description: 'Extension: beside `enabled`, the values of the settings the integration declares (State.integrationSettings)',
+  },
+);
+export type IntegrationSetting = Static<typeof IntegrationSetting>;
 
 export const MENU_ITEMS = ['Full Sessions', 'Replay Buffer', 'Clips', 'Highlights', 'Settings'] as const;
 export const MenuItem = Type.Object({ id: StringEnum(MENU_ITEMS), visible: Type.Boolean() });

@@ -58,12 +58,26 @@ export interface Clock {
   now(): Date;
 }
 
-/** The integration's own settings (`gameIntegrations.<key>`), read-only. */
-export interface IntegrationSettings {
+/**
+ * The integration's own settings (`gameIntegrations.<key>`), read-only. `Values` are those its class
+ * declares as `static settings` (see `defineSettings`): `IntegrationSettingsService<SettingsValues<typeof mySettings>>`.
+ */
+export interface IntegrationSettings<Values extends object = Record<string, unknown>> {
   readonly key: string;
   readonly enabled: boolean;
   /** The loopback port of the manifest's `httpPush:<port>` feed, when it declares one: the manifest says it once. */
   readonly port?: number;
+  /**
+   * The declared settings, always the current ones: the user's value where it is valid, else the schema's
+   * default. Changes are refused during a recording, so values read in activate() hold until deactivate().
+   */
+  readonly values: Readonly<Values>;
+  /**
+   * Calls `listener` with the new values after the user changed one of them (not for `enabled`); returns
+   * a function that stops that. Needed only where a change matters while the integration is active outside
+   * recordings (`activation: "game"`), or for something enable() set up. A listener that throws is logged.
+   */
+  onChange(listener: (values: Readonly<Values>) => void | Promise<void>): () => void;
 }
 
 /** Where games keep their files on this machine; tests point these into temp folders. */

@@ -7,6 +7,7 @@ import type { EventContent } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
 import { RECORDING_ACTIVITY, SettingsService } from './settings-service.js';
+import { IntegrationSettingsSchemas } from './integration-settings-schemas.js';
 import { SettingsStore } from './settings-store.js';
 import { CAPTURE_CAPABILITIES } from '../media/capture-source.js';
 import { commandRejection, RecordedEvents } from '../testing/fixtures.js';
@@ -132,5 +133,43 @@ describe('SettingsService', () => {
     machine.maxDisplayHeight = 1600;
     service.applyVideoPreset('high');
     expect(store.current.resolution).to.equal('1440p');
+  });
+
+  describe("an integration's own settings", () => {
+    beforeEach(() => {
+      app.resolve(IntegrationSettingsSchemas).declare('arenaGameA', {
+        type: 'object',
+        properties: { pollSeconds: { type: 'integer', minimum: 1, maximum: 60, default: 2 } },
+      });
+    });
+    const arena = (entry: Record<string, unknown>) => ({ gameIntegrations: { arenaGameA: { enabled: true, ...entry } } });
+
+    it('stores a valid value beside enabled, and keeps the entry of an integration that is not installed', async () => {
+      expect(
+        await service.update({ gameIntegrations: { retiredGame: { enabled: false, region: 'eu' } as { enabled: boolean } } }),
+      ).to.equal(true);
+      expect(await service.update(arena({ pollSeconds: 5 }))).to.equal(true);
+      expect(store.current.gameIntegrations.arenaGameA).to.deep.equal({ enabled: true, pollSeconds: 5 });
+      expect(store.current.gameIntegrations.retiredGame).to.deep.equal({ enabled: false, region: 'eu' });
+    });
+
+    it('refuses a value its schema does not take, and a field it does not declare, naming them; saves nothing', async () => {
+      const refusal = await commandRejection(service.update(arena({ pollSeconds: 0, colour: 'red' })), 'InvalidParameters');
+      expect(refusal.message).to.equal(
+        'Settings not saved: gameIntegrations.arenaGameA.pollSeconds is 0, it must be a whole number from 1 to 60; ' +
+          'gameIntegrations.arenaGameA.colour is not a setting of arenaGameA (its settings: pollSeconds)',
+      );
+      expect(store.current.gameIntegrations.arenaGameA).to.deep.equal({ enabled: true });
+    });
+
+    it('refuses a change of its values during a recording, as it refuses the switch', async () => {
+      recorder.isRecording = true;
+      const refusal = await commandRejection(service.update(arena({ pollSeconds: 5 })), 'NotAllowed');
+      expect(refusal.message).to.equal(
+        'Game integrations cannot be switched on or off or have their settings changed during a recording (arenaGameA). Stop the recording first.',
+      );
+      expect(store.current.gameIntegrations.arenaGameA).to.deep.equal({ enabled: true });
+      expect(events.methods()).to.include('ShowModal');
+    });
   });
 });

@@ -1,5 +1,5 @@
-// The rules around settings changes: merge, validate, refuse integration toggles during a
-// recording, apply presets, and echo `Settings` to the frontend only when something changed.
+// The rules around settings changes: merge, validate (an integration's own fields against the schema
+// it declares), refuse integration changes during a recording, apply presets, and echo `Settings` to the frontend only when something changed.
 import path from 'node:path';
 import { inject, injectable, type InjectionToken } from 'tsyringe';
 import Value from 'typebox/value';
@@ -13,6 +13,8 @@ import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';
 import { CAPTURE_CAPABILITIES, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
 import { usableFolder } from './valid-folder.js';
+import { settingProblems } from './integration-settings-schema.js';
+import { IntegrationSettingsSchemas } from './integration-settings-schemas.js';
 
 /** Whether a recording is starting, running or being saved: the recorder answers (settings sit below it). */
 export interface RecordingActivity {
@@ -35,6 +37,7 @@ export class SettingsService {
     private readonly notifier: Notifier,
     private readonly options: ServiceOptions,
     @inject(EVENT_SINK) private readonly events: EventSink,
+    private readonly integrationSchemas: IntegrationSettingsSchemas,
     logger: Logger,
   ) {
     this.logger = logger.child('settings');
@@ -79,7 +82,8 @@ export class SettingsService {
       if (!path.isAbsolute(next[folder]))
         throw new CommandError('InvalidParameters', `Settings not saved: ${folder} must be an absolute path`);
     }
-    this.refuseIntegrationToggleWhileRecording(next);
+    this.refuseInvalidIntegrationSettings(next);
+    this.refuseIntegrationChangeWhileRecording(next);
     return next;
   }
 
@@ -135,18 +139,34 @@ export class SettingsService {
     this.publish();
   }
 
-  private refuseIntegrationToggleWhileRecording(next: Settings): void {
+  /** An integration's own fields are checked against the schema it declares (one not loaded yet is not checked). */
+  private refuseInvalidIntegrationSettings(next: Settings): void {
+    const current = this.store.current.gameIntegrations;
+    const problems = Object.entries(next.gameIntegrations).flatMap(([key, entry]) => {
+      const schema = this.integrationSchemas.get(key);
+      return schema ? settingProblems(key, schema, entry, current[key]) : [];
+    });
+    if (problems.length > 0) throw new CommandError('InvalidParameters', `Settings not saved: ${problems.join('; ')}`);
+  }
+
+  /** Switching an integration, or changing its own settings, would change what a running recording bookmarks. */
+  private refuseIntegrationChangeWhileRecording(next: Settings): void {
     if (!this.recorder.isRecording) return;
     const current = this.store.current.gameIntegrations;
-    const toggled = Object.keys(next.gameIntegrations).filter(
-      (key) => (current[key]?.enabled ?? true) !== next.gameIntegrations[key]?.enabled,
-    );
-    if (toggled.length === 0) return;
-    const message = `Game integrations cannot be switched on or off during a recording (${toggled.join(', ')}). Stop the recording first.`;
-    this.logger.warn('integration toggle refused during a recording', { integrations: toggled });
+    const changed = Object.keys(next.gameIntegrations).filter((key) => !sameIntegrationSetting(current[key], next.gameIntegrations[key]));
+    if (changed.length === 0) return;
+    const toggled = changed.every((key) => (current[key]?.enabled ?? true) !== next.gameIntegrations[key]?.enabled);
+    const what = toggled ? 'switched on or off' : 'switched on or off or have their settings changed';
+    const message = `Game integrations cannot be ${what} during a recording (${changed.join(', ')}). Stop the recording first.`;
+    this.logger.warn('integration change refused during a recording', { integrations: changed });
     this.notifier.showModal({ title: 'Recording in progress', description: message, type: 'warning' });
     throw new CommandError('NotAllowed', message);
   }
+}
+
+/** An entry missing from the file is `{enabled: true}`: sending that back is no change. */
+function sameIntegrationSetting(current: object | undefined, next: object | undefined): boolean {
+  return Value.Equal(current ?? { enabled: true }, next ?? { enabled: true });
 }
 
 /** Forward slashes, as every path on the wire (protocol-gaps.md §1). */

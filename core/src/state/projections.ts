@@ -8,6 +8,7 @@ import { toWireAudioDevice } from '../platform/audio-devices.js';
 import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
 import type { IntegrationHost } from '../integrations/integration-host.js';
 import { toWirePath, type State } from '../protocol/index.js';
+import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
@@ -94,4 +95,10 @@ export function projectIntegrations(host: Pick<IntegrationHost, 'events'>, targe
   return host.events.on('health', (integrations) => {
     if (JSON.stringify(target.current.integrations) !== JSON.stringify(integrations)) target.update({ integrations });
   });
+}
+
+/** `State.integrationSettings`: the settings each loaded integration declares, for the settings page. */
+export function projectIntegrationSettings(schemas: Pick<IntegrationSettingsSchemas, 'events' | 'all'>, target: StateTarget): () => void {
+  target.update({ integrationSettings: schemas.all });
+  return schemas.events.on('changed', (integrationSettings) => target.update({ integrationSettings }));
 }

@@ -9,12 +9,14 @@ import type { ContentLibrary } from '../library/content-library.js';
 import type { IntegrationHost } from '../integrations/integration-host.js';
 import type { RecorderService } from '../recording/recorder-service.js';
 import type { SettingsStore } from '../settings/settings-store.js';
+import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
 import {
   projectCapabilities,
   projectIntegrationPackages,
   projectIntegrations,
+  projectIntegrationSettings,
   projectLibrary,
   projectSettings,
   projectStorage,
@@ -44,6 +46,7 @@ export function initialState(cacheFolder: string): State {
     recordingDriveFreeGb: null,
     cacheFolder,
     integrations: {},
+    integrationSettings: {},
     integrationPackages: [],
   };
 }
@@ -59,6 +62,7 @@ export interface StateSources {
   storage: Pick<StorageMonitor, 'events'>;
   settings: Pick<SettingsStore, 'current' | 'onChange'>;
   integrations: Pick<IntegrationHost, 'events'>;
+  integrationSettings: Pick<IntegrationSettingsSchemas, 'events' | 'all'>;
 }
 
 @injectable()
@@ -79,7 +83,7 @@ export class StatePublisher {
    * Features never write State themselves (nor read it to decide anything).
    */
   follow(sources: Partial<StateSources>): () => void {
-    const { recorder, library, capabilities, updater, storage, settings, integrations } = sources;
+    const { recorder, library, capabilities, updater, storage, settings, integrations, integrationSettings } = sources;
     const stops = [
       recorder && projectRecorder(recorder.events, (change) => this.update(change)),
       library && projectLibrary(library, this),
@@ -88,6 +92,7 @@ export class StatePublisher {
       storage && projectStorage(storage, this),
       settings && projectSettings(settings, this),
       integrations && projectIntegrations(integrations, this),
+      integrationSettings && projectIntegrationSettings(integrationSettings, this),
       integrations && projectIntegrationPackages(integrations, this),
     ];
     return () => stops.forEach((stop) => stop?.());

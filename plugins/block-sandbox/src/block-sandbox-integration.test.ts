@@ -55,6 +55,25 @@ describe('BlockSandboxIntegration', () => {
     expect(options.paths).to.include(log);
   });
 
+  it("follows the log in the game folder set in Keyframe's settings, first, besides the usual places", async () => {
+    const instance = path.join(temp, 'CurseForge', 'Instances', 'All the Mods');
+    bed = new IntegrationTestBed({ key: 'blockSandbox', root: temp, settings: { gameFolder: instance } });
+    integration = bed.resolve(BlockSandboxIntegration);
+    await integration.activate({ name: 'Minecraft' });
+    const { paths } = bed.feeds.opened[0]!.options as TailOptions;
+    expect(paths[0]).to.equal(path.join(instance, 'logs', 'latest.log'));
+    expect(paths).to.include(log);
+  });
+
+  it('takes a game folder changed between two activations', async () => {
+    await integration.activate({ name: 'Minecraft' });
+    await integration.deactivate();
+    const instance = path.join(temp, 'MultiMC', 'instances', 'Vanilla+', '.minecraft');
+    await bed.settings.change({ gameFolder: instance });
+    await integration.activate({ name: 'Minecraft' });
+    expect((bed.feeds.latest('tail', 'log').options as TailOptions).paths[0]).to.equal(path.join(instance, 'logs', 'latest.log'));
+  });
+
   it('finds the player at the start of the opened log and bookmarks only their deaths', async () => {
     await writeFile(log, '[16:25:05] [Render thread/INFO]: Setting user: MrChozo\n[16:26:43] [Render thread/INFO]: [CHAT] <MrChozo> hi\n');
     await integration.activate({ name: 'Minecraft' });

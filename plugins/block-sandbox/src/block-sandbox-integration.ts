@@ -5,6 +5,7 @@ import {
   Feeds,
   GamePaths,
   Health,
+  IntegrationSettings,
   Logger,
   type BookmarksService,
   type DetectedGame,
@@ -12,10 +13,12 @@ import {
   type GameIntegration,
   type GamePathsService,
   type HealthReporter,
+  type IntegrationSettingsService,
   type PluginLogger,
   type TailInput,
 } from '@keyframe/core';
 import { inject, injectable } from 'tsyringe';
+import { blockSandboxSettings, type BlockSandboxSettings } from './block-sandbox-settings.js';
 import { minecraftLogCandidates } from './minecraft-log-locations.js';
 import { PlayerDeathTracker } from './player-death-tracker.js';
 import { scanPlayerName } from './player-name-scan.js';
@@ -36,6 +39,8 @@ const noPlayerMessage = (file: string, reason: string) =>
 
 @injectable()
 export class BlockSandboxIntegration implements GameIntegration {
+  static readonly settings = blockSandboxSettings;
+
   /** How long after activation a log file that still does not exist becomes a health warning. */
   protected readonly missingLogTimeoutMs: number = 30_000;
 
@@ -47,6 +52,7 @@ export class BlockSandboxIntegration implements GameIntegration {
     @inject(GamePaths) private readonly gamePaths: GamePathsService,
     @inject(Logger) private readonly logger: PluginLogger,
     @inject(Health) private readonly health: HealthReporter,
+    @inject(IntegrationSettings) private readonly settings: IntegrationSettingsService<BlockSandboxSettings>,
   ) {}
 
   async activate(game: DetectedGame): Promise<void> {
@@ -54,7 +60,8 @@ export class BlockSandboxIntegration implements GameIntegration {
       this.health.degraded(BEDROCK_UNSUPPORTED_MESSAGE);
       return;
     }
-    const candidates = await minecraftLogCandidates(this.gamePaths);
+    // Read at each activation: the settings cannot change during a recording.
+    const candidates = await minecraftLogCandidates(this.gamePaths, this.settings.values.gameFolder);
     // latin1 hands every byte over unchanged: the tracker decodes UTF-8, GBK or Windows-1252 itself.
     const feed = this.feeds.tail('log', { paths: candidates, encoding: 'latin1' });
     feed.onInput((input) => this.onLogInput(input));

@@ -6,6 +6,7 @@ export {
   BEDROCK_GAME_NAME,
   BEDROCK_UNSUPPORTED_MESSAGE,
 } from './block-sandbox-integration.js';
+export { blockSandboxSettings, type BlockSandboxSettings } from './block-sandbox-settings.js';
 export { CURRENT_EN_US_DEATH_TEMPLATES, DEATH_TEMPLATES, type DeathTemplate } from './death-messages.js';
 export { DeathMessageMatcher } from './death-message-matcher.js';
 export { readLogLine, type LogLine } from './log-line.js';

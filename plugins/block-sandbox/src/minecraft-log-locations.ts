@@ -1,5 +1,5 @@
-// Where the Java Edition client writes `logs/latest.log`: the vanilla launcher's game folder, and
-// every instance of Prism Launcher. The tail feed follows whichever was written last.
+// Where the Java Edition client writes `logs/latest.log`: the game folder the user set, the vanilla
+// launcher's game folder, and every instance of Prism Launcher. The tail feed follows whichever was written last.
 import type { GamePathsService } from '@keyframe/core';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,9 +24,10 @@ export function prismLauncherFolders(paths: GamePathsService): string[] {
   ]);
 }
 
-/** Every candidate `latest.log`, vanilla first; instances are listed as they are now. */
-export async function minecraftLogCandidates(paths: GamePathsService): Promise<string[]> {
-  const vanilla = vanillaGameFolders(paths).map((folder) => path.join(folder, ...LATEST_LOG));
+/** Every candidate `latest.log`: the user's game folder (when set), then vanilla; instances are listed as they are now. */
+export async function minecraftLogCandidates(paths: GamePathsService, userGameFolder = ''): Promise<string[]> {
+  const userFolders = userGameFolder.trim() === '' ? [] : [userGameFolder.trim()];
+  const vanilla = [...userFolders, ...vanillaGameFolders(paths)].map((folder) => path.join(folder, ...LATEST_LOG));
   const instances = (
     await Promise.all(prismLauncherFolders(paths).map((folder) => instanceFolders(path.join(folder, 'instances'))))
   ).flat();

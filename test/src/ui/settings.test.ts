@@ -1,5 +1,5 @@
 // The Settings page against the real service: a change is saved and survives a reload, integrations
-// cannot be switched while recording, third-party ones wait for approval, keys can be rebound, presets
+// cannot be switched (nor their own settings changed) while recording, third-party ones wait for approval, keys can be rebound, presets
 // applied, games added.
 import 'reflect-metadata';
 import { expect } from 'chai';
@@ -87,6 +87,51 @@ describe('ui: settings page', function () {
       expect(await toggle.getAttribute('aria-checked')).to.equal('false');
       const saved = await savedSettings((settings) => JSON.stringify(settings.gameIntegrations).includes('"arenaGameA":{"enabled":false}'));
       expect(saved.gameIntegrations).to.deep.include({ arenaGameA: { enabled: false } });
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it("changes an integration's own setting: saved, shown after a service restart, locked with the reason while recording", async () => {
+    await startConfigured(under);
+    let ui = await openUi(under.process);
+    const gameFolder = '/games/CurseForge/Instances/All the Mods';
+    const field = (page: typeof ui.page) => page.getByTestId('integration-setting-blockSandbox-gameFolder');
+    try {
+      await ui.page.goto(new URL('#/settings/integrations', under.process.url).href);
+      await field(ui.page).waitFor({ timeout: SLOW_UI_MS });
+      expect(await ui.page.getByTestId('integration-settings-blockSandbox').innerText()).to.include('Game folder of another launcher');
+      await field(ui.page).fill(gameFolder);
+      await field(ui.page).press('Enter');
+      const saved = await savedSettings((settings) => JSON.stringify(settings.gameIntegrations).includes(gameFolder));
+      expect(saved.gameIntegrations).to.deep.include({ blockSandbox: { enabled: true, gameFolder } });
+      await ui.screenshot('settings-integration-own-settings');
+    } finally {
+      await ui.close();
+    }
+
+    await under.process.stop();
+    await under.connect();
+    ui = await openUi(under.process);
+    try {
+      const { page } = ui;
+      await page.goto(new URL('#/settings/integrations', under.process.url).href);
+      await field(page).waitFor({ timeout: SLOW_UI_MS });
+      expect(await field(page).inputValue()).to.equal(gameFolder);
+
+      await page.getByTestId('nav-recording').click();
+      await page.getByTestId('start-recording').click();
+      await page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });
+      await page.goBack();
+      await page.getByTestId('integrations-locked').waitFor();
+      expect(await field(page).isDisabled()).to.equal(true);
+      expect(await page.getByTestId('integration-settings-blockSandbox').innerText()).to.include(
+        'Its settings can be changed when nothing is recording.',
+      );
+      await page.getByTestId('nav-recording').click();
+      await page.getByTestId('stop-recording').click();
+      await page.locator('[data-testid="recording-status"][data-phase="idle"]').waitFor({ timeout: SLOW_UI_MS });
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
       await ui.close();

@@ -3,6 +3,7 @@ import { integrationName } from '../format/integration-name';
 import { connection } from '../connection';
 import { SettingsGroup } from './fields';
 import { IntegrationPackages } from './IntegrationPackages';
+import { IntegrationSettingsForm } from './IntegrationSettingsForm';
 import { PendingIntegrations } from './PendingIntegrations';
 import type { SectionProps } from './section-props';
 import { updateSettings } from './update-settings';
@@ -18,6 +19,7 @@ export function IntegrationsSection({ settings, state, connected }: SectionProps
       key,
       name: state.integrations[key]?.displayName ?? integrationName(key),
       enabled: setting.enabled,
+      setting,
       health: state.integrations[key],
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -35,7 +37,7 @@ export function IntegrationsSection({ settings, state, connected }: SectionProps
         <p className="empty">No game integrations are installed.</p>
       ) : (
         <ul className="integration-list">
-          {entries.map(({ key, name, enabled, health }) => (
+          {entries.map(({ key, name, enabled, setting, health }) => (
             <li className="integration-list__item" key={key} data-testid={`integration-${key}`}>
               <div className="integration-list__text">
                 <span className="integration-list__name" id={`integration-${key}-name`}>
@@ -63,6 +65,15 @@ export function IntegrationsSection({ settings, state, connected }: SectionProps
                 testId={`integration-toggle-${key}`}
                 onToggle={() => updateSettings({ gameIntegrations: { [key]: { enabled: !enabled } } })}
               />
+              {state.integrationSettings[key] && (
+                <IntegrationSettingsForm
+                  integrationKey={key}
+                  schema={state.integrationSettings[key]}
+                  stored={setting}
+                  lockedReason={locked ? 'Its settings can be changed when nothing is recording.' : undefined}
+                  connected={connected}
+                />
+              )}
             </li>
           ))}
         </ul>

@@ -111,6 +111,52 @@ export function NumberField({ label, hint, value, min, max, step = 1, unit, disa
   );
 }
 
+interface TextFieldProps {
+  label: string;
+  hint?: string;
+  value: string;
+  /** Several lines (e.g. one item a line). */
+  multiline?: boolean;
+  disabled?: boolean;
+  testId?: string;
+  onCommit: (value: string) => void;
+}
+
+export function TextField({ label, hint, value, multiline = false, disabled, testId, onCommit }: TextFieldProps) {
+  const [draft, setDraft] = useState<string>();
+  const commit = () => {
+    if (draft === undefined) return;
+    setDraft(undefined);
+    if (draft !== value) onCommit(draft);
+  };
+  const common = {
+    className: 'input input--text',
+    value: draft ?? value,
+    disabled,
+    'data-testid': testId,
+    onBlur: commit,
+  };
+  return (
+    <SettingRow label={label} hint={hint}>
+      {(id) =>
+        multiline ? (
+          <textarea id={id} rows={3} {...common} onChange={(event) => setDraft(event.target.value)} />
+        ) : (
+          <input
+            id={id}
+            type="text"
+            {...common}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') commit();
+            }}
+          />
+        )
+      }
+    </SettingRow>
+  );
+}
+
 interface ToggleFieldProps {
   label: string;
   hint?: string;
