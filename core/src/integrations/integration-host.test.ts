@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClosableFeeds } from '../sdk/feed-observer.js';
 import type { Feed, PollInput } from '../sdk/feed-types.js';
-import { toWirePath, type EventContent, type EventName, type IntegrationHealth } from '../protocol/index.js';
+import { toWirePath, type EventContent, type EventName, type IntegrationHealth, type IntegrationSetting } from '../protocol/index.js';
 import { GameDetector, PROCESS_LISTER, type ProcessLister } from '../games/game-detector.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore } from '../settings/settings-store.js';
@@ -635,10 +635,10 @@ describe('IntegrationHost', function () {
       type: 'object',
       properties: { region: { enum: ['eu', 'na'], default: 'eu', title: 'Region' }, rate: { type: 'integer', minimum: 1, default: 2 } },
     };
-    const setEntry = (key: string, entry: Record<string, unknown>) =>
+    const setEntry = (key: string, entry: IntegrationSetting) =>
       settings.replace({
         ...settings.current,
-        gameIntegrations: { ...settings.current.gameIntegrations, [key]: entry as { enabled: boolean } },
+        gameIntegrations: { ...settings.current.gameIntegrations, [key]: entry },
       });
 
     it('shows them in State while switched off, gives the plugin the stored values (defaults for the rest) and tells it of a change', async () => {

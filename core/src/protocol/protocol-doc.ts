@@ -48,6 +48,7 @@ interface JsonSchema {
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly anyOf?: readonly JsonSchema[];
+  readonly allOf?: readonly JsonSchema[];
   readonly items?: JsonSchema;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly patternProperties?: Readonly<Record<string, JsonSchema>>;
@@ -205,9 +206,21 @@ interface Field {
   readonly required: boolean;
 }
 
+/** An intersection's parts, or the schema itself: a model's fields are those of every part. */
+const partsOf = (schema: JsonSchema): readonly JsonSchema[] => schema.allOf ?? [schema];
+
 function fieldsOf(schema: JsonSchema): Field[] {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, field]) => ({ name, schema: field, required: required.has(name) }));
+  return partsOf(schema).flatMap((part) => {
+    const required = new Set(part.required ?? []);
+    return Object.entries(part.properties ?? {}).map(([name, field]) => ({ name, schema: field, required: required.has(name) }));
+  });
+}
+
+/** What a model says of fields beyond its named ones: e.g. an intersection with a record of values. */
+function otherFieldsNote(schema: JsonSchema): string {
+  if (schema.additionalProperties === false) return 'No other fields are accepted';
+  const values = partsOf(schema).flatMap((part) => (part === schema ? [] : Object.values(part.patternProperties ?? {})));
+  return values.map((value) => `Other fields: ${typeOf(value)}`).join('. ');
 }
 
 const cell = (text: string) => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
@@ -253,9 +266,7 @@ function messageTable<D extends MessageDefinition>(
 }
 
 function modelSection(name: string, schema: JsonSchema): string {
-  const notes = [schema.description ?? '', schema.additionalProperties === false ? 'No other fields are accepted' : '']
-    .filter(Boolean)
-    .map(sentence);
+  const notes = [schema.description ?? '', otherFieldsNote(schema)].filter(Boolean).map(sentence);
   const rows = fieldsOf(schema).map((field) => [
     code(field.name),
     typeOf(field.schema),

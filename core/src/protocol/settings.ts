@@ -73,10 +73,12 @@ export const GameSetting = Type.Object({
 });
 export type GameSetting = Static<typeof GameSetting>;
 
-export const IntegrationSetting = Type.Object(
-  { enabled: Type.Boolean({ default: true }) },
+/** A value of a setting an integration declares (the field kinds of IntegrationSettingsSchema). */
+export const IntegrationSettingValue = Type.Union([Type.Boolean(), Type.String(), Type.Number(), Type.Array(Type.String())]);
+export type IntegrationSettingValue = Static<typeof IntegrationSettingValue>;
+export const IntegrationSetting = Type.Intersect(
+  [Type.Object({ enabled: Type.Boolean({ default: true }) }), Type.Record(Type.String(), IntegrationSettingValue)],
   {
-    additionalProperties: true,
     description: 'Extension: beside `enabled`, the values of the settings the integration declares (State.integrationSettings)',
   },
 );

@@ -145,9 +145,7 @@ describe('SettingsService', () => {
     const arena = (entry: Record<string, unknown>) => ({ gameIntegrations: { arenaGameA: { enabled: true, ...entry } } });
 
     it('stores a valid value beside enabled, and keeps the entry of an integration that is not installed', async () => {
-      expect(
-        await service.update({ gameIntegrations: { retiredGame: { enabled: false, region: 'eu' } as { enabled: boolean } } }),
-      ).to.equal(true);
+      expect(await service.update({ gameIntegrations: { retiredGame: { enabled: false, region: 'eu' } } })).to.equal(true);
       expect(await service.update(arena({ pollSeconds: 5 }))).to.equal(true);
       expect(store.current.gameIntegrations.arenaGameA).to.deep.equal({ enabled: true, pollSeconds: 5 });
       expect(store.current.gameIntegrations.retiredGame).to.deep.equal({ enabled: false, region: 'eu' });

@@ -2,19 +2,17 @@
 // over the real WebSocket: shown in State, saved, kept across a restart, checked, refused during a recording,
 // and a settings file of this version loaded as it is (also an entry of an integration not installed).
 import 'reflect-metadata';
-import type { Settings } from '@keyframe/core/protocol';
+import type { IntegrationSettingValue, Settings } from '@keyframe/core/protocol';
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
-/** The wire type names only `enabled`; an integration's own fields sit beside it. */
-type IntegrationEntry = Record<string, unknown>;
-const blockSandbox = (gameFolder: unknown) => ({
-  gameIntegrations: { blockSandbox: { enabled: true, gameFolder } as { enabled: boolean } },
+const blockSandbox = (gameFolder: IntegrationSettingValue) => ({
+  gameIntegrations: { blockSandbox: { enabled: true, gameFolder } },
 });
-const gameFolderIn = (settings: Settings) => (settings.gameIntegrations.blockSandbox as IntegrationEntry | undefined)?.gameFolder;
+const gameFolderIn = (settings: Settings) => settings.gameIntegrations.blockSandbox?.gameFolder;
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'integration-settings', 'settings.json');
 

@@ -1,6 +1,11 @@
 // The settings an integration declares (State.integrationSettings), one control per field, under its
 // row in Settings → Integrations. Like the switch, they cannot be changed while a recording runs.
-import type { IntegrationSetting, IntegrationSettingField, IntegrationSettingsSchema } from '@keyframe/core/protocol';
+import type {
+  IntegrationSetting,
+  IntegrationSettingField,
+  IntegrationSettingsSchema,
+  IntegrationSettingValue,
+} from '@keyframe/core/protocol';
 import { NumberField, SelectField, TextField, ToggleField } from './fields';
 import { updateSettings } from './update-settings';
 
@@ -17,7 +22,8 @@ interface IntegrationSettingsFormProps {
 export function IntegrationSettingsForm({ integrationKey, schema, stored, lockedReason, connected }: IntegrationSettingsFormProps) {
   const fields = Object.entries(schema.properties);
   if (fields.length === 0) return null;
-  const save = (name: string, value: unknown) => updateSettings({ gameIntegrations: { [integrationKey]: { ...stored, [name]: value } } });
+  const save = (name: string, value: IntegrationSettingValue) =>
+    updateSettings({ gameIntegrations: { [integrationKey]: { ...stored, [name]: value } } });
   return (
     <div className="integration-settings" data-testid={`integration-settings-${integrationKey}`}>
       {lockedReason && <p className="setting-row__hint">{lockedReason}</p>}
@@ -26,7 +32,7 @@ export function IntegrationSettingsForm({ integrationKey, schema, stored, locked
           key={name}
           name={name}
           field={field}
-          value={(stored as Readonly<Record<string, unknown>>)[name]}
+          value={stored[name]}
           disabled={lockedReason !== undefined || !connected}
           testId={`integration-setting-${integrationKey}-${name}`}
           onChange={(value) => save(name, value)}
@@ -39,10 +45,10 @@ export function IntegrationSettingsForm({ integrationKey, schema, stored, locked
 interface SettingControlProps {
   name: string;
   field: IntegrationSettingField;
-  value: unknown;
+  value: IntegrationSettingValue | undefined;
   disabled: boolean;
   testId: string;
-  onChange: (value: unknown) => void;
+  onChange: (value: IntegrationSettingValue) => void;
 }
 
 /** The control for one field's kind; a stored value of another kind shows the default. */
@@ -58,7 +64,7 @@ function SettingControl({ name, field, value, disabled, testId, onChange }: Sett
     case 'string':
       return <TextField {...common} value={typeof value === 'string' ? value : field.default} onCommit={onChange} />;
     case 'array': {
-      const items = Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : field.default;
+      const items = Array.isArray(value) ? value : field.default;
       const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
       return <TextField {...common} multiline value={items.join('\n')} onCommit={(text) => onChange(lines(text))} />;
     }
