@@ -32,6 +32,7 @@ import type {
 } from '../sdk/game-integration.js';
 import type { FrameDemand } from '../recording/frame-demand.js';
 import { IntegrationLifecycle, type DesiredState, type LifecyclePhase } from './lifecycle.js';
+import { isPending, type HostedIntegration } from './hosted-integration.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { systemClock } from './plugin-container.js';
@@ -63,22 +64,11 @@ export interface IntegrationHostEnvironment {
 }
 export const INTEGRATION_HOST_ENVIRONMENT = Symbol('IntegrationHostEnvironment');
 
-interface Integration {
-  plugin: DiscoveredPlugin;
-  /** Third-party packages only: what the user sees and approves. */
-  approval?: IntegrationApproval;
-  lifecycle: IntegrationLifecycle;
-  /** Its code was imported: from then on only a restart replaces or unloads it. */
-  imported?: boolean;
-  /** Why the package on disk is no longer the one running ("Updated to 0.2.0 — restart Keyframe to use it"). */
-  restartNeeded?: string;
-}
-
 type Refusal = RefusedPlugin & PackageIdentity;
 
 @injectable()
 export class IntegrationHost {
-  private readonly integrations = new Map<string, Integration>();
+  private readonly integrations = new Map<string, HostedIntegration>();
   private refused: Refusal[] = [];
   private refreshing: Promise<void> = Promise.resolve();
   private stopWatching: (() => Promise<void>) | undefined;
@@ -128,7 +118,7 @@ export class IntegrationHost {
     // A package the user has not approved adds no games either: it could start recordings.
     this.games.addCatalog(() =>
       [...this.integrations.values()]
-        .filter((integration) => !this.isPending(integration))
+        .filter((integration) => !isPending(integration))
         .flatMap((integration) => integration.plugin.manifest.integration.games),
     );
 
@@ -147,8 +137,8 @@ export class IntegrationHost {
     this.stopWatching = await this.environment.watchPluginChanges?.(() => void this.refresh());
   }
 
-  private add(plugin: DiscoveredPlugin): Integration {
-    const integration: Integration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
+  private add(plugin: DiscoveredPlugin): HostedIntegration {
+    const integration: HostedIntegration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
     this.integrations.set(plugin.manifest.integration.key, integration);
     if (plugin.warnings.length > 0)
       this.logger.warn('integration manifest warnings', { path: plugin.packageRoot, warnings: plugin.warnings });
@@ -269,7 +259,7 @@ export class IntegrationHost {
     await integration.lifecycle.settled();
   }
 
-  private thirdParty(key: string): Integration {
+  private thirdParty(key: string): HostedIntegration {
     const integration = this.integrations.get(key);
     if (!integration)
       throw new CommandError(
@@ -297,14 +287,10 @@ export class IntegrationHost {
     };
   }
 
-  private isPending(integration: Integration): boolean {
-    return integration.approval?.status === 'pending';
-  }
-
   /** Switched on in the settings, and approved where it has to be. */
-  private wantsEnabled(integration: Integration): boolean {
+  private wantsEnabled(integration: HostedIntegration): boolean {
     return (
-      !this.isPending(integration) && (this.settings.current.gameIntegrations[integration.plugin.manifest.integration.key]?.enabled ?? true)
+      !isPending(integration) && (this.settings.current.gameIntegrations[integration.plugin.manifest.integration.key]?.enabled ?? true)
     );
   }
 
@@ -350,7 +336,7 @@ export class IntegrationHost {
   }
 
   /** Its class, once its package is checked against the approval (a package waiting for one is not imported). */
-  private async loadClass(integration: Integration): Promise<IntegrationClass | undefined> {
+  private async loadClass(integration: HostedIntegration): Promise<IntegrationClass | undefined> {
     const { plugin } = integration;
     if (!(await this.stillAsApproved(integration))) return undefined;
     this.logger.info('loading integration', { key: plugin.manifest.integration.key, path: plugin.packageRoot, entry: plugin.entry });
@@ -362,8 +348,8 @@ export class IntegrationHost {
    * The settings page shows an integration's own settings while it is switched off too, so its class is
    * loaded for them at start; one that cannot load says why in its health once it is switched on.
    */
-  private async readDeclaredSettings(integration: Integration): Promise<void> {
-    if (this.isPending(integration)) return;
+  private async readDeclaredSettings(integration: HostedIntegration): Promise<void> {
+    if (isPending(integration)) return;
     const key = integration.plugin.manifest.integration.key;
     try {
       const integrationClass = await this.loadClass(integration);
@@ -374,7 +360,7 @@ export class IntegrationHost {
   }
 
   /** Enabled when switched on (and approved); active while one of its games runs (during a recording, unless `activation: "game"`). */
-  private desiredState(integration: Integration): DesiredState {
+  private desiredState(integration: HostedIntegration): DesiredState {
     const enabled = this.wantsEnabled(integration);
     const game = enabled ? this.runningGameOf(integration) : undefined;
     const duringRecordingsOnly = integration.plugin.manifest.integration.activation !== 'game';
@@ -383,7 +369,7 @@ export class IntegrationHost {
   }
 
   /** Checked again right before its code is imported: a package changed since its approval waits for a new one. */
-  private async stillAsApproved(integration: Integration): Promise<boolean> {
+  private async stillAsApproved(integration: HostedIntegration): Promise<boolean> {
     const approval = integration.approval;
     if (!approval) return true;
     const current = await hashPackageContents(integration.plugin.packageRoot);
@@ -396,13 +382,13 @@ export class IntegrationHost {
     return false;
   }
 
-  private runningGameOf(integration: Integration): DetectedGame | undefined {
+  private runningGameOf(integration: HostedIntegration): DetectedGame | undefined {
     const names = new Set(integration.plugin.manifest.integration.games.map((game) => game.name));
     const running: RunningGame | undefined = this.games.current.find((game) => names.has(game.name));
     return running && { name: running.name, executablePath: running.executablePath, pid: running.pid };
   }
 
-  private healthOf(integration: Integration): IntegrationHealth {
+  private healthOf(integration: HostedIntegration): IntegrationHealth {
     const { lifecycle } = integration;
     const lastEventAt = lifecycle.lastEventAt ? formatLocalDateTime(lifecycle.lastEventAt) : null;
     const name = integration.plugin.manifest.integration.displayName;
@@ -423,9 +409,7 @@ export class IntegrationHost {
     if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
     const running = this.runningGameOf(integration);
     const messages: Record<Exclude<LifecyclePhase, 'failed'>, string> = {
-      disabled: this.isPending(integration)
-        ? `${name} waits for your approval: it is not shipped with Keyframe`
-        : `${name} is switched off`,
+      disabled: isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
       enabled: running
         ? `${running.name} is running: bookmarks start with the next recording`
         : `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} to start`,
@@ -466,7 +450,7 @@ export class IntegrationHost {
       const described = { packageName: plugin.packageName, version: plugin.version, folder: toWirePath(plugin.packageRoot), key };
       const { status, reason } = integration.restartNeeded
         ? { status: 'restartNeeded' as const, reason: integration.restartNeeded }
-        : this.isPending(integration)
+        : isPending(integration)
           ? {
               status: 'waitingForApproval' as const,
               reason: 'Installed in your plugins folder by other means: it runs once you approve it',
@@ -483,7 +467,7 @@ export class IntegrationHost {
   private addSettingsKeys(): void {
     const current = this.settings.current;
     const missing = [...this.integrations]
-      .filter(([key, integration]) => !current.gameIntegrations[key] && !this.isPending(integration))
+      .filter(([key, integration]) => !current.gameIntegrations[key] && !isPending(integration))
       .map(([key]) => key);
     if (missing.length === 0) return;
     const gameIntegrations = { ...current.gameIntegrations };
