@@ -9,13 +9,7 @@
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
-import {
-  formatLocalDateTime,
-  toWirePath,
-  type IntegrationApproval,
-  type IntegrationHealth,
-  type IntegrationPackage,
-} from '../protocol/index.js';
+import { toWirePath, type IntegrationApproval, type IntegrationHealth, type IntegrationPackage } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
 import { Notifier } from '../notices/notifier.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
@@ -31,8 +25,9 @@ import type {
   RecorderView,
 } from '../sdk/game-integration.js';
 import type { FrameDemand } from '../recording/frame-demand.js';
-import { IntegrationLifecycle, type DesiredState, type LifecyclePhase } from './lifecycle.js';
+import { IntegrationLifecycle, type DesiredState } from './lifecycle.js';
 import { isPending, type HostedIntegration } from './hosted-integration.js';
+import { integrationHealth } from './integration-health.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { systemClock } from './plugin-container.js';
@@ -389,33 +384,7 @@ export class IntegrationHost {
   }
 
   private healthOf(integration: HostedIntegration): IntegrationHealth {
-    const { lifecycle } = integration;
-    const lastEventAt = lifecycle.lastEventAt ? formatLocalDateTime(lifecycle.lastEventAt) : null;
-    const name = integration.plugin.manifest.integration.displayName;
-    const phase = lifecycle.phase;
-    if (phase === 'failed') return { status: 'failed', message: lifecycle.failure ?? 'failed', lastEventAt };
-    const hook = lifecycle.runningHook;
-    if (hook) {
-      const starting = hook === 'enable' || hook === 'activate';
-      const deadline = this.environment.hookDeadlineMs;
-      const shown = deadline < 1000 ? `${deadline} ms` : `${Math.round(deadline / 1000)} s`;
-      return {
-        status: 'idle',
-        message: `${starting ? 'Starting' : 'Stopping'}: ${hook}() has not finished yet (deadline ${shown})`,
-        lastEventAt,
-      };
-    }
-    const reason = lifecycle.problem;
-    if (reason && phase !== 'disabled') return { status: 'degraded', message: reason, lastEventAt };
-    const running = this.runningGameOf(integration);
-    const messages: Record<Exclude<LifecyclePhase, 'failed'>, string> = {
-      disabled: isPending(integration) ? `${name} waits for your approval: it is not shipped with Keyframe` : `${name} is switched off`,
-      enabled: running
-        ? `${running.name} is running: bookmarks start with the next recording`
-        : `Waiting for ${integration.plugin.manifest.integration.games.map((game) => game.name).join(' or ')} to start`,
-      active: `Active: listening to ${running?.name ?? name}`,
-    };
-    return { status: phase === 'enabled' ? 'idle' : phase, message: messages[phase], lastEventAt };
+    return integrationHealth(integration, this.runningGameOf(integration), this.environment.hookDeadlineMs);
   }
 
   private publish(): void {
