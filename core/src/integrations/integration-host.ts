@@ -28,12 +28,12 @@ import type { FrameDemand } from '../recording/frame-demand.js';
 import { IntegrationLifecycle, type DesiredState } from './lifecycle.js';
 import { isPending, type HostedIntegration } from './hosted-integration.js';
 import { integrationHealth } from './integration-health.js';
+import { IntegrationPackages } from './integration-packages.js';
 import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { systemClock } from './plugin-container.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
-import { readPackageIdentity, type PackageIdentity } from './plugin-identity.js';
 import { declaredSettingsSchema, loadIntegrationClass, type IntegrationClass } from './plugin-loader.js';
 
 export const MAX_RESTARTS = 3;
@@ -59,12 +59,10 @@ export interface IntegrationHostEnvironment {
 }
 export const INTEGRATION_HOST_ENVIRONMENT = Symbol('IntegrationHostEnvironment');
 
-type Refusal = RefusedPlugin & PackageIdentity;
-
 @injectable()
 export class IntegrationHost {
   private readonly integrations = new Map<string, HostedIntegration>();
-  private refused: Refusal[] = [];
+  private readonly packages: IntegrationPackages;
   private refreshing: Promise<void> = Promise.resolve();
   private stopWatching: (() => Promise<void>) | undefined;
   private readonly logger: Logger;
@@ -81,6 +79,7 @@ export class IntegrationHost {
     logger: Logger,
   ) {
     this.logger = logger.child('integrations');
+    this.packages = new IntegrationPackages(this.logger);
   }
 
   get keys(): string[] {
@@ -88,7 +87,7 @@ export class IntegrationHost {
   }
 
   get refusedPlugins(): readonly RefusedPlugin[] {
-    return this.refused;
+    return this.packages.refused;
   }
 
   /** An integration that reads on-screen text wants screen frames while it is switched on and one of its games runs. */
@@ -106,7 +105,7 @@ export class IntegrationHost {
     const damaged = await this.environment.approvals.load();
     if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
     const discovery = await discoverPlugins(this.environment.searchFolders);
-    await this.noteRefusals(discovery.refused);
+    await this.packages.noteRefusals(discovery.refused);
     for (const plugin of discovery.plugins) this.add(plugin);
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
@@ -142,14 +141,6 @@ export class IntegrationHost {
     return integration;
   }
 
-  private async noteRefusals(refused: readonly RefusedPlugin[]): Promise<void> {
-    const known = new Set(this.refused.map((refusal) => `${refusal.packageRoot}\0${refusal.reason}`));
-    this.refused = await Promise.all(refused.map(async (refusal) => ({ ...(await readPackageIdentity(refusal.packageRoot)), ...refusal })));
-    for (const refusal of this.refused) {
-      if (!known.has(`${refusal.packageRoot}\0${refusal.reason}`)) this.logger.warn('integration package refused', { ...refusal });
-    }
-  }
-
   /**
    * Discovers again (the plugin folders or approvals changed): a new package is added (and loaded, once
    * approved), a package whose code never ran is replaced or dropped, and a running one that was
@@ -162,7 +153,7 @@ export class IntegrationHost {
         const damaged = await this.environment.approvals.load();
         if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
         const discovery = await discoverPlugins(this.environment.searchFolders);
-        await this.noteRefusals(discovery.refused);
+        await this.packages.noteRefusals(discovery.refused);
         const found = new Map(discovery.plugins.map((plugin) => [plugin.manifest.integration.key, plugin]));
         for (const [key, integration] of [...this.integrations]) {
           const now = found.get(key);
@@ -187,7 +178,7 @@ export class IntegrationHost {
   private restartNote(running: DiscoveredPlugin, onDisk: DiscoveredPlugin | undefined): string | undefined {
     if (!onDisk) {
       // Still there, but now refused (a version for another Keyframe, say): its refusal is listed beside it.
-      const refused = this.refused.find((refusal) => refusal.packageRoot === running.packageRoot);
+      const refused = this.packages.refused.find((refusal) => refusal.packageRoot === running.packageRoot);
       return refused
         ? `Replaced on disk by a package Keyframe refuses (${refused.reason}) — the running one stays until Keyframe restarts`
         : 'Removed — restart Keyframe to unload it';
@@ -394,42 +385,13 @@ export class IntegrationHost {
       const approval = integration.approval && { approval: integration.approval };
       integrations[key] = { displayName: integration.plugin.manifest.integration.displayName, ...this.healthOf(integration), ...approval };
     }
-    for (const refusal of this.refused) {
+    for (const refusal of this.packages.refused) {
       if (refusal.key && !this.integrations.has(refusal.key)) {
         integrations[refusal.key] = { status: 'failed', message: `Not loaded: ${refusal.reason}`, lastEventAt: null };
       }
     }
     this.events.emit('health', integrations);
-    this.events.emit('packages', this.packages());
-  }
-
-  /** State's `integrationPackages`: refused packages, then integrations that wait, failed, or need a restart. */
-  private packages(): IntegrationPackage[] {
-    const refused = this.refused.map((refusal): IntegrationPackage => ({
-      ...(refusal.packageName === undefined ? {} : { packageName: refusal.packageName }),
-      ...(refusal.version === undefined ? {} : { version: refusal.version }),
-      folder: toWirePath(refusal.packageRoot),
-      ...(refusal.key === undefined ? {} : { key: refusal.key }),
-      status: 'refused',
-      reason: refusal.reason,
-      warnings: refusal.warnings,
-    }));
-    const troubled = [...this.integrations].flatMap(([key, integration]): IntegrationPackage[] => {
-      const { plugin, lifecycle } = integration;
-      const described = { packageName: plugin.packageName, version: plugin.version, folder: toWirePath(plugin.packageRoot), key };
-      const { status, reason } = integration.restartNeeded
-        ? { status: 'restartNeeded' as const, reason: integration.restartNeeded }
-        : isPending(integration)
-          ? {
-              status: 'waitingForApproval' as const,
-              reason: 'Installed in your plugins folder by other means: it runs once you approve it',
-            }
-          : lifecycle.phase === 'failed'
-            ? { status: 'failed' as const, reason: lifecycle.failure ?? 'failed' }
-            : { status: undefined, reason: '' };
-      return status ? [{ ...described, status, reason, warnings: plugin.warnings }] : [];
-    });
-    return [...refused, ...troubled];
+    this.events.emit('packages', this.packages.list(this.integrations));
   }
 
   /** A newly installed plugin appears in the settings, switched on (a third-party one once approved). */
