@@ -7,9 +7,8 @@
 // the service runs is loaded then; one updated or removed under a running integration takes effect at the
 // next start, and State says so (`integrationPackages`).
 import { inject, injectable } from 'tsyringe';
-import { CommandError } from '../protocol/refusal.js';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
-import { toWirePath, type IntegrationApproval, type IntegrationHealth, type IntegrationPackage } from '../protocol/index.js';
+import type { IntegrationHealth, IntegrationPackage } from '../protocol/index.js';
 import { GameDetector, type RunningGame } from '../games/game-detector.js';
 import { Notifier } from '../notices/notifier.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
@@ -29,9 +28,9 @@ import { IntegrationLifecycle, type DesiredState } from './lifecycle.js';
 import { isPending, type HostedIntegration } from './hosted-integration.js';
 import { integrationHealth } from './integration-health.js';
 import { IntegrationPackages } from './integration-packages.js';
-import { hashPackageContents } from './package-contents.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { systemClock } from './plugin-container.js';
+import { ThirdPartyApprovals } from './third-party-approvals.js';
 import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
 import { declaredSettingsSchema, loadIntegrationClass, type IntegrationClass } from './plugin-loader.js';
@@ -63,6 +62,7 @@ export const INTEGRATION_HOST_ENVIRONMENT = Symbol('IntegrationHostEnvironment')
 export class IntegrationHost {
   private readonly integrations = new Map<string, HostedIntegration>();
   private readonly packages: IntegrationPackages;
+  private readonly thirdParty: ThirdPartyApprovals;
   private refreshing: Promise<void> = Promise.resolve();
   private stopWatching: (() => Promise<void>) | undefined;
   private readonly logger: Logger;
@@ -80,6 +80,7 @@ export class IntegrationHost {
   ) {
     this.logger = logger.child('integrations');
     this.packages = new IntegrationPackages(this.logger);
+    this.thirdParty = new ThirdPartyApprovals(environment.approvals, this.integrations, this.logger, () => this.publish());
   }
 
   get keys(): string[] {
@@ -102,8 +103,7 @@ export class IntegrationHost {
 
   /** Discovers plugins, adds their settings keys, enables the enabled ones, and starts following changes. */
   async start(): Promise<void> {
-    const damaged = await this.environment.approvals.load();
-    if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
+    await this.thirdParty.load();
     const discovery = await discoverPlugins(this.environment.searchFolders);
     await this.packages.noteRefusals(discovery.refused);
     for (const plugin of discovery.plugins) this.add(plugin);
@@ -132,7 +132,7 @@ export class IntegrationHost {
   }
 
   private add(plugin: DiscoveredPlugin): HostedIntegration {
-    const integration: HostedIntegration = { plugin, approval: this.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
+    const integration: HostedIntegration = { plugin, approval: this.thirdParty.approvalOf(plugin), lifecycle: this.lifecycleOf(plugin) };
     this.integrations.set(plugin.manifest.integration.key, integration);
     if (plugin.warnings.length > 0)
       this.logger.warn('integration manifest warnings', { path: plugin.packageRoot, warnings: plugin.warnings });
@@ -150,8 +150,7 @@ export class IntegrationHost {
     this.refreshing = this.refreshing
       .catch(() => undefined)
       .then(async () => {
-        const damaged = await this.environment.approvals.load();
-        if (damaged) this.logger.warn('integration approvals not read', { reason: damaged });
+        await this.thirdParty.load();
         const discovery = await discoverPlugins(this.environment.searchFolders);
         await this.packages.noteRefusals(discovery.refused);
         const found = new Map(discovery.plugins.map((plugin) => [plugin.manifest.integration.key, plugin]));
@@ -163,7 +162,7 @@ export class IntegrationHost {
             continue;
           }
           if (now && !isSamePackage(now, integration.plugin)) await this.replace(key, now);
-          else if (now) integration.approval = this.approvalOf(now);
+          else if (now) integration.approval = this.thirdParty.approvalOf(now);
           else await this.replace(key, undefined);
         }
         for (const plugin of found.values()) this.add(plugin);
@@ -211,24 +210,7 @@ export class IntegrationHost {
 
   /** Lets a pending third-party integration run, if `hash` is that of its package on disk now. */
   async approve(key: string, hash: string): Promise<void> {
-    const integration = this.thirdParty(key);
-    const approval = integration.approval!;
-    const current = await hashPackageContents(integration.plugin.packageRoot);
-    if ('problem' in current) throw new CommandError('Failed', `${approval.packageName} cannot be approved: ${current.problem}.`);
-    if (current.hash !== approval.hash) {
-      integration.approval = { ...approval, status: 'pending', hash: current.hash };
-      this.publish();
-    }
-    if (current.hash !== hash) {
-      throw new CommandError(
-        'InvalidParameters',
-        `${approval.packageName} at ${approval.path} is not the package that was shown for approval ` +
-          `(its contents hash ${current.hash.slice(0, 12)}…, not ${hash.slice(0, 12)}…): look at it again before approving it.`,
-      );
-    }
-    await this.environment.approvals.approve(key, approval.path, hash);
-    integration.approval = { ...approval, status: 'approved', hash };
-    this.logger.info('integration approved', { ...integration.approval });
+    const integration = await this.thirdParty.approve(key, hash);
     this.addSettingsKeys();
     await this.readDeclaredSettings(integration);
     this.reconcileAll();
@@ -237,40 +219,9 @@ export class IntegrationHost {
 
   /** Withdraws an approval: the integration stops and waits for approval again. */
   async revoke(key: string): Promise<void> {
-    const integration = this.thirdParty(key);
-    await this.environment.approvals.revoke(key);
-    integration.approval = { ...integration.approval!, status: 'pending' };
-    this.logger.info('integration approval revoked', { key, path: integration.approval.path });
+    const integration = await this.thirdParty.revoke(key);
     this.reconcileAll();
     await integration.lifecycle.settled();
-  }
-
-  private thirdParty(key: string): HostedIntegration {
-    const integration = this.integrations.get(key);
-    if (!integration)
-      throw new CommandError(
-        'NotFound',
-        `There is no integration "${key}": it may have been removed, or it was not loaded (see State.integrations).`,
-      );
-    if (!integration.approval)
-      throw new CommandError(
-        'NotAllowed',
-        `${integration.plugin.manifest.integration.displayName} comes with Keyframe (or from a folder in KEYFRAME_PLUGIN_DIRS): it needs no approval.`,
-      );
-    return integration;
-  }
-
-  private approvalOf(plugin: DiscoveredPlugin): IntegrationApproval | undefined {
-    if (plugin.contentHash === undefined) return undefined;
-    const path = toWirePath(plugin.packageRoot);
-    const approved = this.environment.approvals.isApproved(plugin.manifest.integration.key, path, plugin.contentHash);
-    return {
-      status: approved ? 'approved' : 'pending',
-      packageName: plugin.packageName,
-      version: plugin.version,
-      path,
-      hash: plugin.contentHash,
-    };
   }
 
   /** Switched on in the settings, and approved where it has to be. */
@@ -324,7 +275,7 @@ export class IntegrationHost {
   /** Its class, once its package is checked against the approval (a package waiting for one is not imported). */
   private async loadClass(integration: HostedIntegration): Promise<IntegrationClass | undefined> {
     const { plugin } = integration;
-    if (!(await this.stillAsApproved(integration))) return undefined;
+    if (!(await this.thirdParty.stillAsApproved(integration))) return undefined;
     this.logger.info('loading integration', { key: plugin.manifest.integration.key, path: plugin.packageRoot, entry: plugin.entry });
     integration.imported = true;
     return loadIntegrationClass(plugin.entry, plugin.packageRoot);
@@ -352,20 +303,6 @@ export class IntegrationHost {
     const duringRecordingsOnly = integration.plugin.manifest.integration.activation !== 'game';
     const active = game !== undefined && (!duringRecordingsOnly || this.environment.recorder.current !== undefined);
     return { enabled, ...(active ? { activeFor: game } : {}) };
-  }
-
-  /** Checked again right before its code is imported: a package changed since its approval waits for a new one. */
-  private async stillAsApproved(integration: HostedIntegration): Promise<boolean> {
-    const approval = integration.approval;
-    if (!approval) return true;
-    const current = await hashPackageContents(integration.plugin.packageRoot);
-    if (!('problem' in current) && current.hash === approval.hash) return true;
-    integration.approval = { ...approval, status: 'pending', hash: 'problem' in current ? approval.hash : current.hash };
-    this.logger.warn('integration changed since it was approved: it waits for a new approval', {
-      ...integration.approval,
-      problem: 'problem' in current ? current.problem : undefined,
-    });
-    return false;
   }
 
   private runningGameOf(integration: HostedIntegration): DetectedGame | undefined {
