@@ -28,10 +28,11 @@ import { IntegrationLifecycle, type DesiredState } from './lifecycle.js';
 import { isPending, type HostedIntegration } from './hosted-integration.js';
 import { integrationHealth } from './integration-health.js';
 import { IntegrationPackages } from './integration-packages.js';
+import { PackageRefresh } from './package-refresh.js';
 import type { PluginApprovals } from './plugin-approvals.js';
 import { systemClock } from './plugin-container.js';
 import { ThirdPartyApprovals } from './third-party-approvals.js';
-import { discoverPlugins, type DiscoveredPlugin, type RefusedPlugin } from './plugin-discovery.js';
+import { discoverPlugins, type DiscoveredPlugin, type Discovery, type RefusedPlugin } from './plugin-discovery.js';
 import type { PluginFolder } from './plugin-folders.js';
 import { declaredSettingsSchema, loadIntegrationClass, type IntegrationClass } from './plugin-loader.js';
 
@@ -63,7 +64,7 @@ export class IntegrationHost {
   private readonly integrations = new Map<string, HostedIntegration>();
   private readonly packages: IntegrationPackages;
   private readonly thirdParty: ThirdPartyApprovals;
-  private refreshing: Promise<void> = Promise.resolve();
+  private readonly packageRefresh: PackageRefresh;
   private stopWatching: (() => Promise<void>) | undefined;
   private readonly logger: Logger;
   private readonly unsubscribe: (() => void)[] = [];
@@ -81,6 +82,21 @@ export class IntegrationHost {
     this.logger = logger.child('integrations');
     this.packages = new IntegrationPackages(this.logger);
     this.thirdParty = new ThirdPartyApprovals(environment.approvals, this.integrations, this.logger, () => this.publish());
+    this.packageRefresh = new PackageRefresh(
+      {
+        integrations: this.integrations,
+        discover: async () => (await this.discover()).plugins,
+        add: (plugin) => this.add(plugin),
+        approvalOf: (plugin) => this.thirdParty.approvalOf(plugin),
+        refusalAt: (packageRoot) => this.packages.refusalAt(packageRoot),
+        refreshed: () => {
+          this.addSettingsKeys();
+          this.reconcileAll();
+          this.publish();
+        },
+      },
+      this.logger,
+    );
   }
 
   get keys(): string[] {
@@ -103,9 +119,7 @@ export class IntegrationHost {
 
   /** Discovers plugins, adds their settings keys, enables the enabled ones, and starts following changes. */
   async start(): Promise<void> {
-    await this.thirdParty.load();
-    const discovery = await discoverPlugins(this.environment.searchFolders);
-    await this.packages.noteRefusals(discovery.refused);
+    const discovery = await this.discover();
     for (const plugin of discovery.plugins) this.add(plugin);
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
@@ -147,52 +161,15 @@ export class IntegrationHost {
    * updated or removed keeps running until the next start, with a note saying so.
    */
   refresh(): Promise<void> {
-    this.refreshing = this.refreshing
-      .catch(() => undefined)
-      .then(async () => {
-        await this.thirdParty.load();
-        const discovery = await discoverPlugins(this.environment.searchFolders);
-        await this.packages.noteRefusals(discovery.refused);
-        const found = new Map(discovery.plugins.map((plugin) => [plugin.manifest.integration.key, plugin]));
-        for (const [key, integration] of [...this.integrations]) {
-          const now = found.get(key);
-          found.delete(key);
-          if (integration.imported) {
-            integration.restartNeeded = this.restartNote(integration.plugin, now);
-            continue;
-          }
-          if (now && !isSamePackage(now, integration.plugin)) await this.replace(key, now);
-          else if (now) integration.approval = this.thirdParty.approvalOf(now);
-          else await this.replace(key, undefined);
-        }
-        for (const plugin of found.values()) this.add(plugin);
-        if (found.size > 0) this.logger.info('integrations discovered', { keys: [...found.keys()] });
-        this.addSettingsKeys();
-        this.reconcileAll();
-        this.publish();
-      });
-    return this.refreshing;
+    return this.packageRefresh.run();
   }
 
-  private restartNote(running: DiscoveredPlugin, onDisk: DiscoveredPlugin | undefined): string | undefined {
-    if (!onDisk) {
-      // Still there, but now refused (a version for another Keyframe, say): its refusal is listed beside it.
-      const refused = this.packages.refused.find((refusal) => refusal.packageRoot === running.packageRoot);
-      return refused
-        ? `Replaced on disk by a package Keyframe refuses (${refused.reason}) — the running one stays until Keyframe restarts`
-        : 'Removed — restart Keyframe to unload it';
-    }
-    if (isSamePackage(running, onDisk)) return undefined;
-    return running.version === onDisk.version
-      ? 'Changed on disk — restart Keyframe to use the new files'
-      : `Updated to ${onDisk.version} — restart Keyframe to use it`;
-  }
-
-  /** Swaps (or drops) an integration whose code never ran: nothing of it needs unloading. */
-  private async replace(key: string, plugin: DiscoveredPlugin | undefined): Promise<void> {
-    await this.integrations.get(key)?.lifecycle.stop();
-    this.integrations.delete(key);
-    if (plugin) this.add(plugin);
+  /** The approvals read again, then the plugin folders searched; refusals are noted for State. */
+  private async discover(): Promise<Discovery> {
+    await this.thirdParty.load();
+    const discovery = await discoverPlugins(this.environment.searchFolders);
+    await this.packages.noteRefusals(discovery.refused);
+    return discovery;
   }
 
   /** Resolves when every queued transition has run. */
@@ -204,7 +181,7 @@ export class IntegrationHost {
   async stop(): Promise<void> {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
     await this.stopWatching?.();
-    await this.refreshing;
+    await this.packageRefresh.settled();
     await Promise.all([...this.integrations.values()].map((integration) => integration.lifecycle.stop()));
   }
 
@@ -343,9 +320,4 @@ export class IntegrationHost {
     this.settings.replace({ ...current, gameIntegrations });
     this.logger.info('new integrations added to the settings', { keys: missing });
   }
-}
-
-/** The same package as discovered before: same folder, version and contents. */
-function isSamePackage(a: DiscoveredPlugin, b: DiscoveredPlugin): boolean {
-  return a.packageRoot === b.packageRoot && a.version === b.version && a.contentHash === b.contentHash;
 }

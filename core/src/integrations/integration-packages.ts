@@ -18,6 +18,11 @@ export class IntegrationPackages {
     return this.refusals;
   }
 
+  /** The refusal of the package in this folder, if the last discovery refused it. */
+  refusalAt(packageRoot: string): Refusal | undefined {
+    return this.refusals.find((refusal) => refusal.packageRoot === packageRoot);
+  }
+
   async noteRefusals(refused: readonly RefusedPlugin[]): Promise<void> {
     const known = new Set(this.refusals.map((refusal) => `${refusal.packageRoot}\0${refusal.reason}`));
     this.refusals = await Promise.all(
