@@ -17,6 +17,7 @@ import type {
   PluginLogger,
   RecorderView,
 } from '../sdk/game-integration.js';
+import { CheckedBookmarks } from './checked-bookmarks.js';
 import { GatedFeeds } from './gated-feeds.js';
 import { withDeadline } from './hook-deadline.js';
 import { declaredFeedKinds, declaredPushPort, type IntegrationManifest } from './manifest.js';
@@ -108,10 +109,22 @@ export class IntegrationLifecycle {
   #lastEventAt: Date | undefined;
   #stopping = false;
   #runningHook: string | undefined;
-  readonly #undeclaredEvents = new Set<string>();
+  readonly #bookmarks: CheckedBookmarks;
   readonly #notified = new Set<string>();
 
-  constructor(private readonly options: IntegrationLifecycleOptions) {}
+  constructor(private readonly options: IntegrationLifecycleOptions) {
+    this.#bookmarks = new CheckedBookmarks({
+      key: options.key,
+      ...(options.manifest ? { manifest: options.manifest } : {}),
+      bookmarks: options.bookmarks,
+      clock: options.clock,
+      logger: options.logger,
+      event: (at) => {
+        this.#lastEventAt = at;
+      },
+      changed: () => this.options.changed(),
+    });
+  }
 
   get phase(): LifecyclePhase {
     return this.#phase;
@@ -138,7 +151,7 @@ export class IntegrationLifecycle {
 
   /** What is wrong while it runs: the plugin's own degraded reason, or bookmark types it was refused. */
   get problem(): string | undefined {
-    return this.#degradedReason ?? this.undeclaredEventsProblem();
+    return this.#degradedReason ?? this.#bookmarks.problem;
   }
 
   /** The stored settings may have changed: the running instance's listeners hear of a changed value. */
@@ -279,7 +292,7 @@ export class IntegrationLifecycle {
         logger: this.options.logger,
       });
       const { instance } = instantiateIntegration(integrationClass, {
-        bookmarks: this.checkedBookmarks(),
+        bookmarks: { add: this.#bookmarks.add }, // the SDK's Bookmarks and nothing more of the check
         recorder: this.options.recorder,
         settings,
         feeds,
@@ -332,35 +345,6 @@ export class IntegrationLifecycle {
       .catch((error: unknown) => this.options.logger.warn('closing feeds failed', { key: this.options.key, error }));
   }
 
-  /**
-   * Counts every bookmark as an event, and logs the ones no recording covers (so plugins need not).
-   * A type the manifest does not declare is refused, and said once in the log and in health.
-   */
-  private checkedBookmarks(): BookmarksService {
-    const { key, manifest, bookmarks, logger } = this.options;
-    return {
-      add: async (request) => {
-        if (manifest && !(manifest.integration.events as readonly string[]).includes(request.type)) {
-          if (!this.#undeclaredEvents.has(request.type)) {
-            this.#undeclaredEvents.add(request.type);
-            logger.warn(`${request.type} not bookmarked: the manifest does not declare it in keyframe.integration.events`, { key });
-            this.options.changed();
-          }
-          return false;
-        }
-        this.#lastEventAt = this.options.clock.now();
-        const added = await bookmarks.add(request);
-        if (!added)
-          logger.debug(`${request.type} not bookmarked: no recording covers it`, {
-            key,
-            ...(request.at ? { at: request.at.toISOString() } : {}),
-          });
-        this.options.changed();
-        return added;
-      },
-    };
-  }
-
   private healthReporter(silence: SilenceWatch): HealthReporter {
     return {
       degraded: (reason) => this.degraded(reason),
@@ -380,15 +364,5 @@ export class IntegrationLifecycle {
     this.#degradedReason = reason;
     this.options.logger.info(reason ? 'integration degraded' : 'integration recovered', { key: this.options.key, reason });
     this.options.changed();
-  }
-
-  private undeclaredEventsProblem(): string | undefined {
-    const types = [...this.#undeclaredEvents];
-    if (types.length === 0) return undefined;
-    const name = this.options.manifest?.integration.displayName ?? this.options.key;
-    return (
-      `${name} tried to add ${types.join(', ')} bookmarks, which its manifest does not declare ` +
-      '(keyframe.integration.events in its package.json): they were not added.'
-    );
   }
 }
