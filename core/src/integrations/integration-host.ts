@@ -5,7 +5,9 @@
 // health is announced (`events`; State shows it), including which hook is running while one runs.
 // Third-party packages run only once the user approved their exact contents. A package installed while
 // the service runs is loaded then; one updated or removed under a running integration takes effect at the
-// next start, and State says so (`integrationPackages`).
+// next start, and State says so (`integrationPackages`). The host wires the parts that do each of these:
+// integration-health.ts (health text), integration-packages.ts (State's packages list), third-party-approvals.ts
+// and package-refresh.ts (live pickup of installed packages).
 import { inject, injectable } from 'tsyringe';
 import type { ClosableFeeds, FeedObserver } from '../sdk/feed-observer.js';
 import type { IntegrationHealth, IntegrationPackage } from '../protocol/index.js';
