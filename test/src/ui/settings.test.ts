@@ -1,5 +1,5 @@
 // The Settings page against the real service: a change is saved and survives a reload, integrations
-// cannot be switched (nor their own settings changed) while recording, third-party ones wait for approval, keys can be rebound, presets
+// cannot be switched (nor their own settings changed) while recording, third-party ones wait for approval, refused and failing ones say why, keys can be rebound, presets
 // applied, games added.
 import 'reflect-metadata';
 import { expect } from 'chai';
@@ -12,6 +12,11 @@ import { openUi } from '../kit/browser.js';
 import { writeLibrarySession } from '../kit/library-session.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
+
+const manifestOf = (key: string) => ({
+  apiVersion: 1,
+  integration: { key, displayName: key, events: ['Kill'], games: [{ name: key, executables: [`${key}.exe`] }], feeds: [] },
+});
 
 describe('ui: settings page', function () {
   this.timeout(90_000);
@@ -195,18 +200,32 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
     }
   });
 
-  it('shows refused integration packages with the reason, including one that appears while the page is open', async () => {
+  it('shows refused integration packages with the reason, including one that appears while the page is open; a failing one with its file and line', async () => {
     const modules = path.join(under.data.path, 'plugins', 'node_modules');
+    // A development folder's plugin (trusted, so it loads) whose enable() throws on its line 3.
+    const developing = path.join(under.data.path, 'developing', 'keyframe-plugin-broken');
+    await mkdir(developing, { recursive: true });
+    await writeFile(
+      path.join(developing, 'package.json'),
+      JSON.stringify({
+        name: 'keyframe-plugin-broken',
+        version: '0.1.0',
+        type: 'module',
+        main: 'index.js',
+        engines: { keyframe: '*' },
+        keyframe: manifestOf('brokenGame'),
+      }),
+    );
+    await writeFile(
+      path.join(developing, 'index.js'),
+      "export default class Broken {\n  async enable() {\n    throw new Error('the game folder is not set');\n  }\n  async activate() {}\n  async deactivate() {}\n}\n",
+    );
     const writeManifest = async (name: string, extra: object) => {
       await mkdir(path.join(modules, name), { recursive: true });
       await writeFile(path.join(modules, name, 'package.json'), JSON.stringify({ name, version: '2.0.0', main: 'index.js', ...extra }));
     };
-    const manifest = (key: string) => ({
-      apiVersion: 1,
-      integration: { key, displayName: key, events: ['Kill'], games: [{ name: key, executables: [`${key}.exe`] }], feeds: [] },
-    });
-    await writeManifest('keyframe-plugin-future', { engines: { keyframe: '^99.0.0' }, keyframe: manifest('futureGame') });
-    await startConfigured(under);
+    await writeManifest('keyframe-plugin-future', { engines: { keyframe: '^99.0.0' }, keyframe: manifestOf('futureGame') });
+    await startConfigured(under, quickRecording(under), { KEYFRAME_PLUGIN_DIRS: path.dirname(developing) });
     const ui = await openUi(under.process);
     try {
       const { page } = ui;
@@ -221,6 +240,13 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
       const typo = page.getByTestId('integration-package-typoGame');
       await typo.waitFor({ timeout: SLOW_UI_MS });
       expect(await typo.getByTestId('integration-package-reason').textContent()).to.match(/^bad keyframe manifest/);
+
+      const broken = page.getByTestId('integration-brokenGame');
+      await broken.getByText('enable() failed: the game folder is not set (at index.js:3)').waitFor({ timeout: SLOW_UI_MS });
+      const log = await readFile(path.join(under.data.path, 'logs', 'keyframe.log'), 'utf8');
+      expect(log, 'the stack of the error in the log').to.match(
+        /Error: the game folder is not set\\n\s+at Broken\.enable \(file:[^)]*index\.js:3:/,
+      );
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
       await ui.close();
