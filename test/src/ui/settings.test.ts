@@ -1,6 +1,6 @@
 // The Settings page against the real service: a change is saved and survives a reload, integrations
-// cannot be switched (nor their own settings changed) while recording, third-party ones wait for approval, refused and failing ones say why, keys can be rebound, presets
-// applied, games added.
+// cannot be switched (nor their own settings changed) while recording, third-party ones wait for approval,
+// refused and failing ones say why, keys can be rebound, presets applied, games added.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
