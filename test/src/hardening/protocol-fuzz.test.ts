@@ -3,7 +3,7 @@
 // binary frames, frames over 1 MiB) and rapid connect/disconnect. The process must never exit, every
 // frame must get its own CommandRejected with the right code, memory must come back near where it
 // started, and a well-formed NewConnection afterwards must still answer correctly.
-// 5,000 frames in `npm test`, 100,000 under `npm run test:long`; KEYFRAME_FUZZ_FRAMES overrides.
+// 2,000 frames in `npm test`, 100,000 under `npm run test:long`; KEYFRAME_FUZZ_FRAMES overrides.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +18,7 @@ import { SeededRandom } from '../kit/seeded-random.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { longTestsSelected } from '../kit/test-length.js';
 
-const FRAMES = Number(process.env.KEYFRAME_FUZZ_FRAMES) || (longTestsSelected() ? 100_000 : 5_000);
+const FRAMES = Number(process.env.KEYFRAME_FUZZ_FRAMES) || (longTestsSelected() ? 100_000 : 2_000);
 const WARM_UP_FRAMES = 1_000;
 const BATCH = 200;
 const CONNECTION_CYCLES = longTestsSelected() ? 2_000 : 200;
