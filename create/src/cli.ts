@@ -27,7 +27,7 @@ Next steps:
   npm test             its unit tests, and the sample tape replayed
 
 ${path.join(shown, 'README.md')} says what to change for your game, and how to install the
-integration into Keyframe (keyframe plugin install).`);
+integration into Keyframe (npx keyframe plugin install).`);
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
