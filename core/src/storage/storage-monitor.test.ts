@@ -178,7 +178,8 @@ describe('StorageMonitor', function () {
     await library.add({ type: 'Clip', filePath: path.join(videos, 'Clips', 'link.mp4'), game: 'Arena', durationSeconds: 10 });
     await symlink(path.join(folder, 'Elsewhere'), path.join(videos, 'Linked Folder'));
     await library.add({ type: 'Clip', filePath: path.join(videos, 'Linked Folder', 'outside.mp4'), game: 'Arena', durationSeconds: 10 });
-    expect(await newMonitor().measureContentFolder()).to.equal(0.25 * GIB);
+    // The file system may give the sparse file a block or two of its own (an extent tree): room it really takes.
+    expect(await newMonitor().measureContentFolder()).to.be.within(0.25 * GIB, 0.25 * GIB + 64 * 1024);
   });
 
   it('at start: asks first; once allowed, deletes the oldest old Session through the library until under the limit, keeps clips and young items', async () => {
