@@ -10,6 +10,7 @@ import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 import { createFileComplete } from './atomic-file.js';
 import { errorCode, isNoHardLinks } from './file-errors.js';
+import { isPidAlive } from './process-alive.js';
 
 export const LOCK_FILE_NAME = 'keyframe.lock';
 
@@ -125,16 +126,6 @@ export async function isLockOwnerAlive(owner: LockOwner): Promise<boolean> {
   if (owner.processStart === null) return true;
   const start = await processStartOf(owner.pid);
   return start === undefined || start === owner.processStart;
-}
-
-function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, owned by another user.
-    return errorCode(error) === 'EPERM';
-  }
 }
 
 /** `<boot id>:<start ticks>` from /proc (Linux); undefined where there is no /proc or no such process. */

@@ -4,6 +4,7 @@
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from './file-errors.js';
+import { isPidAlive } from './process-alive.js';
 
 /** No read-modify-write of a small file takes this long: a lock this old was left by a process that hung or died. */
 const STALE_AFTER_MS = 30_000;
@@ -45,10 +46,5 @@ async function isStale(lockFile: string): Promise<boolean> {
   const pid = Number(owner);
   // An empty file is being written right now; a pid that no longer runs left it behind.
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return errorCode(error) === 'ESRCH';
-  }
+  return !isPidAlive(pid);
 }
