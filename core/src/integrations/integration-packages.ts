@@ -4,7 +4,7 @@ import { toWirePath, type IntegrationPackage } from '../protocol/index.js';
 import type { Logger } from '../support/logger.js';
 import { isPending, type HostedIntegration } from './hosted-integration.js';
 import type { RefusedPlugin } from './plugin-discovery.js';
-import { readPackageIdentity, type PackageIdentity } from './plugin-identity.js';
+import { readPackageIdentity, type PackageIdentity } from './package-json.js';
 
 export type Refusal = RefusedPlugin & PackageIdentity;
 

@@ -9,7 +9,7 @@ import { toWirePath } from '../protocol/wire-format.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { checkHostVersion, checkTrust, discoverPlugins, inspectPackage } from './plugin-discovery.js';
 import { defaultPluginFolders } from './plugin-folders.js';
-import { readPackageIdentity } from './plugin-identity.js';
+import { readPackageIdentity } from './package-json.js';
 import { installPlugin, removePlugin } from './plugin-installer.js';
 import { requireNpm } from './plugin-npm.js';
 

@@ -1,12 +1,13 @@
 // Finds integration packages by their manifest in the plugin folders, without importing any of their
 // code; skips those that other users could change, and fingerprints those that need the user's approval.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { appVersion } from '../support/app-version.js';
 import { foreignWriteAccess } from '../support/write-access.js';
 import { checkManifest, manifestWarnings, misspellingOf, type IntegrationManifest } from './manifest.js';
 import { hashPackageContents } from './package-contents.js';
+import { readPackageJson, type PackageJson } from './package-json.js';
 import { checkCompatibility, type PackageRanges } from './plugin-compatibility.js';
 import { corePackageRoot, type PluginFolder, type PluginSource } from './plugin-folders.js';
 
@@ -36,15 +37,6 @@ export interface RefusedPlugin {
 export interface Discovery {
   plugins: DiscoveredPlugin[];
   refused: RefusedPlugin[];
-}
-
-interface PackageJson {
-  [field: string]: unknown;
-  name?: string;
-  version?: string;
-  main?: string;
-  exports?: unknown;
-  keyframe?: unknown;
 }
 
 /**
@@ -125,7 +117,8 @@ export async function checkTrust(plugin: DiscoveredPlugin, foundAt: string, scan
 
 /** The package's `engines.keyframe` and `@keyframe/core` peer ranges against this host (plugin-compatibility.ts). */
 export async function checkHostVersion(plugin: DiscoveredPlugin, hostVersion: string): Promise<DiscoveredPlugin | RefusedPlugin> {
-  const ranges = JSON.parse(await readFile(path.join(plugin.packageRoot, 'package.json'), 'utf8')) as PackageRanges;
+  const read = await readPackageJson(plugin.packageRoot);
+  const ranges: PackageRanges = read && 'pkg' in read ? read.pkg : {};
   const compatibility = checkCompatibility(ranges, hostVersion);
   if ('problem' in compatibility) {
     return {
@@ -199,34 +192,6 @@ export async function inspectPackage(
 const MANIFEST_FIELD = 'keyframe';
 
 /** undefined: there is no package.json (not a package); a problem: it does not parse as a JSON object. */
-async function readPackageJson(root: string): Promise<{ pkg: PackageJson } | { problem: string } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(root, 'package.json'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const pkg: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
-    if (typeof pkg === 'object' && pkg !== null && !Array.isArray(pkg)) return { pkg: pkg as PackageJson };
-    return { problem: 'package.json does not hold a JSON object' };
-  } catch (error) {
-    return { problem: `package.json does not parse: ${jsonErrorWithLine(error, text)}` };
-  }
-}
-
-/** Node's JSON.parse message names a character position; a person looks for a line and column. */
-function jsonErrorWithLine(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(message)?.[1];
-  if (position === undefined) return message;
-  const before = text
-    .replace(/^\uFEFF/, '')
-    .slice(0, Number(position))
-    .split('\n');
-  return `${message} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
-}
-
 function entryOf(pkg: PackageJson): string | undefined {
   const root =
     typeof pkg.exports === 'object' && pkg.exports !== null && '.' in pkg.exports

@@ -16,6 +16,7 @@ import { toWirePath } from '../protocol/wire-format.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { checkHostVersion, discoverPlugins, inspectPackage, type DiscoveredPlugin } from './plugin-discovery.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
+import { readPackageIdentity } from './package-json.js';
 import { runNpm, type NpmCommand } from './plugin-npm.js';
 
 export interface InstallContext {
@@ -71,8 +72,7 @@ async function preflight(tarball: string, staging: string, context: InstallConte
   await extract({ file: tarball, cwd: folder, strip: 1 }).catch((error: unknown) => {
     throw new Error(`${tarball} is not a package tarball: ${error instanceof Error ? error.message : String(error)}`);
   });
-  const pkg = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8').catch(() => '{}')) as { name?: string };
-  const name = pkg.name ?? path.basename(tarball);
+  const name = (await readPackageIdentity(folder)).packageName ?? path.basename(tarball);
   const inspected = await inspectPackage(folder, 'user');
   if (!inspected)
     throw new Error(`${name} is not a Keyframe integration: its package.json has no "keyframe" block. Nothing was installed.`);
