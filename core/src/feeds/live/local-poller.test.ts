@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { PollInput, PollOptions } from '../../sdk/feed-types.js';
-import { gameCertificates, type GameCertificates } from './test-certificate-authority.js';
+import { gameCertificates, type GameCertificates } from '../../testing/game-certificates.js';
 import { freePort } from './free-port.js';
 import { LocalPoller } from './local-poller.js';
 import { MemoryLogger } from './memory-logger.js';

@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { WebSocketInput, WebSocketOptions } from '../../sdk/feed-types.js';
 import { freePort } from './free-port.js';
 import { MemoryLogger } from './memory-logger.js';
-import { gameCertificates, type GameCertificates } from './test-certificate-authority.js';
+import { gameCertificates, type GameCertificates } from '../../testing/game-certificates.js';
 import { waitFor } from './wait-for.js';
 import { WebSocketClient } from './websocket-client.js';
 

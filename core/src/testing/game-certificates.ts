@@ -1,4 +1,4 @@
-// Test support: a certificate authority of a game's own (like Riot's for the League client) and a
+// A certificate authority of a game's own (like Riot's for the League client) and a
 // server certificate it signed for 127.0.0.1 and the name `rclient`, made by the openssl command.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
