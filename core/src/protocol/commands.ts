@@ -134,6 +134,17 @@ export const Commands = {
     'Withdraws the approval of a third-party integration: it stops and waits for approval again',
     true,
   ),
+  RefreshStorageStats: define(
+    NoParameters,
+    'Measures the content folder and its drive again; answered with State (currentFolderSizeGb, recordingDriveUsedGb, recordingDriveFreeGb)',
+    true,
+  ),
+  LoginWithDiscord: define(
+    NoParameters,
+    'Signs in through Discord in the browser; answered with DiscordLoginResult (at once, with a failure, where that sign-in is not available)',
+    true,
+  ),
+  CancelDiscordLogin: define(NoParameters, 'Abandons a pending Discord sign-in; answered with DiscordLoginResult `cancelled`', true),
   TogglePreview: define(
     NoParameters,
     'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)',

@@ -123,6 +123,7 @@ export const Events = {
     }),
     'MigrateContent progress',
   ),
+  ReplayBufferSaveStarted: define(EmptyContent, 'A replay-buffer save was accepted; ReplayBufferSaved follows once it is written', true),
   ReplayBufferSaved: define(EmptyContent, 'The replay buffer was saved'),
   ShowModal: define(
     Type.Object({
@@ -168,6 +169,16 @@ export const Events = {
       status: StringEnum(['downloading'] as const),
     }),
     'First-time capture engine download',
+  ),
+  DiscordLoginResult: define(
+    Type.Object({
+      status: StringEnum(['success', 'cancelled', 'expired', 'error'] as const),
+      accessToken: Type.Optional(Type.String({ description: 'With `success`' })),
+      refreshToken: Type.Optional(Type.String({ description: 'With `success`' })),
+      message: Type.Optional(Type.String({ description: 'With `error`: why, in words' })),
+    }),
+    'Outcome of LoginWithDiscord or CancelDiscordLogin',
+    true,
   ),
   pong: define(EmptyContent, 'Reply to the `ping` text frame'),
   CommandRejected: define(

@@ -84,6 +84,10 @@ export const IntegrationSetting = Type.Intersect(
 );
 export type IntegrationSetting = Static<typeof IntegrationSetting>;
 
+/** The names a connection speaks: SPEC's (`spec`) or the reference frontend's (`reference`, protocol-gaps §2). */
+export const WIRE_DIALECTS = ['spec', 'reference'] as const;
+export type WireDialect = (typeof WIRE_DIALECTS)[number];
+
 export const MENU_ITEMS = ['Full Sessions', 'Replay Buffer', 'Clips', 'Highlights', 'Settings'] as const;
 export const MenuItem = Type.Object({ id: StringEnum(MENU_ITEMS), visible: Type.Boolean() });
 
@@ -164,6 +168,12 @@ export const Settings = Type.Object(
     confirmBeforeDeleting: booleanSetting(false),
     removeOriginalAfterCompression: booleanSetting(false),
     discardSessionsWithoutBookmarks: booleanSetting(false),
+    disableWindowsGameMode: booleanSetting(false, "Turns Windows' Game Mode off while Keyframe runs (Windows only; kept elsewhere)"),
+    wireDialect: StringEnum(WIRE_DIALECTS, {
+      default: 'spec',
+      description:
+        'Extension: the names a connection that does not ask for a dialect gets; `reference` for the reference frontend. --dialect and KEYFRAME_DIALECT take precedence',
+    }),
     menuItems: Type.Array(MenuItem, { default: MENU_ITEMS.map((id) => ({ id, visible: true })) }),
     defaultMenuItem: StringEnum(MENU_ITEMS, { default: 'Full Sessions' }),
     allowedOrigins: Type.Array(Type.String({ pattern: '^https?://' }), {
