@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { containerOf, KeyframeService } from './app/keyframe-service.js';
-import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, ServiceOptions } from './service-options.js';
+import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, DEFAULT_REFERENCE_MEDIA_PORT, parsePort, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
 import { handleProcessFaults } from './support/process-faults.js';
@@ -25,16 +25,13 @@ Options:
   --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
   --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable
                           (also KEYFRAME_ALLOWED_ORIGINS=<origin,origin>)
+  --dialect <spec|reference>
+                          names for connections that do not ask (?dialect=): SPEC's (spec) or the
+                          reference frontend's (reference); also KEYFRAME_DIALECT, else the wireDialect setting
+  --reference-media-port <n|off>
+                          where reference-dialect frontends load media (default ${DEFAULT_REFERENCE_MEDIA_PORT})
   --version               print the version
   --help                  print this help`;
-
-function parsePort(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`${name} must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
-  return port;
-}
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'tape') return runTapeCommand(process.argv.slice(3));
@@ -45,6 +42,8 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'legacy-port': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
+      dialect: { type: 'string' },
+      'reference-media-port': { type: 'string' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -58,6 +57,8 @@ async function main(): Promise<void> {
     dataFolder: values['data-dir'],
     port: parsePort(values.port, '--port'),
     allowedOrigins: values['allowed-origin'] ?? [],
+    dialect: values.dialect,
+    referenceMediaPort: values['reference-media-port'],
     ...(legacy === undefined ? {} : { legacyPort: legacy === 'off' ? undefined : parsePort(legacy, '--legacy-port') }),
   });
 

@@ -1,10 +1,13 @@
 // What a running service is configured with: folders and listening ports, from the CLI and environment.
 import path from 'node:path';
+import { WIRE_DIALECTS, type WireDialect } from './protocol/settings.js';
 import { DEFAULT_PLATFORM_ENDPOINTS, platformEndpointsFrom, type PlatformEndpoints } from './platform-endpoints.js';
 import { defaultContentFolder as userContentFolder, defaultDataFolder } from './platform/data-folders.js';
 
 export const DEFAULT_PORT = 44030;
 export const DEFAULT_LEGACY_PORT = 5000;
+/** Where the reference frontend loads media from (protocol-gaps §10). */
+export const DEFAULT_REFERENCE_MEDIA_PORT = 2222;
 export const LOOPBACK_HOST = '127.0.0.1';
 
 export class ServiceOptions {
@@ -19,6 +22,13 @@ export class ServiceOptions {
     readonly defaultContentFolder: string = userContentFolder(),
     /** The hosting platform's sign-in and upload endpoints (`KEYFRAME_ACCOUNT_TOKEN_URL`, `KEYFRAME_UPLOAD_URL`, …). */
     readonly platform: PlatformEndpoints = DEFAULT_PLATFORM_ENDPOINTS,
+    /** The dialect of connections that do not ask for one (`--dialect`, `KEYFRAME_DIALECT`); undefined: the `wireDialect` setting. */
+    readonly dialect: WireDialect | undefined = undefined,
+    /**
+     * Where the media routes are also served for reference-dialect frontends (`--reference-media-port`, default 2222 from
+     * the command line); undefined: not at all.
+     */
+    readonly referenceMediaPort?: number,
   ) {}
 
   get logFolder(): string {
@@ -32,7 +42,14 @@ export class ServiceOptions {
   }
 
   static fromEnvironment(
-    overrides: { dataFolder?: string; port?: number; legacyPort?: number | undefined; allowedOrigins?: readonly string[] } = {},
+    overrides: {
+      dataFolder?: string;
+      port?: number;
+      legacyPort?: number | undefined;
+      allowedOrigins?: readonly string[];
+      dialect?: string;
+      referenceMediaPort?: string;
+    } = {},
     variables: NodeJS.ProcessEnv = process.env,
   ): ServiceOptions {
     const dataFolder = path.resolve(overrides.dataFolder ?? (variables.KEYFRAME_HOME || defaultDataFolder()));
@@ -47,6 +64,29 @@ export class ServiceOptions {
       allowedOrigins,
       userContentFolder(),
       platformEndpointsFrom(variables),
+      parseDialect(overrides.dialect ?? (variables.KEYFRAME_DIALECT || undefined)),
+      parseOptionalPort(overrides.referenceMediaPort ?? (variables.KEYFRAME_REFERENCE_MEDIA_PORT || undefined), '--reference-media-port'),
     );
   }
+}
+
+/** A port number from the command line or the environment; a mistyped one stops the service with the reason. */
+export function parsePort(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${name} must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
+  return port;
+}
+
+/** `off` turns the listener off; absent keeps the default. */
+function parseOptionalPort(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return DEFAULT_REFERENCE_MEDIA_PORT;
+  return text === 'off' ? undefined : parsePort(text, name);
+}
+
+function parseDialect(text: string | undefined): WireDialect | undefined {
+  if (text === undefined) return undefined;
+  if ((WIRE_DIALECTS as readonly string[]).includes(text)) return text as WireDialect;
+  throw new Error(`--dialect must be one of ${WIRE_DIALECTS.join(', ')}, not ${JSON.stringify(text)}`);
 }
