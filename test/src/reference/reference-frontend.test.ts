@@ -570,6 +570,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       const spec = await ProtocolClient.connect(`${service.url}?dialect=spec`);
       try {
         const { settings, state } = await spec.handshake();
+        await spec.next('ReleaseNotes', () => true, 10_000);
         expect(state).to.include.keys('hasLoadedCaptureEngine', 'availableCaptureEngineVersions');
         for (const item of state.content) expect(item).to.have.property('gameDatabaseId');
         expect(settings).to.have.property('selectedCaptureEngineVersion');
@@ -583,7 +584,6 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
         });
         const echoed = await spec.next('Settings', (next) => next.gameIntegrations.tacticalShooter?.enabled === true, 10_000);
         expect(echoed.games[0]).to.deep.include({ gameDatabaseId: 4321 });
-        await spec.next('ReleaseNotes', () => true, 10_000);
 
         const referenceNames = spec.events.flatMap((event) => [
           ...(REFERENCE_ONLY_NAMES.includes(event.method) ? [event.method] : []),
