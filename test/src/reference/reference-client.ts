@@ -95,6 +95,7 @@ export interface ReferenceContentKey {
 /** What the client sends (§8), for the commands this suite uses; `undefined`: no `Parameters` key. */
 export interface ReferenceCommands {
   NewConnection: undefined;
+  Login: { accessToken: string; refreshToken: string };
   StartRecording: undefined;
   StopRecording: undefined;
   LoginWithDiscord: undefined;
@@ -109,6 +110,15 @@ export interface ReferenceCommands {
   RenameContent: ReferenceContentKey & { Title: string };
   /** `FilePaths` is Keyframe's extension that stands for the file picker's answer. */
   ImportFile: { sectionId: 'sessions' | 'replayBuffer'; FilePaths: string[] };
+  UploadContent: {
+    FilePath: string;
+    JWT: string;
+    Game: string;
+    Title: string;
+    Description: string;
+    Visibility: 'Public' | 'Unlisted';
+    IgdbId: string;
+  };
   CompressVideo: { FilePath: string };
   AddBookmark: { FilePath: string; Type: 'Manual'; Time: string; ContentType: ReferenceContentType; Id: number };
   DeleteBookmark: { FilePath: string; ContentType: ReferenceContentType; Id: number };
@@ -149,6 +159,7 @@ export interface ReferenceEvents {
     currentFileIndex: number;
     message?: string;
   };
+  UploadProgress: { title: string; fileName: string; progress: number; status: string; message: string };
   ReplayBufferSaveStarted: Record<string, never>;
   ReplayBufferSaved: Record<string, never>;
   DiscordLoginResult: { status: string; accessToken?: string; refreshToken?: string };

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { generateVideo } from '@keyframe/core/testing';
 import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 import { ffmpegPath } from '../kit/processes.js';
+import { TusPlatform } from '../kit/tus-platform.js';
 import {
   bookmarkTime,
   keyPaths,
@@ -147,6 +148,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
   this.timeout(60_000);
   let data: TempFolder;
   let feed: Server;
+  let platform: TusPlatform;
   let service: ServiceProcess;
   let page: ReferenceClient;
   let mediaPort: number;
@@ -223,11 +225,13 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       writeFile(sources.huge, '').then(() => truncate(sources.huge, 101 * 1024 ** 3)),
     ]);
     feed = await olderReleaseFeed();
+    platform = await TusPlatform.start({ processingPolls: 1 });
     mediaPort = await freePort();
     service = await ServiceProcess.start({
       dataFolder: data.path,
       legacyPort: 'off',
       env: {
+        ...platform.environment(),
         KEYFRAME_CAPTURE: 'synthetic',
         KEYFRAME_DIALECT: 'reference',
         KEYFRAME_REFERENCE_MEDIA_PORT: String(mediaPort),
@@ -243,6 +247,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
     await page?.close();
     await service?.stop();
     await new Promise((resolve) => (feed ? feed.close(resolve) : resolve(undefined)));
+    await platform?.stop();
     await data?.remove();
   });
 
@@ -464,6 +469,36 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       expect(copy.fileName).to.equal(`${item.fileName}_compressed`);
       expect(copy.filePath).to.equal(`${path.posix.dirname(item.filePath)}/${item.fileName}_compressed.mp4`);
       expect(existsSync(item.filePath)).to.equal(true);
+    });
+
+    it('signs in with Login and uploads with UploadContent as the upload dialog builds it (IgdbId a string)', async () => {
+      const session = platform.issueTokens();
+      page.send('Login', session);
+      const item = library.two!;
+      page.send('UploadContent', {
+        FilePath: item.filePath,
+        JWT: session.accessToken,
+        Game: item.game,
+        Title: 'Clutch round',
+        Description: '',
+        Visibility: 'Public',
+        IgdbId: '1234',
+      });
+      const fileName = path.basename(item.filePath);
+      const done = await page.next('UploadProgress', (progress) => progress.status === 'done' || progress.status === 'error', 20_000);
+      expect(done).to.deep.equal({
+        title: 'Clutch round',
+        fileName,
+        progress: 100,
+        status: 'done',
+        message: 'Upload completed successfully',
+      });
+      const values = page.all('UploadProgress').map((progress) => progress.progress);
+      expect(values, values.join(', ')).to.deep.equal([...values].sort((a, b) => a - b));
+      const stored = await platform.storedUpload(platform.uploadIds[0]!);
+      expect(Object.values(stored!.metadata), JSON.stringify(stored!.metadata)).to.include.members(['Clutch round', '1234']);
+      const state = await page.until('State', (next) => itemNamed(next, item.fileName)?.uploadId !== null, 10_000);
+      expect(itemNamed(state, item.fileName)!.uploadId).to.be.a('string').that.is.not.empty;
     });
 
     it('records: StartRecording, the save (ReplayBufferSaveStarted before ReplayBufferSaved), StopRecording', async () => {
