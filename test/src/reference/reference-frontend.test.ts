@@ -33,9 +33,11 @@ import {
   type ReferenceState,
 } from './reference-client.js';
 
-/** The page's origin: the reference desktop host serves it from `http://localhost:<44040–44139>`. */
+/** The reference desktop host serves the page from the first free port of 44040–44139; allowed as docs/reference-frontend.md says. */
+const HOST_ORIGINS = 'http://localhost:44040-44139';
 const PAGE_ORIGIN = 'http://localhost:44050';
-const FOREIGN_ORIGIN = 'http://evil.example';
+/** A site on the web, and a page of another local program: neither may read the library. */
+const FOREIGN_ORIGINS = ['https://evil.example', 'http://localhost:8080'];
 
 /** SPEC's names of §2 and the fields SPEC leaves open: a reference frame must not carry them. */
 const SPEC_ONLY_NAMES = [
@@ -145,6 +147,8 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
   /** Items the steps made, by role. */
   const library: Record<string, ReferenceContent> = {};
 
+  /** The desktop host points the page at `ws://localhost:<port>`; the page asks for no dialect. */
+  const pageSocketUrl = () => service.url.replace(/^http:\/\/127\.0\.0\.1/, 'ws://localhost');
   /** The page's media URL: `http://localhost:<media port><route>?input=enc(input)&…` (§10). */
   const mediaUrl = (route: '/api/content' | '/api/thumbnail', input: string, extra = '') =>
     `http://localhost:${mediaPort}${route}?input=${encodeURIComponent(input)}${extra}`;
@@ -208,7 +212,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
     await mkdir(path.dirname(orphan), { recursive: true });
     await Promise.all([
       generateVideo(ffmpegPath(), orphan, { seconds: 2, width: 320, height: 180 }),
-      generateVideo(ffmpegPath(), sources.one, { seconds: 3, width: 320, height: 180 }),
+      generateVideo(ffmpegPath(), sources.one, { seconds: 8, width: 320, height: 180 }),
       highBitrateVideo(sources.two),
       // Larger than the default storage limit (100 GB) by its size alone, without taking room on the disk.
       writeFile(sources.huge, '').then(() => truncate(sources.huge, 101 * 1024 ** 3)),
@@ -224,12 +228,11 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
         KEYFRAME_CAPTURE: 'synthetic',
         KEYFRAME_DIALECT: 'reference',
         KEYFRAME_REFERENCE_MEDIA_PORT: String(mediaPort),
-        KEYFRAME_ALLOWED_ORIGINS: PAGE_ORIGIN,
+        KEYFRAME_ALLOWED_ORIGINS: HOST_ORIGINS,
         KEYFRAME_UPDATE_FEED_URL: `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.json`,
       },
     });
-    // The desktop host points the page at ws://localhost:<port>; the page asks for no dialect.
-    page = await ReferenceClient.open(service.url.replace(/^http:\/\/127\.0\.0\.1/, 'ws://localhost'), PAGE_ORIGIN);
+    page = await ReferenceClient.open(pageSocketUrl(), PAGE_ORIGIN);
   });
 
   after(async () => {
@@ -361,10 +364,17 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       expect(allowsPage(preflight)).to.equal(true);
       expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).to.include('range');
 
-      // Another site's page gets nothing; a path outside the library is refused as on the service's own port.
-      const foreign = await pageMediaRequest(mediaUrl('/api/content', item.filePath), FOREIGN_ORIGIN, { as: 'fetch' });
-      expect(foreign.status).to.equal(403);
-      expect(foreign.headers['access-control-allow-origin']).to.not.be.oneOf(['*', FOREIGN_ORIGIN]);
+      // Other origins' pages get nothing; a path outside the library is refused as on the service's own port.
+      for (const origin of FOREIGN_ORIGINS) {
+        const foreign = await pageMediaRequest(mediaUrl('/api/content', item.filePath), origin, { as: 'fetch' });
+        expect(foreign.status, origin).to.equal(403);
+        expect(foreign.headers['access-control-allow-origin'], origin).to.not.be.oneOf(['*', origin]);
+        const socket = await ReferenceClient.open(pageSocketUrl(), origin).then(
+          async (opened) => `opened: ${JSON.stringify(await opened.close())}`,
+          (error: Error) => error.message,
+        );
+        expect(socket, origin).to.equal('upgrade refused with HTTP 403');
+      }
       const outside = path.join(data.path, 'downloads', 'match one.mp4');
       const [refused, onServicePort] = await Promise.all([
         media(mediaUrl('/api/content', outside), { as: 'fetch' }),
@@ -411,8 +421,8 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
         filePath: source.filePath,
         game: source.game,
         title: source.title,
-        startTime: 0.5,
-        endTime: 2,
+        startTime: 1.5,
+        endTime: 6.5,
         igdbId: 1234,
         mutedAudioTracks: [],
         audioTrackVolumes: {},
@@ -434,7 +444,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       expect(values, values.join(', ')).to.deep.equal([...values].sort((a, b) => a - b));
       expect(values.at(-1)).to.equal(100);
       expect(job.every((progress) => progress.segments.map((echoed) => echoed.id).join() === String(segment.id))).to.equal(true);
-      expect(done.segments[0]).to.deep.include({ igdbId: 1234, fileName: source.fileName, startTime: 0.5, endTime: 2 });
+      expect(done.segments[0]).to.deep.include({ igdbId: 1234, fileName: source.fileName, startTime: 1.5, endTime: 6.5 });
       expect(clip).to.deep.include({ title: 'Ace round', igdbId: 1234 });
       await expectArtwork(state, clip);
     });
@@ -621,7 +631,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
 
       // The page was replaced by that client; it reconnects as it does, and speaks its dialect again.
       await page.closed;
-      page = await ReferenceClient.open(service.url.replace(/^http:\/\/127\.0\.0\.1/, 'ws://localhost'), PAGE_ORIGIN);
+      page = await ReferenceClient.open(pageSocketUrl(), PAGE_ORIGIN);
       const settings = await page.next('Settings');
       const state = await page.next('State');
       expect(settings.gameIntegrations.counterStrike2).to.deep.include({ enabled: true });
