@@ -1,7 +1,8 @@
-// From a WebSocket frame to a command handler: `ping`, JSON envelope, Method lookup, Parameters
-// validation, then the handler. The envelope is first put in SPEC's names from the connection's dialect. Every refusal is logged and answered with `CommandRejected`; the
-// connection stays open and nothing a frontend sends can bring the process down. What is logged of
-// a frame is redacted and bounded; frames of credential commands are never logged at all.
+// From a WebSocket frame to a command handler: `ping`, JSON envelope (put in SPEC's names from the
+// connection's dialect), Method lookup, Parameters validation, then the handler. Every refusal is logged
+// and answered with `CommandRejected`; the connection stays open and nothing a frontend sends can bring
+// the process down. What is logged of a frame is redacted and bounded; frames of credential commands
+// are never logged at all.
 import { inject, injectAll, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import { COMMAND_GROUP, type CommandGroup, type CommandHandler } from '../commands/command-handlers.js';
