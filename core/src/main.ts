@@ -6,6 +6,7 @@ import { containerOf, KeyframeService } from './app/keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, DEFAULT_REFERENCE_MEDIA_PORT, parsePort, ServiceOptions } from './service-options.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
+import { ReferenceMediaListener } from './transport/reference-media-listener.js';
 import { handleProcessFaults } from './support/process-faults.js';
 import { runPluginCommand } from './integrations/plugin-cli.js';
 import { runTapeCommand } from './integrations/tape-cli.js';
@@ -72,12 +73,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  const mediaPort = containerOf(service).resolve(ReferenceMediaListener).port;
   console.log(
     [
       `Keyframe ${appVersion()} is running`,
       `  UI:        ${service.url}`,
       `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
       ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
+      ...(mediaPort === undefined ? [] : [`  Media:     http://127.0.0.1:${mediaPort}/ (media for reference-dialect frontends)`]),
       `  Data:      ${options.dataFolder}`,
       `  Content:   ${service.settings.contentFolder}`,
       `  Logs:      ${options.logFolder}`,
