@@ -24,7 +24,8 @@ Options:
   --data-dir <folder>     settings, logs and cache (default: $KEYFRAME_HOME, else the per-user config folder)
   --port <n>              HTTP and WebSocket port (default ${DEFAULT_PORT}; 0 picks a free one)
   --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
-  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable
+  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable; on
+                          localhost a port range (e.g. http://localhost:44040-44139)
                           (also KEYFRAME_ALLOWED_ORIGINS=<origin,origin>)
   --dialect <spec|reference>
                           names for connections that do not ask (?dialect=): SPEC's (spec) or the
