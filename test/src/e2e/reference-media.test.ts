@@ -1,7 +1,8 @@
 // Media where the reference frontend looks (protocol-gaps §10, issue 21): with the reference dialect as the
 // default, the media routes also answer on the reference media port, artwork at the paths that client builds
 // from an item's fileName (after a rename too), with CORS for an allowed page and the main port's rules for
-// everyone else; with the spec default nothing listens there until the wireDialect setting becomes reference.
+// everyone else; a taken port is not fatal; with the spec default nothing listens there until the wireDialect
+// setting becomes reference.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -185,6 +186,21 @@ describe('reference media port', function () {
     expect((await fetch(byName('final round').thumbnail)).status).to.equal(200);
     expect((await fetch(byName('final round').waveform)).status).to.equal(200);
     expect((await fetch(byName('match one').thumbnail)).status).to.equal(404);
+  });
+
+  it('starts when the reference media port is taken, and says which option changes it, in the log and to the frontend', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const { service, frontend } = await start({ KEYFRAME_DIALECT: 'reference', KEYFRAME_REFERENCE_MEDIA_PORT: String(port) });
+      expect(mediaPortOf(service)).to.equal(undefined);
+      expect(service.printed).to.match(/reference media port unavailable.*--reference-media-port/);
+      const modal = await frontend.until('ShowModal', (shown) => shown.title === 'Videos cannot be shown', 5000);
+      expect(modal.description).to.include(`port ${port}`).and.include('--reference-media-port');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('listens nowhere with the spec default or with the port off, and starts when the wireDialect setting becomes reference', async () => {
