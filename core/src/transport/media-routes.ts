@@ -2,8 +2,8 @@
 // waveform JSON, stored thumbnails and single frames. Only files inside the content folder, or the
 // cache folder's thumbnails and waveforms, are served; any other path is 404. Artwork is also found at
 // the paths the reference frontend builds from an item's fileName (artwork-by-file-name.ts). Pages of
-// other origins are refused (403); allowed ones get CORS headers, their origin echoed. Frames are read a few at a time and kept for the next ask; past the decoder
-// pool's queue the answer is 503 with Retry-After.
+// other origins are refused (403); allowed ones get CORS headers, their origin echoed. Frames are read
+// a few at a time and kept for the next ask; past the decoder pool's queue the answer is 503 with Retry-After.
 import { open, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -109,20 +109,9 @@ export class MediaRoutes {
         this.logger.debug('cross-site media request refused', { path: url.pathname, why: refusal });
         return plain(response, 403, "Forbidden: media is only served to Keyframe's own pages.");
       }
-      response.setHeader('Vary', 'Origin');
-      if (request.headers.origin !== undefined) {
-        response.setHeader('Access-Control-Allow-Origin', request.headers.origin);
-        response.setHeader('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, Content-Length');
-      }
-      if (request.method !== 'OPTIONS') return handler(request, response, url);
-      response
-        .writeHead(204, {
-          'Access-Control-Allow-Methods': ALLOWED_METHODS,
-          'Access-Control-Allow-Headers': 'Range',
-          'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
-          Allow: ALLOWED_METHODS,
-        })
-        .end();
+      allowOrigin(request, response);
+      if (request.method === 'OPTIONS') return answerPreflight(response);
+      return handler(request, response, url);
     };
   }
 
@@ -264,6 +253,26 @@ async function servedFile(root: string, file: string): Promise<ServedFile | unde
   if (!real || !isWithin(realRoot, real)) return undefined;
   const info = await stat(real).catch(() => undefined);
   return info?.isFile() ? { path: real, size: info.size, modified: info.mtime } : undefined;
+}
+
+/** CORS for a request the origin policy let through: its origin echoed (never `*`), and the headers a `fetch` may read. */
+function allowOrigin(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('Vary', 'Origin');
+  if (request.headers.origin === undefined) return;
+  response.setHeader('Access-Control-Allow-Origin', request.headers.origin);
+  response.setHeader('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, Content-Length');
+}
+
+/** A page's preflight: its `fetch` may GET or HEAD with a `Range`. */
+function answerPreflight(response: ServerResponse): void {
+  response
+    .writeHead(204, {
+      'Access-Control-Allow-Methods': ALLOWED_METHODS,
+      'Access-Control-Allow-Headers': 'Range',
+      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+      Allow: ALLOWED_METHODS,
+    })
+    .end();
 }
 
 function allowMethod(request: IncomingMessage, response: ServerResponse): boolean {
