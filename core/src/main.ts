@@ -7,6 +7,7 @@ import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, DEFAULT_REFERENCE_MEDIA_PORT, parseP
 import { DefaultDialect } from './transport/default-dialect.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
+import { ReferenceMediaListener } from './transport/reference-media-listener.js';
 import { handleProcessFaults } from './support/process-faults.js';
 import { runPluginCommand } from './integrations/plugin-cli.js';
 import { runTapeCommand } from './integrations/tape-cli.js';
@@ -24,7 +25,8 @@ Options:
   --data-dir <folder>     settings, logs and cache (default: $KEYFRAME_HOME, else the per-user config folder)
   --port <n>              HTTP and WebSocket port (default ${DEFAULT_PORT}; 0 picks a free one)
   --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
-  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable
+  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable; on
+                          localhost a port range (e.g. http://localhost:44040-44139)
                           (also KEYFRAME_ALLOWED_ORIGINS=<origin,origin>)
   --dialect <spec|reference>
                           names for connections that do not ask (?dialect=): SPEC's (spec) or the
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
 
   const container = containerOf(service);
   const dialect = container.resolve(DefaultDialect).current;
+  const mediaPort = container.resolve(ReferenceMediaListener).port;
   console.log(
     [
       `Keyframe ${appVersion()} is running`,
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
       `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
       ...(dialect === 'spec' ? [] : [`  Dialect:   ${dialect} (connections that do not ask for one; ?dialect=spec for SPEC's names)`]),
       ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
+      ...(mediaPort === undefined ? [] : [`  Media:     http://127.0.0.1:${mediaPort}/ (media for reference-dialect frontends)`]),
       `  Data:      ${options.dataFolder}`,
       `  Content:   ${service.settings.contentFolder}`,
       `  Logs:      ${options.logFolder}`,

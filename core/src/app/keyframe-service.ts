@@ -36,6 +36,7 @@ import { HttpRoutes } from '../transport/http-routes.js';
 import { HttpServer } from '../transport/http-server.js';
 import { LegacyListener } from '../transport/legacy-listener.js';
 import { MediaRoutes } from '../transport/media-routes.js';
+import { ReferenceMediaListener } from '../transport/reference-media-listener.js';
 import { staticFiles } from '../transport/static-files.js';
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
@@ -135,7 +136,11 @@ export class KeyframeService {
     await Promise.resolve()
       .then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
-    await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
+    await Promise.allSettled([
+      this.container.resolve(HttpServer).close(),
+      this.container.resolve(LegacyListener).close(),
+      this.container.resolve(ReferenceMediaListener).close(),
+    ]);
     this.container.resolve(StatePublisher).dispose();
     await this.container.resolve(SettingsStore).flush();
     await this.lock.release();
@@ -179,12 +184,13 @@ export class KeyframeService {
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(StorageMonitor).start();
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
-    this.container.resolve(MediaRoutes).install();
+    this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
     await this.container.resolve(HttpServer).listen();
     await this.lock.setPort(this.port);
     await this.container.resolve(LegacyListener).listen();
+    await this.container.resolve(ReferenceMediaListener).start();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
     await this.container.resolve(MachineCapabilities).start();
     const host = this.container.resolve(IntegrationHost);

@@ -17,7 +17,7 @@ const MAX_FRAME_BYTES = 4 * MAX_COMMAND_BYTES;
 /** Bounds the refusal counts a page could grow by inventing origins. */
 const MAX_ORIGINS_REMEMBERED = 100;
 /** Chromium keeps a used idle HTTP/1.1 socket for 5 minutes; the server keeps it a little longer. */
-const BROWSER_IDLE_SOCKET_MS = 310_000;
+export const BROWSER_IDLE_SOCKET_MS = 310_000;
 
 @injectable()
 export class HttpServer {
@@ -154,7 +154,7 @@ export function listenOnLoopback(server: Server, port: number): Promise<void> {
   });
 }
 
-function plainAnswer(response: ServerResponse, status: number, text: string): void {
+export function plainAnswer(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end(text);
 }
 
