@@ -66,7 +66,10 @@ import { Dispatcher } from '../transport/dispatcher.js';
 import { HttpRoutes } from '../transport/http-routes.js';
 import { HttpServer } from '../transport/http-server.js';
 import { LegacyListener } from '../transport/legacy-listener.js';
+import { DefaultDialect } from '../transport/default-dialect.js';
+import { MediaRoutes } from '../transport/media-routes.js';
 import { OriginPolicy } from '../transport/origin-policy.js';
+import { ReferenceMediaListener } from '../transport/reference-media-listener.js';
 import { UPDATE_OPTIONS, updateOptions } from '../updates/update-options.js';
 import { UpdateStatus } from '../updates/update-status.js';
 import { Updater } from '../updates/updater.js';
@@ -81,7 +84,17 @@ const FEATURES: Record<string, InjectionToken<object>[]> = {
   state: [StatePublisher],
   notices: [Notifier],
   games: [GameCatalog, GameDetector],
-  transport: [ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener],
+  transport: [
+    ConnectionHub,
+    DefaultDialect,
+    Dispatcher,
+    OriginPolicy,
+    HttpRoutes,
+    HttpServer,
+    LegacyListener,
+    MediaRoutes,
+    ReferenceMediaListener,
+  ],
   capabilities: [FfmpegToolbox, CaptureSources, MachineCapabilities],
   library: [ContentLibrary, ContentItemQueue, ContentIngest, LibraryLocations, ContentMigration, DataMigrations],
   jobs: [JobRunner, ClipService, CompressionService, ImportService, HighlightService],
