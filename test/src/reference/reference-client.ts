@@ -101,6 +101,7 @@ export interface ReferenceCommands {
   LoginWithDiscord: undefined;
   CancelDiscordLogin: undefined;
   RefreshStorageStats: undefined;
+  MigrateContent: undefined;
   CheckForUpdates: undefined;
   /** Keyframe's command for the reference's save-replay hotkey (the page itself has no button for it). */
   SaveReplayBuffer: undefined;
@@ -160,6 +161,15 @@ export interface ReferenceEvents {
     message?: string;
   };
   UploadProgress: { title: string; fileName: string; progress: number; status: string; message: string };
+  ContentMigrationProgress: {
+    id: string;
+    fileName: string;
+    progress: number;
+    status: string;
+    totalFiles: number;
+    currentFileIndex: number;
+    message: string | null;
+  };
   ReplayBufferSaveStarted: Record<string, never>;
   ReplayBufferSaved: Record<string, never>;
   DiscordLoginResult: { status: string; accessToken?: string; refreshToken?: string };
@@ -193,8 +203,8 @@ export class ReferenceClient {
     socket.on('message', (data) => this.receive(data.toString()));
   }
 
-  /** Opens the socket as the page does (its Origin), then sends `NewConnection` as the client does on every open. */
-  static async open(url: string, origin: string): Promise<ReferenceClient> {
+  /** Opens the socket as the page does (its Origin), then sends `NewConnection`, and `Login` when it holds a session, as on every open. */
+  static async open(url: string, origin: string, session?: ReferenceCommands['Login']): Promise<ReferenceClient> {
     const socket = new WebSocket(url, { origin });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', resolve);
@@ -203,6 +213,7 @@ export class ReferenceClient {
     });
     const client = new ReferenceClient(socket);
     client.send('NewConnection');
+    if (session) client.send('Login', session);
     return client;
   }
 

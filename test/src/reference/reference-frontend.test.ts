@@ -17,7 +17,7 @@ import { INTEGRATION_KEYS } from '@keyframe/core/protocol';
 import { generateVideo } from '@keyframe/core/testing';
 import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 import { ffmpegPath } from '../kit/processes.js';
-import { TusPlatform } from '../kit/tus-platform.js';
+import { TusPlatform, type PlatformTokens } from '../kit/tus-platform.js';
 import {
   bookmarkTime,
   keyPaths,
@@ -140,6 +140,8 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
   let data: TempFolder;
   let feed: Server;
   let platform: TusPlatform;
+  /** The session the page holds once signed in: it sends `Login` again on every open. */
+  let session: PlatformTokens | undefined;
   let service: ServiceProcess;
   let page: ReferenceClient;
   let mediaPort: number;
@@ -277,6 +279,8 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       const prompt = await page.until('RecoveryPrompt', (content) => content.files.some((file) => file.fileName === ORPHAN), 10_000);
       const file = prompt.files.find((offered) => offered.fileName === ORPHAN)!;
       expect(file).to.include.keys('recoveryId', 'fileName', 'filePath', 'fileSize', 'typeLabel', 'detectedGame');
+      expect(file).to.deep.include({ typeLabel: 'Session Recording', detectedGame: null });
+      expect(file.fileSize).to.match(/^\d+\.\d\d MB$/);
       page.send('RecoveryConfirm', { recoveryId: file.recoveryId, action: 'recover', gameOverride: 'Arena' });
       const state = await page.until('State', (next) => next.content.some((item) => item.game === 'Arena'), 20_000);
       const recovered = state.content.find((item) => item.game === 'Arena')!;
@@ -335,9 +339,20 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       const item = library.one!;
       const size = (await stat(item.filePath)).size;
 
-      const player = await media(mediaUrl('/api/content', item.filePath, '&type=session'), { as: 'element' });
-      expect([player.status, player.headers['content-type'], player.headers['accept-ranges']]).to.deep.equal([200, 'video/mp4', 'bytes']);
+      // A <video> asks for `bytes=0-`; a range beyond the end is refused with the total.
+      const player = await media(mediaUrl('/api/content', item.filePath, '&type=session'), {
+        as: 'element',
+        headers: { range: 'bytes=0-' },
+      });
+      expect([
+        player.status,
+        player.headers['content-type'],
+        player.headers['accept-ranges'],
+        player.headers['content-range'],
+      ]).to.deep.equal([206, 'video/mp4', 'bytes', `bytes 0-${size - 1}/${size}`]);
       expect(player.body.length).to.equal(size);
+      const beyond = await media(mediaUrl('/api/content', item.filePath), { as: 'fetch', headers: { range: `bytes=${size}-` } });
+      expect([beyond.status, beyond.headers['content-range']]).to.deep.equal([416, `bytes */${size}`]);
 
       // Multi-track audio: the total size from Content-Range, which a cross-origin fetch reads only when it is exposed.
       const head = await media(mediaUrl('/api/content', item.filePath), { as: 'fetch', headers: { range: 'bytes=0-1' } });
@@ -471,7 +486,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
     });
 
     it('signs in with Login and uploads with UploadContent as the upload dialog builds it (IgdbId a string)', async () => {
-      const session = platform.issueTokens();
+      session = platform.issueTokens();
       page.send('Login', session);
       const item = library.two!;
       page.send('UploadContent', {
@@ -540,9 +555,17 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       const dialog = await page.next('ShowModal', () => true, 3000);
       expect(dialog.title).to.be.a('string').that.is.not.empty;
       expect(dialog.description).to.be.a('string').that.is.not.empty;
+      expect(dialog.type).to.be.oneOf(['info', 'warning', 'error']);
 
       page.send('CancelDiscordLogin');
       expect(await page.next('DiscordLoginResult', () => true, 3000)).to.deep.include({ status: 'cancelled' });
+    });
+
+    it('moves nothing with MigrateContent when every item is in the content folder, and says so in ContentMigrationProgress', async () => {
+      page.send('MigrateContent');
+      const summary = await page.next('ContentMigrationProgress', (progress) => progress.status !== 'migrating', 10_000);
+      expect(summary).to.include.keys('id', 'fileName', 'progress', 'status', 'totalFiles', 'currentFileIndex', 'message');
+      expect(summary).to.deep.include({ progress: 100, status: 'done', message: 'Nothing to move.' });
     });
 
     it('applies a video preset, and checks for updates: isCheckingForUpdates, then the release notes', async () => {
@@ -564,6 +587,7 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       const warning = await page.next('StorageWarning', () => true, 10_000);
       expect(warning).to.include.keys('warningId', 'title', 'description', 'confirmText', 'cancelText', 'action', 'actionData');
       const { warningId, action, actionData } = warning;
+      expect(action).to.equal('import');
       page.send('StorageWarningConfirm', { warningId, confirmed: false, action, actionData });
       await settle();
       await sleep(300);
@@ -631,13 +655,15 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
 
       // The page was replaced by that client; it reconnects as it does, and speaks its dialect again.
       await page.closed;
-      page = await ReferenceClient.open(pageSocketUrl(), PAGE_ORIGIN);
+      page = await ReferenceClient.open(pageSocketUrl(), PAGE_ORIGIN, session);
       const settings = await page.next('Settings');
       const state = await page.next('State');
       expect(settings.gameIntegrations.counterStrike2).to.deep.include({ enabled: true });
       expect((settings.games as Record<string, unknown>[])[0]).to.deep.include({ igdbId: 4321 });
       expect(state).to.have.property('hasLoadedObs');
       await page.next('ReleaseNotes', () => true, 10_000);
+      await settle();
+      expect(page.frames.filter((frame) => frame.method === 'CommandRejected').map((frame) => frame.content)).to.deep.equal([]);
       expect(specNamesIn(page)).to.deep.equal([]);
     });
   });
