@@ -3,6 +3,7 @@
 // so a test resolves exactly what the service runs, with only the tokens it overrides replaced.
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import { AccountService } from '../accounts/account-service.js';
+import { DiscordSignIn } from '../accounts/discord-sign-in.js';
 import { TokenStore } from '../accounts/token-store.js';
 import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
 import { AccountCommands } from '../commands/account-commands.js';
@@ -92,7 +93,7 @@ const FEATURES: Record<string, InjectionToken<object>[]> = {
   storage: [StorageWarnings, StorageMonitor],
   updates: [UpdateStatus, Updater],
   hotkeys: [KeybindingService],
-  accounts: [TokenStore, AccountService],
+  accounts: [TokenStore, AccountService, DiscordSignIn],
   uploads: [UploadService],
 };
 
