@@ -54,8 +54,8 @@ export class WindowsGameModeSetting {
     this.stopFollowing = undefined;
   }
 
-  /** Never rejects: a registry that cannot be written is logged, and the setting stays as the user chose it. */
-  private apply(disable: boolean): Promise<void> {
+  /** Applies `disable` after the applications before it. Never rejects: a registry that cannot be written is logged, the setting stays. */
+  apply(disable: boolean): Promise<void> {
     this.applying = this.applying
       .then(() => this.applyNow(disable))
       .catch((error: unknown) => this.logger.error('Windows Game Mode could not be changed', { disable, error }));
