@@ -2,7 +2,7 @@
 // is on, the user's own values back when it is turned off (platform/windows-game-mode.ts plans what to
 // write). The user's values are kept in `<data folder>/windows-game-mode.json` from the moment Keyframe
 // turns Game Mode off until it has restored them, so a restart in between loses nothing.
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import Type from 'typebox';
@@ -10,6 +10,7 @@ import { describeProblems } from '../protocol/index.js';
 import { planGameMode, type GameModeRegistry, type GameModeValues } from '../platform/windows-game-mode.js';
 import { ServiceOptions } from '../service-options.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
+import { readCheckedJson } from '../support/checked-json-file.js';
 import { Logger } from '../support/logger.js';
 import { SettingsStore } from './settings-store.js';
 
@@ -83,18 +84,11 @@ export class WindowsGameModeSetting {
   }
 
   /** The user's values kept when Keyframe turned Game Mode off; undefined when it did not (or the file is unreadable). */
-  private async loadRemembered(): Promise<GameModeValues | undefined> {
-    let value: unknown;
-    try {
-      value = JSON.parse(await readFile(this.file, 'utf8'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        this.logger.warn("the user's Game Mode values are unreadable: they cannot be restored", { file: this.file, error });
-      return undefined;
-    }
-    const problems = describeProblems(RememberedValues, value);
-    if (problems.length === 0) return value as GameModeValues;
-    this.logger.warn("the user's Game Mode values are unreadable: they cannot be restored", { file: this.file, problems });
-    return undefined;
+  private loadRemembered(): Promise<GameModeValues | undefined> {
+    return readCheckedJson<GameModeValues>(
+      this.file,
+      (value) => describeProblems(RememberedValues, value),
+      (why) => this.logger.warn("the user's Game Mode values are unreadable: they cannot be restored", { file: this.file, ...why }),
+    );
   }
 }
