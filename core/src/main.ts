@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { containerOf, KeyframeService } from './app/keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, DEFAULT_REFERENCE_MEDIA_PORT, parsePort, ServiceOptions } from './service-options.js';
+import { DefaultDialect } from './transport/default-dialect.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
 import { handleProcessFaults } from './support/process-faults.js';
@@ -72,11 +73,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  const container = containerOf(service);
+  const dialect = container.resolve(DefaultDialect).current;
   console.log(
     [
       `Keyframe ${appVersion()} is running`,
       `  UI:        ${service.url}`,
       `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
+      ...(dialect === 'spec' ? [] : [`  Dialect:   ${dialect} (connections that do not ask for one; ?dialect=spec for SPEC's names)`]),
       ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
       `  Data:      ${options.dataFolder}`,
       `  Content:   ${service.settings.contentFolder}`,
@@ -98,7 +102,6 @@ async function main(): Promise<void> {
       },
     );
   };
-  const container = containerOf(service);
   handleProcessFaults(container.resolve(Logger).child('process'), shutdown);
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -31,6 +31,7 @@ import type { DesktopWindow } from '../platform/desktop-window.js';
 import { Updater } from '../updates/updater.js';
 import { DataFolderLock } from '../support/data-folder-lock.js';
 import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
+import { DefaultDialect } from '../transport/default-dialect.js';
 import { Dispatcher } from '../transport/dispatcher.js';
 import { HttpRoutes } from '../transport/http-routes.js';
 import { HttpServer } from '../transport/http-server.js';
@@ -109,9 +110,9 @@ export class KeyframeService {
     return this.container.resolve(SettingsStore).current;
   }
 
-  /** Handles one command frame from a desktop bridge, exactly as if it came over the WebSocket. */
+  /** Handles one command frame from a desktop bridge, as if it came over a WebSocket in the default dialect. */
   dispatch(frame: string): Promise<void> {
-    return this.container.resolve(Dispatcher).handle(frame);
+    return this.container.resolve(Dispatcher).handle(frame, this.container.resolve(DefaultDialect).current);
   }
 
   /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
