@@ -23,6 +23,7 @@ import { IntegrationSettingsSchemas } from '../settings/integration-settings-sch
 import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { StorageMonitor } from '../storage/storage-monitor.js';
+import { WindowsGameModeSetting } from '../settings/windows-game-mode-setting.js';
 import { AccountService } from '../accounts/account-service.js';
 import { UploadService } from '../uploads/upload-service.js';
 import { KeybindingService } from '../hotkeys/keybinding-service.js';
@@ -119,6 +120,7 @@ export class KeyframeService {
   async stop(): Promise<void> {
     this.logger.info('stopping');
     this.container.resolve(StorageMonitor).stop();
+    this.container.resolve(WindowsGameModeSetting).stop();
     this.container.resolve(KeybindingService).stop();
     this.container.resolve(Updater).stop();
     this.container.resolve(AutoRecorder).stop();
@@ -183,6 +185,7 @@ export class KeyframeService {
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(StorageMonitor).start();
+    await this.container.resolve(WindowsGameModeSetting).start();
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.

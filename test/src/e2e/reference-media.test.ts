@@ -203,7 +203,7 @@ describe('reference media port', function () {
     }
   });
 
-  it('listens nowhere with the spec default or with the port off, and starts when the wireDialect setting becomes reference', async () => {
+  it('listens nowhere with the spec default or with the port off, and starts when the wireDialect setting becomes reference or a frontend asks for that dialect', async () => {
     const port = await freePort();
     const off = await start({ KEYFRAME_DIALECT: 'reference', KEYFRAME_REFERENCE_MEDIA_PORT: 'off' });
     expect(mediaPortOf(off.service)).to.equal(undefined);
@@ -218,14 +218,32 @@ describe('reference media port', function () {
         () => 'no answer',
       );
     expect(await answer(`http://localhost:${port}/api/content`)).to.equal('no answer');
+    /** The answer to a path outside the library once the listener is up, looking for a second at most. */
+    const answerWithinASecond = async () => {
+      const address = `http://localhost:${port}/api/content?input=%2Fetc%2Fpasswd.mp4`;
+      let status = await answer(address);
+      for (let tries = 0; status === 'no answer' && tries < 20; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = await answer(address);
+      }
+      return status;
+    };
     frontend.send('UpdateSettings', { wireDialect: 'reference' });
     await frontend.until('Settings', (settings) => settings.wireDialect === 'reference', 10_000);
-    // The listener starts as the setting is stored, not before the Settings echo: look for a second at most.
-    let status = await answer(`http://localhost:${port}/api/content?input=%2Fetc%2Fpasswd.mp4`);
-    for (let tries = 0; status === 'no answer' && tries < 20; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = await answer(`http://localhost:${port}/api/content?input=%2Fetc%2Fpasswd.mp4`);
+    // The listener starts as the setting is stored, not before the Settings echo.
+    expect(await answerWithinASecond()).to.equal(404);
+    await frontend.close();
+    await service.stop();
+
+    // A frontend that asks for the reference dialect gets its media port, whatever the default.
+    // (The setting above stays reference in this data folder: the environment says spec.)
+    const asked = await start({ KEYFRAME_DIALECT: 'spec', KEYFRAME_REFERENCE_MEDIA_PORT: String(port) });
+    expect(await answer(`http://localhost:${port}/api/content`)).to.equal('no answer');
+    const referenceFrontend = await ProtocolClient.connect(`${asked.service.url}?dialect=reference`);
+    try {
+      expect(await answerWithinASecond()).to.equal(404);
+    } finally {
+      await referenceFrontend.close();
     }
-    expect(status).to.equal(404);
   });
 });
