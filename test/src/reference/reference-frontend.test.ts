@@ -89,14 +89,6 @@ async function highBitrateVideo(target: string): Promise<void> {
   await run(ffmpegPath(), ['-v', 'error', ...input, ...encode, '-y', target]);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** An update channel that offers only an older version: a check finds release notes, nothing to download. */
 async function olderReleaseFeed(): Promise<Server> {
   const feed = {
@@ -221,7 +213,6 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
     ]);
     feed = await olderReleaseFeed();
     platform = await TusPlatform.start({ processingPolls: 1 });
-    mediaPort = await freePort();
     service = await ServiceProcess.start({
       dataFolder: data.path,
       legacyPort: 'off',
@@ -229,11 +220,14 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
         ...platform.environment(),
         KEYFRAME_CAPTURE: 'synthetic',
         KEYFRAME_DIALECT: 'reference',
-        KEYFRAME_REFERENCE_MEDIA_PORT: String(mediaPort),
+        // Any free port (the reference frontend's 2222 may be taken on a test machine); the start-up output names it.
+        KEYFRAME_REFERENCE_MEDIA_PORT: '0',
         KEYFRAME_ALLOWED_ORIGINS: HOST_ORIGINS,
         KEYFRAME_UPDATE_FEED_URL: `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.json`,
       },
     });
+    mediaPort = Number(/Media:\s+http:\/\/127\.0\.0\.1:(\d+)\//.exec(service.printed)?.[1]);
+    expect(mediaPort, `the media port in the start-up output:\n${service.printed}`).to.be.above(0);
     page = await ReferenceClient.open(pageSocketUrl(), PAGE_ORIGIN);
   });
 
