@@ -72,6 +72,17 @@ export interface ReferenceSettings {
   [field: string]: unknown;
 }
 
+/** The waveform file's body (§10). */
+export interface WaveformPeaks {
+  version: number;
+  channels: number;
+  sample_rate: number;
+  samples_per_pixel: number;
+  bits: number;
+  length: number;
+  data: number[];
+}
+
 /** A clip-editor segment, every key the client sets (§8 CreateClip). */
 export interface ReferenceSegment {
   id: number;

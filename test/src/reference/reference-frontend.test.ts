@@ -31,6 +31,7 @@ import {
   type ReferenceSegment,
   type ReferenceSettings,
   type ReferenceState,
+  type WaveformPeaks,
 } from './reference-client.js';
 
 /** The reference desktop host serves the page from the first free port of 44040–44139; allowed as docs/reference-frontend.md says. */
@@ -150,32 +151,18 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
   /** The waveform and card thumbnail of an item at the paths the client builds from `State.cacheFolder` and its fileName. */
   const artwork = (state: ReferenceState, item: ReferenceContent) => {
     const folder = REFERENCE_TYPE_FOLDERS[item.type];
+    const waveform = `${state.cacheFolder}/waveforms/${folder}/${item.fileName}.peaks.json`;
+    const thumbnail = `${state.cacheFolder}/thumbnails/${folder}/${item.fileName}.jpeg`;
     return Promise.all([
-      media(
-        mediaUrl(
-          '/api/content',
-          `${state.cacheFolder}/waveforms/${folder}/${item.fileName}.peaks.json`,
-          `&type=${item.type.toLowerCase()}`,
-        ),
-        {
-          as: 'fetch',
-        },
-      ),
-      media(mediaUrl('/api/thumbnail', `${state.cacheFolder}/thumbnails/${folder}/${item.fileName}.jpeg`), { as: 'element' }),
+      media(mediaUrl('/api/content', waveform, `&type=${item.type.toLowerCase()}`), { as: 'fetch' }),
+      media(mediaUrl('/api/thumbnail', thumbnail), { as: 'element' }),
     ]);
   };
   const expectArtwork = async (state: ReferenceState, item: ReferenceContent) => {
     const [waveform, thumbnail] = await artwork(state, item);
     expect([waveform.status, waveform.headers['content-type']], `waveform of ${item.fileName}`).to.deep.equal([200, 'application/json']);
     expect(allowsPage(waveform), 'the page may read the waveform').to.equal(true);
-    const peaks = JSON.parse(waveform.body.toString()) as {
-      version: number;
-      channels: number;
-      sample_rate: number;
-      bits: number;
-      length: number;
-      data: number[];
-    };
+    const peaks = JSON.parse(waveform.body.toString()) as WaveformPeaks;
     expect(peaks).to.deep.include({ version: 2, channels: 1, sample_rate: 11025, bits: 8 });
     expect(peaks.length).to.equal(peaks.data.length);
     expect([thumbnail.status, thumbnail.headers['content-type'], isJpeg(thumbnail)], `thumbnail of ${item.fileName}`).to.deep.equal([
@@ -280,7 +267,6 @@ describe('the reference frontend against Keyframe (protocol-gaps §8–§10)', f
       const recovered = state.content.find((item) => item.game === 'Arena')!;
       expect(recovered).to.include.keys(...CONTENT_FIELDS);
       expect(recovered).to.deep.include({ type: 'Session', fileName: path.basename(ORPHAN, '.mp4'), igdbId: null });
-      library.recovered = recovered;
     });
 
     it('takes the whole Settings object back (one gameIntegrations entry changed, disableWindowsGameMode, a game with igdbId) and echoes it', async () => {
