@@ -4,8 +4,10 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { containerOf, KeyframeService } from './app/keyframe-service.js';
 import { DEFAULT_LEGACY_PORT, DEFAULT_PORT, DEFAULT_REFERENCE_MEDIA_PORT, parsePort, ServiceOptions } from './service-options.js';
+import { DefaultDialect } from './transport/default-dialect.js';
 import { appVersion } from './support/app-version.js';
 import { Logger } from './support/logger.js';
+import { ReferenceMediaListener } from './transport/reference-media-listener.js';
 import { handleProcessFaults } from './support/process-faults.js';
 import { runPluginCommand } from './integrations/plugin-cli.js';
 import { runTapeCommand } from './integrations/tape-cli.js';
@@ -23,7 +25,8 @@ Options:
   --data-dir <folder>     settings, logs and cache (default: $KEYFRAME_HOME, else the per-user config folder)
   --port <n>              HTTP and WebSocket port (default ${DEFAULT_PORT}; 0 picks a free one)
   --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
-  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable
+  --allowed-origin <url>  a web origin (e.g. http://localhost:5173) allowed to connect; repeatable; on
+                          localhost a port range (e.g. http://localhost:44040-44139)
                           (also KEYFRAME_ALLOWED_ORIGINS=<origin,origin>)
   --dialect <spec|reference>
                           names for connections that do not ask (?dialect=): SPEC's (spec) or the
@@ -72,12 +75,17 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  const container = containerOf(service);
+  const dialect = container.resolve(DefaultDialect).current;
+  const mediaPort = container.resolve(ReferenceMediaListener).port;
   console.log(
     [
       `Keyframe ${appVersion()} is running`,
       `  UI:        ${service.url}`,
       `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
+      ...(dialect === 'spec' ? [] : [`  Dialect:   ${dialect} (connections that do not ask for one; ?dialect=spec for SPEC's names)`]),
       ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
+      ...(mediaPort === undefined ? [] : [`  Media:     http://127.0.0.1:${mediaPort}/ (media for reference-dialect frontends)`]),
       `  Data:      ${options.dataFolder}`,
       `  Content:   ${service.settings.contentFolder}`,
       `  Logs:      ${options.logFolder}`,
@@ -98,7 +106,6 @@ async function main(): Promise<void> {
       },
     );
   };
-  const container = containerOf(service);
   handleProcessFaults(container.resolve(Logger).child('process'), shutdown);
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -9,6 +9,8 @@ export const DEFAULT_LEGACY_PORT = 5000;
 /** Where the reference frontend loads media from (protocol-gaps §10). */
 export const DEFAULT_REFERENCE_MEDIA_PORT = 2222;
 export const LOOPBACK_HOST = '127.0.0.1';
+/** The names of this machine a Host or Origin may use. */
+export const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
 
 export class ServiceOptions {
   constructor(
@@ -17,7 +19,10 @@ export class ServiceOptions {
     readonly port: number,
     /** The legacy port that tells old frontends to reload; `undefined` disables it. */
     readonly legacyPort: number | undefined,
-    /** Origins allowed to open the WebSocket besides the service's own (`--allowed-origin`, `KEYFRAME_ALLOWED_ORIGINS`); the only allow-list trusted. */
+    /**
+     * Origins allowed to open the WebSocket and read media besides the service's own (`--allowed-origin`,
+     * `KEYFRAME_ALLOWED_ORIGINS`); the only allow-list trusted. A loopback origin may name a port range (`parseAllowedOrigin`).
+     */
     readonly allowedOrigins: readonly string[] = [],
     readonly defaultContentFolder: string = userContentFolder(),
     /** The hosting platform's sign-in and upload endpoints (`KEYFRAME_ACCOUNT_TOKEN_URL`, `KEYFRAME_UPLOAD_URL`, …). */
@@ -56,6 +61,7 @@ export class ServiceOptions {
     const allowedOrigins = [...(variables.KEYFRAME_ALLOWED_ORIGINS ?? '').split(','), ...(overrides.allowedOrigins ?? [])]
       .map((origin) => origin.trim())
       .filter(Boolean);
+    allowedOrigins.forEach(parseAllowedOrigin); // a mistyped one stops the service with the reason
     const legacyPort = 'legacyPort' in overrides ? overrides.legacyPort : DEFAULT_LEGACY_PORT;
     return new ServiceOptions(
       dataFolder,
@@ -77,6 +83,33 @@ export function parsePort(text: string | undefined, name: string): number | unde
   if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`${name} must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
   return port;
+}
+
+/** An allowed origin: exactly one (`https://tools.example`), or every port of a range on a loopback host. */
+export interface AllowedOrigin {
+  /** Lower case, without a trailing slash; for a range, `scheme://host:` without the ports. */
+  readonly origin: string;
+  readonly ports?: { readonly first: number; readonly last: number };
+}
+
+/**
+ * `scheme://host[:port]`, or `scheme://<loopback name>:<first>-<last>` for a desktop host that serves its page from
+ * any free port of a range (the reference one uses `http://localhost:44040-44139`). A range on any other host is
+ * refused: it would let in every page that host serves, not one program on this machine.
+ */
+export function parseAllowedOrigin(text: string): AllowedOrigin {
+  const origin = text.trim().toLowerCase().replace(/\/$/, '');
+  const range = /^(https?:\/\/)([^/]+):(\d+)-(\d+)$/.exec(origin);
+  if (!range) return { origin };
+  const [, scheme = '', host = '', first = '', last = ''] = range;
+  const ports = { first: Number(first), last: Number(last) };
+  if (!(LOOPBACK_NAMES as readonly string[]).includes(host))
+    throw new Error(
+      `--allowed-origin ${text}: a port range is only allowed on this machine (${LOOPBACK_NAMES.join(', ')}), not on ${host}`,
+    );
+  if (ports.first < 1 || ports.last > 65535 || ports.first > ports.last)
+    throw new Error(`--allowed-origin ${text}: the port range must go up, from 1 to 65535`);
+  return { origin: `${scheme}${host}:`, ports };
 }
 
 /** `off` turns the listener off; absent keeps the default. */

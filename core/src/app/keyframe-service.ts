@@ -23,6 +23,7 @@ import { IntegrationSettingsSchemas } from '../settings/integration-settings-sch
 import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { StorageMonitor } from '../storage/storage-monitor.js';
+import { WindowsGameModeSetting } from '../settings/windows-game-mode-setting.js';
 import { AccountService } from '../accounts/account-service.js';
 import { UploadService } from '../uploads/upload-service.js';
 import { KeybindingService } from '../hotkeys/keybinding-service.js';
@@ -30,11 +31,13 @@ import type { DesktopWindow } from '../platform/desktop-window.js';
 import { Updater } from '../updates/updater.js';
 import { DataFolderLock } from '../support/data-folder-lock.js';
 import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
+import { DefaultDialect } from '../transport/default-dialect.js';
 import { Dispatcher } from '../transport/dispatcher.js';
 import { HttpRoutes } from '../transport/http-routes.js';
 import { HttpServer } from '../transport/http-server.js';
 import { LegacyListener } from '../transport/legacy-listener.js';
 import { MediaRoutes } from '../transport/media-routes.js';
+import { ReferenceMediaListener } from '../transport/reference-media-listener.js';
 import { staticFiles } from '../transport/static-files.js';
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
@@ -108,15 +111,16 @@ export class KeyframeService {
     return this.container.resolve(SettingsStore).current;
   }
 
-  /** Handles one command frame from a desktop bridge, exactly as if it came over the WebSocket. */
+  /** Handles one command frame from a desktop bridge, as if it came over a WebSocket in the default dialect. */
   dispatch(frame: string): Promise<void> {
-    return this.container.resolve(Dispatcher).handle(frame);
+    return this.container.resolve(Dispatcher).handle(frame, this.container.resolve(DefaultDialect).current);
   }
 
   /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
   async stop(): Promise<void> {
     this.logger.info('stopping');
     this.container.resolve(StorageMonitor).stop();
+    this.container.resolve(WindowsGameModeSetting).stop();
     this.container.resolve(KeybindingService).stop();
     this.container.resolve(Updater).stop();
     this.container.resolve(AutoRecorder).stop();
@@ -134,7 +138,11 @@ export class KeyframeService {
     await Promise.resolve()
       .then(() => this.container.resolve(RecorderService).shutdown())
       .catch((error: unknown) => this.logger.error('recorder did not shut down cleanly', { error }));
-    await Promise.allSettled([this.container.resolve(HttpServer).close(), this.container.resolve(LegacyListener).close()]);
+    await Promise.allSettled([
+      this.container.resolve(HttpServer).close(),
+      this.container.resolve(LegacyListener).close(),
+      this.container.resolve(ReferenceMediaListener).close(),
+    ]);
     this.container.resolve(StatePublisher).dispose();
     await this.container.resolve(SettingsStore).flush();
     await this.lock.release();
@@ -177,13 +185,15 @@ export class KeyframeService {
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(StorageMonitor).start();
+    await this.container.resolve(WindowsGameModeSetting).start();
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
-    this.container.resolve(MediaRoutes).install();
+    this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
     await this.container.resolve(HttpServer).listen();
     await this.lock.setPort(this.port);
     await this.container.resolve(LegacyListener).listen();
+    await this.container.resolve(ReferenceMediaListener).start();
     // After listening, so a frontend sees a first-run download's progress; before anything records.
     await this.container.resolve(MachineCapabilities).start();
     const host = this.container.resolve(IntegrationHost);

@@ -3,6 +3,7 @@
 // so a test resolves exactly what the service runs, with only the tokens it overrides replaced.
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import { AccountService } from '../accounts/account-service.js';
+import { DiscordSignIn } from '../accounts/discord-sign-in.js';
 import { TokenStore } from '../accounts/token-store.js';
 import { MachineCapabilities } from '../capabilities/machine-capabilities.js';
 import { AccountCommands } from '../commands/account-commands.js';
@@ -42,6 +43,7 @@ import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { DESKTOP_TOOLS, systemDesktopTools } from '../platform/desktop-tools.js';
 import { browserTab, DESKTOP_WINDOW, type DesktopWindow } from '../platform/desktop-window.js';
 import { pickFiles, pickFolder } from '../platform/native-picker.js';
+import { systemGameModeRegistry } from '../platform/windows-game-mode.js';
 import { finishedRecordings, integrationHostEnvironment } from '../integrations/host-environment.js';
 import { INTEGRATION_HOST_ENVIRONMENT, IntegrationHost } from '../integrations/integration-host.js';
 import { EVENT_SINK } from '../protocol/event-sink.js';
@@ -56,6 +58,7 @@ import { ServiceOptions } from '../service-options.js';
 import { RECORDING_ACTIVITY, SettingsService } from '../settings/settings-service.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { GAME_MODE_REGISTRY, WindowsGameModeSetting } from '../settings/windows-game-mode-setting.js';
 import { Notifier } from '../notices/notifier.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from '../storage/storage-monitor.js';
@@ -66,7 +69,10 @@ import { Dispatcher } from '../transport/dispatcher.js';
 import { HttpRoutes } from '../transport/http-routes.js';
 import { HttpServer } from '../transport/http-server.js';
 import { LegacyListener } from '../transport/legacy-listener.js';
+import { DefaultDialect } from '../transport/default-dialect.js';
+import { MediaRoutes } from '../transport/media-routes.js';
 import { OriginPolicy } from '../transport/origin-policy.js';
+import { ReferenceMediaListener } from '../transport/reference-media-listener.js';
 import { UPDATE_OPTIONS, updateOptions } from '../updates/update-options.js';
 import { UpdateStatus } from '../updates/update-status.js';
 import { Updater } from '../updates/updater.js';
@@ -77,11 +83,21 @@ import { UploadService } from '../uploads/upload-service.js';
  * so it lives here rather than in a `register.ts` per folder; the arrows between features are in `linkFeatures`.
  */
 const FEATURES: Record<string, InjectionToken<object>[]> = {
-  settings: [SettingsStore, SettingsService, IntegrationSettingsSchemas],
+  settings: [SettingsStore, SettingsService, IntegrationSettingsSchemas, WindowsGameModeSetting],
   state: [StatePublisher],
   notices: [Notifier],
   games: [GameCatalog, GameDetector],
-  transport: [ConnectionHub, Dispatcher, OriginPolicy, HttpRoutes, HttpServer, LegacyListener],
+  transport: [
+    ConnectionHub,
+    DefaultDialect,
+    Dispatcher,
+    OriginPolicy,
+    HttpRoutes,
+    HttpServer,
+    LegacyListener,
+    MediaRoutes,
+    ReferenceMediaListener,
+  ],
   capabilities: [FfmpegToolbox, CaptureSources, MachineCapabilities],
   library: [ContentLibrary, ContentItemQueue, ContentIngest, LibraryLocations, ContentMigration, DataMigrations],
   jobs: [JobRunner, ClipService, CompressionService, ImportService, HighlightService],
@@ -90,7 +106,7 @@ const FEATURES: Record<string, InjectionToken<object>[]> = {
   storage: [StorageWarnings, StorageMonitor],
   updates: [UpdateStatus, Updater],
   hotkeys: [KeybindingService],
-  accounts: [TokenStore, AccountService],
+  accounts: [TokenStore, AccountService, DiscordSignIn],
   uploads: [UploadService],
 };
 
@@ -167,4 +183,5 @@ export function registerMachine(container: DependencyContainer, desktopWindow: D
   container.register(KEY_HOOK_LOADER, { useValue: nativeKeyHookLoader() });
   container.register(UPDATE_OPTIONS, { useValue: updateOptions() });
   container.register(STORAGE_MONITOR_OPTIONS, { useValue: storageMonitorOptions() });
+  container.register(GAME_MODE_REGISTRY, { useValue: systemGameModeRegistry() });
 }

@@ -123,10 +123,10 @@ describe('JobRunner', function () {
     expect(settled).to.deep.equal(['job', 'follow-up']);
   });
 
-  it('risingProgress passes on only percentages above the last one', () => {
+  it('risingProgress passes on only whole percentages above the last one, never 100 while the job runs', () => {
     const sent: number[] = [];
     const progress = risingProgress((percent) => sent.push(percent), 10);
-    [5, 10, 12, 12, 11, 40, 99].forEach(progress);
+    [5, 10, 12.7, 12, 11, 40, 0, NaN, 99, 100, 140].forEach(progress);
     expect(sent).to.deep.equal([12, 40, 99]);
   });
 });

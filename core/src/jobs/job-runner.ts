@@ -186,13 +186,15 @@ export class JobRunner {
 }
 
 /**
- * Passes a percentage on only when it rose above the last one passed on: ffmpeg reports many times a
- * second, a progress event says each step once.
+ * The guard every job's running progress passes through: whole percents, only when they rose above the
+ * last one passed on (ffmpeg reports many times a second, and a job's steps may each count from 0), and
+ * never 100 or more: 100 means done and is sent once by the job's end, as -1 is by its failure.
  */
 export function risingProgress(send: (percent: number) => void, last = 0): (percent: number) => void {
   return (percent) => {
-    if (percent <= last) return;
-    last = percent;
-    send(percent);
+    const whole = Math.min(99, Math.floor(percent));
+    if (!(whole > last)) return;
+    last = whole;
+    send(whole);
   };
 }

@@ -5,3 +5,4 @@ export * from './commands.js';
 export * from './events.js';
 export * from './validation.js';
 export * from './wire-format.js';
+export * from './wire-dialect.js';

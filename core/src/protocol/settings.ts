@@ -168,7 +168,10 @@ export const Settings = Type.Object(
     confirmBeforeDeleting: booleanSetting(false),
     removeOriginalAfterCompression: booleanSetting(false),
     discardSessionsWithoutBookmarks: booleanSetting(false),
-    disableWindowsGameMode: booleanSetting(false, "Turns Windows' Game Mode off while Keyframe runs (Windows only; kept elsewhere)"),
+    disableWindowsGameMode: booleanSetting(
+      false,
+      "Turns Windows' Game Mode off (Windows only; kept elsewhere); turning this off again restores the user's own values",
+    ),
     wireDialect: StringEnum(WIRE_DIALECTS, {
       default: 'spec',
       description:

@@ -58,7 +58,8 @@ export const MEDIA_QUERY = { input: 'input', type: 'type', time: 'time' } as con
 /** What the cache folder keeps for each library item, by the folder that holds each kind. */
 export const ARTWORK_FOLDERS = { thumbnail: 'thumbnails', waveform: 'waveforms' } as const;
 export type ArtworkKind = keyof typeof ARTWORK_FOLDERS;
-const ARTWORK_SUFFIXES: Readonly<Record<ArtworkKind, string>> = { thumbnail: '.jpeg', waveform: '.peaks.json' };
+/** How an artwork file's name ends, after the item's id (or, at the paths the reference frontend builds, its fileName). */
+export const ARTWORK_SUFFIXES: Readonly<Record<ArtworkKind, string>> = { thumbnail: '.jpeg', waveform: '.peaks.json' };
 
 /**
  * Where an artwork lies below the cache folder, one name per part: `thumbnails/<typeFolder>/<id>.jpeg` or

@@ -322,6 +322,7 @@ describe('RecorderService: replay buffer and preview', function () {
     expect(item.durationSeconds).to.be.within(1.9, 2.3);
     expect(item.bookmarks).to.deep.equal([{ id: 2, type: 'Kill', seconds: 0.5 }]);
     expect(item.recordedFrom!.getTime() - startedAt).to.equal(4000);
+    expect(events.of('ReplayBufferSaveStarted')).to.deep.equal([{}]); // not for the refused save before the start
     expect(events.of('ReplayBufferSaved')).to.deep.equal([{}]);
     expect(existsSync(path.join(folder, 'cache', 'thumbnails', 'Replay Buffers', `${item.id}.jpeg`))).to.equal(true);
     expect(existsSync(path.join(folder, 'cache', 'waveforms', 'Replay Buffers', `${item.id}.peaks.json`))).to.equal(true);

@@ -30,7 +30,8 @@ export class ReplaySaver {
   }
 
   /**
-   * Saves the last `replayBufferDuration` seconds as a Buffer item and sends `ReplayBufferSaved`.
+   * Saves the last `replayBufferDuration` seconds as a Buffer item: `ReplayBufferSaveStarted` at once (the save is
+   * accepted: the caller checked there is a running recording with a buffer), `ReplayBufferSaved` once it is written.
    * The segment that holds the moment of the request is included once ffmpeg closes it (at most
    * one segment, ~2 s, later), so that moment is in the file; the length is whole segments
    * (rounded up), less when less is buffered. Saves run one at a time, each into its own file.
@@ -41,6 +42,7 @@ export class ReplaySaver {
     // capture by its look-ahead). Queued synchronously, so a stop that follows waits for this save.
     const until = Math.floor((requestedAt.getTime() - recording.startedAt.getTime()) / 1000 / buffer.limits.segmentSeconds);
     this.logger.info('replay buffer save requested', { segment: until });
+    this.events.send('ReplayBufferSaveStarted', {});
     const save = recording.saves.then(() => this.saveNow(recording, buffer, until, requestedAt));
     recording.saves = save.then(
       () => undefined,

@@ -1,13 +1,13 @@
 // The user's answer to "may the storage limit delete old recordings?", for one content folder and one
 // limit, kept in `<data folder>/storage-limit-consent.json` so it is asked once, not at every check.
 // A different folder or limit has no answer: it is asked again.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
 import Type, { type Static } from 'typebox';
 import { describeProblems } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
+import { readCheckedJson } from '../support/checked-json-file.js';
 import { Logger } from '../support/logger.js';
 import { samePath } from '../support/paths.js';
 
@@ -38,20 +38,11 @@ export class StorageLimitConsent {
 
   /** Reads the saved answer; a missing or unreadable file means "not asked yet". */
   async load(): Promise<void> {
-    let value: unknown;
-    try {
-      value = JSON.parse(await readFile(this.file, 'utf8'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        this.logger.warn('storage limit answer unreadable: it will be asked again', { file: this.file, error });
-      return;
-    }
-    const problems = describeProblems(ConsentRecord, value);
-    if (problems.length > 0) {
-      this.logger.warn('storage limit answer unreadable: it will be asked again', { file: this.file, problems });
-      return;
-    }
-    this.record = value as ConsentRecord;
+    this.record = await readCheckedJson<ConsentRecord>(
+      this.file,
+      (value) => describeProblems(ConsentRecord, value),
+      (why) => this.logger.warn('storage limit answer unreadable: it will be asked again', { file: this.file, ...why }),
+    );
   }
 
   /** The answer given for exactly this folder and limit, if any. */

@@ -16,6 +16,7 @@ import { browserTab, DESKTOP_WINDOW } from '../platform/desktop-window.js';
 import type { Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { SettingsStore } from '../settings/settings-store.js';
+import { GAME_MODE_REGISTRY } from '../settings/windows-game-mode-setting.js';
 import { DEFAULT_STORAGE_MONITOR_OPTIONS, STORAGE_MONITOR_OPTIONS } from '../storage/storage-monitor.js';
 import { Logger } from '../support/logger.js';
 import { UPDATE_OPTIONS } from '../updates/update-options.js';
@@ -105,6 +106,7 @@ function registerInertMachine(container: DependencyContainer, dataFolder: string
   container.register(KEY_HOOK_LOADER, { useValue: () => Promise.resolve({ problem: 'no key hook in tests', headless: true }) });
   container.register(UPDATE_OPTIONS, { useValue: { feedUrl: undefined, installRoot: undefined, rolledBackFrom: undefined } });
   container.register(STORAGE_MONITOR_OPTIONS, { useValue: { ...DEFAULT_STORAGE_MONITOR_OPTIONS } });
+  container.register(GAME_MODE_REGISTRY, { useValue: 'none' });
   container.register(FfmpegToolboxConfig, { useValue: headlessToolboxConfig(dataFolder) });
 }
 

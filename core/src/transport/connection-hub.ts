@@ -1,11 +1,14 @@
 // The one active frontend connection. A new connection replaces the previous one, which is closed
 // with a code and reason that say so; events always go to the newest. A connection whose frontend
 // stops reading is closed once its unsent output passes a cap, so it cannot grow memory without bound.
+// Each connection has its wire dialect: every event is translated into the active connection's.
 import { injectable } from 'tsyringe';
 import { WebSocket } from 'ws';
 import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, type EventName } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
+import type { WireDialect } from '../protocol/settings.js';
+import { eventToDialect } from '../protocol/wire-dialect.js';
 
 /** Far above what a reading frontend ever has waiting (a full State is tens of kilobytes). */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
@@ -15,6 +18,8 @@ const NOT_READING_CLOSE_GRACE_MS = 2000;
 @injectable()
 export class ConnectionHub implements EventSink {
   private active: WebSocket | undefined;
+  private activeDialect: WireDialect = 'spec';
+  private readonly attachedListeners: Array<(dialect: WireDialect) => void> = [];
   private readonly logger: Logger;
 
   constructor(logger: Logger) {
@@ -30,9 +35,15 @@ export class ConnectionHub implements EventSink {
     return this.active?.bufferedAmount ?? 0;
   }
 
-  attach(socket: WebSocket): void {
+  /** `listener` hears the dialect of each connection that becomes the active one. */
+  onAttached(listener: (dialect: WireDialect) => void): void {
+    this.attachedListeners.push(listener);
+  }
+
+  attach(socket: WebSocket, dialect: WireDialect): void {
     const previous = this.active;
     this.active = socket;
+    this.activeDialect = dialect;
     if (previous && previous.readyState <= WebSocket.OPEN) {
       this.logger.info('a new frontend connected: closing the previous connection');
       previous.close(CLOSE_REPLACED.code, CLOSE_REPLACED.reason);
@@ -40,12 +51,13 @@ export class ConnectionHub implements EventSink {
     socket.on('close', () => {
       if (this.active === socket) this.active = undefined;
     });
+    for (const listener of this.attachedListeners) listener(dialect);
   }
 
   send<E extends EventName>(method: E, content: EventContent<E>): void {
     const socket = this.active;
     if (socket?.readyState !== WebSocket.OPEN) return;
-    const frame = JSON.stringify({ method, content });
+    const frame = JSON.stringify(eventToDialect(this.activeDialect, method, content));
     // ws counts both what the kernel has not taken yet and what it queued itself.
     if (socket.bufferedAmount + frame.length > MAX_UNSENT_BYTES) return this.closeNotReading(socket);
     socket.send(frame, (error) => {

@@ -1,7 +1,8 @@
-// From a WebSocket frame to a command handler: `ping`, JSON envelope, Method lookup, Parameters
-// validation, then the handler. Every refusal is logged and answered with `CommandRejected`; the
-// connection stays open and nothing a frontend sends can bring the process down. What is logged of
-// a frame is redacted and bounded; frames of credential commands are never logged at all.
+// From a WebSocket frame to a command handler: `ping`, JSON envelope (put in SPEC's names from the
+// connection's dialect), Method lookup, Parameters validation, then the handler. Every refusal is logged
+// and answered with `CommandRejected`; the connection stays open and nothing a frontend sends can bring
+// the process down. What is logged of a frame is redacted and bounded; frames of credential commands
+// are never logged at all.
 import { inject, injectAll, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
 import { COMMAND_GROUP, type CommandGroup, type CommandHandler } from '../commands/command-handlers.js';
@@ -9,6 +10,8 @@ import { Commands, describeProblems, isCommandName, type CommandName, type Rejec
 import { Logger } from '../support/logger.js';
 import { redactedExcerpt } from '../support/redact.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import type { WireDialect } from '../protocol/settings.js';
+import { commandFromDialect } from '../protocol/wire-dialect.js';
 import { nestsDeeperThan } from './json-nesting.js';
 
 export const MAX_COMMAND_BYTES = 1024 * 1024;
@@ -49,10 +52,10 @@ export class Dispatcher {
     return this.handlers.has(method);
   }
 
-  /** Handles one frame; never rejects. Resolves when the command's handler has finished. */
-  async handle(frame: Buffer | string, isBinary = false): Promise<void> {
+  /** Handles one frame in `dialect`'s names; never rejects. Resolves when the command's handler has finished. */
+  async handle(frame: Buffer | string, dialect: WireDialect = 'spec', isBinary = false): Promise<void> {
     try {
-      await this.dispatch(frame, isBinary);
+      await this.dispatch(frame, dialect, isBinary);
     } catch (error) {
       // A fault in the dispatching itself, not in a handler (those are caught below): still an answer.
       this.logger.error('could not dispatch a frame', { error });
@@ -60,7 +63,7 @@ export class Dispatcher {
     }
   }
 
-  private async dispatch(frame: Buffer | string, isBinary: boolean): Promise<void> {
+  private async dispatch(frame: Buffer | string, dialect: WireDialect, isBinary: boolean): Promise<void> {
     if (isBinary) return this.reject(null, 'MalformedMessage', 'Binary frames are not accepted: send commands as JSON text');
     const byteLength = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
     if (byteLength > MAX_COMMAND_BYTES) {
@@ -91,7 +94,7 @@ export class Dispatcher {
     if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
       return this.reject(null, 'MalformedMessage', 'Expected a JSON object {Method, Parameters}', { text, parsed: envelope });
     }
-    const { Method: method, Parameters: parameters } = envelope as Record<string, unknown>;
+    const { Method: method, Parameters: parameters } = commandFromDialect(dialect, envelope as Record<string, unknown>);
     if (typeof method !== 'string' || method === '') {
       return this.reject(null, 'MalformedMessage', 'The message has no Method (a non-empty string, capital M)', { text, parsed: envelope });
     }

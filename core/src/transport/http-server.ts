@@ -5,7 +5,9 @@ import { injectable } from 'tsyringe';
 import { WebSocket, WebSocketServer } from 'ws';
 import { LOOPBACK_HOST, ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
+import { WIRE_DIALECTS, type WireDialect } from '../protocol/settings.js';
 import { ConnectionHub } from './connection-hub.js';
+import { DefaultDialect } from './default-dialect.js';
 import { Dispatcher, MAX_COMMAND_BYTES } from './dispatcher.js';
 import { HttpRoutes } from './http-routes.js';
 import { OriginPolicy } from './origin-policy.js';
@@ -15,7 +17,7 @@ const MAX_FRAME_BYTES = 4 * MAX_COMMAND_BYTES;
 /** Bounds the refusal counts a page could grow by inventing origins. */
 const MAX_ORIGINS_REMEMBERED = 100;
 /** Chromium keeps a used idle HTTP/1.1 socket for 5 minutes; the server keeps it a little longer. */
-const BROWSER_IDLE_SOCKET_MS = 310_000;
+export const BROWSER_IDLE_SOCKET_MS = 310_000;
 
 @injectable()
 export class HttpServer {
@@ -32,6 +34,7 @@ export class HttpServer {
     private readonly dispatcher: Dispatcher,
     private readonly policy: OriginPolicy,
     private readonly routes: HttpRoutes,
+    private readonly defaultDialect: DefaultDialect,
     logger: Logger,
   ) {
     this.logger = logger.child('transport');
@@ -73,20 +76,24 @@ export class HttpServer {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const refusal = this.refusal(request);
-    const pathname = pathOf(request);
-    if (refusal || pathname !== '/') {
+    const asked = askedDialect(request);
+    const refusal =
+      this.refusal(request) ?? upgradePathRefusal(request) ?? (asked.unknown ? [400, 'Bad Request', asked.unknown] : undefined);
+    if (refusal) {
+      const [status, text, reason = ''] = refusal;
       // Until ws takes the socket over, nothing else listens for its errors: a reset would be an uncaught exception.
       socket.on('error', () => socket.destroy());
-      const [status, text] = refusal ?? (pathname === undefined ? [400, 'Bad Request'] : [404, 'Not Found']);
-      this.logRefusedUpgrade(request, status, pathname);
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      this.logRefusedUpgrade(request, status, reason);
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`,
+      );
       return;
     }
-    this.sockets.handleUpgrade(request, socket, head, (client) => this.accept(client));
+    this.sockets.handleUpgrade(request, socket, head, (client) => this.accept(client, asked.dialect ?? this.defaultDialect.current));
   }
 
-  private logRefusedUpgrade(request: IncomingMessage, status: number, pathname: string | undefined): void {
+  private logRefusedUpgrade(request: IncomingMessage, status: number, reason: string): void {
     const origin = request.headers.origin ?? '';
     const count = (this.refusedUpgrades.get(origin) ?? 0) + 1;
     if (count === 1 && this.refusedUpgrades.size >= MAX_ORIGINS_REMEMBERED) this.refusedUpgrades.clear();
@@ -96,17 +103,18 @@ export class HttpServer {
       status,
       origin: request.headers.origin,
       host: request.headers.host,
-      path: pathname ?? request.url,
+      path: pathOf(request) ?? request.url,
       count,
+      ...(reason && { reason }),
     });
   }
 
-  private accept(client: WebSocket): void {
-    this.logger.info('frontend connected');
-    this.hub.attach(client);
+  private accept(client: WebSocket, dialect: WireDialect): void {
+    this.logger.info('frontend connected', { dialect });
+    this.hub.attach(client, dialect);
     client.on('message', (data, isBinary) => {
       // Frames that arrive after the connection began closing (replaced, or not reading its output) are not run.
-      if (client.readyState === WebSocket.OPEN) void this.dispatcher.handle(toBuffer(data), isBinary);
+      if (client.readyState === WebSocket.OPEN) void this.dispatcher.handle(toBuffer(data), dialect, isBinary);
     });
     client.on('error', (error) => this.logger.warn('WebSocket error', { error }));
     client.on('close', (code, reason) => this.logger.info('frontend disconnected', { code, reason: reason.toString() }));
@@ -146,7 +154,7 @@ export function listenOnLoopback(server: Server, port: number): Promise<void> {
   });
 }
 
-function plainAnswer(response: ServerResponse, status: number, text: string): void {
+export function plainAnswer(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end(text);
 }
 
@@ -157,6 +165,25 @@ function parseRequestUrl(request: IncomingMessage, base: string): URL | undefine
   } catch {
     return undefined;
   }
+}
+
+/** A status, its text, and for people the reason (the body), when there is more to say. */
+type Refusal = [status: number, text: string, reason?: string];
+
+/** The WebSocket is on `/` only. */
+function upgradePathRefusal(request: IncomingMessage): Refusal | undefined {
+  const pathname = pathOf(request);
+  if (pathname === undefined) return [400, 'Bad Request'];
+  return pathname === '/' ? undefined : [404, 'Not Found'];
+}
+
+/** The dialect a connection asks for with `?dialect=` (other query keys are not looked at), or why it cannot have it. */
+function askedDialect(request: IncomingMessage): { dialect?: WireDialect; unknown?: string } {
+  const asked = parseRequestUrl(request, 'http://localhost/')?.searchParams.get('dialect');
+  if (asked === null || asked === undefined) return {};
+  if ((WIRE_DIALECTS as readonly string[]).includes(asked)) return { dialect: asked as WireDialect };
+  const choices = WIRE_DIALECTS.map((name) => `?dialect=${name}`).join(' or ');
+  return { unknown: `Unknown dialect ${JSON.stringify(asked.slice(0, 40))}: ask for ${choices}` };
 }
 
 function pathOf(request: IncomingMessage): string | undefined {

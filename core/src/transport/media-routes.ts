@@ -1,8 +1,9 @@
 // Library media over HTTP for the frontend's player (protocol-gaps §10): videos with byte ranges,
 // waveform JSON, stored thumbnails and single frames. Only files inside the content folder, or the
-// cache folder's thumbnails and waveforms, are served; any other path is 404. Pages of other origins
-// are refused (403). Frames are read a few at a time and kept for the next ask; past the decoder
-// pool's queue the answer is 503 with Retry-After.
+// cache folder's thumbnails and waveforms, are served; any other path is 404. Artwork is also found at
+// the paths the reference frontend builds from an item's fileName (artwork-by-file-name.ts). Pages of
+// other origins are refused (403); allowed ones get CORS headers, their origin echoed. Frames are read
+// a few at a time and kept for the next ask; past the decoder pool's queue the answer is 503 with Retry-After.
 import { open, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -12,12 +13,15 @@ import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import { DecoderPool, DecoderPoolFull } from '../media/decoder-pool.js';
 import { FrameCache } from '../media/frame-cache.js';
 import { ContentIngest } from '../library/content-ingest.js';
+import { ContentLocator } from '../library/content-locator.js';
 import { ARTWORK_FOLDERS, MEDIA_QUERY, MEDIA_ROUTES, type ArtworkKind } from '../protocol/wire-format.js';
 import { isWithin } from '../support/paths.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { Logger } from '../support/logger.js';
+import { artworkByFileName, type ItemByFileName } from './artwork-by-file-name.js';
 import { crossSiteRefusal } from './cross-site-refusal.js';
-import { HttpRoutes, type HttpHandler } from './http-routes.js';
+import type { HttpHandler, HttpRoutes } from './http-routes.js';
+import { HttpServer } from './http-server.js';
 import { OriginPolicy } from './origin-policy.js';
 
 const VIDEO_TYPES: Record<string, string> = {
@@ -35,6 +39,9 @@ const FRAME_STEPS_PER_SECOND = 10;
 const FRAME_CACHE_BYTES = 16 * 1024 * 1024;
 /** Seconds a refused frame request is asked to wait. */
 const RETRY_AFTER_SECONDS = 1;
+/** Seconds a browser may reuse a preflight's answer. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+const ALLOWED_METHODS = 'GET, HEAD';
 
 /** A parsed `Range` header: the bytes to send, `'unsatisfiable'` (416), or undefined for the whole file. */
 export type RangeAnswer = { start: number; end: number } | 'unsatisfiable' | undefined;
@@ -66,35 +73,45 @@ export class MediaRoutes {
   private readonly frames = new FrameCache(FRAME_CACHE_BYTES);
 
   constructor(
-    private readonly routes: HttpRoutes,
     private readonly settings: SettingsStore,
     private readonly toolbox: FfmpegToolbox,
     private readonly artwork: ContentIngest,
+    private readonly locator: ContentLocator,
     private readonly origins: OriginPolicy,
+    private readonly mainServer: HttpServer,
     logger: Logger,
   ) {
     this.logger = logger.child('media');
   }
 
-  install(): void {
-    this.routes.add(
+  /** Adds the media routes to `routes`: the main port's, or another listener's (one set of handlers, one frame cache). */
+  install(routes: HttpRoutes): void {
+    routes.add(
       MEDIA_ROUTES.content,
       this.guarded((request, response, url) => this.content(request, response, url)),
     );
-    this.routes.add(
+    routes.add(
       MEDIA_ROUTES.thumbnail,
       this.guarded((request, response, url) => this.thumbnail(request, response, url)),
     );
   }
 
-  /** The handler, for requests that do not come from a page of another origin (403 for those). */
+  /**
+   * The handler, for requests that do not come from a page of another origin (403 for those). The service's own
+   * pages are those of the main port, whichever port the request came to. An allowed page's origin is echoed, so
+   * that its `fetch` may read the answer (and `Content-Range`); its preflight is answered here.
+   */
   private guarded(handler: HttpHandler): HttpHandler {
     return (request, response, url) => {
-      const refusal = crossSiteRefusal(request, (origin) => this.origins.allows(origin, request.socket.localPort ?? 0));
-      if (refusal === undefined) return handler(request, response, url);
-      // Debug, not warn: a hostile page could ask thousands of times.
-      this.logger.debug('cross-site media request refused', { path: url.pathname, why: refusal });
-      plain(response, 403, "Forbidden: media is only served to Keyframe's own pages.");
+      const refusal = crossSiteRefusal(request, (origin) => this.origins.allows(origin, this.mainServer.port));
+      if (refusal !== undefined) {
+        // Debug, not warn: a hostile page could ask thousands of times.
+        this.logger.debug('cross-site media request refused', { path: url.pathname, why: refusal });
+        return plain(response, 403, "Forbidden: media is only served to Keyframe's own pages.");
+      }
+      allowOrigin(request, response);
+      if (request.method === 'OPTIONS') return answerPreflight(response);
+      return handler(request, response, url);
     };
   }
 
@@ -116,12 +133,11 @@ export class MediaRoutes {
     const common = {
       'Content-Type': VIDEO_TYPES[extension]!,
       'Accept-Ranges': 'bytes',
-      'Access-Control-Expose-Headers': 'Content-Range, Accept-Ranges, Content-Length',
       'Cache-Control': 'no-cache',
     };
     const range = parseRange(request.headers.range, file.size);
     if (range === 'unsatisfiable') {
-      response.writeHead(416, { ...cors, ...common, 'Content-Range': `bytes */${file.size}`, 'Content-Length': '0' }).end();
+      response.writeHead(416, { ...common, 'Content-Range': `bytes */${file.size}`, 'Content-Length': '0' }).end();
       return;
     }
     if (!range) return send(request, response, file.path, 200, { ...common, 'Content-Length': String(file.size) });
@@ -182,7 +198,7 @@ export class MediaRoutes {
     } catch (error) {
       if (!(error instanceof DecoderPoolFull)) throw error;
       response
-        .writeHead(503, { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(RETRY_AFTER_SECONDS) })
+        .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(RETRY_AFTER_SECONDS) })
         .end(error.message);
       return;
     }
@@ -191,7 +207,6 @@ export class MediaRoutes {
       return void plain(response, 500, 'No frame could be read at that time.');
     }
     response.writeHead(200, {
-      ...cors,
       'Content-Type': 'image/jpeg',
       'Content-Length': String(jpeg.length),
       'Cache-Control': 'no-cache, no-store, must-revalidate',
@@ -199,36 +214,75 @@ export class MediaRoutes {
     response.end(request.method === 'HEAD' ? undefined : jpeg);
   }
 
-  /** The real file behind `input` when it is a regular file the library serves, symbolic links followed. */
-  private async allowed(input: string, kind: Kind): Promise<{ path: string; size: number; modified: Date } | undefined> {
+  /**
+   * The real file behind `input` when it is a regular file the library serves, symbolic links followed. An artwork
+   * path that names an item by its fileName is that item's artwork; a file at the exact path wins.
+   */
+  private async allowed(input: string, kind: Kind): Promise<ServedFile | undefined> {
     if (input === '' || input.includes('\0') || !path.isAbsolute(input)) return undefined;
     const { contentFolder, cacheFolder } = this.settings.current;
-    const roots = kind === 'video' ? [contentFolder] : [path.join(cacheFolder, ARTWORK_FOLDERS[kind])];
     const lexical = path.resolve(input);
+    if (kind === 'video') return servedFile(contentFolder, lexical);
+    const root = path.join(cacheFolder, ARTWORK_FOLDERS[kind]);
+    const named = artworkByFileName(lexical, kind, cacheFolder, this.itemNamed);
     // The artwork of an item listed a moment ago may still be being made: wait for it, not a 404.
-    if (kind !== 'video') await this.artwork.whenMade(lexical);
-    for (const root of roots) {
-      const realRoot = await realpath(root).catch(() => undefined);
-      if (!realRoot || !(isWithin(root, lexical) || isWithin(realRoot, lexical))) continue;
-      const real = await realpath(lexical).catch(() => undefined);
-      if (!real || !isWithin(realRoot, real)) continue;
-      const info = await stat(real).catch(() => undefined);
-      if (info?.isFile()) return { path: real, size: info.size, modified: info.mtime };
-    }
-    return undefined;
+    await Promise.all([lexical, ...(named ? [named] : [])].map((file) => this.artwork.whenMade(file)));
+    return (await servedFile(root, lexical)) ?? (named === undefined ? undefined : servedFile(root, named));
   }
+
+  private readonly itemNamed: ItemByFileName = (type, fileName) => {
+    try {
+      return this.locator.byFileName(fileName, type);
+    } catch {
+      return undefined; // no such item: the path names nothing
+    }
+  };
 }
 
-const cors = { 'Access-Control-Allow-Origin': '*' };
+interface ServedFile {
+  path: string;
+  size: number;
+  modified: Date;
+}
+
+/** `file` when it is a regular file inside `root`, both with symbolic links followed. */
+async function servedFile(root: string, file: string): Promise<ServedFile | undefined> {
+  const realRoot = await realpath(root).catch(() => undefined);
+  if (!realRoot || !(isWithin(root, file) || isWithin(realRoot, file))) return undefined;
+  const real = await realpath(file).catch(() => undefined);
+  if (!real || !isWithin(realRoot, real)) return undefined;
+  const info = await stat(real).catch(() => undefined);
+  return info?.isFile() ? { path: real, size: info.size, modified: info.mtime } : undefined;
+}
+
+/** CORS for a request the origin policy let through: its origin echoed (never `*`), and the headers a `fetch` may read. */
+function allowOrigin(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('Vary', 'Origin');
+  if (request.headers.origin === undefined) return;
+  response.setHeader('Access-Control-Allow-Origin', request.headers.origin);
+  response.setHeader('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, Content-Length');
+}
+
+/** A page's preflight: its `fetch` may GET or HEAD with a `Range`. */
+function answerPreflight(response: ServerResponse): void {
+  response
+    .writeHead(204, {
+      'Access-Control-Allow-Methods': ALLOWED_METHODS,
+      'Access-Control-Allow-Headers': 'Range',
+      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+      Allow: ALLOWED_METHODS,
+    })
+    .end();
+}
 
 function allowMethod(request: IncomingMessage, response: ServerResponse): boolean {
   if (request.method === 'GET' || request.method === 'HEAD') return true;
-  response.writeHead(405, { ...cors, Allow: 'GET, HEAD' }).end();
+  response.writeHead(405, { Allow: ALLOWED_METHODS }).end();
   return false;
 }
 
 function plain(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
 }
 
 /**
@@ -245,7 +299,7 @@ async function send(
 ): Promise<void> {
   const handle = await open(file, 'r').catch(() => undefined);
   if (!handle) return plain(response, 404, 'File not found.');
-  response.writeHead(status, { ...cors, 'X-Content-Type-Options': 'nosniff', ...headers });
+  response.writeHead(status, { 'X-Content-Type-Options': 'nosniff', ...headers });
   if (request.method === 'HEAD') {
     await handle.close();
     response.end();

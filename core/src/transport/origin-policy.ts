@@ -2,14 +2,15 @@
 // still reach loopback: the Origin check stops foreign pages, the Host check stops DNS rebinding.
 import type { IncomingMessage } from 'node:http';
 import { injectable } from 'tsyringe';
-import { ServiceOptions } from '../service-options.js';
-
-/** The names of this machine a Host or Origin may use. */
-export const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
+import { LOOPBACK_NAMES, parseAllowedOrigin, ServiceOptions, type AllowedOrigin } from '../service-options.js';
 
 @injectable()
 export class OriginPolicy {
-  constructor(private readonly options: ServiceOptions) {}
+  private readonly allowed: readonly AllowedOrigin[];
+
+  constructor(options: ServiceOptions) {
+    this.allowed = options.allowedOrigins.map(parseAllowedOrigin);
+  }
 
   /** The Host header names this machine on the port we listen on. */
   isLocalHost(request: IncomingMessage, port: number): boolean {
@@ -26,10 +27,18 @@ export class OriginPolicy {
     return origin === undefined || this.allows(origin, port);
   }
 
-  /** The service's own pages or an allow-listed origin (`http://host:port`). */
+  /** The service's own pages (those of `port`, the main one) or an allow-listed origin (`http://host:port`, or in a port range). */
   allows(origin: string, port: number): boolean {
     const normalized = origin.toLowerCase().replace(/\/$/, '');
     if (LOOPBACK_NAMES.some((name) => normalized === `http://${name}:${port}`)) return true;
-    return this.options.allowedOrigins.some((allowed) => allowed.toLowerCase().replace(/\/$/, '') === normalized);
+    return this.allowed.some((allowed) => matches(allowed, normalized));
   }
+}
+
+function matches(allowed: AllowedOrigin, origin: string): boolean {
+  if (!allowed.ports) return allowed.origin === origin;
+  if (!origin.startsWith(allowed.origin)) return false;
+  const port = origin.slice(allowed.origin.length);
+  // Digits only, as a browser writes a port: `44050`, never `044050` or `44050/x`.
+  return /^[1-9]\d*$/.test(port) && Number(port) >= allowed.ports.first && Number(port) <= allowed.ports.last;
 }

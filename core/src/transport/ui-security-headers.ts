@@ -1,6 +1,6 @@
 // Headers on every page and file of the UI. The UI drives recordings, uploads and file deletion over
 // its WebSocket, so no other site may frame it (clickjacking), and it talks to nothing but this service.
-import { LOOPBACK_NAMES } from './origin-policy.js';
+import { LOOPBACK_NAMES } from '../service-options.js';
 
 /** `port` is the port the service listens on, as it appears in a URL ('' for 80). */
 export function uiSecurityHeaders(port: string): Record<string, string> {

@@ -5,6 +5,7 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import * as tus from 'tus-js-client';
 import { SignedOut, type AccountService } from '../accounts/account-service.js';
+import { IdleLimitedHttpStack, NoAnswer } from './idle-limited-http-stack.js';
 
 type UploadOptions = NonNullable<ConstructorParameters<typeof tus.Upload>[1]>;
 type UrlStorage = NonNullable<UploadOptions['urlStorage']>;
@@ -20,6 +21,12 @@ const nodeTus = tus as unknown as NodeTus;
 /** Waits between retries: long enough together (about 80 s) to ride out a platform restart. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 3000, 5000, 5000, 10000, 10000, 20000, 25000];
 const TERMINATE_RETRY_DELAYS_MS = [0, 1000, 3000];
+/**
+ * How long a request may go without a byte either way before it counts as failed and is retried: short
+ * enough that a host that never answers is reported within 10 s of the start, long enough for a platform
+ * that is merely slow to answer a chunk.
+ */
+const IDLE_LIMIT_MS = 6000;
 
 /** The platform refused the token; the retry that follows uses the renewed one. */
 class TokenRefused extends Error {}
@@ -42,6 +49,8 @@ export interface TransferOptions {
   readonly account: AccountService;
   readonly onProgress: (bytesSent: number, bytesTotal: number) => void;
   readonly onUploadUrl: (url: string) => void;
+  /** A request failed and is retried after `delayMs`; `problem` says what happened, for a person. */
+  readonly onRetry: (problem: string, delayMs: number) => void;
 }
 
 export class TusTransfer {
@@ -55,7 +64,7 @@ export class TusTransfer {
     return new Promise<string>((resolve, reject) => {
       this.stop = reject;
       const upload = new nodeTus.Upload(createReadStream(this.options.filePath), {
-        ...authorizationOptions(this.options.account, RETRY_DELAYS_MS),
+        ...authorizationOptions(this.options.account, RETRY_DELAYS_MS, this.options.onRetry),
         endpoint: this.options.endpoint,
         chunkSize: this.options.chunkBytes,
         metadata: { ...this.options.metadata },
@@ -90,9 +99,14 @@ export function terminateUpload(url: string, account: AccountService): Promise<v
   return tus.Upload.terminate(url, authorizationOptions(account, TERMINATE_RETRY_DELAYS_MS));
 }
 
-function authorizationOptions(account: AccountService, retryDelays: number[]): UploadOptions {
+function authorizationOptions(
+  account: AccountService,
+  retryDelays: number[],
+  onRetry: (problem: string, delayMs: number) => void = () => undefined,
+): UploadOptions {
   return {
     retryDelays,
+    httpStack: new IdleLimitedHttpStack(IDLE_LIMIT_MS),
     onBeforeRequest: async (request) => {
       request.setHeader('Authorization', `Bearer ${await account.accessToken()}`);
     },
@@ -101,12 +115,14 @@ function authorizationOptions(account: AccountService, retryDelays: number[]): U
       await account.renewAfterRejection((request.getHeader('Authorization') ?? '').replace(/^Bearer /, ''));
       throw new TokenRefused('The platform refused the access token.');
     },
-    onShouldRetry: (error) => {
+    onShouldRetry: (error, attempt) => {
       if (error.causingError instanceof SignedOut) return false;
       if (error.causingError instanceof TokenRefused) return true;
       // tus-js-client's own rule: not for client errors, except a conflict or a lock.
       const status = error.originalResponse?.getStatus() ?? 0;
-      return status < 400 || status >= 500 || status === 409 || status === 423;
+      const retried = status < 400 || status >= 500 || status === 409 || status === 423;
+      if (retried) onRetry(describeProblem(error), retryDelays[attempt] ?? 0);
+      return retried;
     },
   };
 }
@@ -120,6 +136,29 @@ function describeFailure(error: Error | DetailedError): string {
     const body = response.getBody().trim().slice(0, 200);
     return `The platform refused the upload (HTTP ${response.getStatus()}${body ? `: ${body}` : ''}).`;
   }
-  const cause = detailed.causingError?.message ?? error.message;
-  return `The platform could not be reached: ${cause}`;
+  return `${describeProblem(detailed)}.`;
+}
+
+/** A failed request in a few words, naming the host: `Can't reach uploads.example.com (connection refused)`. */
+function describeProblem(error: Partial<DetailedError> & { message?: string }): string {
+  const request = error.originalRequest;
+  const host = request ? new URL(request.getURL()).host : 'the platform';
+  const status = error.originalResponse?.getStatus();
+  if (status !== undefined) return `${host} answered HTTP ${status}`;
+  return `Can't reach ${host} (${networkCause(error.causingError ?? error)})`;
+}
+
+const NETWORK_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  ENOTFOUND: 'unknown host',
+  EAI_AGAIN: 'name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+function networkCause(error: { message?: string; code?: unknown }): string {
+  if (error instanceof NoAnswer) return error.message;
+  return (typeof error.code === 'string' ? NETWORK_CAUSES[error.code] : undefined) ?? error.message ?? 'unknown error';
 }

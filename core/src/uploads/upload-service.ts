@@ -156,6 +156,10 @@ export class UploadService {
         onUploadUrl: (url) => {
           if (record.uploadUrl !== url) void this.keep(upload, { uploadUrl: url });
         },
+        // Said at once, still uploading, while the transfer retries: not "Uploading 0%" until it gives up.
+        onRetry: (problem, delayMs) => {
+          if (!upload.stoppedBy) this.report(upload, Math.max(0, upload.progress), 'uploading', `${problem}: ${retryingIn(delayMs)}`);
+        },
       });
       const uploadUrl = await upload.transfer.run();
       if (upload.stoppedBy) return;
@@ -252,4 +256,9 @@ export class UploadService {
 
 function withoutEmpty(values: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+}
+
+/** `retrying in 8 s`, or `retrying now` for a retry that does not wait. */
+function retryingIn(delayMs: number): string {
+  return delayMs < 1000 ? 'retrying now' : `retrying in ${Math.round(delayMs / 1000)} s`;
 }

@@ -115,7 +115,7 @@ describe('import and compression', function () {
     const compressed = after.content.find((item) => item.compressed)!;
     expect(compressed).to.deep.include({
       type: 'Session',
-      fileName: 'my match-compressed',
+      fileName: 'my match_compressed',
       isImported: true,
       audioTrackNames: ['Full Mix', 'Voice'],
     });

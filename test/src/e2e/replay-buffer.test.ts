@@ -29,6 +29,10 @@ const probe = (file: string) =>
     );
   });
 
+/** The save announcements the frontend received, in order. */
+const saveAnnouncements = (client: ProtocolClient) =>
+  client.events.map((event) => event.method).filter((method) => method === 'ReplayBufferSaveStarted' || method === 'ReplayBufferSaved');
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sleepUntil = (time: number) => sleep(Math.max(0, time - Date.now()));
 
@@ -182,6 +186,15 @@ describe('replay buffer and preview', function () {
     await frontend.next('ReplayBufferSaved', () => true, 15000);
     await frontend.next('ReplayBufferSaved', () => true, 15000);
     const afterTwo = await frontend.until('State', (state) => buffers(state).length === 3);
+    // Each accepted save is announced before it is written (the reference frontend animates the card on it).
+    expect(saveAnnouncements(frontend)).to.deep.equal([
+      'ReplayBufferSaveStarted',
+      'ReplayBufferSaved',
+      'ReplayBufferSaveStarted',
+      'ReplayBufferSaveStarted',
+      'ReplayBufferSaved',
+      'ReplayBufferSaved',
+    ]);
     expect(new Set(buffers(afterTwo).map((item) => item.filePath)).size).to.equal(3);
     for (const item of buffers(afterTwo)) expect(existsSync(item.filePath)).to.equal(true);
 
@@ -240,6 +253,8 @@ describe('replay buffer and preview', function () {
     const refused = await refusal(frontend, 'SaveReplayBuffer');
     expect(refused).to.deep.include({ code: 'NotAllowed' });
     expect(refused.message).to.match(/Session/);
+    // The refused saves (no recording, Session mode) announced nothing.
+    expect(saveAnnouncements(frontend)).to.deep.equal(['ReplayBufferSaveStarted', 'ReplayBufferSaved']);
     frontend.send('StopRecording');
     await frontend.until('State', (state) => state.recording === null && state.content.length === 2, 15000);
     expect(frontend.schemaViolations).to.deep.equal([]);

@@ -42,9 +42,10 @@ describe('settings', function () {
   it('merges a partial UpdateSettings, echoes Settings once, and keeps it across a restart', async () => {
     const first = await startAndConnect();
     await first.handshake();
-    first.send('UpdateSettings', { frameRate: 30, gameIntegrations: { arenaGameA: { enabled: false } } });
+    first.send('UpdateSettings', { frameRate: 30, gameIntegrations: { arenaGameA: { enabled: false } }, disableWindowsGameMode: true });
     const echoed = await first.next('Settings');
     expect(echoed.frameRate).to.equal(30);
+    expect(echoed.disableWindowsGameMode).to.equal(true);
     expect(echoed.gameIntegrations.arenaGameA).to.deep.equal({ enabled: false });
     expect(echoed.gameIntegrations.tacticalShooter).to.deep.equal({ enabled: true });
 
@@ -55,9 +56,14 @@ describe('settings', function () {
 
     await first.close();
     await service!.stop();
+    if (process.platform !== 'win32') {
+      const log = await readFile(path.join(data.path, 'logs', 'keyframe.log'), 'utf8');
+      expect(log.split('disableWindowsGameMode only applies on Windows')).to.have.length(2); // said once
+    }
     const { settings } = await (await startAndConnect()).handshake();
     expect(settings.frameRate).to.equal(30);
     expect(settings.gameIntegrations.arenaGameA!.enabled).to.equal(false);
+    expect(settings.disableWindowsGameMode).to.equal(true);
   });
 
   it('takes a whole Settings object as sent back by a frontend', async () => {

@@ -57,6 +57,24 @@ describe('sign-in', function () {
     }
   };
 
+  it('answers LoginWithDiscord at once with a failure the user sees, and CancelDiscordLogin with cancelled', async () => {
+    const frontend = await connect();
+    const asked = Date.now();
+    frontend.send('LoginWithDiscord');
+    const result = await frontend.next('DiscordLoginResult', () => true, 1000);
+    const modal = await frontend.next('ShowModal', () => true, 1000);
+    expect(Date.now() - asked).to.be.below(1000);
+    expect(result.status).to.equal('error');
+    expect(result.message)
+      .to.match(/Discord/)
+      .and.match(/sign in with your Keyframe account/i);
+    expect(modal).to.deep.include({ title: 'Discord sign-in is not available', type: 'error' });
+    frontend.send('CancelDiscordLogin');
+    expect(await frontend.next('DiscordLoginResult', () => true, 1000)).to.deep.equal({ status: 'cancelled' });
+    expect(frontend.all('CommandRejected')).to.deep.equal([]);
+    expect(frontend.schemaViolations).to.deep.equal([]);
+  });
+
   it('keeps the tokens in a file only the user can read, across restarts, and never logs them', async () => {
     const frontend = await connect();
     const tokens = platform.issueTokens();

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { State } from '@keyframe/core/protocol';
 import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
 
 const GIB = 1024 ** 3;
@@ -15,6 +16,12 @@ async function sparseFile(file: string, bytes: number): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, '');
   await truncate(file, Math.round(bytes));
+}
+
+/** Asks RefreshStorageStats; the State it answers with (the first that satisfies `predicate`). */
+async function measuredNow(client: ProtocolClient, predicate: (state: State) => boolean = () => true): Promise<State> {
+  client.send('RefreshStorageStats');
+  return client.next('State', predicate, 2000);
 }
 
 describe('storage', function () {
@@ -59,6 +66,15 @@ describe('storage', function () {
     const restarted = await start(); // measured during start-up
     expect(restarted.settings.contentFolder).to.equal(content.path);
     expect(restarted.state.currentFolderSizeGb).to.equal(0);
+
+    // RefreshStorageStats measures now: 64 MiB written to the content folder's drive show in the State it answers with.
+    const before = await measuredNow(restarted.client);
+    await writeFile(path.join(content.path, 'written.bin'), Buffer.alloc(64 * 1024 ** 2, 1));
+    const asked = Date.now();
+    const after = await measuredNow(restarted.client, (state) => state.recordingDriveFreeGb !== before.recordingDriveFreeGb);
+    expect(Date.now() - asked, 'answered at once, not at the next periodic measurement').to.be.below(2000);
+    expect(after.recordingDriveUsedGb).to.not.equal(before.recordingDriveUsedGb);
+    expect(after.currentFolderSizeGb).to.equal(0);
     expect(restarted.client.schemaViolations).to.deep.equal([]);
   });
 

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ContentItem, EventContentMap } from '@keyframe/core/protocol';
 import { ProtocolClient } from '@keyframe/integration-testkit';
@@ -27,9 +28,10 @@ describe('uploads', function () {
   });
   afterEach(() => platform.stop());
 
-  const environment = () => platform.environment({ KEYFRAME_UPLOAD_CHUNK_BYTES: String(CHUNK_BYTES) });
-  const signedInWithVideo = async (): Promise<{ frontend: ProtocolClient; item: ContentItem }> => {
-    const frontend = await under.start(environment());
+  const environment = (extra: NodeJS.ProcessEnv = {}) =>
+    platform.environment({ KEYFRAME_UPLOAD_CHUNK_BYTES: String(CHUNK_BYTES), ...extra });
+  const signedInWithVideo = async (extra: NodeJS.ProcessEnv = {}): Promise<{ frontend: ProtocolClient; item: ContentItem }> => {
+    const frontend = await under.start(environment(extra));
     await frontend.handshake();
     frontend.send('Login', platform.issueTokens());
     const item = await importUploadableVideo(frontend, under.data.path, under.content.path);
@@ -229,6 +231,48 @@ describe('uploads', function () {
     expect(platform.renewals).to.deep.equal([{ grantType: 'refresh_token', clientId: 'keyframe-desktop', granted: true }]);
     await expectArrivedIntact(item);
     expectEveryByteStoredOnce((await stat(item.filePath)).size);
+  });
+
+  /** Uploads to `uploadUrl`, which cannot be reached: said within 10 s while it retries; then cancelled. */
+  const expectUnreachableSaidThenCancel = async (uploadUrl: string, cause: string, anotherAttempt: boolean) => {
+    const { frontend, item } = await signedInWithVideo({ KEYFRAME_UPLOAD_URL: uploadUrl });
+    const fileName = path.basename(item.filePath);
+    const began = Date.now();
+    upload(frontend, item);
+    const said = await frontend.next('UploadProgress', (progress) => progress.message?.startsWith("Can't reach") === true, 10000);
+    expect(Date.now() - began).to.be.below(10000);
+    const host = new URL(uploadUrl).host;
+    expect(said).to.deep.include({ fileName, progress: 0, status: 'uploading' });
+    expect(said.message).to.match(new RegExp(`^Can't reach ${host.replaceAll('.', '\\.')} \\(${cause}\\): retrying (now|in \\d+ s)$`));
+    // Retries go on: the next failed attempt is said too (a refused connection fails at once, 1 s after the first).
+    if (anotherAttempt) {
+      const again = await frontend.next('UploadProgress', (progress) => progress.message?.startsWith("Can't reach") === true, 5000);
+      expect(again).to.deep.include({ status: 'uploading' });
+    }
+    frontend.send('CancelUpload', { fileName });
+    expect(await frontend.next('UploadProgress', finished, 5000)).to.deep.include({ status: 'error', message: 'Upload cancelled' });
+    expect(frontend.all('ShowModal')).to.deep.equal([]);
+  };
+
+  it('says within 10 s that a closed port cannot be reached, goes on retrying, and cancels', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    await expectUnreachableSaidThenCancel(`http://127.0.0.1:${port}/files/`, 'connection refused', true);
+  });
+
+  it('says within 10 s that a host which accepts and never answers cannot be reached', async () => {
+    const held = new Set<net.Socket>();
+    const blackHole = net.createServer((socket) => held.add(socket.on('close', () => held.delete(socket))));
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = blackHole.address() as AddressInfo;
+      await expectUnreachableSaidThenCancel(`http://127.0.0.1:${port}/files/`, 'no answer in \\d+ s', false);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => blackHole.close(resolve));
+    }
   });
 
   it('uploads only library files, and only when signed in', async () => {

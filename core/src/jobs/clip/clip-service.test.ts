@@ -162,12 +162,18 @@ describe('ClipService', function () {
   it('smart-cuts a segment starting between keyframes: the head re-encoded, the rest copied, joined and playable', async () => {
     const { progress, item } = await makeClip([segment(first, 1.5, 4.5)]);
     expectMonotonicToHundred(progress);
+    // One scale over the head, the copied rest and the join: a step that starts over at 0 is not seen.
+    expect(progress.length).to.be.greaterThan(2);
     const probed = await probeMedia(toolbox.requireFfmpeg('The test').ffprobe.path, item!.filePath);
     const video = probed.streams.find((stream) => stream.type === 'video')!;
     // Fast path: within one keyframe interval (it measures about two frames long, from the seam).
     expect(video.durationSeconds).to.be.closeTo(3, 1);
     expect(probed.durationSeconds).to.be.closeTo(3, 1);
     await expectPlays(item!.filePath);
+
+    const joined = await makeClip([segment(first, 1.5, 4.5), segment(second, 0.5, 3.5)]);
+    expectMonotonicToHundred(joined.progress);
+    expect(joined.progress.length).to.be.greaterThan(2);
   });
 
   it('joins 3 segments of 2 files, re-encoded: muted track silent, volume applied, duration within a frame', async () => {
@@ -230,7 +236,10 @@ describe('ClipService', function () {
     await clips.create(segments, 'separate');
     await clips.idle();
     expect(clipsOf().length - before).to.equal(2);
-    for (const entry of segments) expect(progressOf(entry.id).at(-1)).to.deep.include({ progress: 100, segments: [entry] });
+    for (const entry of segments) {
+      expectMonotonicToHundred(progressOf(entry.id));
+      expect(progressOf(entry.id).at(-1)).to.deep.include({ progress: 100, segments: [entry] });
+    }
   });
 
   it('cancels a running job: ffmpeg killed, nothing left under the content folder, then progress 100 with no segments', async () => {

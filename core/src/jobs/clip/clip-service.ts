@@ -33,6 +33,7 @@ import { fileStamp } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
 import { ContentIngest } from '../../library/content-ingest.js';
 import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
+import { PhasedProgress, type ProgressPhase } from '../phased-progress.js';
 
 type OutputMode = NonNullable<CommandParameters<'CreateClip'>['OutputMode']>;
 
@@ -49,6 +50,8 @@ interface ClipJob {
   id: number;
   segments: ResolvedSegment[];
   progress: (percent: number) => void;
+  /** Sends the one 100 of a clip that is listed. */
+  complete: () => void;
   /** Settles when the clip is listed or has failed (its artwork may still be being made). */
   done: Promise<unknown>;
 }
@@ -66,7 +69,29 @@ interface PlacedPiece extends ClipPiece {
 /** A copy started before the probe said whether it can be kept. */
 interface EarlyCopy {
   finished: Promise<void>;
+  /** The probe said it is kept: its progress is the clip's from now on. */
+  keep(): void;
   stop(): Promise<void>;
+}
+
+/** A step of a smart cut: one ffmpeg run writing one part of the clip. */
+interface CutStep {
+  args: string[];
+  output: string;
+  seconds: number;
+  /** Re-encoded (a head), else stream-copied. */
+  encoded: boolean;
+}
+
+/**
+ * What re-encoding a second costs against copying one, for the clip's progress: the clip preset's x264 at
+ * 720p–1080p runs at a few times real time, a stream copy at hundreds.
+ */
+const ENCODE_COST_PER_COPIED_SECOND = 20;
+
+/** The expected cost of each step of a smart cut, then of the join (a copy of the whole clip, `totalSeconds`). */
+export function cutPhases(steps: readonly Pick<CutStep, 'seconds' | 'encoded'>[], totalSeconds: number): ProgressPhase[] {
+  return [...steps.map((step) => ({ cost: step.seconds * (step.encoded ? ENCODE_COST_PER_COPIED_SECOND : 1) })), { cost: totalSeconds }];
 }
 
 /** Ends past the video by less than this are taken as its end (players round). */
@@ -153,6 +178,7 @@ export class ClipService {
       id,
       segments,
       progress,
+      complete: () => send(100),
       done: done.catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error })),
     };
     this.clips.set(id, clip);
@@ -204,7 +230,7 @@ export class ClipService {
         tools,
       });
       job.track(artworkMade);
-      clip.progress(100);
+      clip.complete();
       this.logger.info('clip created', {
         id: clip.id,
         item: item.id,
@@ -251,6 +277,7 @@ export class ClipService {
       }
       const plans = await Promise.all(pieces.map((piece) => this.plan(piece, tools)));
       if (early && plans.length === 1 && plans[0]!.kind === 'copy') {
+        early.keep();
         const copied = await early.finished.then(
           () => true,
           (error: unknown) => {
@@ -281,13 +308,22 @@ export class ClipService {
       keepSeparateTracks: this.keepsSeparateTracks(),
       audioTracks: item.audioTrackNames?.length ?? 1,
     });
-    const { process, finished } = this.startFfmpeg(clip, args, [temp], (at) =>
-      clip.progress(percentOf(at, segment.endTime - segment.startTime)),
-    );
+    // Its progress is held back until the probe says it is kept: a copy that is stopped is no part of the clip's progress.
+    let position = 0;
+    let kept = false;
+    const report = () => clip.progress(percentOf(position, segment.endTime - segment.startTime));
+    const { process, finished } = this.startFfmpeg(clip, args, [temp], (at) => {
+      position = at;
+      if (kept) report();
+    });
     // Settled here so that a copy stopped early never counts as an unhandled failure.
     finished.catch(() => undefined);
     return {
       finished,
+      keep: () => {
+        kept = true;
+        report();
+      },
       stop: async () => {
         await process.cancel();
         await finished.catch(() => undefined);
@@ -365,45 +401,47 @@ export class ClipService {
     return planCut(piece.startSeconds, piece.endSeconds, await this.keyframes(tools, piece), frameSeconds);
   }
 
-  /** The fast path: each piece copied from a keyframe (its head re-encoded when it starts between), then joined. */
+  /**
+   * The fast path: each piece copied from a keyframe (its head re-encoded when it starts between), then
+   * joined; the clip's progress is one scale over these steps, each weighted by its expected cost.
+   */
   private async cutAndJoin(clip: ClipJob, pieces: PlacedPiece[], plans: CutPlan[], temp: string, work: string): Promise<string> {
     await mkdir(work, { recursive: true });
     const total = pieces.reduce((sum, piece) => sum + piece.endSeconds - piece.startSeconds, 0);
     const encoder = chooseClipEncoder({ clipEncoder: 'cpu', clipCodec: this.settings.current.clipCodec }, this.toolbox.codecs);
     const quality: ClipQuality = this.settings.current;
     const keepSeparateTracks = this.keepsSeparateTracks();
-    const parts: string[] = [];
-    let done = 0;
-    const step = async (args: string[], output: string, seconds: number) => {
-      await this.runFfmpeg(clip, args, [output], (at) => clip.progress(percentOf(done + Math.min(at, seconds), 2 * total)));
-      done += seconds;
-      parts.push(output);
-    };
-    for (const [index, piece] of pieces.entries()) {
+    const steps: CutStep[] = pieces.flatMap((piece, index) => {
       const plan = plans[index]!;
-      const copy = (from: number, output: string) =>
-        step(
-          copyArgs(piece.source.path, from, plan.toSeconds, output, {
-            format: 'mpegts',
-            keepSeparateTracks,
-            audioTracks: piece.source.audioTracks.length,
-          }),
-          output,
-          plan.toSeconds - from,
-        );
-      if (plan.kind === 'copy') {
-        await copy(plan.fromSeconds, path.join(work, `${index}-copy.ts`));
-      } else {
-        const headEnd = plan.kind === 'smart' ? plan.keyframeSeconds : plan.toSeconds;
-        const head = path.join(work, `${index}-head.ts`);
-        await step(headArgs(piece, headEnd, { encoder, quality, target: head, keepSeparateTracks }), head, headEnd - plan.fromSeconds);
-        if (plan.kind === 'smart') await copy(plan.keyframeSeconds, path.join(work, `${index}-tail.ts`));
-      }
+      const copy = (from: number, output: string): CutStep => ({
+        args: copyArgs(piece.source.path, from, plan.toSeconds, output, {
+          format: 'mpegts',
+          keepSeparateTracks,
+          audioTracks: piece.source.audioTracks.length,
+        }),
+        output,
+        seconds: plan.toSeconds - from,
+        encoded: false,
+      });
+      if (plan.kind === 'copy') return [copy(plan.fromSeconds, path.join(work, `${index}-copy.ts`))];
+      const headEnd = plan.kind === 'smart' ? plan.keyframeSeconds : plan.toSeconds;
+      const head = path.join(work, `${index}-head.ts`);
+      const encoded: CutStep = {
+        args: headArgs(piece, headEnd, { encoder, quality, target: head, keepSeparateTracks }),
+        output: head,
+        seconds: headEnd - plan.fromSeconds,
+        encoded: true,
+      };
+      return plan.kind === 'smart' ? [encoded, copy(plan.keyframeSeconds, path.join(work, `${index}-tail.ts`))] : [encoded];
+    });
+    const progress = new PhasedProgress(cutPhases(steps, total), clip.progress);
+    for (const [index, step] of steps.entries()) {
+      await this.runFfmpeg(clip, step.args, [step.output], (at) => progress.at(index, at / step.seconds));
     }
     const list = path.join(work, 'parts.txt');
-    await writeFile(list, concatList(parts));
+    await writeFile(list, concatList(steps.map((step) => step.output)));
     await this.runFfmpeg(clip, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) =>
-      clip.progress(percentOf(total + at, 2 * total)),
+      progress.at(steps.length, at / total),
     );
     return plans.map((plan) => plan.kind).join('+');
   }

@@ -173,7 +173,7 @@ describe('CompressionService', function () {
       bookmarks: item.bookmarks,
       audioTrackNames: ['Full Mix', 'Microphone'],
     });
-    expect(compressed.filePath).to.equal(item.filePath.replace(/high\.mp4$/, 'high-compressed.mp4'));
+    expect(compressed.filePath).to.equal(item.filePath.replace(/high\.mp4$/, 'high_compressed.mp4'));
     expect(library.list().map((entry) => entry.id)).to.have.members([item.id, compressed.id]);
     expect((await stat(compressed.filePath)).size).to.equal(outcome.sizeBytes);
 
@@ -193,6 +193,17 @@ describe('CompressionService', function () {
     expect(percents).to.deep.equal([...percents].sort((a, b) => a - b));
     expect(percents.slice(0, -1).every((percent) => percent < 100)).to.equal(true);
     expect((await filesUnder(content)).filter((file) => file.includes('.part'))).to.deep.equal([]);
+  });
+
+  it('names the copy <name>_compressed (1).mp4 when <name>_compressed.mp4 is a file of the user, which stays untouched', async () => {
+    const item = await addVideo('taken', HIGH_BITRATE);
+    const users = path.join(path.dirname(item.filePath), 'taken_compressed.mp4');
+    await writeFile(users, 'not a video of Keyframe');
+
+    const outcome = await service.compress(item.filePath);
+
+    expect(outcome.status === 'done' && path.basename(outcome.item.filePath)).to.equal('taken_compressed (1).mp4');
+    expect(await readFile(users, 'utf8')).to.equal('not a video of Keyframe');
   });
 
   it('replaces the video of the item when removeOriginalAfterCompression is on', async () => {

@@ -120,6 +120,8 @@ export function compressionArgs(source: string, target: string, probed: ProbeRes
 }
 
 const NOT_SMALLER = 'Compressed file was not smaller';
+/** What the name of a compressed copy kept beside its original ends with, as the reference names it. */
+const COMPRESSED_SUFFIX = '_compressed';
 
 class NotSmaller extends Error {
   constructor(readonly sizeBytes: number) {
@@ -180,7 +182,8 @@ export class CompressionService {
       const encoder = compressionEncoder(this.settings.current, this.toolbox.codecs, video.frameRate ?? 0);
       const removeOriginal = this.settings.current.removeOriginalAfterCompression;
       const parsed = path.parse(source);
-      const planned = path.join(parsed.dir, `${parsed.name}${removeOriginal ? '' : '-compressed'}.mp4`);
+      // `<name>_compressed.mp4` beside the original; produceInto takes ` (n)` of it when taken, never writing over a file.
+      const planned = path.join(parsed.dir, `${parsed.name}${removeOriginal ? '' : COMPRESSED_SUFFIX}.mp4`);
       const durationSeconds = probed.durationSeconds ?? 0;
       let output: JobOutput<number>;
       try {
