@@ -32,7 +32,8 @@ describe('open-world-crime end to end', function () {
       {
         width: 1280,
         height: 720,
-        durationMs: 20_000,
+        // Past the last message; the recording stops once it is read (the capture would loop the video).
+        durationMs: 15_000,
         background: 'greyedBars',
         texts: [message('WASTE', 1500, 3000), message('WASTED', 5000, 8000), message('WASTED', 11_000, 14_000)],
       },

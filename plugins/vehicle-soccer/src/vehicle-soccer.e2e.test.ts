@@ -32,7 +32,8 @@ describe('vehicle-soccer end to end', function () {
       {
         width: 1280,
         height: 720,
-        durationMs: 20_000,
+        // Past the last message; the recording stops once it is read (the capture would loop the video).
+        durationMs: 15_000,
         background: 'noisyBars',
         texts: [message('SHOT ON GOAL', 1500, 3500, 0.045), message('+100 GOAL', 5000, 7000), message('ASSIST', 10_000, 12_000)],
       },

@@ -1,10 +1,11 @@
 // The web UI in a real headless Chromium (Debian's, driven by playwright-core): one fresh browser
 // profile per session, every console error collected, screenshots saved and checked for blankness.
+// One Chromium serves the whole test run (started at the first session, closed when mocha ends): each
+// session is a new context in it, a profile of its own that shares nothing with the others.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createTempFolder } from '@keyframe/integration-testkit';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -41,22 +42,34 @@ export interface UiSession {
   close(): Promise<void>;
 }
 
-/** Opens the service's UI (its `url`, e.g. `http://127.0.0.1:<port>/`) in a new headless Chromium and waits for the page to load. */
-export async function openUi(service: { url: string }, options: UiOptions = {}): Promise<UiSession> {
-  const profile = await createTempFolder('keyframe-chromium-');
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(profile.path, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: options.viewport ?? { width: 1280, height: 720 },
-    });
-  } catch (error) {
-    await profile.remove();
-    throw error;
+let browser: Promise<Browser> | undefined;
+
+/** The run's Chromium, launched at the first call; launched again when it has gone or failed to start. */
+function sharedBrowser(): Promise<Browser> {
+  if (!browser) {
+    const launching = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+    launching.then(
+      (launched) => launched.on('disconnected', () => (browser = undefined)),
+      () => (browser = undefined),
+    );
+    browser = launching;
   }
-  const page = context.pages()[0] ?? (await context.newPage());
+  return browser;
+}
+
+// Under mocha, a root-level hook (this module loads with the test files) ends the run's Chromium with
+// the run; the bench imports this package without mocha and never opens a browser.
+if (typeof after === 'function') {
+  after(async () => {
+    const running = await browser?.catch(() => undefined);
+    await running?.close();
+  });
+}
+
+/** Opens the service's UI (its `url`, e.g. `http://127.0.0.1:<port>/`) in a fresh headless Chromium profile and waits for the page to load. */
+export async function openUi(service: { url: string }, options: UiOptions = {}): Promise<UiSession> {
+  const context = await (await sharedBrowser()).newContext({ viewport: options.viewport ?? { width: 1280, height: 720 } });
+  const page = await context.newPage();
   const consoleErrors: string[] = [];
   const record = (text: string) => {
     if (!options.expectedConsoleErrors?.some((expected) => expected.test(text))) consoleErrors.push(text);
@@ -78,10 +91,7 @@ export async function openUi(service: { url: string }, options: UiOptions = {}):
       if (await isOneColour(context, png)) throw new Error(`screenshot ${file} is blank (one colour)`);
       return file;
     },
-    close: async () => {
-      await context.close();
-      await profile.remove();
-    },
+    close: () => context.close(),
   };
 }
 

@@ -30,7 +30,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
 }
 
 /** Wall-clock seconds recorded before the kill; what the recovered file may lack at most. */
-const RECORD_SECONDS = 6;
+const RECORD_SECONDS = 4;
 const ALLOWED_LOSS_SECONDS = 2;
 
 describe('a recording when the service is killed (kill -9)', function () {

@@ -24,6 +24,8 @@ export async function recordLibrary(under: ServiceUnderTest, sessions: RecordedS
     replayBufferDuration: 3,
     contentFolder: under.content.path,
     clipFps: 30,
+    // The quickest x264/x265 preset: clips, highlights and compressions the pages start finish soonest.
+    clipPreset: 'ultrafast',
     autoGenerateHighlights: false,
   });
   await client.next('Settings');

@@ -105,7 +105,7 @@ describe('ui: video page', function () {
   });
 
   it('joins ranges of two videos, each with its audio choices, into a clip; its progress card ends in Done and the clip is listed in Clips', async () => {
-    const state = await recordLibrary(under, [{ seconds: 4 }, { seconds: 4 }]);
+    const state = await recordLibrary(under, [{ seconds: 3 }, { seconds: 3 }]);
     const [second, first] = sessionsOf(state) as [ContentItem, ContentItem];
     const videoRoute = (item: ContentItem) => `/video/${encodeURIComponent(item.filePath)}`;
     ui = await openUi(
