@@ -1,10 +1,12 @@
 // CreateAiClip: a Highlight item made from a session's best moments. The moments are its positive
 // bookmarks (Kill, Assist, Goal, each with its own window); a session without them uses its loudest
 // half-seconds instead (padded by `highlightPaddingBefore`/`After`), so there is always something to
-// show when the session has sound. The chosen windows are cut and joined in one ffmpeg run
-// (trim/atrim + concat, re-encoded with x264 at the clip quality settings: exact at any cut point),
-// written under a temporary name and renamed into `<contentFolder>/Highlights/<game>/` when
-// complete; the bookmarks inside the windows come along, re-based onto the highlight's timeline.
+// show when the session has sound. The chosen windows are cut and joined in one ffmpeg run that
+// opens the source once per window with an input-side seek (`-ss`/`-t`: ffmpeg seeks to the keyframe
+// before the window and drops the frames and samples before its start, so the cut is exact and only
+// the windows are decoded, not the session up to the last one), then concat, re-encoded with x264 at
+// the clip quality settings; written under a temporary name and renamed into
+// `<contentFolder>/Highlights/<game>/` when complete; the bookmarks inside the windows come along, re-based onto the highlight's timeline.
 // With `autoGenerateHighlights` on, a session that stops with positive bookmarks gets one at once.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -44,7 +46,10 @@ export const NO_MOMENTS = 'No highlight moments found in this session';
 
 type ClipQuality = Pick<Settings, 'clipPreset' | 'clipQualityCpu' | 'clipFps' | 'clipAudioQuality'>;
 
-/** The ffmpeg arguments that cut `windows` out of `source` and join them, every audio track kept. */
+/**
+ * The ffmpeg arguments that cut `windows` out of `source` and join them, every audio track kept: one
+ * input per window, seeked to it, so the run decodes the windows (from the keyframe before each) only.
+ */
 export function highlightArgs(
   source: string,
   target: string,
@@ -57,11 +62,11 @@ export function highlightArgs(
   const time = (seconds: number) => seconds.toFixed(3);
   const parts: string[] = [];
   const inputs: string[] = [];
-  windows.forEach((window, index) => {
-    parts.push(`[0:v:0]trim=start=${time(window.start)}:end=${time(window.end)},setpts=PTS-STARTPTS[v${index}]`);
+  windows.forEach((_, index) => {
+    parts.push(`[${index}:v:0]setpts=PTS-STARTPTS[v${index}]`);
     inputs.push(`[v${index}]`);
     audioTracks.forEach((_, track) => {
-      parts.push(`[0:a:${track}]atrim=start=${time(window.start)}:end=${time(window.end)},asetpts=PTS-STARTPTS[a${index}_${track}]`);
+      parts.push(`[${index}:a:${track}]asetpts=PTS-STARTPTS[a${index}_${track}]`);
       inputs.push(`[a${index}_${track}]`);
     });
   });
@@ -71,7 +76,7 @@ export function highlightArgs(
   parts.push(`${inputs.join('')}concat=n=${windows.length}:v=1:a=${audioTracks.length}[vc]${audioOut}`, `[vc]format=yuv420p${rate}[vo]`);
   const names = audioTracks.every((stream) => stream.title !== undefined) ? audioTracks.map((stream) => stream.title!) : [];
   return [
-    ...fileInput(source),
+    ...windows.flatMap((window) => ['-ss', time(window.start), '-t', time(window.end - window.start), ...fileInput(source)]),
     '-filter_complex',
     parts.join(';'),
     '-map',
