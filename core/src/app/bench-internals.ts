@@ -21,10 +21,9 @@ export { SettingsStore } from '../settings/settings-store.js';
 export { StatePublisher } from '../state/state-publisher.js';
 // The service's own ffmpeg command lines, so that the bench's bare-ffmpeg baselines run the same work.
 export { chooseClipEncoder, encodeArgs, type ClipSource } from '../media/clip-encoding.js';
-export { bookmarkMoments, planHighlight } from '../media/highlight-plan.js';
+export { bookmarkMoments, planHighlight, type PlannedWindow } from '../media/highlight-plan.js';
 export { probeMedia } from '../media/probe.js';
 export { compressionArgs, compressionEncoder } from '../jobs/compression/compression-service.js';
-export { highlightArgs } from '../jobs/highlight/highlight-service.js';
 // On-screen text recognition.
 export { decodePng } from '../feeds/screen-text/png.js';
 export { ScreenTextReader } from '../feeds/screen-text/screen-text-reader.js';
