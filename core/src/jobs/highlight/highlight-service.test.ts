@@ -336,6 +336,21 @@ describe('HighlightService', function () {
     console.log(`      clock: ${frames.length} frames, cut ${cuts[0]!.join(' → ')}, ${heard.length} beeps in step`);
   });
 
+  it('leaves no file and no item when cancelled while ffmpeg cuts the windows', async () => {
+    settings.replace({ ...settings.current, clipPreset: 'slower' }); // an encode long enough to be caught running
+    const { ffmpeg } = toolbox.requireFfmpeg('The test');
+    await session('cancelled', 30, [bookmark(1, 'Kill', 10.21), bookmark(2, 'Kill', 26.1)], (target) =>
+      run(ffmpeg.path, clockVideoArgs(30, 30, target)),
+    );
+    const outcome = highlights.createFor('cancelled');
+    while (!(await highlightFiles()).some((name) => name.endsWith('.part'))) await wait(10);
+    await world.jobs.cancel(world.jobs.jobs('highlight')[0]!);
+    expect((await outcome).status).to.equal('error');
+    expect(events.of('AiProgress').at(-1)).to.deep.include({ progress: -1, status: 'error' });
+    expect(await highlightFiles()).to.deep.equal([]);
+    expect(library.list().filter((entry) => entry.type === 'Highlight')).to.deep.equal([]);
+  });
+
   it('uses the loudest seconds of a session without bookmarks', async () => {
     settings.replace({ ...settings.current, highlightPaddingBefore: 2, highlightPaddingAfter: 2 });
     await session('loud-moments', 20, [bookmark(9, 'Manual', 3)], async (target) =>
