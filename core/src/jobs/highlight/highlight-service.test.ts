@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { plannedSeconds, type PlannedWindow } from '../../media/highlight-plan.js';
 import { probeMedia, type ProbeResult } from '../../media/probe.js';
+import { FRAGMENTED_MP4_FLAGS } from '../../media/session-encoding.js';
 import { formatDuration, type Bookmark } from '../../protocol/index.js';
 import { fromWireBookmark } from '../../library/content-item.js';
 import {
@@ -36,12 +37,16 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bits of the frame number drawn into each frame of a clock video, one column each, white for 1. */
 const CLOCK_BITS = 10;
-/** A clock video: frame `n` shows `n` in binary; audio is a 20 ms beep at each whole second of the source. */
+/**
+ * A clock video: frame `n` shows `n` in binary; audio is a 20 ms beep at each whole second of the source.
+ * Fragmented as a recorded session is (a fragment a second), where a seek must find its fragment.
+ */
 const clockVideoArgs = (seconds: number, frameRate: number, target: string): string[] => [
   ...['-v', 'error', '-f', 'lavfi', '-i'],
   `nullsrc=size=${CLOCK_BITS}x2:rate=${frameRate}:duration=${seconds},geq=lum='if(bitand(N\\,pow(2\\,X))\\,235\\,16)':cb=128:cr=128,scale=320:180:flags=neighbor`,
   ...['-f', 'lavfi', '-i', `aevalsrc='if(lt(mod(t\\,1)\\,0.02)\\,sin(2*PI*1000*t)\\,0)':s=48000:d=${seconds}`],
-  ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(frameRate * 2), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-y', target],
+  ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(frameRate * 2), '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+  ...['-movflags', FRAGMENTED_MP4_FLAGS, '-frag_duration', '1000000', '-y', target],
 ];
 /** The output of `ffmpeg args` on stdout, as bytes. */
 const rawOutput = (file: string, args: string[]) =>
