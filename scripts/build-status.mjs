@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Which parts of the built tree are older than their sources, from file times alone (a few ms on the whole
 // tree), so `npm start` runs a build only when one is needed. The rule is tsc -b's own: a part is out of
-// date when an output is missing or an input (a source file, a folder holding them, a tsconfig) was
-// modified after the part was last built. Whenever the tree does not look as expected, the answer is "out
-// of date": the build tool then decides, and a needless build only costs time, never runs stale code.
+// date when an output is missing or an input (a source file, a tsconfig) was modified after the part was
+// last built; both builds then touch their outputs, even when nothing had to be compiled again. Whenever
+// the tree does not look as expected, the answer is "out of date": the build tool then decides, and a
+// needless build only costs time, never runs stale code.
 //
 //   node scripts/build-status.mjs [--root <folder>]   prints each out-of-date part and why, one a line
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,22 +22,6 @@ const ANY_FILE = /./;
 const UI_INPUTS = ['ui/src', 'ui/index.html', 'ui/vite.config.ts', 'ui/package.json', 'ui/tsconfig.json', 'core/src/protocol'];
 const UI_OUTPUT = 'ui/dist/index.html';
 
-/**
- * Set after a build that `start.mjs` ran succeeded, dated when that build began: tsc -b does not touch its
- * outputs when a changed input turns out not to matter (a folder's entries came and went), and without the
- * stamp every later start would run it again.
- */
-function stampFile(root, part) {
-  return path.join(root, 'node_modules', '.cache', 'keyframe-start', `${part}.stamp`);
-}
-
-export function markBuilt(root, part, startedAt) {
-  const file = stampFile(root, part);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, '');
-  utimesSync(file, startedAt, startedAt);
-}
-
 function mtimeMs(file) {
   try {
     return statSync(file).mtimeMs;
@@ -45,33 +30,36 @@ function mtimeMs(file) {
   }
 }
 
-/** The newest of `inputs` (files, and folders with everything in them that `wanted` matches), or undefined if none exists. */
+/**
+ * The newest of `inputs` (files, and in folders every file whose name `wanted` matches), or undefined if
+ * none exists. Folders' own times do not count: tsc -b does not touch its outputs when only a folder's
+ * entries changed, and a file that matters is new or edited itself (a removed one changes its importers).
+ */
 function newest(inputs, wanted) {
   let found;
-  const consider = (file, time) => {
+  const consider = (file) => {
+    const time = statSync(file).mtimeMs;
     if (found === undefined || time > found.time) found = { file, time };
   };
   for (const input of inputs) {
     const stats = statSync(input, { throwIfNoEntry: false });
     if (!stats) continue;
-    consider(input, stats.mtimeMs);
-    if (!stats.isDirectory()) continue;
-    for (const entry of readdirSync(input, { withFileTypes: true, recursive: true })) {
-      if (!entry.isDirectory() && !wanted.test(entry.name)) continue;
-      const file = path.join(entry.parentPath, entry.name);
-      consider(file, statSync(file).mtimeMs);
+    if (!stats.isDirectory()) consider(input);
+    else {
+      for (const entry of readdirSync(input, { withFileTypes: true, recursive: true })) {
+        if (entry.isFile() && wanted.test(entry.name)) consider(path.join(entry.parentPath, entry.name));
+      }
     }
   }
   return found;
 }
 
-/** Why the part built into `output` (and last stamped `stamp`) is out of date, or undefined when it is not. */
-function outdatedReason(root, output, stamp, inputs, wanted) {
+/** Why the part built into `output` is out of date, or undefined when it is not. */
+function outdatedReason(root, output, inputs, wanted) {
   const builtAt = mtimeMs(output);
   if (builtAt === undefined) return `${path.relative(root, output)} is missing`;
-  const reference = Math.max(builtAt, mtimeMs(stamp) ?? 0);
   const latest = newest(inputs, wanted);
-  if (latest && latest.time > reference) return `${path.relative(root, latest.file)} changed after the last build`;
+  if (latest && latest.time > builtAt) return `${path.relative(root, latest.file)} changed after the last build`;
   return undefined;
 }
 
@@ -82,7 +70,6 @@ function readJson(file) {
 /** Why the TypeScript projects need `tsc -b`, or undefined when every one is up to date. */
 function typescriptReason(root) {
   const rootConfig = path.join(root, 'tsconfig.json');
-  const stamp = stampFile(root, TYPESCRIPT);
   try {
     for (const reference of readJson(rootConfig).references ?? []) {
       const folder = path.resolve(root, reference.path);
@@ -95,7 +82,7 @@ function typescriptReason(root) {
       // An include pattern counts from its folder: `src/**/*` looks at all of src.
       const included = (config.include ?? ['.']).map((pattern) => path.resolve(folder, pattern.split(/[*?]/)[0]));
       const configs = [rootConfig, configFile, ...(config.extends ? [path.resolve(folder, config.extends)] : [])];
-      const reason = outdatedReason(root, buildInfo, stamp, [...configs, ...included], TYPESCRIPT_SOURCE);
+      const reason = outdatedReason(root, buildInfo, [...configs, ...included], TYPESCRIPT_SOURCE);
       if (reason) return reason;
     }
   } catch (error) {
@@ -112,7 +99,6 @@ export function outdatedParts(root) {
   const ui = outdatedReason(
     root,
     path.join(root, UI_OUTPUT),
-    stampFile(root, UI),
     UI_INPUTS.map((input) => path.join(root, input)),
     ANY_FILE,
   );

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { markBuilt, outdatedParts, TYPESCRIPT, UI } from './build-status.mjs';
+import { outdatedParts, TYPESCRIPT, UI } from './build-status.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -19,14 +19,12 @@ const BUILDS = {
 
 for (const { part, reason } of outdatedParts(root)) {
   console.log(`Building ${part} (${reason})…`);
-  const startedAt = new Date();
   const [command, args] = BUILDS[part];
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' && command === npm });
   if (result.status !== 0) {
     console.error(`keyframe: building ${part} failed; the service was not started`);
     process.exit(result.status ?? 1);
   }
-  markBuilt(root, part, startedAt);
 }
 
 await import(pathToFileURL(path.join(root, 'core', 'dist', 'main.js')).href);
