@@ -113,11 +113,9 @@ for (const key of excepted.keys()) {
 
 if (process.argv.includes('--arrows')) for (const arrow of [...arrows].sort()) console.log(`arrow ${arrow}`);
 if (!quiet) {
-  console.log(
-    `layers: ${units.size} folders and files, ${arrows.size} arrows, ${brokenArrows.size} against the layer order ` +
-      `(${upwardArrows.size} upward, ${brokenArrows.size - upwardArrows.size} other), ` +
-      `${used.size} file imports excepted in scripts/layer-exceptions.json`,
-  );
+  console.log(`layers: ${units.size} folders and files, ${arrows.size} arrows, ${brokenArrows.size} against the layer order `
+    + `(${upwardArrows.size} upward, ${brokenArrows.size - upwardArrows.size} other), `
+    + `${used.size} file imports excepted in scripts/layer-exceptions.json`);
   for (const arrow of [...brokenArrows].sort()) console.log(`  against the order: ${arrow}`);
 }
 if (failures.length > 0) {

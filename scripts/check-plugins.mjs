@@ -16,8 +16,7 @@ const ALLOWED_CORE_IMPORTS = new Set(['@keyframe/core', '@keyframe/core/protocol
 
 async function sourceFiles(folder) {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile() && /\.(ts|tsx|js|mjs)$/.test(entry.name))
+  return entries.filter((entry) => entry.isFile() && /\.(ts|tsx|js|mjs)$/.test(entry.name))
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
@@ -42,12 +41,10 @@ async function problemsOf(packageRoot) {
     const text = await readFile(file, 'utf8');
     for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
       const specifier = match[1];
-      const internal =
-        (specifier.startsWith('@keyframe/core') && !ALLOWED_CORE_IMPORTS.has(specifier)) ||
-        (specifier.startsWith('.') && path.resolve(path.dirname(file), specifier).startsWith(path.join(root, 'core') + path.sep));
+      const internal = (specifier.startsWith('@keyframe/core') && !ALLOWED_CORE_IMPORTS.has(specifier))
+        || (specifier.startsWith('.') && path.resolve(path.dirname(file), specifier).startsWith(path.join(root, 'core') + path.sep));
       if (internal) problems.push(`${path.relative(packageRoot, file)} imports core internals: ${specifier}`);
-      if (specifier === '@keyframe/test')
-        problems.push(`${path.relative(packageRoot, file)} imports @keyframe/test: use @keyframe/integration-testkit`);
+      if (specifier === '@keyframe/test') problems.push(`${path.relative(packageRoot, file)} imports @keyframe/test: use @keyframe/integration-testkit`);
     }
   }
   return problems;

@@ -19,9 +19,7 @@ function fail(message) {
 }
 
 if (!existsSync(GENERATOR)) fail('create/ is not built: run `npm run build` first');
-const { FEED_KINDS, UsageError, generateIntegration, keyProblem, resolveProject, workspaceLayout } = await import(
-  pathToFileURL(GENERATOR).href
-);
+const { FEED_KINDS, UsageError, generateIntegration, keyProblem, resolveProject, workspaceLayout } = await import(pathToFileURL(GENERATOR).href);
 
 const USAGE = `Usage: npm run new-integration -- <folder-name> <key> [--feed <kind>] [--port <n>]
 
@@ -54,9 +52,7 @@ function parseCommandLine(argv) {
   if (positionals.length !== 2) fail(`expected a folder name and a key, got ${positionals.length} argument(s)\n\n${USAGE}`);
   const [name, key] = positionals;
   if (!NAME_PATTERN.test(name)) {
-    fail(
-      `folder name "${name}" is not kebab-case: use lower-case letters and digits in words joined by "-", starting with a letter (e.g. racing-game)`,
-    );
+    fail(`folder name "${name}" is not kebab-case: use lower-case letters and digits in words joined by "-", starting with a letter (e.g. racing-game)`);
   }
   const badKey = keyProblem(key);
   if (badKey) fail(badKey);
@@ -131,9 +127,7 @@ async function main() {
   } else {
     console.log('KEYFRAME_PLUGINS_DIR is set: tsconfig.json was left alone.');
     if (path.relative(REPO, target).startsWith('..') || path.isAbsolute(path.relative(REPO, target))) {
-      console.warn(
-        `Warning: ${target} is outside ${REPO}: @keyframe/core, @keyframe/integration-testkit and tsyringe will not resolve from there until they are installed.`,
-      );
+      console.warn(`Warning: ${target} is outside ${REPO}: @keyframe/core, @keyframe/integration-testkit and tsyringe will not resolve from there until they are installed.`);
     }
   }
   const steps = inWorkspace
@@ -149,10 +143,7 @@ async function main() {
         ["npx mocha --no-config --require reflect-metadata 'dist/**/*.test.js'", 'run its unit and tape tests'],
       ];
   const width = Math.max(...steps.map(([command]) => command.length)) + 3;
-  const portLine =
-    project.port === undefined
-      ? ''
-      : `The placeholder port is ${project.port}: change it to your game's (package.json, and the README says where else).\n`;
+  const portLine = project.port === undefined ? '' : `The placeholder port is ${project.port}: change it to your game's (package.json, and the README says where else).\n`;
   console.log(`
 ${portLine}${path.join(shown, 'README.md')} lists what to change, in order.
 
