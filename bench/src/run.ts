@@ -13,7 +13,7 @@ import { benchPollLatency } from './poll-latency-bench.js';
 import { benchPushLatency } from './push-latency-bench.js';
 import { benchRecorder } from './recorder-bench.js';
 import { benchScreenText } from './screen-text-bench.js';
-import { benchStartup } from './startup-bench.js';
+import { benchNpmStart, benchStartup } from './startup-bench.js';
 import { benchState } from './state-bench.js';
 import { benchTailLatency } from './tail-latency-bench.js';
 
@@ -27,6 +27,7 @@ figures.push(await benchPollLatency());
 figures.push(await benchTailLatency());
 figures.push(await benchFolderLatency());
 figures.push(await benchStartup());
+figures.push(await benchNpmStart());
 figures.push(...(await benchIdleResources()));
 figures.push(...(await benchState()));
 figures.push(...(await benchRecorder()));
