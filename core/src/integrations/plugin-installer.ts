@@ -11,7 +11,6 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { extract } from 'tar';
 import { toWirePath } from '../protocol/wire-format.js';
 import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { checkHostVersion, discoverPlugins, inspectPackage, type DiscoveredPlugin } from './plugin-discovery.js';
@@ -69,6 +68,7 @@ async function packedTarball(spec: string, staging: string, npm: NpmCommand): Pr
 async function preflight(tarball: string, staging: string, context: InstallContext): Promise<DiscoveredPlugin> {
   const folder = path.join(staging, 'package');
   await mkdir(folder);
+  const { extract } = await import('tar');
   await extract({ file: tarball, cwd: folder, strip: 1 }).catch((error: unknown) => {
     throw new Error(`${tarball} is not a package tarball: ${error instanceof Error ? error.message : String(error)}`);
   });

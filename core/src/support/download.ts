@@ -6,7 +6,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import got from 'got';
 
 /**
  * Streams `url` into `file` (the caller's temporary name; readable by the user only) and returns its
@@ -17,6 +16,8 @@ export async function downloadToFile(url: string, file: string, onProgress?: (pe
   await mkdir(path.dirname(file), { recursive: true });
   const hash = createHash('sha256');
   let lastPercent = -1;
+  // Loaded here, not at start-up: importing got costs a tenth of a second of every start.
+  const { default: got } = await import('got');
   const stream = got.stream(url, { timeout: { connect: 15_000, response: 30_000, socket: 60_000 }, retry: { limit: 0 } });
   stream.on('downloadProgress', ({ percent }: { percent: number }) => {
     const whole = Math.floor(Math.min(1, Math.max(0, percent)) * 100);

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
-import { extract } from 'tar';
 
 /** Exit code by which the service asks the launcher to start `current` again (after `ApplyUpdate`). */
 export const RESTART_FOR_UPDATE_EXIT_CODE = 75;
@@ -68,6 +67,7 @@ export class InstallRoot {
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
     try {
+      const { extract } = await import('tar');
       await extract({ file: packageFile, cwd: staging, strict: true });
       await rm(target, { recursive: true, force: true });
       await rename(staging, target);

@@ -1,6 +1,5 @@
 // The update channel: a JSON feed of releases served over HTTP(S), read with got and checked
 // against its schema. Stable users see stable releases; beta users see both channels.
-import got from 'got';
 import semver from 'semver';
 import Type, { type Static } from 'typebox';
 import { describeProblems } from '../protocol/index.js';
@@ -31,6 +30,8 @@ export class UpdateFeedError extends Error {
 /** The feed's releases with valid versions and absolute package URLs; throws `UpdateFeedError`. */
 export async function fetchUpdateFeed(feedUrl: string, userAgent: string): Promise<FeedRelease[]> {
   let body: unknown;
+  // Loaded here, not at start-up: importing got costs a tenth of a second of every start.
+  const { default: got } = await import('got');
   try {
     body = await got(feedUrl, {
       timeout: { request: FEED_TIMEOUT_MS },

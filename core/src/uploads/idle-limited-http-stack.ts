@@ -3,7 +3,7 @@
 // with `NoAnswer`, which the transfer retries and reports, instead of waiting for the system's own
 // timeouts (minutes).
 import type { ClientRequest } from 'node:http';
-import * as tus from 'tus-js-client';
+import type * as tus from 'tus-js-client';
 
 /** The host let a request go unanswered for `idleMs`. */
 export class NoAnswer extends Error {
@@ -16,9 +16,13 @@ export class NoAnswer extends Error {
 export class IdleLimitedHttpStack implements tus.HttpStack {
   private readonly inner: tus.HttpStack;
 
-  constructor(private readonly idleMs: number) {
+  /** `Stack` is tus-js-client's `DefaultHttpStack`, passed in so that the module is loaded only where an upload runs. */
+  constructor(
+    Stack: typeof tus.DefaultHttpStack,
+    private readonly idleMs: number,
+  ) {
     // Node's `timeout` request option also counts while the connection is being made.
-    this.inner = new tus.DefaultHttpStack({ timeout: idleMs });
+    this.inner = new Stack({ timeout: idleMs });
   }
 
   createRequest(method: string, url: string): tus.HttpRequest {

@@ -3,7 +3,7 @@
 // server's offset, and the upload URL kept in a file in the data folder (keyed by the file's
 // fingerprint) so that a later run resumes instead of starting over.
 import { createReadStream, type ReadStream } from 'node:fs';
-import * as tus from 'tus-js-client';
+import type * as tus from 'tus-js-client';
 import { SignedOut, type AccountService } from '../accounts/account-service.js';
 import { IdleLimitedHttpStack, NoAnswer } from './idle-limited-http-stack.js';
 
@@ -16,7 +16,10 @@ interface NodeTus {
   Upload: new (file: ReadStream, options: UploadOptions) => tus.Upload;
   FileUrlStorage: new (filePath: string) => UrlStorage;
 }
-const nodeTus = tus as unknown as NodeTus;
+type TusModule = typeof tus & NodeTus;
+
+/** Loaded at the first upload, not at start-up: importing tus-js-client costs a twentieth of a second of every start. */
+const loadTus = async () => (await import('tus-js-client')) as unknown as TusModule;
 
 /** Waits between retries: long enough together (about 80 s) to ride out a platform restart. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 3000, 5000, 5000, 10000, 10000, 20000, 25000];
@@ -56,19 +59,22 @@ export interface TransferOptions {
 export class TusTransfer {
   private upload: tus.Upload | undefined;
   private stop: ((error: Error) => void) | undefined;
+  private aborted = false;
 
   constructor(private readonly options: TransferOptions) {}
 
   /** Sends the file (or what the server lacks of it); resolves with the upload's URL. */
-  run(): Promise<string> {
+  async run(): Promise<string> {
+    const tus = await loadTus();
+    if (this.aborted) throw new TransferAborted();
     return new Promise<string>((resolve, reject) => {
       this.stop = reject;
-      const upload = new nodeTus.Upload(createReadStream(this.options.filePath), {
-        ...authorizationOptions(this.options.account, RETRY_DELAYS_MS, this.options.onRetry),
+      const upload = new tus.Upload(createReadStream(this.options.filePath), {
+        ...authorizationOptions(tus, this.options.account, RETRY_DELAYS_MS, this.options.onRetry),
         endpoint: this.options.endpoint,
         chunkSize: this.options.chunkBytes,
         metadata: { ...this.options.metadata },
-        urlStorage: new nodeTus.FileUrlStorage(this.options.urlStorageFile),
+        urlStorage: new tus.FileUrlStorage(this.options.urlStorageFile),
         storeFingerprintForResuming: true,
         removeFingerprintOnSuccess: true,
         onProgress: this.options.onProgress,
@@ -89,24 +95,27 @@ export class TusTransfer {
 
   /** Stops sending; with `terminate`, also asks the server to delete what it received (tus termination). */
   async abort(terminate: boolean): Promise<void> {
+    this.aborted = true;
     this.stop?.(new TransferAborted());
     await this.upload?.abort(terminate);
   }
 }
 
 /** Deletes an upload the server holds (tus termination), e.g. one that finished before a restart. */
-export function terminateUpload(url: string, account: AccountService): Promise<void> {
-  return tus.Upload.terminate(url, authorizationOptions(account, TERMINATE_RETRY_DELAYS_MS));
+export async function terminateUpload(url: string, account: AccountService): Promise<void> {
+  const tus = await loadTus();
+  return tus.Upload.terminate(url, authorizationOptions(tus, account, TERMINATE_RETRY_DELAYS_MS));
 }
 
 function authorizationOptions(
+  tus: TusModule,
   account: AccountService,
   retryDelays: number[],
   onRetry: (problem: string, delayMs: number) => void = () => undefined,
 ): UploadOptions {
   return {
     retryDelays,
-    httpStack: new IdleLimitedHttpStack(IDLE_LIMIT_MS),
+    httpStack: new IdleLimitedHttpStack(tus.DefaultHttpStack, IDLE_LIMIT_MS),
     onBeforeRequest: async (request) => {
       request.setHeader('Authorization', `Bearer ${await account.accessToken()}`);
     },

@@ -2,7 +2,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import got, { type CancelableRequest, type Response } from 'got';
+import type { CancelableRequest, Response } from 'got';
 import type { PollInput, PollOptions } from '../../sdk/feed-types.js';
 import { HTTP_SCHEMES, loopbackUrl } from './loopback.js';
 import { requestHeaders } from './request-headers.js';
@@ -70,6 +70,10 @@ export class LocalPoller implements LiveSource {
     } catch (error) {
       return { error: (error as Error).message };
     }
+    // Loaded at the first poll, not at start-up: importing got costs a tenth of a second of every start.
+    const { default: got } = await import('got');
+    // Closed while it loaded: no request, the loop ends on the stop.
+    if (this.stopping.signal.aborted) return { error: 'stopped' };
     let tooLarge = false;
     const request = got(url, {
       retry: { limit: 0 },
