@@ -15,6 +15,7 @@ import { benchRecorder } from './recorder-bench.js';
 import { benchScreenText } from './screen-text-bench.js';
 import { benchNpmStart, benchStartup } from './startup-bench.js';
 import { benchState } from './state-bench.js';
+import { benchSyntheticCapture } from './synthetic-capture-bench.js';
 import { benchTailLatency } from './tail-latency-bench.js';
 
 const RESULTS = fileURLToPath(new URL('../results.json', import.meta.url));
@@ -31,6 +32,7 @@ figures.push(await benchNpmStart());
 figures.push(...(await benchIdleResources()));
 figures.push(...(await benchState()));
 figures.push(...(await benchRecorder()));
+figures.push(await benchSyntheticCapture());
 figures.push(...(await benchClips()));
 figures.push(await benchHighlight());
 figures.push(await benchCompression());
