@@ -14,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { measure, median, type Figure } from './harness.js';
 import { processUse, startEmptyNode } from './process-use.js';
+import { ffmpegChild } from './synthetic-capture-bench.js';
 
 const run = promisify(execFile);
 const REPLAY_SECONDS = 30;
@@ -21,13 +22,6 @@ const SAVES = 5;
 const START_RUNS = 5;
 const CPU_WINDOW_MS = 20_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function ffmpegChild(servicePid: number): Promise<number> {
-  const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(servicePid)]);
-  const line = stdout.split('\n').find((row) => row.trim().endsWith('ffmpeg'));
-  if (!line) throw new Error('the service runs no ffmpeg');
-  return Number(line.trim().split(/\s+/)[0]);
-}
 
 interface SaveLog {
   fields: { tookMs: number; waitedForSegmentMs: number };

@@ -42,6 +42,8 @@ export interface CaptureInputs {
   video: string;
   /** A filter the picture needs in the encode, before it is scaled (the test pattern's wall-clock timestamps). */
   videoFilter?: string;
+  /** The picture is the flat test pattern: the encoder takes its cheapest preset, which costs least on it. */
+  flatPicture?: boolean;
   /** Size of the captured picture when known; the encoder scales it to the target format. */
   captureSize?: { width: number; height: number };
   /** The audio tracks in output order, never empty (silence when no device can be heard); track 0 is the full mix. */
@@ -66,21 +68,40 @@ const LIVE_QUEUE_FRAMES = 2;
 /** Behind the clock by more than this, the test pattern starts its pacing afresh instead of catching up in a burst. */
 const LIVE_RESYNC_SECONDS = 0.25;
 
+/** The test pattern's background: a flat slate blue. */
+const PATTERN_BACKGROUND = '0x203040';
+/** The moving square's side, as a share of the picture's height. */
+const PATTERN_SQUARE_SHARE = 1 / 9;
+/** Seconds the square takes to cross the picture. */
+const PATTERN_CROSSING_SECONDS = 4;
+
 /**
- * A moving test pattern that behaves like a screen grab: at most `frameRate` frames a second, paced
- * by the wall clock (`realtime`), and stamped with the wall clock as each frame is encoded
+ * A test pattern that behaves like a screen grab: at most `frameRate` frames a second, paced by the
+ * wall clock (`realtime`), and stamped with the wall clock as each frame is encoded
  * (`WALL_CLOCK_TIMESTAMPS`). So an encode that cannot keep up misses frames, as with a real capture,
  * instead of falling behind real time (with `-re`, frame n was stamped n/rate whenever it was
  * encoded: a slow encode made a file shorter than the time recorded, and a crash lost the difference).
+ *
+ * It is cheap to make and to encode, so tests and headless users do not pay a full-size encode of a
+ * detailed picture: one flat frame made once and repeated (`loop`), already in the encoder's pixel
+ * format, with a white square moving across it, so every frame still differs from the last. At
+ * 1080p60 the whole recording's ffmpeg takes well under half a core (testsrc2 took more than one).
  */
 export function liveTestPattern(width: number, height: number, frameRate: number): string[] {
+  const square = Math.max(2, Math.round((height * PATTERN_SQUARE_SHARE) / 2) * 2);
+  const step = Math.max(1, Math.round((width - square) / (frameRate * PATTERN_CROSSING_SECONDS)));
+  const background =
+    `color=c=${PATTERN_BACKGROUND}:size=${width}x${height}:rate=${frameRate},format=yuv420p,` +
+    `trim=end_frame=1,loop=loop=-1:size=1:start=0,setpts=N/(${frameRate}*TB)`;
+  const moving = `overlay=x='mod(n*${step},${Math.max(1, width - square)})':y=${Math.floor((height - square) / 4) * 2}:eval=frame:format=yuv420`;
   return [
     '-thread_queue_size',
     String(LIVE_QUEUE_FRAMES),
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=size=${width}x${height}:rate=${frameRate},realtime=limit=${LIVE_RESYNC_SECONDS}`,
+    `${background}[background];color=c=white:size=${square}x${square}:rate=${frameRate}[square];` +
+      `[background][square]${moving},realtime=limit=${LIVE_RESYNC_SECONDS}`,
   ];
 }
 
@@ -92,7 +113,7 @@ export function liveTestPattern(width: number, height: number, frameRate: number
 export const WALL_CLOCK_TIMESTAMPS = 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)';
 
 /**
- * A moving test pattern (`liveTestPattern`) and a 440 Hz tone, paced in real time (`-re`; sound is
+ * A test pattern (`liveTestPattern`) and a 440 Hz tone, paced in real time (`-re`; sound is
  * cheap to encode, it keeps up). With a video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead
  * of the pattern, from its start at every recording and looped: end-to-end tests of on-screen text
  * draw their messages into it.
@@ -109,7 +130,7 @@ export class SyntheticCaptureSource implements CaptureSource {
     const args = [...picture, '-re', '-f', 'lavfi', '-i', `sine=frequency=${TONE_FREQUENCY_HZ}:sample_rate=${AUDIO_SAMPLE_RATE}`];
     // A video file's size is its own (not probed): the recording scales it to the requested format.
     // It keeps its own timestamps too, paced by `-re`.
-    const pattern = this.videoFile ? {} : { captureSize: { width, height }, videoFilter: WALL_CLOCK_TIMESTAMPS };
+    const pattern = this.videoFile ? {} : { captureSize: { width, height }, videoFilter: WALL_CLOCK_TIMESTAMPS, flatPicture: true };
     if (!separateAudioTracks) {
       return { args, video: '0:v', ...pattern, audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }] };
     }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SyntheticCaptureSource, type CaptureInputs } from './capture-source.js';
 import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
@@ -52,6 +53,17 @@ describe('session encoding', () => {
     const nvenc = { friendlyName: 'H.264 (NVIDIA NVENC)', internalEncoderId: 'h264_nvenc', isHardwareEncoder: true };
     expect(recordingEncodingArgs({ inputs, video, codecs: [nvenc], outputs: { sessionPath: 'o.mp4' } })).to.include('h264_nvenc');
     expect(recordingEncodingArgs({ inputs, video, codecs: [], outputs: { sessionPath: 'o.mp4' } })).to.include('libx264');
+  });
+
+  it("encodes the synthetic test pattern with x264's cheapest preset, a screen grab with its real-time one", () => {
+    const format = { width: 1280, height: 720, frameRate: 30 };
+    const preset = (inputs: CaptureInputs) => {
+      const args = recordingEncodingArgs({ inputs, video: crfVideo(format, 23), outputs: { sessionPath: 'o.mp4' } });
+      return args[args.indexOf('-preset') + 1];
+    };
+    expect(preset(new SyntheticCaptureSource().inputs(format))).to.equal('ultrafast');
+    expect(preset(new SyntheticCaptureSource('game.mp4').inputs(format))).to.equal('superfast');
+    expect(preset({ args: ['-i', 'a'], video: '0:v', audioTracks: [{ map: '1:a', name: 'Full Mix' }] })).to.equal('superfast');
   });
 });
 

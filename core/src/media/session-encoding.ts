@@ -95,7 +95,11 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
     '-map',
     inputs.video,
     ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
-    ...videoEncoderArgs(video, codecs, { live: true, ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}) }),
+    ...videoEncoderArgs(video, codecs, {
+      live: true,
+      ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}),
+      ...(inputs.flatPicture ? { flatPicture: true } : {}),
+    }),
     '-c:a',
     'aac',
     '-b:a',

@@ -155,6 +155,18 @@ describe('video encoder arguments', () => {
     expect(offline).to.not.include('-force_key_frames');
   });
 
+  it("encodes the flat test pattern with x264's cheapest preset, keyframes and rate control unchanged", () => {
+    const settings = { ...BASE, encoder: 'cpu' as const, rateControl: 'CRF' as const, crfValue: 20 };
+    const live = videoEncoderArgs(settings, [codec('libx264')], { live: true });
+    const flat = videoEncoderArgs(settings, [codec('libx264')], { live: true, flatPicture: true });
+    expect(flat).to.deep.equal(
+      live.flatMap((arg) => (arg === 'superfast' ? ['ultrafast'] : arg === 'zerolatency' ? [arg, '-threads', '1'] : [arg])),
+    );
+    // A hardware encoder costs no CPU for it: its live preset stays.
+    const nvenc = (flatPicture: boolean) => encoderArgs(encoderProfile('h264_nvenc')!, BASE, { live: true, flatPicture });
+    expect(nvenc(true)).to.deep.equal(nvenc(false));
+  });
+
   it("builds the hardware encoders' arguments", () => {
     const args = (id: string, change: Partial<VideoEncoderSettings>) => encoderArgs(encoderProfile(id)!, { ...BASE, ...change });
     expect(args('h264_nvenc', { rateControl: 'CBR' })).to.deep.equal([

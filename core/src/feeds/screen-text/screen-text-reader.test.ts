@@ -94,6 +94,20 @@ describe('ScreenTextReader (real tesseract on drawn frames)', function () {
     });
   });
 
+  it('recognises the same region pixels once: a later frame with the same text region gets the same reading', async () => {
+    const options: ScreenTextOptions = { region: EVENT_REGION, intervalMs: 250, preprocess: { kind: 'threshold', level: 200 } };
+    let recognitions = 0;
+    const counting = { recognize: (image: Buffer) => ((recognitions += 1), lease.recognize(image)) };
+    const reader = new ScreenTextReader('hud', options, counting);
+    const frame = await frameOf(1920, 1080, 'colourBars', whiteText('ASSIST'));
+    const first = await reader.read(frame);
+    const again = await reader.read({ ...frame, timeMs: 1500 });
+    expect(recognitions).to.equal(1);
+    if (first.kind !== 'read' || again.kind !== 'read') return expect.fail('both frames must be read');
+    expect(first.input.text).to.equal('ASSIST');
+    expect(again.input).to.deep.equal({ ...first.input, frameTimeMs: 1500 });
+  });
+
   it('refuses options that cannot work, when the feed is made', () => {
     const preprocess = { kind: 'threshold', level: 200 } as const;
     expect(

@@ -35,11 +35,13 @@ export async function createOfflineWorker(layout: 'line' | 'sparse' = 'line'): P
     cacheMethod: 'none',
   });
   // The dpi silences "Estimating resolution"; the debug file, the statistics tesseract prints to
-  // stdout for a line it finds no text in.
+  // stdout for a line it finds no text in. A line is black on white already (binarize.ts): tesseract's
+  // second reading of a doubtful line inverted (white on black) only doubles the cost of noise.
   await worker.setParameters({
     tessedit_pageseg_mode: layout === 'line' ? PSM.SINGLE_LINE : PSM.SPARSE_TEXT,
     user_defined_dpi: '300',
     debug_file: '/dev/null',
+    ...(layout === 'line' ? { tessedit_do_invert: '0' } : {}),
   });
   return worker;
 }
