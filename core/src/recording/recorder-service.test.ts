@@ -31,8 +31,8 @@ class EndingSource implements CaptureSource {
   constructor(private readonly seconds: number) {}
   inputs(format: CaptureRequest) {
     const inputs = new SyntheticCaptureSource().inputs(format);
-    // The source's own options end at the first filter after it (the test pattern's pacing).
-    return { ...inputs, args: inputs.args.map((arg) => arg.replace(/^((?:testsrc2|sine)=[^,]*)/, `$1:duration=${this.seconds}`)) };
+    // Each input (the test pattern, the tone) is read for that long only: then ffmpeg ends by itself.
+    return { ...inputs, args: inputs.args.flatMap((arg) => (arg === '-i' ? ['-t', String(this.seconds), arg] : [arg])) };
   }
 }
 
