@@ -241,7 +241,8 @@ describe('hardening: faults', function () {
       const cache = path.join(disk.path, 'cache');
       frontend.send('SetCacheLocation', { Path: cache });
       await frontend.until('Settings', (settings) => settings.cacheFolder === cache, 30_000);
-      await fillDisk(disk.path, 3 * 1024 * 1024);
+      // The test pattern encodes to a few tens of KiB a second: 128 KiB left fills within seconds.
+      await fillDisk(disk.path, 128 * 1024);
       await responsive('full disk during a recording', frontend, async () => {
         frontend.send('StartRecording');
         const told = await modal(frontend, /out of disk space|write error|cannot write/i, 120_000);
