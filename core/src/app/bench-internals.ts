@@ -14,7 +14,8 @@ export function serviceOf<T>(service: KeyframeService, token: InjectionToken<T>)
 // Services the bench resolves.
 export { ClipService } from '../jobs/clip/clip-service.js';
 export { JobRunner } from '../jobs/job-runner.js';
-export { ContentLibrary } from '../library/content-library.js';
+export { ContentLibrary, newContentId } from '../library/content-library.js';
+export { encodeSidecar } from '../library/content-sidecar.js';
 export { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
 export { EVENT_SINK } from '../protocol/event-sink.js';
 export { SettingsStore } from '../settings/settings-store.js';

@@ -26,6 +26,7 @@ describe('ContentLibrary', () => {
     const next = app.fresh(ContentLibrary);
     state.follow({ library: next });
     await next.load();
+    await next.videosChecked();
     return next;
   };
   const session = (filePath: string, from: string, seconds: number, createdAt = new Date(Date.parse(from) + seconds * 1000)) => ({

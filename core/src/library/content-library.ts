@@ -9,12 +9,14 @@ import { thumbnailPath } from '../media/thumbnail.js';
 import { waveformPath } from '../media/waveform.js';
 import { toWirePath, TYPE_FOLDERS, type ContentType } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
+import { errorCode } from '../support/file-errors.js';
 import { Logger } from '../support/logger.js';
 import { samePath } from '../support/paths.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import type { ContentBookmark, ContentRecord } from './content-item.js';
 import { decodeSidecar, encodeSidecar } from './content-sidecar.js';
+import { folderStamp, LibraryIndex, sameStamp, type IndexedFolder, type IndexedSidecars } from './library-index.js';
 
 export type { ContentBookmark, ContentRecord } from './content-item.js';
 
@@ -47,6 +49,10 @@ export type LibraryEvents = {
 };
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
+/** Stats in flight at once while checking videos after a load: the file system's thread pool stays free for the rest. */
+const VIDEO_CHECKS_AT_ONCE = 16;
+/** Sidecars read at once when a folder is read again. */
+const SIDECAR_READS_AT_ONCE = 32;
 export const newContentId = () => randomUUID().replaceAll('-', '');
 
 @injectable()
@@ -55,6 +61,8 @@ export class ContentLibrary {
   /** One write at a time per item, each of its newest version. */
   private readonly writes = new Map<string, Promise<void>>();
   private readonly logger: Logger;
+  private readonly index: LibraryIndex;
+  private videoCheck: Promise<void> = Promise.resolve();
   readonly events = new TypedEvents<LibraryEvents>();
 
   constructor(
@@ -62,6 +70,7 @@ export class ContentLibrary {
     logger: Logger,
   ) {
     this.logger = logger.child('content');
+    this.index = new LibraryIndex(() => this.metadataFolder, this.logger);
   }
 
   get metadataFolder(): string {
@@ -74,43 +83,92 @@ export class ContentLibrary {
   }
 
   /**
-   * Reads every sidecar. Broken ones are logged and skipped; items whose video is gone are left
-   * on disk but not listed (the video may be on a drive that is not plugged in).
+   * Lists every item: from the library index where it agrees with the metadata folders, from the sidecars
+   * of a folder where it does not (docs/protocol.md, "Library index"). Broken sidecars are logged and
+   * skipped. Items whose video is gone are dropped from the list by a check that follows (`videosChecked`)
+   * and left on disk (the video may be on a drive that is not plugged in).
    */
   async load(): Promise<void> {
-    const loaded = new Map<string, ContentRecord>();
-    let missingVideos = 0;
+    const indexed = await this.index.read();
+    const found = new Map<string, IndexedFolder>();
+    const reread: string[] = [];
     for (const type of Object.keys(TYPE_FOLDERS) as ContentType[]) {
-      const folder = path.join(this.metadataFolder, TYPE_FOLDERS[type]);
-      let names: string[];
-      try {
-        names = await readdir(folder);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn('metadata folder unreadable', { folder, error });
+      const typeFolder = TYPE_FOLDERS[type];
+      const folder = path.join(this.metadataFolder, typeFolder);
+      const names = await this.sidecarNames(folder);
+      if (names === undefined) continue;
+      // After the listing, before the contents: a sidecar changed meanwhile moves the stamp, and the index taken later does not vouch for it.
+      const stamp = await folderStamp(folder).catch(() => undefined);
+      const previous = indexed?.get(typeFolder);
+      if (previous && sameStamp(previous.stamp, stamp) && sameNames(previous.sidecars, names)) {
+        found.set(typeFolder, previous);
         continue;
       }
-      for (const name of names) {
-        const file = path.join(folder, name);
-        if (/\.json\.tmp-/.test(name)) {
-          await rm(file, { force: true }); // a write that a crash interrupted; the sidecar itself is intact
-          continue;
-        }
-        if (name.startsWith('.') || !name.endsWith('.json')) continue;
-        const read = await readSidecar(file, type, this.logger);
-        if (!read) continue;
-        if (read.videoBytes === undefined) {
-          missingVideos++;
-          continue;
-        }
-        const { record } = read;
-        if (!record.sizeBytes && read.videoBytes > 0) record.sizeBytes = read.videoBytes;
-        loaded.set(record.id, record);
-      }
+      reread.push(typeFolder);
+      found.set(typeFolder, { stamp, sidecars: await readSidecars(folder, type, names, this.logger) });
     }
+    this.index.replace(found, reread.length > 0 || indexed === undefined);
     this.items.clear();
-    for (const [id, record] of loaded) this.items.set(id, record);
-    this.logger.info('content loaded', { items: loaded.size, missingVideos });
+    for (const { sidecars } of found.values()) for (const record of sidecars.values()) if (record) this.items.set(record.id, record);
+    this.logger.info('content loaded', { items: this.items.size, fromIndex: indexed !== undefined, reread });
     this.publish();
+    this.videoCheck = this.checkVideos();
+  }
+
+  /** Settles when the check of the videos that `load` started has dropped the items whose video is gone. */
+  videosChecked(): Promise<void> {
+    return this.videoCheck;
+  }
+
+  /** Writes a pending library index now (at stop); the sidecars are written already. */
+  flush(): Promise<void> {
+    return this.index.flush();
+  }
+
+  dispose(): void {
+    this.index.dispose();
+  }
+
+  /** The sidecar file names of a type folder, after removing what interrupted writes left; undefined when there is no such folder. */
+  private async sidecarNames(folder: string): Promise<string[] | undefined> {
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') this.logger.warn('metadata folder unreadable', { folder, error });
+      return undefined;
+    }
+    const sidecars: string[] = [];
+    for (const name of names) {
+      // A write that a crash interrupted; the sidecar itself is intact.
+      if (/\.json\.tmp-/.test(name)) await rm(path.join(folder, name), { force: true });
+      else if (!name.startsWith('.') && name.endsWith('.json')) sidecars.push(name);
+    }
+    return sidecars;
+  }
+
+  /**
+   * Stats the listed items' videos a few at a time and drops those whose video is gone, in one `State`;
+   * fills in a size the sidecar did not know. Items changed meanwhile are left to their change.
+   */
+  private async checkVideos(): Promise<void> {
+    const pending = [...this.items.values()];
+    let missing = 0;
+    const check = async (record: ContentRecord) => {
+      const bytes = await fileSize(record.filePath);
+      if (this.items.get(record.id) !== record) return;
+      if (bytes === undefined) {
+        this.items.delete(record.id);
+        missing++;
+      } else if (!record.sizeBytes && bytes > 0) this.items.set(record.id, { ...record, sizeBytes: bytes });
+    };
+    for (let start = 0; start < pending.length; start += VIDEO_CHECKS_AT_ONCE) {
+      await Promise.all(pending.slice(start, start + VIDEO_CHECKS_AT_ONCE).map(check));
+    }
+    if (missing > 0) {
+      this.logger.info('content whose video is gone not listed', { missingVideos: missing });
+      this.publish();
+    }
   }
 
   list(): readonly ContentRecord[] {
@@ -183,12 +241,12 @@ export class ContentLibrary {
     this.items.delete(id);
     await this.writes.get(id)?.catch(() => undefined); // a sidecar write in flight must not bring it back
     const cacheFolder = this.settings.current.cacheFolder;
+    const sidecar = this.sidecarPath(record);
+    await rm(sidecar, { force: true })
+      .then(() => this.index.removed(TYPE_FOLDERS[record.type], id))
+      .catch((error: unknown) => this.logger.warn('could not delete a file of removed content', { file: sidecar, error }));
     await Promise.all(
-      [
-        this.sidecarPath(record),
-        thumbnailPath(cacheFolder, TYPE_FOLDERS[record.type], id),
-        waveformPath(cacheFolder, TYPE_FOLDERS[record.type], id),
-      ].map((file) =>
+      [thumbnailPath(cacheFolder, TYPE_FOLDERS[record.type], id), waveformPath(cacheFolder, TYPE_FOLDERS[record.type], id)].map((file) =>
         rm(file, { force: true }).catch((error: unknown) =>
           this.logger.warn('could not delete a file of removed content', { file, error }),
         ),
@@ -242,7 +300,9 @@ export class ContentLibrary {
       .catch(() => undefined)
       .then(async () => {
         const record = this.items.get(id);
-        if (record) await writeFileAtomic(this.sidecarPath(record), encodeSidecar(record));
+        if (!record) return;
+        await writeFileAtomic(this.sidecarPath(record), encodeSidecar(record));
+        await this.index.written(TYPE_FOLDERS[record.type], record);
       });
     this.writes.set(id, next);
     void next
@@ -254,12 +314,12 @@ export class ContentLibrary {
   }
 }
 
-/** A sidecar of either version, and the size of its video now (undefined: the video is gone); logged and undefined when unusable. */
+/** A sidecar of either version; logged and undefined when unusable. Only a version 1 sidecar needs its video's size (it kept a rounded one). */
 export async function readSidecar(
   file: string,
   type: ContentType,
   logger: Logger,
-): Promise<{ record: ContentRecord; version: number; videoBytes: number | undefined } | undefined> {
+): Promise<{ record: ContentRecord; version: number } | undefined> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
@@ -267,8 +327,9 @@ export async function readSidecar(
     logger.warn('content sidecar skipped: not readable JSON', { file, error: (error as Error).message });
     return undefined;
   }
+  const isV1 = typeof value === 'object' && value !== null && !('version' in value);
   const filePath = (value as { filePath?: unknown } | null)?.filePath;
-  const videoBytes = typeof filePath === 'string' ? await fileSize(filePath) : undefined;
+  const videoBytes = isV1 && typeof filePath === 'string' ? await fileSize(filePath) : undefined;
   const reading = decodeSidecar(value, videoBytes);
   if (!reading.ok) {
     logger.warn('content sidecar skipped: unexpected shape', { file, problems: reading.problems });
@@ -279,7 +340,22 @@ export async function readSidecar(
     logger.warn('content sidecar skipped: id or type does not match its place', { file, id: record.id, type: record.type });
     return undefined;
   }
-  return { record, version, videoBytes };
+  return { record, version };
+}
+
+/** The sidecars `names` of a type folder, a few read at once; null for one the library skips. */
+async function readSidecars(folder: string, type: ContentType, names: readonly string[], logger: Logger): Promise<IndexedSidecars> {
+  const sidecars: IndexedSidecars = new Map();
+  for (let start = 0; start < names.length; start += SIDECAR_READS_AT_ONCE) {
+    const batch = names.slice(start, start + SIDECAR_READS_AT_ONCE);
+    const reads = await Promise.all(batch.map((name) => readSidecar(path.join(folder, name), type, logger)));
+    batch.forEach((name, position) => sidecars.set(name, reads[position]?.record ?? null));
+  }
+  return sidecars;
+}
+
+function sameNames(sidecars: IndexedSidecars, names: readonly string[]): boolean {
+  return sidecars.size === names.length && names.every((name) => sidecars.has(name));
 }
 
 /**

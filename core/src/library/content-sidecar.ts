@@ -41,7 +41,7 @@ const SidecarV2 = Type.Object({
   recordedFrom: Type.Optional(IsoDate),
   recordedUntil: Type.Optional(IsoDate),
 });
-type SidecarV2 = Static<typeof SidecarV2>;
+export type SidecarV2 = Static<typeof SidecarV2>;
 
 const SidecarV1 = Type.Intersect([
   ContentItem,
@@ -66,14 +66,30 @@ export function decodeSidecar(value: unknown, videoBytes: number | undefined): S
 }
 
 export function encodeSidecar(record: ContentRecord): string {
-  const sidecar: SidecarV2 = {
+  return `${JSON.stringify(toSidecar(record), null, 2)}\n`;
+}
+
+/** The version 2 sidecar of `record` as a value (also what the library index keeps of each). */
+export function toSidecar(record: ContentRecord): SidecarV2 {
+  return {
     version: SIDECAR_VERSION,
     ...record,
     createdAt: record.createdAt.toISOString(),
     recordedFrom: record.recordedFrom?.toISOString(),
     recordedUntil: record.recordedUntil?.toISOString(),
   };
-  return `${JSON.stringify(sidecar, null, 2)}\n`;
+}
+
+/**
+ * A version 2 sidecar as the library index keeps it, which this service wrote and checked when it read the
+ * sidecar: only what tells a damaged index from a sound one is checked (a full check costs more than reading it).
+ */
+export function fromIndexedSidecar(value: unknown, id: string): ContentRecord | undefined {
+  const sidecar = value as Partial<SidecarV2> | null;
+  if (typeof sidecar !== 'object' || sidecar === null || sidecar.version !== SIDECAR_VERSION || sidecar.id !== id) return undefined;
+  if (typeof sidecar.createdAt !== 'string' || !Array.isArray(sidecar.bookmarks)) return undefined;
+  const record = fromV2(sidecar as SidecarV2);
+  return Number.isNaN(record.createdAt.getTime()) ? undefined : record;
 }
 
 function fromV2(sidecar: SidecarV2): ContentRecord {
