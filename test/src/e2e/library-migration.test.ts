@@ -20,9 +20,11 @@ describe('library migration from sidecar format 1', function () {
   let data: string;
   const metadata = () => path.join(data, 'cache', 'metadata');
 
-  /** The text of every sidecar, by path below the metadata folder. */
+  /** The text of every sidecar, by path below the metadata folder (in its type folder: the library index beside them is not one). */
   const sidecars = async (): Promise<Map<string, string>> => {
-    const names = (await readdir(metadata(), { recursive: true })).filter((name) => name.endsWith('.json')).sort();
+    const names = (await readdir(metadata(), { recursive: true }))
+      .filter((name) => name.endsWith('.json') && path.dirname(name) !== '.')
+      .sort();
     return new Map(await Promise.all(names.map(async (name) => [name, await readFile(path.join(metadata(), name), 'utf8')] as const)));
   };
   /** The service's State.content as sent, once it lists `count` items, and the service stopped again. */
