@@ -8,7 +8,7 @@ import { ContentLibrary, EVENT_SINK, SettingsStore, StatePublisher } from '@keyf
 import { createTestApp } from '@keyframe/core/testing';
 import type { EventContent, EventName } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/integration-testkit';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { measure, msSince, type Figure } from './harness.js';
@@ -70,6 +70,14 @@ export async function benchState(): Promise<Figure[]> {
         videoCheckMs = msSince(start);
       },
     );
+    // What trusting the index would cost if it checked every sidecar's own stamp (the choice in docs/protocol.md).
+    const statEach = await measure(
+      async () => {
+        for (const name of await readdir(sidecars)) await stat(path.join(sidecars, name));
+      },
+      RUNS,
+      1,
+    );
     const bareRead = await measure(
       async () => {
         for (const name of await readdir(sidecars)) JSON.parse(await readFile(path.join(sidecars, name), 'utf8'));
@@ -104,7 +112,8 @@ export async function benchState(): Promise<Figure[]> {
         runs: RUNS,
         note:
           `from the library index (docs/protocol.md, "Library index"); the videos are checked after the first State ` +
-          `(the last check took ${videoCheckMs.toFixed(0)} ms more); without an index (an older version's folder) ${withoutIndex.toFixed(0)} ms`,
+          `(the last check took ${videoCheckMs.toFixed(0)} ms more); without an index (an older version's folder) ${withoutIndex.toFixed(0)} ms; ` +
+          `a stat of every sidecar would add ${statEach.toFixed(0)} ms`,
       },
       {
         name: `rename to State sent, ${ITEMS} items`,
