@@ -107,7 +107,8 @@ export class ContentLibrary {
       reread.push(typeFolder);
       found.set(typeFolder, { stamp, sidecars: await readSidecars(folder, type, names, this.logger) });
     }
-    this.index.replace(found, reread.length > 0 || indexed === undefined);
+    const vanished = [...(indexed?.keys() ?? [])].some((typeFolder) => !found.has(typeFolder));
+    this.index.replace(found, reread.length > 0 || vanished || indexed === undefined);
     this.items.clear();
     for (const { sidecars } of found.values()) for (const record of sidecars.values()) if (record) this.items.set(record.id, record);
     this.logger.info('content loaded', { items: this.items.size, fromIndex: indexed !== undefined, reread });
