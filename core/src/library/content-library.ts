@@ -85,10 +85,11 @@ export class ContentLibrary {
   /**
    * Lists every item: from the library index where it agrees with the metadata folders, from the sidecars
    * of a folder where it does not (docs/protocol.md, "Library index"). Broken sidecars are logged and
-   * skipped. Items whose video is gone are dropped from the list by a check that follows (`videosChecked`)
+   * skipped. Items whose video is gone are dropped from the list by a check that follows (`videosChecked`;
+   * with `checkVideosLater`, when the caller calls `checkVideos`, e.g. once the service answers)
    * and left on disk (the video may be on a drive that is not plugged in).
    */
-  async load(): Promise<void> {
+  async load({ checkVideosLater = false }: { checkVideosLater?: boolean } = {}): Promise<void> {
     const indexed = await this.index.read();
     const found = new Map<string, IndexedFolder>();
     const reread: string[] = [];
@@ -113,10 +114,10 @@ export class ContentLibrary {
     for (const { sidecars } of found.values()) for (const record of sidecars.values()) if (record) this.items.set(record.id, record);
     this.logger.info('content loaded', { items: this.items.size, fromIndex: indexed !== undefined, reread });
     this.publish();
-    this.videoCheck = this.checkVideos();
+    if (!checkVideosLater) void this.checkVideos();
   }
 
-  /** Settles when the check of the videos that `load` started has dropped the items whose video is gone. */
+  /** Settles when the last check of the videos has dropped the items whose video is gone. */
   videosChecked(): Promise<void> {
     return this.videoCheck;
   }
@@ -152,7 +153,12 @@ export class ContentLibrary {
    * Stats the listed items' videos a few at a time and drops those whose video is gone, in one `State`;
    * fills in a size the sidecar did not know. Items changed meanwhile are left to their change.
    */
-  private async checkVideos(): Promise<void> {
+  checkVideos(): Promise<void> {
+    this.videoCheck = this.dropMissingVideos();
+    return this.videoCheck;
+  }
+
+  private async dropMissingVideos(): Promise<void> {
     const pending = [...this.items.values()];
     let missing = 0;
     const check = async (record: ContentRecord) => {
