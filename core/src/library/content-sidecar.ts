@@ -80,17 +80,31 @@ export function toSidecar(record: ContentRecord): SidecarV2 {
   };
 }
 
+/** A record as the library index keeps it: its version 2 sidecar without `version`. */
+export type IndexedSidecar = Omit<SidecarV2, 'version'>;
+
+export function toIndexedSidecar(record: ContentRecord): IndexedSidecar {
+  const { version: _version, ...sidecar } = toSidecar(record);
+  return sidecar;
+}
+
 /**
- * A version 2 sidecar as the library index keeps it, which this service wrote and checked when it read the
- * sidecar: only what tells a damaged index from a sound one is checked (a full check costs more than reading it).
+ * A record from what the library index keeps, which this service wrote after checking the sidecar: only
+ * what tells a damaged index from a sound one is checked (a full check costs more than reading it), and
+ * the parsed value becomes the record in place (a copy of every item would cost as much again).
  */
 export function fromIndexedSidecar(value: unknown, id: string): ContentRecord | undefined {
-  const sidecar = value as Partial<SidecarV2> | null;
-  if (typeof sidecar !== 'object' || sidecar === null || sidecar.version !== SIDECAR_VERSION || sidecar.id !== id) return undefined;
-  if (typeof sidecar.createdAt !== 'string' || !Array.isArray(sidecar.bookmarks)) return undefined;
-  const record = fromV2(sidecar as SidecarV2);
-  return Number.isNaN(record.createdAt.getTime()) ? undefined : record;
+  const entry = value as Partial<IndexedSidecar> | null;
+  if (typeof entry !== 'object' || entry === null || entry.id !== id || !Array.isArray(entry.bookmarks)) return undefined;
+  if (typeof entry.createdAt !== 'string') return undefined;
+  const record = entry as Omit<IndexedSidecar, 'createdAt' | 'recordedFrom' | 'recordedUntil'> & Partial<Record<DateField, string | Date>>;
+  for (const field of DATE_FIELDS) if (typeof record[field] === 'string') record[field] = new Date(record[field]);
+  const created = record.createdAt as Date;
+  return Number.isNaN(created.getTime()) ? undefined : (record as ContentRecord);
 }
+
+type DateField = 'createdAt' | 'recordedFrom' | 'recordedUntil';
+const DATE_FIELDS: readonly DateField[] = ['createdAt', 'recordedFrom', 'recordedUntil'];
 
 function fromV2(sidecar: SidecarV2): ContentRecord {
   const { version: _version, createdAt, recordedFrom, recordedUntil, ...rest } = sidecar;

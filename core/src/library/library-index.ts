@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../support/atomic-file.js';
 import { errorCode } from '../support/file-errors.js';
 import type { Logger } from '../support/logger.js';
 import type { ContentRecord } from './content-item.js';
-import { fromIndexedSidecar, toSidecar } from './content-sidecar.js';
+import { fromIndexedSidecar, toIndexedSidecar } from './content-sidecar.js';
 
 export const LIBRARY_INDEX_FILE = 'library-index.json';
 const INDEX_VERSION = 1;
@@ -184,7 +184,7 @@ export class LibraryIndex {
       const settled = unchanged && Math.max(stamp.mtimeMs, stamp.ctimeMs) < takenAt - RACY_MS;
       racy ||= unchanged && !settled;
       const values: Record<string, unknown> = {};
-      for (const [file, record] of folder.sidecars) values[file] = record === null ? null : toSidecar(record);
+      for (const [file, record] of folder.sidecars) values[file] = record === null ? null : toIndexedSidecar(record);
       folders[name] = settled ? { stamp, sidecars: values } : { sidecars: values };
     });
     const index: IndexFile = { version: INDEX_VERSION, folders };
