@@ -27,7 +27,7 @@ describe('ConnectionHub dialects', () => {
     const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     const [socket] = await accepted;
     await once(client, 'open');
-    hub.attach(socket, dialect);
+    hub.attach(socket, { dialect, statePatches: false });
     const message = once(client, 'message') as Promise<[Buffer]>;
     send();
     const [data] = await message;
