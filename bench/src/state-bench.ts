@@ -10,7 +10,7 @@ import type { EventContent, EventName, State } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/integration-testkit';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { measure, type Figure } from './harness.js';
+import { measure, median, msSince, type Figure } from './harness.js';
 
 const ITEMS = 5000;
 const RUNS = 9;
@@ -67,9 +67,14 @@ export async function benchState(): Promise<Figure[]> {
     const item = library.list()[ITEMS / 2]!;
     let title = 0;
     const sentBytes: number[] = [];
+    // From the State's change (the sidecar written, the list rebuilt) to the patch sent: the State's own share.
+    const stateShares: number[] = [];
+    let changedAt = 0n;
+    state.onChange(() => (changedAt = process.hrtime.bigint()));
     const rename = () =>
       new Promise<void>((resolve, reject) => {
         sink.onState = (frame) => {
+          stateShares.push(msSince(changedAt));
           sentBytes.push(Buffer.byteLength(frame));
           resolve();
         };
@@ -102,7 +107,7 @@ export async function benchState(): Promise<Figure[]> {
         baselineMedianMs: serialised,
         ratio: renamed / serialised,
         runs: RUNS * 3,
-        note: `includes the sidecar write and rebuilding the content list newest first; ${Math.max(...sentBytes)} bytes sent (StatePatch)`,
+        note: `includes the sidecar write and rebuilding the content list newest first; ${Math.max(...sentBytes)} bytes sent (StatePatch); ${median(stateShares).toFixed(2)} ms of it from the State's change to the patch sent`,
       },
     ];
   } finally {

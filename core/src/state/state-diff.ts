@@ -34,14 +34,26 @@ function diffObject(before: Record<string, Json>, after: Record<string, Json>, p
 }
 
 function diffArray(before: readonly Json[], after: readonly Json[], path: string, patch: JsonPatchOperation[]): void {
-  const beforeIds = idsOf(before);
-  const afterIds = idsOf(after);
-  const sameIds = beforeIds && afterIds && beforeIds.length === afterIds.length && beforeIds.every((id, index) => id === afterIds[index]);
-  if (beforeIds && afterIds && !sameIds) return diffById(before, beforeIds, after, afterIds, path, patch);
+  if (!sameIdsInOrder(before, after)) {
+    const beforeIds = idsOf(before);
+    const afterIds = idsOf(after);
+    if (beforeIds && afterIds) return diffById(before, beforeIds, after, afterIds, path, patch);
+  }
   const common = Math.min(before.length, after.length);
   for (let index = 0; index < common; index++) diffValue(before[index], after[index], `${path}/${index}`, patch);
   for (let index = before.length - 1; index >= common; index--) patch.push({ op: 'remove', path: `${path}/${index}` });
   for (let index = common; index < after.length; index++) patch.push({ op: 'add', path: `${path}/${index}`, value: after[index] });
+}
+
+/** The same elements or elements with the same ids, position by position (a change inside items only): compared in place. */
+function sameIdsInOrder(before: readonly Json[], after: readonly Json[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let index = 0; index < before.length; index++) {
+    const [was, is] = [before[index], after[index]];
+    if (was === is) continue;
+    if (!isPlainObject(was) || !isPlainObject(is) || was.id === undefined || was.id !== is.id) return false;
+  }
+  return true;
 }
 
 /**
