@@ -9,15 +9,21 @@ type State = EventContentMap['State'];
 export class IncrementalState {
   private state: State | undefined;
   private sequence = 0;
+  private resyncing = false;
 
-  /** The event the UI should see for `event` (a patch becomes the patched State), or `resync` when the copy is lost. */
-  receive(event: ServerEvent): ServerEvent | 'resync' {
+  /**
+   * The event the UI should see for `event` (a patch becomes the patched State); `resync` when the copy is
+   * lost and the full State must be asked for; undefined for patches that come before that State arrives.
+   */
+  receive(event: ServerEvent): ServerEvent | 'resync' | undefined {
     if (event.method === 'State') {
       this.state = event.content;
       this.sequence = 0;
+      this.resyncing = false;
       return event;
     }
     if (event.method !== 'StatePatch') return event;
+    if (this.resyncing) return undefined;
     const { sequence, patch } = event.content;
     if (!this.state || sequence !== this.sequence + 1) return this.lose();
     try {
@@ -31,6 +37,7 @@ export class IncrementalState {
 
   private lose(): 'resync' {
     this.state = undefined;
+    this.resyncing = true;
     return 'resync';
   }
 }
