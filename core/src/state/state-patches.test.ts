@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { mock } from 'node:test';
 import type { ContentRecord, LibraryEvents } from '../library/content-library.js';
-import type { EventContent, EventName, State } from '../protocol/index.js';
+import { applyJsonPatch, type EventContent, type EventName, type JsonPatchOperation, type State } from '../protocol/index.js';
 import type { EventSink, StateRevision } from '../protocol/event-sink.js';
 import type { RecorderEvents } from '../recording/recorder-service.js';
 import type { Recording, StartedRecording } from '../recording/recording.js';
@@ -13,10 +13,14 @@ import { TypedEvents } from '../support/typed-events.js';
 import { diffState } from './state-diff.js';
 import { STATE_BURST_MS, StatePublisher } from './state-publisher.js';
 
-/** A frontend that opted into patches, as the connection hub serves it (an independent RFC 6902 library applies them). */
+/**
+ * A frontend that opted into patches, as the connection hub serves it. An independent RFC 6902 library
+ * applies them to `copy`; Keyframe's own `applyJsonPatch` (what the UI uses) to `ownCopy`.
+ */
 class PatchingClient implements EventSink {
   readonly isConnected = true;
   copy: unknown;
+  ownCopy: unknown;
   held: number | undefined;
   fullStates = 0;
   patchBytes: number[] = [];
@@ -29,8 +33,10 @@ class PatchingClient implements EventSink {
       this.patchBytes.push(JSON.stringify(patch).length);
       // Through JSON, as on the wire.
       this.copy = fastJsonPatch.applyPatch(this.copy, JSON.parse(JSON.stringify(patch)) as Operation[], true, false).newDocument;
+      this.ownCopy = applyJsonPatch(this.ownCopy, JSON.parse(JSON.stringify(patch)) as JsonPatchOperation[]);
     } else {
       this.copy = JSON.parse(JSON.stringify(state));
+      this.ownCopy = JSON.parse(JSON.stringify(state));
       this.fullStates++;
     }
     this.held = revision;
@@ -157,7 +163,9 @@ function runSequence(seed: number, steps: number): PatchingClient {
     for (let index = 0; index < burst; index++) pick(operations)!();
     if (next() < 0.05) publisher.sendNow();
     else mock.timers.tick(STATE_BURST_MS);
-    expect(client.copy, `seed ${seed}, step ${step}`).to.deep.equal(JSON.parse(JSON.stringify(publisher.current)));
+    const full: unknown = JSON.parse(JSON.stringify(publisher.current));
+    expect(client.copy, `seed ${seed}, step ${step}`).to.deep.equal(full);
+    expect(client.ownCopy, `seed ${seed}, step ${step}, applyJsonPatch`).to.deep.equal(full);
   }
   publisher.dispose();
   return client;
@@ -186,8 +194,12 @@ describe('Incremental State', () => {
     records[2500] = { ...records[2500]!, title: 'Renamed' };
     library.emit('changed', [...records]);
     const before = client.copy;
+    const ownBefore = client.ownCopy as State;
     mock.timers.tick(STATE_BURST_MS);
     expect(client.copy).to.not.equal(before);
+    const ownAfter = client.ownCopy as State;
+    expect(ownAfter.content[2500]!.title).to.equal('Renamed');
+    expect(ownAfter.content[2499], 'applyJsonPatch shares what the patch leaves alone').to.equal(ownBefore.content[2499]);
     expect(client.patchBytes).to.have.length(1);
     expect(client.patchBytes[0]).to.be.below(2048);
     expect(diffState(before, JSON.parse(JSON.stringify(publisher.current)))).to.deep.equal([
