@@ -89,7 +89,6 @@ async function main(): Promise<void> {
       `  Data:      ${options.dataFolder}`,
       `  Content:   ${service.settings.contentFolder}`,
       `  Logs:      ${options.logFolder}`,
-      'Press Ctrl+C to stop.',
     ].join('\n'),
   );
 
@@ -110,6 +109,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   connectToLauncher(container.resolve(Updater), () => shutdown('Update installed', RESTART_FOR_UPDATE_EXIT_CODE));
+  // Frontends are answered from the banner on; this line says that the integrations and the capture engine are loaded too.
+  await service.loaded();
+  if (!stopping) console.log('Loaded. Press Ctrl+C to stop.');
 }
 
 main().catch((error: unknown) => {

@@ -125,6 +125,8 @@ export class IntegrationHost {
     for (const plugin of discovery.plugins) this.add(plugin);
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
+    // State lists them from here on, while their classes load.
+    this.publish();
     // A package the user has not approved adds no games either: it could start recordings.
     this.games.addCatalog(() =>
       [...this.integrations.values()]

@@ -292,6 +292,11 @@ export const State = Type.Object({
   integrationPackages: Type.Array(IntegrationPackage, {
     description: 'Extension: the integration packages that were refused, failed, wait for approval or need a restart',
   }),
+  loading: Type.Array(Type.String(), {
+    description:
+      'Extension: the parts of the service still starting after it answered (`captureEngine`, `integrations`, `gameDetection`); ' +
+      'empty once everything is loaded',
+  }),
 });
 export type State = Static<typeof State>;
 

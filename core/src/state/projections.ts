@@ -12,6 +12,7 @@ import type { IntegrationSettingsSchemas } from '../settings/integration-setting
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
+import type { StartupProgress } from '../support/startup-progress.js';
 
 export type StateChange = (change: Partial<State> | ((state: State) => void)) => void;
 
@@ -28,6 +29,12 @@ export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onCha
   };
   publish(settings.current.cacheFolder);
   return settings.onChange((next) => publish(next.cacheFolder));
+}
+
+/** `State.loading`: the parts of the service still starting; published at once. */
+export function projectLoading(startup: Pick<StartupProgress, 'events' | 'loading'>, target: StateTarget): () => void {
+  target.update({ loading: startup.loading });
+  return startup.events.on('changed', (loading) => target.update({ loading: [...loading] }));
 }
 
 /** `State.content`: the library's items, newest first. */

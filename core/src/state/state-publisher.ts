@@ -12,12 +12,14 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
+import type { StartupProgress } from '../support/startup-progress.js';
 import {
   projectCapabilities,
   projectIntegrationPackages,
   projectIntegrations,
   projectIntegrationSettings,
   projectLibrary,
+  projectLoading,
   projectSettings,
   projectStorage,
   projectUpdater,
@@ -48,6 +50,7 @@ export function initialState(cacheFolder: string): State {
     integrations: {},
     integrationSettings: {},
     integrationPackages: [],
+    loading: [],
   };
 }
 
@@ -63,6 +66,7 @@ export interface StateSources {
   settings: Pick<SettingsStore, 'current' | 'onChange'>;
   integrations: Pick<IntegrationHost, 'events'>;
   integrationSettings: Pick<IntegrationSettingsSchemas, 'events' | 'all'>;
+  startup: Pick<StartupProgress, 'events' | 'loading'>;
 }
 
 @injectable()
@@ -83,7 +87,7 @@ export class StatePublisher {
    * Features never write State themselves (nor read it to decide anything).
    */
   follow(sources: Partial<StateSources>): () => void {
-    const { recorder, library, capabilities, updater, storage, settings, integrations, integrationSettings } = sources;
+    const { recorder, library, capabilities, updater, storage, settings, integrations, integrationSettings, startup } = sources;
     const stops = [
       recorder && projectRecorder(recorder.events, (change) => this.update(change)),
       library && projectLibrary(library, this),
@@ -94,6 +98,7 @@ export class StatePublisher {
       integrations && projectIntegrations(integrations, this),
       integrationSettings && projectIntegrationSettings(integrationSettings, this),
       integrations && projectIntegrationPackages(integrations, this),
+      startup && projectLoading(startup, this),
     ];
     return () => stops.forEach((stop) => stop?.());
   }
