@@ -2,7 +2,7 @@
 // it declares), refuse integration changes during a recording, apply presets, and echo `Settings` to the frontend only when something changed.
 import path from 'node:path';
 import { inject, injectable, type InjectionToken } from 'tsyringe';
-import Value from 'typebox/value';
+import { Value } from '#typebox';
 import { CommandError } from '../protocol/refusal.js';
 import { Settings, describeProblems, type PresetName, type SettingsChanges } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';

@@ -4,7 +4,7 @@
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import Value from 'typebox/value';
+import { Value } from '#typebox';
 import { Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
