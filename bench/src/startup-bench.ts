@@ -100,7 +100,8 @@ async function timeToFirstAnswer(command: string, args: readonly string[], paren
       child.stdout.on('data', (chunk: Buffer) => {
         printed += chunk.toString();
         const found = /UI:\s+(http:\/\/\S+)/.exec(printed)?.[1];
-        if (found && printed.includes('Press Ctrl+C')) resolve(found);
+        // The address is printed once the service answers (the rest may still load).
+        if (found) resolve(found);
       });
       void exited.then(() => reject(new Error(`${command} exited before the service was ready:\n${printed}`)));
     });
