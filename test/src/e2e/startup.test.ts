@@ -52,6 +52,14 @@ describe('start-up', function () {
     data = await createTempFolder();
     await writeSlowPlugin(path.join(data.path, 'slow-plugins'));
   });
+  /** The service with the slow plugin, as soon as it prints its address. */
+  const startListening = () =>
+    ServiceProcess.start({
+      dataFolder: data.path,
+      legacyPort: 'off',
+      until: 'listening',
+      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_PLUGIN_DIRS: path.join(data.path, 'slow-plugins') },
+    });
   afterEach(async () => {
     await client?.close();
     await service?.stop();
@@ -59,12 +67,7 @@ describe('start-up', function () {
   });
 
   it('answers NewConnection while integrations load, then lists them with nothing loading', async () => {
-    service = await ServiceProcess.start({
-      dataFolder: data.path,
-      legacyPort: 'off',
-      until: 'listening',
-      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_PLUGIN_DIRS: path.join(data.path, 'slow-plugins') },
-    });
+    service = await startListening();
     client = await ProtocolClient.connect(service.url);
     const { state } = await client.handshake();
     // Answered before the slow plugin's class loaded.
@@ -76,7 +79,7 @@ describe('start-up', function () {
     await client.until('State', (next) => next.recording !== null, 15_000);
 
     const loaded = await client.until('State', (next) => next.loading.length === 0, 15_000);
-    expect(loaded.integrations.slowGame, JSON.stringify(loaded.integrations.slowGame)).to.deep.include({ displayName: 'Slow game' });
+    expect(loaded.integrations.slowGame).to.deep.include({ displayName: 'Slow game' });
     expect(loaded.hasLoadedCaptureEngine).to.equal(true);
     expect(client.all('CommandRejected')).to.deep.equal([]);
     client.send('StopRecording');
@@ -85,12 +88,7 @@ describe('start-up', function () {
   });
 
   it('stops cleanly while integrations are still loading', async () => {
-    service = await ServiceProcess.start({
-      dataFolder: data.path,
-      legacyPort: 'off',
-      until: 'listening',
-      env: { KEYFRAME_CAPTURE: 'synthetic', KEYFRAME_PLUGIN_DIRS: path.join(data.path, 'slow-plugins') },
-    });
+    service = await startListening();
     expect(await service.stop()).to.deep.equal({ code: 0, signal: null });
   });
 });
