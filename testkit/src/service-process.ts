@@ -72,10 +72,11 @@ export class ServiceProcess {
 
     let output = '';
     const started = await new Promise<{ url: string; legacyUrl?: string }>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`)),
-        options.startTimeoutMs ?? 15000,
-      );
+      const timer = setTimeout(() => {
+        // Not left running behind the failed test, holding ports and the machine.
+        child.kill('SIGKILL');
+        reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`));
+      }, options.startTimeoutMs ?? 15000);
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const url = /UI:\s+(http:\/\/\S+)/.exec(output)?.[1];
