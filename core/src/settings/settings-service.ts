@@ -122,11 +122,21 @@ export class SettingsService {
   }
 
   applyVideoPreset(preset: PresetName): void {
-    this.commit(mergeSettings(this.store.current, videoPresetChanges(preset, this.machine.maxDisplayHeight)));
+    this.applyPreset(videoPresetChanges(preset, this.machine.maxDisplayHeight));
   }
 
   applyClipPreset(preset: PresetName): void {
-    this.commit(mergeSettings(this.store.current, clipPresetChanges(preset)));
+    this.applyPreset(clipPresetChanges(preset));
+  }
+
+  /**
+   * A preset always answers with `Settings`; one that changes nothing (applied again) stores, saves and
+   * notifies nothing, so a burst of the same preset does not wake every settings listener each time.
+   */
+  private applyPreset(changes: SettingsChanges): void {
+    const current = this.store.current as Record<string, unknown>;
+    if (Object.entries(changes).every(([field, value]) => Value.Equal(current[field], value))) return this.publish();
+    this.commit(mergeSettings(this.store.current, changes));
   }
 
   /** Sends `Settings`; `allowedOrigins` shows the effective, read-only list (a value in the file is not trusted). */
