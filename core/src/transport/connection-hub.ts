@@ -8,7 +8,7 @@ import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, t
 import { Logger } from '../support/logger.js';
 import type { EventSink } from '../protocol/event-sink.js';
 import type { WireDialect } from '../protocol/settings.js';
-import { eventToDialect } from '../protocol/wire-dialect.js';
+import { eventFrame } from '../protocol/event-frame.js';
 
 /** Far above what a reading frontend ever has waiting (a full State is tens of kilobytes). */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
@@ -57,7 +57,7 @@ export class ConnectionHub implements EventSink {
   send<E extends EventName>(method: E, content: EventContent<E>): void {
     const socket = this.active;
     if (socket?.readyState !== WebSocket.OPEN) return;
-    const frame = JSON.stringify(eventToDialect(this.activeDialect, method, content));
+    const frame = eventFrame(this.activeDialect, method, content);
     // ws counts both what the kernel has not taken yet and what it queued itself.
     if (socket.bufferedAmount + frame.length > MAX_UNSENT_BYTES) return this.closeNotReading(socket);
     socket.send(frame, (error) => {
