@@ -8,7 +8,6 @@ import type { Logger } from '../support/logger.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { tempOutputPath } from './job-output.js';
 import { moveFile } from './move-file.js';
-import { reservedIndexBytes } from './clip-encoding.js';
 import { audioTrackNameArgs, SEGMENT_EXTENSION } from './session-encoding.js';
 import { fileInput } from './file-input.js';
 
@@ -232,9 +231,7 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
   const partial = tempOutputPath(target);
   await mkdir(path.dirname(target), { recursive: true });
   await writeFile(list, `ffconcat version 1.0\n${segments.map((segment) => `file ${quoteConcatPath(segment.file)}\n`).join('')}`);
-  // Web-ready either way: the index written into room reserved at the front (one pass), or, when that
-  // room is too small (a frame rate beyond its bound), moved to the front by faststart (a second pass).
-  const join = async (index: string[]) => {
+  try {
     const run = FfmpegProcess.start({
       ffmpegPath,
       args: [
@@ -248,7 +245,8 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
         '-bsf:a',
         'aac_adtstoasc',
         ...audioTrackNameArgs(audioTrackNames),
-        ...index,
+        '-movflags',
+        '+faststart',
         '-f',
         'mp4',
         '-y',
@@ -259,13 +257,6 @@ export async function concatSegments({ ffmpegPath, segments, target, audioTrackN
     });
     const exit = await run.exited;
     if (!exit.succeeded) throw new Error(`ffmpeg could not join the replay segments: ${exit.errorText}`);
-  };
-  try {
-    const seconds = segments.length * SEGMENT_SECONDS;
-    await join(['-moov_size', String(reservedIndexBytes(seconds, Math.max(1, audioTrackNames.length)))]).catch(async (error: unknown) => {
-      logger?.info('replay join with a reserved index failed; joining with faststart', { error: (error as Error).message });
-      await join(['-movflags', '+faststart']);
-    });
     return await moveFile(partial, target);
   } catch (error) {
     await rm(partial, { force: true });
