@@ -23,7 +23,7 @@ const RESULTS = fileURLToPath(new URL('../results.json', import.meta.url));
 const figures: Figure[] = [];
 figures.push(await benchNewConnection());
 figures.push(await benchCommandThroughput());
-figures.push(await benchPushLatency());
+figures.push(...(await benchPushLatency()));
 figures.push(await benchPollLatency());
 figures.push(await benchTailLatency());
 figures.push(await benchFolderLatency());

@@ -18,3 +18,4 @@ export {
   type TusRequestRecord,
 } from './kit/tus-platform.js';
 export { openUi, waitForCondition, CHROMIUM_PATH, SCREENSHOT_FOLDER, type UiOptions, type UiSession } from './kit/browser.js';
+export { patchedState, untilPatched } from './kit/patched-state.js';

@@ -16,9 +16,9 @@ export { ClipService } from '../jobs/clip/clip-service.js';
 export { JobRunner } from '../jobs/job-runner.js';
 export { ContentLibrary } from '../library/content-library.js';
 export { FfmpegToolbox, type FfmpegTools } from '../media/ffmpeg-toolbox.js';
-export { EVENT_SINK } from '../protocol/event-sink.js';
+export { EVENT_SINK, type StateRevision } from '../protocol/event-sink.js';
 export { SettingsStore } from '../settings/settings-store.js';
-export { StatePublisher } from '../state/state-publisher.js';
+export { STATE_BURST_MS, StatePublisher } from '../state/state-publisher.js';
 // The service's own ffmpeg command lines, so that the bench's bare-ffmpeg baselines run the same work.
 export { chooseClipEncoder, encodeArgs, type ClipSource } from '../media/clip-encoding.js';
 export { bookmarkMoments, planHighlight, type PlannedWindow } from '../media/highlight-plan.js';

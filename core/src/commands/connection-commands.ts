@@ -1,4 +1,5 @@
-// NewConnection: everything a frontend needs to draw itself, in SPEC's order.
+// NewConnection: everything a frontend needs to draw itself, in SPEC's order; RequestState (Incremental
+// State): the full State again, for a frontend that missed a StatePatch.
 import { inject, injectable } from 'tsyringe';
 import { GameCatalog } from '../games/game-catalog.js';
 import { Notifier } from '../notices/notifier.js';
@@ -56,5 +57,6 @@ export class ConnectionCommands implements CommandGroup {
         })
         .catch((error: unknown) => this.logger.warn('release notes unavailable', { error }));
     },
+    RequestState: () => this.state.sendNow(),
   };
 }

@@ -134,10 +134,11 @@ export class IntegrationHost {
 
     await Promise.all([...this.integrations.values()].map((integration) => this.readDeclaredSettings(integration)));
     this.unsubscribe.push(
+      // Only `gameIntegrations` says what an integration wants (switched on, its own settings): other changes do not reconcile.
       this.settings.onChange(() => {
         for (const integration of this.integrations.values()) integration.lifecycle.settingsChanged();
         this.reconcileAll();
-      }),
+      }, ['gameIntegrations']),
       this.games.onChange(() => this.reconcileAll()),
       this.environment.recorder.onStarted(() => this.reconcileAll()),
       this.environment.recorder.onStopped(() => this.reconcileAll()),

@@ -145,6 +145,11 @@ export const Commands = {
     true,
   ),
   CancelDiscordLogin: define(NoParameters, 'Abandons a pending Discord sign-in; answered with DiscordLoginResult `cancelled`', true),
+  RequestState: define(
+    NoParameters,
+    'Asks for the full State again (Incremental State: a connection that missed a StatePatch resynchronises)',
+    true,
+  ),
   TogglePreview: define(
     NoParameters,
     'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)',

@@ -1,6 +1,7 @@
 // Events, backend to frontend: `{method, content}`. One entry per method with the schema of its content.
 import Type, { type Static, type TSchema } from 'typebox';
 import { ContentItem, GameEntry, Nullable, RecoverableFile, ReleaseNote, Segment, State, StringEnum } from './models.js';
+import { JsonPatchOperation } from './json-patch.js';
 import { Settings } from './settings.js';
 
 export interface EventDefinition<C extends TSchema = TSchema> {
@@ -28,6 +29,14 @@ export type RejectionCode = (typeof REJECTION_CODES)[number];
 export const Events = {
   Settings: define(Settings, 'The bare Settings object; on NewConnection and on every change'),
   State: define(State, 'Runtime state; on NewConnection and on changes (coalesced, at most one per 50 ms)'),
+  StatePatch: define(
+    Type.Object({
+      sequence: Type.Integer({ minimum: 1, description: '1 for the first patch after a full State, then one more each time' }),
+      patch: Type.Array(JsonPatchOperation, { description: 'RFC 6902 operations that turn the previous State into the current one' }),
+    }),
+    'Incremental State: what changed since the last State or StatePatch, to a connection that asked for `?state=patch`',
+    true,
+  ),
   GameList: define(Type.Array(GameEntry), 'The game catalog, a bare array; on NewConnection'),
   AppVersion: define(
     Type.Object({

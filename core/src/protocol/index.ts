@@ -6,3 +6,4 @@ export * from './events.js';
 export * from './validation.js';
 export * from './wire-format.js';
 export * from './wire-dialect.js';
+export * from './json-patch.js';

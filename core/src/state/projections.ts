@@ -3,22 +3,20 @@
 import { pathToFileURL } from 'node:url';
 import type { MachineCapabilities, SystemDevices } from '../capabilities/machine-capabilities.js';
 import { toContentItem } from '../library/content-item.js';
-import type { ContentLibrary } from '../library/content-library.js';
+import type { ContentLibrary, ContentRecord } from '../library/content-library.js';
 import { toWireAudioDevice } from '../platform/audio-devices.js';
 import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
 import type { IntegrationHost } from '../integrations/integration-host.js';
-import { toWirePath, type State } from '../protocol/index.js';
+import { toWirePath, type ContentItem, type State } from '../protocol/index.js';
 import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
 
-export type StateChange = (change: Partial<State> | ((state: State) => void)) => void;
-
-/** Where a projection writes: the State publisher. */
+/** Where a projection writes: the State publisher. A change replaces what it names: never change `current` in place. */
 export interface StateTarget {
   readonly current: Readonly<State>;
-  update: StateChange;
+  update(change: Partial<State>): void;
 }
 
 /** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
@@ -30,9 +28,18 @@ export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onCha
   return settings.onChange((next) => publish(next.cacheFolder));
 }
 
-/** `State.content`: the library's items, newest first. */
+/**
+ * `State.content`: the library's items, newest first. The library replaces a record it changes, so an
+ * unchanged record keeps its wire item (the same object: State diffs skip it, its serialised form is kept).
+ */
 export function projectLibrary(library: Pick<ContentLibrary, 'events'>, target: StateTarget): () => void {
-  return library.events.on('changed', (records) => target.update({ content: records.map(toContentItem) }));
+  const items = new WeakMap<ContentRecord, ContentItem>();
+  const wireItem = (record: ContentRecord) => {
+    let item = items.get(record);
+    if (!item) items.set(record, (item = toContentItem(record)));
+    return item;
+  };
+  return library.events.on('changed', (records) => target.update({ content: records.map(wireItem) }));
 }
 
 /** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */

@@ -1,12 +1,18 @@
 // The recorder's domain events as `State.preRecording` and `State.recording`.
 import { executableName } from '../platform/process-list.js';
-import { formatDuration, formatLocalDateTime, toWirePath, type Recording as WireRecording } from '../protocol/index.js';
+import { formatDuration, formatLocalDateTime, toWirePath, type Recording as WireRecording, type State } from '../protocol/index.js';
 import type { RecorderEvents } from '../recording/recorder-service.js';
 import type { StartedRecording } from '../recording/recording.js';
 import type { TypedEvents } from '../support/typed-events.js';
-import type { StateChange } from './projections.js';
+import type { StateTarget } from './projections.js';
 
-export function projectRecorder(events: TypedEvents<RecorderEvents>, update: StateChange): () => void {
+export function projectRecorder(events: TypedEvents<RecorderEvents>, target: StateTarget): () => void {
+  const update = (change: Partial<State>) => target.update(change);
+  /** The recording with `change`, as a new object; nothing when there is no recording. */
+  const updateRecording = (change: (recording: WireRecording) => Partial<WireRecording>) => {
+    const recording = target.current.recording;
+    if (recording) update({ recording: { ...recording, ...change(recording) } });
+  };
   const stops = [
     events.on('starting', ({ game, request }) =>
       update({
@@ -15,22 +21,15 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, update: Sta
     ),
     events.on('startFailed', () => update({ preRecording: null })),
     events.on('started', (recording) => update({ preRecording: null, recording: toWireRecording(recording) })),
-    events.on('bookmarkAdded', ({ bookmark }) =>
-      update((state) => {
-        state.recording?.bookmarks.push(bookmark.bookmark);
-      }),
-    ),
+    events.on('bookmarkAdded', ({ bookmark }) => updateRecording(({ bookmarks }) => ({ bookmarks: [...bookmarks, bookmark.bookmark] }))),
     events.on('bookmarkRemoved', ({ id }) =>
-      update((state) => {
-        if (state.recording) state.recording.bookmarks = state.recording.bookmarks.filter((bookmark) => bookmark.id !== id);
-      }),
+      updateRecording(({ bookmarks }) => ({ bookmarks: bookmarks.filter((bookmark) => bookmark.id !== id) })),
     ),
     events.on('ending', ({ recording, endedAt }) =>
-      update((state) => {
-        if (!state.recording) return;
-        state.recording.endTime = formatLocalDateTime(endedAt);
-        state.recording.duration = formatDuration((endedAt.getTime() - recording.startedAt.getTime()) / 1000);
-      }),
+      updateRecording(() => ({
+        endTime: formatLocalDateTime(endedAt),
+        duration: formatDuration((endedAt.getTime() - recording.startedAt.getTime()) / 1000),
+      })),
     ),
     events.on('stopped', () => update({ recording: null, preRecording: null })),
   ];

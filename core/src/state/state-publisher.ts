@@ -1,6 +1,7 @@
 // The runtime State of SPEC, in memory only, and its only writer: a projection of the features' domain
 // events (`follow`). Changes are coalesced so that a burst of updates produces one `State` event, and a
-// lone change goes out at once (bookmark latency matters).
+// lone change goes out at once (bookmark latency matters). State is replaced, never changed in place, so
+// each State sent can be diffed against the previous one by reference (Incremental State).
 import { inject, injectable } from 'tsyringe';
 import type { State } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
@@ -23,6 +24,7 @@ import {
   projectUpdater,
 } from './projections.js';
 import { projectRecorder } from './recording-state.js';
+import { diffState } from './state-diff.js';
 
 export const STATE_BURST_MS = 50;
 
@@ -68,6 +70,8 @@ export interface StateSources {
 @injectable()
 export class StatePublisher {
   private state: State = initialState('');
+  private sent: State = this.state;
+  private revision = 0;
   private lastSentAt = 0;
   private cancelPending: (() => void) | undefined;
   private readonly listeners = new Set<StateListener>();
@@ -85,7 +89,7 @@ export class StatePublisher {
   follow(sources: Partial<StateSources>): () => void {
     const { recorder, library, capabilities, updater, storage, settings, integrations, integrationSettings } = sources;
     const stops = [
-      recorder && projectRecorder(recorder.events, (change) => this.update(change)),
+      recorder && projectRecorder(recorder.events, this),
       library && projectLibrary(library, this),
       capabilities && projectCapabilities(capabilities, this),
       updater && projectUpdater(updater, this),
@@ -99,12 +103,8 @@ export class StatePublisher {
   }
 
   /** Applies a change and schedules one `State` event for the burst it belongs to (for the projections). */
-  update(change: Partial<State> | ((state: State) => void)): void {
-    if (typeof change === 'function') {
-      change(this.state);
-    } else {
-      this.state = { ...this.state, ...change };
-    }
+  update(change: Partial<State>): void {
+    this.state = { ...this.state, ...change };
     for (const listener of this.listeners) listener(this.state);
     this.schedule();
   }
@@ -114,11 +114,20 @@ export class StatePublisher {
     return () => this.listeners.delete(listener);
   }
 
-  /** Sends `State` now (the answer to `NewConnection`), cancelling a pending coalesced send. */
+  /** Sends the full `State` now (the answer to `NewConnection` and `RequestState`), cancelling a pending coalesced send. */
   sendNow(): void {
+    this.send(false);
+  }
+
+  private send(asPatch: boolean): void {
     this.dispose();
     this.lastSentAt = Date.now();
-    this.events.send('State', this.state);
+    const [before, after] = [this.sent, this.state];
+    const since = asPatch ? { revision: this.revision, patch: () => diffState(before, after) } : undefined;
+    this.sent = after;
+    this.revision++;
+    if (this.events.sendState) this.events.sendState(after, { revision: this.revision, ...(since && { since }) });
+    else this.events.send('State', after);
   }
 
   dispose(): void {
@@ -128,7 +137,7 @@ export class StatePublisher {
 
   private schedule(): void {
     if (this.cancelPending) return;
-    const send = () => this.sendNow();
+    const send = () => this.send(true);
     const wait = this.lastSentAt + STATE_BURST_MS - Date.now();
     if (wait <= 0) {
       // setImmediate, so the synchronous changes of one operation still share one event.

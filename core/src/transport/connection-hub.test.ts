@@ -2,11 +2,15 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { State } from '../protocol/index.js';
 import type { WireDialect } from '../protocol/settings.js';
+import { initialState } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
-import { ConnectionHub } from './connection-hub.js';
+import { ConnectionHub, type ConnectionTerms } from './connection-hub.js';
 
-describe('ConnectionHub dialects', () => {
+type Frame = { method: string; content: unknown };
+
+describe('ConnectionHub', () => {
   let server: WebSocketServer;
   const hub = new ConnectionHub(new Logger([]));
   const heard: WireDialect[] = [];
@@ -21,18 +25,30 @@ describe('ConnectionHub dialects', () => {
     server.close();
   });
 
-  /** A client whose server side the hub takes as the active connection in `dialect`; resolves with its first event. */
-  async function firstEventIn(dialect: WireDialect, send: () => void): Promise<unknown> {
+  /** A client whose server side the hub takes as the active connection; `frames` holds what it receives. */
+  async function attached(terms: ConnectionTerms): Promise<{ frames: Frame[]; received(count: number): Promise<void>; close(): void }> {
     const accepted = once(server, 'connection') as Promise<[WebSocket]>;
     const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     const [socket] = await accepted;
     await once(client, 'open');
-    hub.attach(socket, dialect);
-    const message = once(client, 'message') as Promise<[Buffer]>;
+    hub.attach(socket, terms);
+    const frames: Frame[] = [];
+    client.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
+    const received = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (frames.length >= count ? resolve() : setTimeout(check, 5));
+        check();
+      });
+    return { frames, received, close: () => client.close() };
+  }
+
+  /** The first event a connection in `dialect` receives after `send`. */
+  async function firstEventIn(dialect: WireDialect, send: () => void): Promise<Frame> {
+    const client = await attached({ dialect, statePatches: false });
     send();
-    const [data] = await message;
+    await client.received(1);
     client.close();
-    return JSON.parse(data.toString());
+    return client.frames[0]!;
   }
 
   it("sends each event in the active connection's dialect and tells listeners which dialect connected", async () => {
@@ -46,5 +62,26 @@ describe('ConnectionHub dialects', () => {
       content: { progress: 10, status: 'downloading' },
     });
     expect(heard).to.deep.equal(['reference', 'spec']);
+  });
+
+  it('sends a patch only from the State the connection holds: a full State first, then StatePatch numbered from 1', async () => {
+    const first: State = initialState('/cache');
+    const second: State = { ...first, currentFolderSizeGb: 2 };
+    const third: State = { ...second, currentFolderSizeGb: 3 };
+    const patch = (value: number) => () => [{ op: 'replace' as const, path: '/currentFolderSizeGb', value }];
+    const patching = await attached({ dialect: 'spec', statePatches: true });
+    hub.sendState(second, { revision: 2, since: { revision: 1, patch: patch(2) } });
+    hub.sendState(third, { revision: 3, since: { revision: 2, patch: patch(3) } });
+    hub.sendState(third, { revision: 4, since: { revision: 3, patch: () => [] } });
+    await patching.received(2);
+    expect(patching.frames.map((frame) => frame.method)).to.deep.equal(['State', 'StatePatch']);
+    expect(patching.frames[1]!.content).to.deep.equal({ sequence: 1, patch: [{ op: 'replace', path: '/currentFolderSizeGb', value: 3 }] });
+    patching.close();
+
+    const full = await attached({ dialect: 'spec', statePatches: false });
+    hub.sendState(third, { revision: 5, since: { revision: 4, patch: patch(3) } });
+    await full.received(1);
+    expect(full.frames).to.deep.equal([{ method: 'State', content: third }]);
+    full.close();
   });
 });

@@ -1,14 +1,24 @@
 // The one active frontend connection. A new connection replaces the previous one, which is closed
 // with a code and reason that say so; events always go to the newest. A connection whose frontend
 // stops reading is closed once its unsent output passes a cap, so it cannot grow memory without bound.
-// Each connection has its wire dialect: every event is translated into the active connection's.
+// Each connection has its wire dialect: every event is translated into the active connection's. A connection
+// that asked for Incremental State gets `StatePatch` events after its first full `State`, and the full State
+// again whenever the patch it would get does not start from the State it holds.
 import { injectable } from 'tsyringe';
 import { WebSocket } from 'ws';
-import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, type EventName } from '../protocol/index.js';
+import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, type EventName, type State } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
-import type { EventSink } from '../protocol/event-sink.js';
+import type { EventSink, StateRevision } from '../protocol/event-sink.js';
 import type { WireDialect } from '../protocol/settings.js';
-import { eventToDialect } from '../protocol/wire-dialect.js';
+import { eventFrame } from '../protocol/event-frame.js';
+import { StateFrames } from './state-frames.js';
+
+/** What a connection asked for when it opened. */
+export interface ConnectionTerms {
+  dialect: WireDialect;
+  /** Incremental State: `StatePatch` events instead of every full `State` after the first. */
+  statePatches: boolean;
+}
 
 /** Far above what a reading frontend ever has waiting (a full State is tens of kilobytes). */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
@@ -18,7 +28,11 @@ const NOT_READING_CLOSE_GRACE_MS = 2000;
 @injectable()
 export class ConnectionHub implements EventSink {
   private active: WebSocket | undefined;
-  private activeDialect: WireDialect = 'spec';
+  private terms: ConnectionTerms = { dialect: 'spec', statePatches: false };
+  /** The State revision the active connection holds (patches apply only to it); undefined before its first State. */
+  private heldRevision: number | undefined;
+  private patchSequence = 0;
+  private readonly stateFrames = new StateFrames();
   private readonly attachedListeners: Array<(dialect: WireDialect) => void> = [];
   private readonly logger: Logger;
 
@@ -40,10 +54,11 @@ export class ConnectionHub implements EventSink {
     this.attachedListeners.push(listener);
   }
 
-  attach(socket: WebSocket, dialect: WireDialect): void {
+  attach(socket: WebSocket, terms: ConnectionTerms): void {
     const previous = this.active;
     this.active = socket;
-    this.activeDialect = dialect;
+    this.terms = terms;
+    this.heldRevision = undefined;
     if (previous && previous.readyState <= WebSocket.OPEN) {
       this.logger.info('a new frontend connected: closing the previous connection');
       previous.close(CLOSE_REPLACED.code, CLOSE_REPLACED.reason);
@@ -51,13 +66,36 @@ export class ConnectionHub implements EventSink {
     socket.on('close', () => {
       if (this.active === socket) this.active = undefined;
     });
-    for (const listener of this.attachedListeners) listener(dialect);
+    for (const listener of this.attachedListeners) listener(terms.dialect);
   }
 
   send<E extends EventName>(method: E, content: EventContent<E>): void {
+    if (method === 'State') return this.sendFullState(content as State, undefined);
+    this.sendFrame(method, () => eventFrame(this.terms.dialect, method, content));
+  }
+
+  sendState(state: State, { revision, since }: StateRevision): void {
+    if (this.active?.readyState !== WebSocket.OPEN) return;
+    if (this.terms.statePatches && since && since.revision === this.heldRevision) {
+      this.heldRevision = revision;
+      const patch = since.patch();
+      if (patch.length === 0) return;
+      const sequence = ++this.patchSequence;
+      return this.sendFrame('StatePatch', () => JSON.stringify({ method: 'StatePatch', content: { sequence, patch } }));
+    }
+    this.sendFullState(state, revision);
+  }
+
+  private sendFullState(state: State, revision: number | undefined): void {
+    this.heldRevision = revision;
+    this.patchSequence = 0;
+    this.sendFrame('State', () => this.stateFrames.frame(state, this.terms.dialect));
+  }
+
+  private sendFrame(method: EventName, serialise: () => string): void {
     const socket = this.active;
     if (socket?.readyState !== WebSocket.OPEN) return;
-    const frame = JSON.stringify(eventToDialect(this.activeDialect, method, content));
+    const frame = serialise();
     // ws counts both what the kernel has not taken yet and what it queued itself.
     if (socket.bufferedAmount + frame.length > MAX_UNSENT_BYTES) return this.closeNotReading(socket);
     socket.send(frame, (error) => {

@@ -6,7 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { LOOPBACK_HOST, ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { WIRE_DIALECTS, type WireDialect } from '../protocol/settings.js';
-import { ConnectionHub } from './connection-hub.js';
+import { ConnectionHub, type ConnectionTerms } from './connection-hub.js';
 import { DefaultDialect } from './default-dialect.js';
 import { Dispatcher, MAX_COMMAND_BYTES } from './dispatcher.js';
 import { HttpRoutes } from './http-routes.js';
@@ -77,8 +77,10 @@ export class HttpServer {
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const asked = askedDialect(request);
-    const refusal =
-      this.refusal(request) ?? upgradePathRefusal(request) ?? (asked.unknown ? [400, 'Bad Request', asked.unknown] : undefined);
+    const dialect = asked.dialect ?? this.defaultDialect.current;
+    const updates = askedStateUpdates(request, dialect);
+    const unreadable = asked.unknown ?? updates.unknown;
+    const refusal = this.refusal(request) ?? upgradePathRefusal(request) ?? (unreadable ? [400, 'Bad Request', unreadable] : undefined);
     if (refusal) {
       const [status, text, reason = ''] = refusal;
       // Until ws takes the socket over, nothing else listens for its errors: a reset would be an uncaught exception.
@@ -90,7 +92,7 @@ export class HttpServer {
       );
       return;
     }
-    this.sockets.handleUpgrade(request, socket, head, (client) => this.accept(client, asked.dialect ?? this.defaultDialect.current));
+    this.sockets.handleUpgrade(request, socket, head, (client) => this.accept(client, { dialect, statePatches: updates.patches }));
   }
 
   private logRefusedUpgrade(request: IncomingMessage, status: number, reason: string): void {
@@ -109,9 +111,10 @@ export class HttpServer {
     });
   }
 
-  private accept(client: WebSocket, dialect: WireDialect): void {
-    this.logger.info('frontend connected', { dialect });
-    this.hub.attach(client, dialect);
+  private accept(client: WebSocket, terms: ConnectionTerms): void {
+    const { dialect } = terms;
+    this.logger.info('frontend connected', { dialect, ...(terms.statePatches && { state: 'patch' }) });
+    this.hub.attach(client, terms);
     client.on('message', (data, isBinary) => {
       // Frames that arrive after the connection began closing (replaced, or not reading its output) are not run.
       if (client.readyState === WebSocket.OPEN) void this.dispatcher.handle(toBuffer(data), dialect, isBinary);
@@ -177,13 +180,24 @@ function upgradePathRefusal(request: IncomingMessage): Refusal | undefined {
   return pathname === '/' ? undefined : [404, 'Not Found'];
 }
 
-/** The dialect a connection asks for with `?dialect=` (other query keys are not looked at), or why it cannot have it. */
+/** The dialect a connection asks for with `?dialect=` (`?state=` is read by askedStateUpdates), or why it cannot have it. */
 function askedDialect(request: IncomingMessage): { dialect?: WireDialect; unknown?: string } {
   const asked = parseRequestUrl(request, 'http://localhost/')?.searchParams.get('dialect');
   if (asked === null || asked === undefined) return {};
   if ((WIRE_DIALECTS as readonly string[]).includes(asked)) return { dialect: asked as WireDialect };
   const choices = WIRE_DIALECTS.map((name) => `?dialect=${name}`).join(' or ');
   return { unknown: `Unknown dialect ${JSON.stringify(asked.slice(0, 40))}: ask for ${choices}` };
+}
+
+/** Whether a connection asks for Incremental State with `?state=patch` (`?state=full` is the default), or why it cannot have it. */
+function askedStateUpdates(request: IncomingMessage, dialect: WireDialect): { patches: boolean; unknown?: string } {
+  const asked = parseRequestUrl(request, 'http://localhost/')?.searchParams.get('state');
+  if (asked === null || asked === undefined || asked === 'full') return { patches: false };
+  if (asked !== 'patch')
+    return { patches: false, unknown: `Unknown state updates ${JSON.stringify(asked.slice(0, 40))}: ask for ?state=patch or ?state=full` };
+  if (dialect !== 'spec')
+    return { patches: false, unknown: 'Incremental State (?state=patch) is spoken in the spec dialect only: ask for ?dialect=spec too' };
+  return { patches: true };
 }
 
 function pathOf(request: IncomingMessage): string | undefined {

@@ -2,6 +2,7 @@
 // reconnection, keep-alive, and a status the UI can watch.
 import { CLOSE_REPLACED, type CommandName, type CommandParametersMap } from '@keyframe/core/protocol';
 import { hostSender } from './host-bridge';
+import { IncrementalState } from './incremental-state';
 import { dispatchServerEvent, parseServerEvent } from './server-event';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'replaced';
@@ -80,6 +81,7 @@ export class ConnectionClient {
       return;
     }
     this.socket = socket;
+    const incremental = new IncrementalState();
     // Every handler checks it still belongs to the current socket: a dropped one may still fire.
     socket.addEventListener('open', () => {
       if (socket !== this.socket) return;
@@ -90,8 +92,10 @@ export class ConnectionClient {
     socket.addEventListener('message', ({ data }: MessageEvent<unknown>) => {
       if (socket !== this.socket) return;
       this.markReceived();
-      const event = typeof data === 'string' ? parseServerEvent(data) : undefined;
-      if (event) dispatchServerEvent(event);
+      const received = typeof data === 'string' ? parseServerEvent(data) : undefined;
+      const event = received && incremental.receive(received);
+      if (event === 'resync') this.send('RequestState');
+      else if (event) dispatchServerEvent(event);
     });
     socket.addEventListener('close', ({ code }) => {
       if (socket !== this.socket) return;

@@ -1,5 +1,6 @@
 // Where the backend's WebSocket is: the page's own host, unless `?ws=` says otherwise. This UI speaks SPEC's
-// names, so it always asks for the `spec` dialect, whatever dialect the service gives connections that do not ask.
+// names, so it always asks for the `spec` dialect, whatever dialect the service gives connections that do not ask,
+// and for Incremental State (`?state=patch`: StatePatch events after the first full State).
 
 /** Used when the page has no host, e.g. a desktop host loading the files from disk. */
 const DEFAULT_SOCKET_URL = 'ws://127.0.0.1:44030/';
@@ -7,14 +8,15 @@ const DEFAULT_SOCKET_URL = 'ws://127.0.0.1:44030/';
 export function socketUrl(location: Location): string {
   const override = new URLSearchParams(location.search).get('ws');
   const overrideUrl = override ? parseSocketUrl(override) : undefined;
-  if (overrideUrl) return inSpecDialect(overrideUrl);
-  if (!location.host) return inSpecDialect(new URL(DEFAULT_SOCKET_URL));
+  if (overrideUrl) return withConnectionTerms(overrideUrl);
+  if (!location.host) return withConnectionTerms(new URL(DEFAULT_SOCKET_URL));
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return inSpecDialect(new URL(`${scheme}//${location.host}/`));
+  return withConnectionTerms(new URL(`${scheme}//${location.host}/`));
 }
 
-function inSpecDialect(url: URL): string {
+function withConnectionTerms(url: URL): string {
   url.searchParams.set('dialect', 'spec');
+  url.searchParams.set('state', 'patch');
   return url.href;
 }
 

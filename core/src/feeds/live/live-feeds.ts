@@ -136,6 +136,7 @@ export class LiveFeeds implements ClosableFeeds {
         if (frame && observe) frames.set(input, frame);
         queue.push(input);
       },
+      keepsFrames: observe !== undefined,
     });
     let closing: Promise<void> | undefined;
     const feed: LiveFeed<FeedInputs[K]> = {

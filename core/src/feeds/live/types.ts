@@ -19,6 +19,8 @@ export interface SourceContext<T> {
   logger: PluginLogger;
   /** `frame`: the picture a screenText input was read from, for the tape recorder. */
   emit(input: T, frame?: ScreenFrame): void;
+  /** Whether `emit` keeps the frames it is given (the tape recorder): they must then be the source's own copies. */
+  keepsFrames?: boolean;
 }
 
 /** Something that produces inputs from the live game until it is closed. */

@@ -10,10 +10,22 @@ describe('screen frames', () => {
     frames.push(stream.subarray(4, 6));
     expect(frames.latest()).to.deep.equal({ width: 2, height: 1, data: Buffer.from([1, 1, 1, 2, 2, 2]), timeMs: 0 });
     const first = frames.latest();
-    frames.push(stream.subarray(6));
+    frames.push(stream.subarray(6, 9));
+    expect(first!.data).to.deep.equal(Buffer.from([1, 1, 1, 2, 2, 2])); // intact while it is the newest
+    frames.push(stream.subarray(9));
     expect(frames.latest()).to.deep.equal({ width: 2, height: 1, data: Buffer.from([5, 5, 5, 6, 6, 6]), timeMs: 400 });
-    expect(first!.data).to.deep.equal(Buffer.from([1, 1, 1, 2, 2, 2])); // a frame handed out never changes
     expect(frames.count).to.equal(3);
+  });
+
+  it('fills two buffers in turn, whatever the number of frames', () => {
+    const frames = new ScreenFrames({ width: 1, height: 1 }, 5);
+    const buffers = new Set<Buffer>();
+    for (let value = 0; value < 10; value++) {
+      frames.push(Buffer.from([value, value, value]));
+      buffers.add(frames.latest()!.data);
+      expect([...frames.latest()!.data]).to.deep.equal([value, value, value]);
+    }
+    expect(buffers.size).to.equal(2);
   });
 
   it('keeps the captured aspect ratio, at most 1080 lines', () => {

@@ -1,6 +1,8 @@
 // Frames of the recording for on-screen text recognition: a low-rate, full-detail output of the
 // recording's one encode (raw RGB on a pipe), of the captured picture at its own aspect ratio.
-// Only the newest frame is kept; readers take it when they are ready, so nothing ever queues.
+// Only the newest frame is kept; readers take it when they are ready, so nothing ever queues. Two
+// buffers take turns: a fresh 6 MiB buffer five times a second made V8 collect its whole heap every
+// second or two (external memory pressure), which cost more CPU than reading the text.
 import type { Readable } from 'node:stream';
 import type { ScreenFrame } from '../../sdk/rgb-image.js';
 
@@ -20,7 +22,10 @@ export function screenFrameSize(captured: { width: number; height: number }): { 
 
 /** Where readers get frames from: the running recording's, or none. */
 export interface ScreenFrameSource {
-  /** The newest complete frame, or undefined before the first one (or without a recording). */
+  /**
+   * The newest complete frame, or undefined before the first one (or without a recording). Its pixels
+   * stay as they are until the next frame is complete: a caller that keeps them longer copies them.
+   */
   latest(): ScreenFrame | undefined;
 }
 
@@ -67,10 +72,12 @@ export class ScreenFrames implements ScreenFrameSource {
   }
 
   private complete(): void {
+    // The frame handed out before this one gives its buffer to the next (after the first frame).
+    const previous = this.newest?.data;
     this.newest = { ...this.size, data: this.filling, timeMs: Math.round((this.index * 1000) / this.frameRate) };
     this.index += 1;
-    // The frame handed out stays as it is: the next one fills a fresh buffer (every byte is written).
-    this.filling = Buffer.allocUnsafe(this.frameBytes);
+    // Every byte of the next frame is written before it is handed out, so the old contents do not matter.
+    this.filling = previous ?? Buffer.allocUnsafe(this.frameBytes);
     this.filled = 0;
   }
 }

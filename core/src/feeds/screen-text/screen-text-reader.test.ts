@@ -108,6 +108,15 @@ describe('ScreenTextReader (real tesseract on drawn frames)', function () {
     expect(again.input).to.deep.equal({ ...first.input, frameTimeMs: 1500 });
   });
 
+  it('takes the pixels it reads before it returns: the frame buffer may be reused at once', async () => {
+    const options: ScreenTextOptions = { region: EVENT_REGION, intervalMs: 250, preprocess: { kind: 'threshold', level: 200 } };
+    const frame = await frameOf(1920, 1080, 'colourBars', whiteText('ASSIST'));
+    const reading = new ScreenTextReader('hud', options, lease).read(frame);
+    frame.data.fill(0); // the next frame of the stream overwrites the buffer
+    const read = await reading;
+    expect(read.kind === 'read' && read.input.text).to.equal('ASSIST');
+  });
+
   it('refuses options that cannot work, when the feed is made', () => {
     const preprocess = { kind: 'threshold', level: 200 } as const;
     expect(

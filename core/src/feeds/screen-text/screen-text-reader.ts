@@ -22,6 +22,7 @@ export class ScreenTextReader {
     checkScreenTextOptions(feed, options);
   }
 
+  /** Takes what it needs of `frame`'s pixels before it returns: the caller may reuse the buffer at once. */
   async read(frame: ScreenFrame): Promise<FrameReading> {
     const unsupported = this.unsupportedAspect(frame);
     if (unsupported) return { kind: 'unsupportedAspect', reason: unsupported };

@@ -54,9 +54,11 @@ export class ScreenTextSource implements LiveSource {
       this.skipped += 1;
       return;
     }
-    const frame = this.support.frames()?.latest();
-    if (!frame || frame === this.lastFrame) return;
-    this.lastFrame = frame;
+    const latest = this.support.frames()?.latest();
+    if (!latest || latest === this.lastFrame) return;
+    this.lastFrame = latest;
+    // The reader takes the pixels it needs at once; the frame's buffer is reused after the next frame.
+    const frame = this.context.keepsFrames ? { ...latest, data: Buffer.from(latest.data) } : latest;
     this.reading = this.read(frame).finally(() => {
       this.reading = undefined;
     });
