@@ -15,9 +15,12 @@ import type { Updater } from '../updates/updater.js';
 import type { StartupProgress } from '../support/startup-progress.js';
 
 /** Where a projection writes: the State publisher. A change replaces what it names: never change `current` in place. */
+/** `burst`: at most one State per 50 ms (`STATE_BURST_MS`); `prompt`: at the end of the current tick. */
+export type StateDelivery = 'burst' | 'prompt';
+
 export interface StateTarget {
   readonly current: Readonly<State>;
-  update(change: Partial<State>): void;
+  update(change: Partial<State>, delivery?: StateDelivery): void;
 }
 
 /** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
