@@ -13,17 +13,21 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Each part's build, the same commands as `npm run build`. */
 const BUILDS = {
-  [TYPESCRIPT]: [process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b']],
-  [UI]: [npm, ['run', 'build', '-w', 'ui', '--silent']],
+  [TYPESCRIPT]: [
+    [process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b']],
+    [process.execPath, [path.join(root, 'scripts', 'bundle-typebox.mjs')]],
+  ],
+  [UI]: [[npm, ['run', 'build', '-w', 'ui', '--silent']]],
 };
 
 for (const { part, reason } of outdatedParts(root)) {
   console.log(`Building ${part} (${reason})…`);
-  const [command, args] = BUILDS[part];
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' && command === npm });
-  if (result.status !== 0) {
-    console.error(`keyframe: building ${part} failed; the service was not started`);
-    process.exit(result.status ?? 1);
+  for (const [command, args] of BUILDS[part]) {
+    const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' && command === npm });
+    if (result.status !== 0) {
+      console.error(`keyframe: building ${part} failed; the service was not started`);
+      process.exit(result.status ?? 1);
+    }
   }
 }
 

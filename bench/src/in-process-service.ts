@@ -31,7 +31,9 @@ export async function startIsolatedService(
   const previous = process.env.KEYFRAME_GAME_PROCESS_ROOT;
   process.env.KEYFRAME_GAME_PROCESS_ROOT = folder;
   try {
-    return await KeyframeService.start(options, startOptions);
+    const service = await KeyframeService.start(options, startOptions);
+    await service.loaded();
+    return service;
   } finally {
     if (previous === undefined) delete process.env.KEYFRAME_GAME_PROCESS_ROOT;
     else process.env.KEYFRAME_GAME_PROCESS_ROOT = previous;

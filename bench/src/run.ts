@@ -28,7 +28,7 @@ figures.push(...(await benchPushLatency()));
 figures.push(await benchPollLatency());
 figures.push(await benchTailLatency());
 figures.push(await benchFolderLatency());
-figures.push(await benchStartup());
+figures.push(...(await benchStartup()));
 figures.push(await benchNpmStart());
 figures.push(...(await benchIdleResources()));
 figures.push(...(await benchState()));

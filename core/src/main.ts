@@ -78,21 +78,7 @@ async function main(): Promise<void> {
   const container = containerOf(service);
   const dialect = container.resolve(DefaultDialect).current;
   const mediaPort = container.resolve(ReferenceMediaListener).port;
-  console.log(
-    [
-      `Keyframe ${appVersion()} is running`,
-      `  UI:        ${service.url}`,
-      `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
-      ...(dialect === 'spec' ? [] : [`  Dialect:   ${dialect} (connections that do not ask for one; ?dialect=spec for SPEC's names)`]),
-      ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
-      ...(mediaPort === undefined ? [] : [`  Media:     http://127.0.0.1:${mediaPort}/ (media for reference-dialect frontends)`]),
-      `  Data:      ${options.dataFolder}`,
-      `  Content:   ${service.settings.contentFolder}`,
-      `  Logs:      ${options.logFolder}`,
-      'Press Ctrl+C to stop.',
-    ].join('\n'),
-  );
-
+  // Before the banner: a frontend or a terminal may stop the service as soon as it sees the address.
   let stopping = false;
   const shutdown = (signal: string, exitCode = 0) => {
     if (stopping) return;
@@ -110,6 +96,23 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   connectToLauncher(container.resolve(Updater), () => shutdown('Update installed', RESTART_FOR_UPDATE_EXIT_CODE));
+  console.log(
+    [
+      `Keyframe ${appVersion()} is running`,
+      `  UI:        ${service.url}`,
+      `  WebSocket: ${service.url.replace(/^http/, 'ws')}`,
+      ...(dialect === 'spec' ? [] : [`  Dialect:   ${dialect} (connections that do not ask for one; ?dialect=spec for SPEC's names)`]),
+      ...(service.legacyPort === undefined ? [] : [`  Legacy:    ws://127.0.0.1:${service.legacyPort}/ (tells old frontends to reload)`]),
+      ...(mediaPort === undefined ? [] : [`  Media:     http://127.0.0.1:${mediaPort}/ (media for reference-dialect frontends)`]),
+      `  Data:      ${options.dataFolder}`,
+      `  Content:   ${service.settings.contentFolder}`,
+      `  Logs:      ${options.logFolder}`,
+    ].join('\n'),
+  );
+
+  // Frontends are answered from the banner on; this line says that the integrations and the capture engine are loaded too.
+  await service.loaded();
+  if (!stopping) console.log('Loaded. Press Ctrl+C to stop.');
 }
 
 main().catch((error: unknown) => {

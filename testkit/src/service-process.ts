@@ -26,6 +26,11 @@ export interface ServiceProcessOptions {
   gameProcessRoot?: string;
   /** The service's `main.js`; default: the one of this repository's core (another install layout, for instance). */
   main?: string;
+  /**
+   * When `start` resolves: `loaded` (default) once everything has started (`Press Ctrl+C` is printed), `listening`
+   * as soon as the service prints its address and answers, while integrations and the capture engine may still load.
+   */
+  until?: 'loaded' | 'listening';
 }
 
 export class ServiceProcess {
@@ -67,14 +72,15 @@ export class ServiceProcess {
 
     let output = '';
     const started = await new Promise<{ url: string; legacyUrl?: string }>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`)),
-        options.startTimeoutMs ?? 15000,
-      );
+      const timer = setTimeout(() => {
+        // Not left running behind the failed test, holding ports and the machine.
+        child.kill('SIGKILL');
+        reject(new Error(`service did not start within ${options.startTimeoutMs ?? 15000} ms:\n${output}`));
+      }, options.startTimeoutMs ?? 15000);
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const url = /UI:\s+(http:\/\/\S+)/.exec(output)?.[1];
-        if (url && output.includes('Press Ctrl+C')) {
+        if (url && (options.until === 'listening' || output.includes('Press Ctrl+C'))) {
           clearTimeout(timer);
           child.stdout?.off('data', onData);
           resolve({ url, legacyUrl: /Legacy:\s+(ws:\/\/\S+)/.exec(output)?.[1] });

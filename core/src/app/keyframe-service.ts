@@ -30,6 +30,7 @@ import { KeybindingService } from '../hotkeys/keybinding-service.js';
 import type { DesktopWindow } from '../platform/desktop-window.js';
 import { Updater } from '../updates/updater.js';
 import { DataFolderLock } from '../support/data-folder-lock.js';
+import { StartupProgress } from '../support/startup-progress.js';
 import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
 import { DefaultDialect } from '../transport/default-dialect.js';
 import { Dispatcher } from '../transport/dispatcher.js';
@@ -61,7 +62,12 @@ export function containerOf(service: KeyframeService): DependencyContainer {
   return containers.get(service)!;
 }
 
+/** The parts that start after the socket opens (State's `loading`), in the order they finish. */
+const LOADED_AFTER_LISTENING = ['captureEngine', 'integrations', 'gameDetection'] as const;
+
 export class KeyframeService {
+  private loadingAfterListening: Promise<void> = Promise.resolve();
+
   private constructor(
     private readonly container: DependencyContainer,
     readonly options: ServiceOptions,
@@ -71,7 +77,11 @@ export class KeyframeService {
     containers.set(this, container);
   }
 
-  /** Throws `DataFolderInUseError` when another running Keyframe uses `options.dataFolder`. */
+  /**
+   * Resolves once the service answers frontends; the capture engine, the integrations and game detection are
+   * still loading then (`loaded()`, State's `loading`). Throws `DataFolderInUseError` when another running
+   * Keyframe uses `options.dataFolder`.
+   */
   static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
     await mkdir(options.dataFolder, { recursive: true });
     // Before anything reads or writes the folder (the log rotates, recovery scans, settings load).
@@ -111,6 +121,11 @@ export class KeyframeService {
     return this.container.resolve(SettingsStore).current;
   }
 
+  /** Resolves once nothing is loading any more (a part that failed to load is logged, and says so in State). */
+  loaded(): Promise<void> {
+    return this.loadingAfterListening;
+  }
+
   /** Handles one command frame from a desktop bridge, as if it came over a WebSocket in the default dialect. */
   dispatch(frame: string): Promise<void> {
     return this.container.resolve(Dispatcher).handle(frame, this.container.resolve(DefaultDialect).current);
@@ -119,6 +134,8 @@ export class KeyframeService {
   /** Closes the sockets, writes pending settings, closes the log. Safe to call twice. */
   async stop(): Promise<void> {
     this.logger.info('stopping');
+    // A part half started would miss its stop below.
+    await this.loadingAfterListening;
     this.container.resolve(StorageMonitor).stop();
     this.container.resolve(WindowsGameModeSetting).stop();
     this.container.resolve(KeybindingService).stop();
@@ -190,19 +207,37 @@ export class KeyframeService {
     this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
+    // Named before the socket opens, so the first State says what is still loading.
+    const progress = this.container.resolve(StartupProgress);
+    state.follow({ startup: progress });
+    progress.announce(...LOADED_AFTER_LISTENING);
     await this.container.resolve(HttpServer).listen();
     await this.lock.setPort(this.port);
     await this.container.resolve(LegacyListener).listen();
     await this.container.resolve(ReferenceMediaListener).start();
-    // After listening, so a frontend sees a first-run download's progress; before anything records.
-    await this.container.resolve(MachineCapabilities).start();
+    this.logger.info('listening', { url: this.url });
+    this.loadingAfterListening = this.loadAfterListening(progress).catch((error: unknown) =>
+      this.logger.error('start-up did not finish: the service runs without what did not load', { error }),
+    );
+  }
+
+  /** What a frontend does not need for its first answer: loaded while it already talks to the service. */
+  private async loadAfterListening(progress: StartupProgress): Promise<void> {
     const host = this.container.resolve(IntegrationHost);
-    state.follow({ integrations: host });
-    await host.start();
-    this.container.resolve(AutoRecorder).start();
-    this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)
-    this.container.resolve(GameDetector).start();
-    await this.container.resolve(KeybindingService).start();
+    this.container.resolve(StatePublisher).follow({ integrations: host });
+    const loads = await Promise.allSettled([
+      // After listening, so a frontend sees a first-run download's progress; before anything records.
+      progress.run('captureEngine', () => this.container.resolve(MachineCapabilities).start()),
+      progress.run('integrations', () => host.start()),
+    ]);
+    for (const load of loads)
+      if (load.status === 'rejected') this.logger.error('a part of the service did not load', { error: load.reason });
+    await progress.run('gameDetection', async () => {
+      this.container.resolve(AutoRecorder).start();
+      this.container.resolve(HighlightService); // subscribes to stopped recordings (auto-highlight)
+      this.container.resolve(GameDetector).start();
+      await this.container.resolve(KeybindingService).start();
+    });
     await this.container.resolve(UploadService).resumeInterrupted();
     this.logger.info('ready', { url: this.url });
   }

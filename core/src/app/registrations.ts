@@ -64,6 +64,7 @@ import { StatePublisher } from '../state/state-publisher.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from '../storage/storage-monitor.js';
 import { StorageWarnings } from '../storage/storage-warnings.js';
 import { Logger } from '../support/logger.js';
+import { StartupProgress } from '../support/startup-progress.js';
 import { ConnectionHub } from '../transport/connection-hub.js';
 import { Dispatcher } from '../transport/dispatcher.js';
 import { HttpRoutes } from '../transport/http-routes.js';
@@ -84,7 +85,7 @@ import { UploadService } from '../uploads/upload-service.js';
  */
 const FEATURES: Record<string, InjectionToken<object>[]> = {
   settings: [SettingsStore, SettingsService, IntegrationSettingsSchemas, WindowsGameModeSetting],
-  state: [StatePublisher],
+  state: [StatePublisher, StartupProgress],
   notices: [Notifier],
   games: [GameCatalog, GameDetector],
   transport: [

@@ -2,14 +2,22 @@
 // and TogglePreview (extensions, so that a frontend or a desktop bridge can send them).
 import { injectable } from 'tsyringe';
 import { RecorderService } from '../recording/recorder-service.js';
+import { StartupProgress } from '../support/startup-progress.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
 
 @injectable()
 export class RecordingCommands implements CommandGroup {
-  constructor(private readonly recorder: RecorderService) {}
+  constructor(
+    private readonly recorder: RecorderService,
+    private readonly startup: StartupProgress,
+  ) {}
 
   readonly handlers: CommandHandlers = {
-    StartRecording: () => this.recorder.start(),
+    // Early after start-up, the capture engine may still be probed: the recording waits for it.
+    StartRecording: async () => {
+      await this.startup.loaded('captureEngine');
+      return this.recorder.start();
+    },
     StopRecording: async () => {
       await this.recorder.stop();
     },

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { injectable } from 'tsyringe';
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { describeProblems, Nullable, type GameEntry, type GameSetting } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { SettingsStore } from '../settings/settings-store.js';

@@ -125,6 +125,8 @@ export class IntegrationHost {
     for (const plugin of discovery.plugins) this.add(plugin);
     this.logger.info('integrations discovered', { keys: this.keys, refused: discovery.refused.length });
     this.addSettingsKeys();
+    // State lists them from here on, while their classes load.
+    this.publish();
     // A package the user has not approved adds no games either: it could start recordings.
     this.games.addCatalog(() =>
       [...this.integrations.values()]
@@ -134,10 +136,11 @@ export class IntegrationHost {
 
     await Promise.all([...this.integrations.values()].map((integration) => this.readDeclaredSettings(integration)));
     this.unsubscribe.push(
+      // Only `gameIntegrations` says what an integration wants (switched on, its own settings): other changes do not reconcile.
       this.settings.onChange(() => {
         for (const integration of this.integrations.values()) integration.lifecycle.settingsChanged();
         this.reconcileAll();
-      }),
+      }, ['gameIntegrations']),
       this.games.onChange(() => this.reconcileAll()),
       this.environment.recorder.onStarted(() => this.reconcileAll()),
       this.environment.recorder.onStopped(() => this.reconcileAll()),

@@ -1,5 +1,5 @@
 // The `keyframe` block of an integration's package.json: read and checked without importing code.
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { BookmarkType, describeProblems, StringEnum } from '../protocol/index.js';
 import { FEED_KINDS } from '../sdk/feed-types.js';
 import { editDistance } from '../sdk/keyword-match.js';

@@ -4,7 +4,7 @@
 // neither loses the other's.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { describeProblems } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import { withFileLock } from '../support/file-lock.js';

@@ -3,7 +3,7 @@
 // Version 1 (no `version` field) was the wire `ContentItem` plus `recordedFrom`, `recordedUntil`
 // and `gameExePath`; it is still read, so a library whose migration failed or that an older version
 // wrote into a cache folder chosen later stays usable, and it is rewritten as version 2 by the migration.
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { BookmarkType, ContentItem, ContentType, describeProblems, formatContentSize, parseDuration } from '../protocol/index.js';
 import { fromWireBookmark, type ContentBookmark, type ContentRecord } from './content-item.js';
 

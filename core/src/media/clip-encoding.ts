@@ -364,8 +364,17 @@ export function copyArgs(sourcePath: string, fromSeconds: number, toSeconds: num
   ];
 }
 
-/** Joins MPEG-TS parts listed in a concat list into the clip (stream copy). */
-export function joinArgs(listFile: string, target: string, trackNames: readonly (string | undefined)[]): string[] {
+/**
+ * Joins MPEG-TS parts listed in a concat list into the clip (stream copy). With `reserveIndexFor` (the
+ * clip's seconds) the index is written into room reserved at the front, sized as for a copy
+ * (`reservedIndexBytes`), instead of by faststart's second pass over the file.
+ */
+export function joinArgs(
+  listFile: string,
+  target: string,
+  trackNames: readonly (string | undefined)[],
+  reserveIndexFor?: number,
+): string[] {
   return [
     '-safe',
     '0',
@@ -379,8 +388,9 @@ export function joinArgs(listFile: string, target: string, trackNames: readonly 
     '-bsf:a',
     'aac_adtstoasc',
     ...trackNameArgs(trackNames),
-    '-movflags',
-    '+faststart',
+    ...(reserveIndexFor === undefined
+      ? ['-movflags', '+faststart']
+      : ['-moov_size', String(reservedIndexBytes(reserveIndexFor, Math.max(1, trackNames.length)))]),
     '-f',
     'mp4',
     '-y',

@@ -1,6 +1,6 @@
 // Commands, frontend to backend: `{Method, Parameters}`. One entry per Method with the schema of its
 // Parameters. SPEC's parameters as written; "not shown" ones from protocol-gaps.md §5 with neutral names.
-import Type, { type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from '#typebox';
 import { ContentHash, ContentItemReference, ContentType, BookmarkType, Duration, PresetName, Segment, StringEnum } from './models.js';
 import { SettingsChanges } from './settings.js';
 

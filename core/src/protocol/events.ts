@@ -1,5 +1,5 @@
 // Events, backend to frontend: `{method, content}`. One entry per method with the schema of its content.
-import Type, { type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from '#typebox';
 import { ContentItem, GameEntry, Nullable, RecoverableFile, ReleaseNote, Segment, State, StringEnum } from './models.js';
 import { JsonPatchOperation } from './json-patch.js';
 import { Settings } from './settings.js';

@@ -1,7 +1,7 @@
 // RFC 6902 JSON Patch, the three operations the Incremental State extension sends (`add`, `remove`,
 // `replace`), and applying them without touching the document: what a patch leaves alone stays the same
 // object, so a UI can tell what changed by reference.
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 
 const pointer = Type.String({ description: 'RFC 6901 JSON Pointer; "" is the whole document' });
 

@@ -1,6 +1,6 @@
 // TypeBox schemas of the data models carried by commands and events (SPEC.md "Resources").
 // Shapes SPEC leaves open follow reference/protocol-gaps.md §7, with SPEC's neutral names.
-import Type, { type Static, type TEnum, type TSchema, type TSchemaOptions } from 'typebox';
+import { Type, type Static, type TEnum, type TSchema, type TSchemaOptions } from '#typebox';
 
 /** `T | null`: SPEC and protocol-gaps emit unset fields as `null`, never omit them. */
 export const Nullable = <T extends TSchema>(schema: T, options: TSchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
@@ -291,6 +291,11 @@ export const State = Type.Object({
   }),
   integrationPackages: Type.Array(IntegrationPackage, {
     description: 'Extension: the integration packages that were refused, failed, wait for approval or need a restart',
+  }),
+  loading: Type.Array(Type.String(), {
+    description:
+      'Extension: the parts of the service still starting after it answered (`captureEngine`, `integrations`, `gameDetection`); ' +
+      'empty once everything is loaded',
   }),
 });
 export type State = Static<typeof State>;

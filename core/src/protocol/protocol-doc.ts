@@ -1,5 +1,5 @@
 // Renders the protocol reference of docs/protocol.md from the TypeBox schemas, so the doc cannot drift from them.
-import type { TSchema } from 'typebox';
+import type { TSchema } from '#typebox';
 import { Commands } from './commands.js';
 import { Events } from './events.js';
 import {

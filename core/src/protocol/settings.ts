@@ -1,6 +1,6 @@
 // The Settings schema: SPEC's fields plus the reference fields of protocol-gaps.md §7.6 and §7.7.
 // Every field carries its default, so `Value.Create(Settings)` is the factory configuration.
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { Codec, Display, Game, Nullable, PRESET_NAMES, RECORDING_MODES, RecordingMode, StringEnum } from './models.js';
 
 export const RESOLUTIONS = ['720p', '1080p', '1440p', '4K'] as const;

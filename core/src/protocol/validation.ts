@@ -1,6 +1,5 @@
 // Compiled validators for the protocol schemas, and error text a person can act on.
-import type { TSchema } from 'typebox';
-import { Compile, type Validator } from 'typebox/compile';
+import { Compile, type TSchema, type Validator } from '#typebox';
 
 const compiled = new WeakMap<TSchema, Validator>();
 

@@ -2,6 +2,7 @@
 // seconds, joined from the closed segments, with the bookmarks that fall in them re-timed.
 import { inject, injectable } from 'tsyringe';
 import { concatSegments, type BufferSpan, type ReplayBuffer } from '../media/replay-buffer.js';
+import { readMp4Duration } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { CommandError } from '../protocol/refusal.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
@@ -81,8 +82,11 @@ export class ReplaySaver {
         span.release();
       }
       const joinMs = Date.now() - joinBegan;
-      const probed = await probeMedia(tools.ffprobe.path, target);
-      const durationSeconds = probed.durationSeconds ?? span.durationSeconds;
+      // The joined file's length read from its index as ffprobe reads it, without starting ffprobe.
+      const durationSeconds =
+        (await readMp4Duration(target).catch(() => undefined)) ??
+        (await probeMedia(tools.ffprobe.path, target)).durationSeconds ??
+        span.durationSeconds;
       const spanEnd = span.startSeconds + durationSeconds;
       const bookmarks = recording.bookmarks
         .filter(({ seconds }) => seconds >= span.startSeconds && seconds <= spanEnd)
@@ -92,8 +96,12 @@ export class ReplaySaver {
         file: target,
         type: 'Buffer',
         ownsFile: true,
-        probed,
         ...(early ? { artwork: early } : {}),
+        // Known without a probe: the file holds every stream of the segments.
+        artworkSources: {
+          picture: { video: target, durationSeconds },
+          sound: { video: target, audioStreams: audioTrackNames.length, durationSeconds },
+        },
         meta: {
           game: recording.game,
           durationSeconds,

@@ -1,7 +1,7 @@
 // Declaring an integration's own settings: a TypeBox object schema on the class (`static settings`),
 // rendered by the settings page and handed over, typed, as `IntegrationSettings.values`. `Type` is the
 // host's TypeBox, so a plugin needs no copy of its own.
-import Type, { type Static, type TObject, type TProperties } from 'typebox';
+import { Type, type Static, type TObject, type TProperties } from '#typebox';
 
 export { Type };
 

@@ -1,7 +1,7 @@
 // The settings an integration declares (a TypeBox schema, i.e. plain JSON Schema): checked once when its
 // class loads, so that the settings page can render every field; then the values it is given (stored
 // ones where valid, the schema's defaults otherwise) and the words for a value that is refused.
-import type { TSchema } from 'typebox';
+import type { TSchema } from '#typebox';
 import {
   BooleanSettingField,
   ChoiceSettingField,

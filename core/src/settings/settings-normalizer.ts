@@ -1,6 +1,6 @@
 // Tolerant reading of a settings object: each field that is missing or invalid takes its default,
 // an array keeps its valid items, unknown keys are kept for whichever version wrote them.
-import type { TSchema } from 'typebox';
+import type { TSchema } from '#typebox';
 import { Settings, validatorFor, type Keybinding } from '../protocol/index.js';
 
 export interface NormalizedSettings {

@@ -135,6 +135,34 @@ describe('SettingsService', () => {
     expect(store.current.resolution).to.equal('1440p');
   });
 
+  it('answers a preset applied again with Settings, but stores, saves and notifies nothing', async () => {
+    service.applyClipPreset('high');
+    await store.flush();
+    const file = path.join(folder, 'settings.json');
+    const saved = await stat(file);
+    const heard: string[] = [];
+    store.onChange((settings) => heard.push(settings.clipQualityPreset));
+    const current = store.current;
+    service.applyClipPreset('high');
+    await store.flush();
+    expect(store.current).to.equal(current);
+    expect(heard).to.deep.equal([]);
+    expect((await stat(file)).mtimeMs).to.equal(saved.mtimeMs);
+    expect(events.methods()).to.deep.equal(['Settings', 'Settings']);
+    expect(events.of('Settings')[1]).to.deep.include({ clipQualityPreset: 'high', clipPreset: 'medium' });
+    service.applyClipPreset('custom');
+    expect(heard).to.deep.equal(['custom']);
+  });
+
+  it('wakes a listener that names its fields only when one of them changes', async () => {
+    const heard: number[] = [];
+    store.onChange((settings) => heard.push(settings.frameRate), ['frameRate', 'gameIntegrations']);
+    service.applyClipPreset('low');
+    await service.update({ frameRate: 30 });
+    await service.update({ gameIntegrations: { vehicleSoccer: { enabled: false } } });
+    expect(heard).to.deep.equal([30, 30]);
+  });
+
   describe("an integration's own settings", () => {
     beforeEach(() => {
       app.resolve(IntegrationSettingsSchemas).declare('arenaGameA', {

@@ -2,12 +2,13 @@
 // it declares), refuse integration changes during a recording, apply presets, and echo `Settings` to the frontend only when something changed.
 import path from 'node:path';
 import { inject, injectable, type InjectionToken } from 'tsyringe';
-import Value from 'typebox/value';
+import { Value } from '#typebox';
 import { CommandError } from '../protocol/refusal.js';
 import { Settings, describeProblems, type PresetName, type SettingsChanges } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { Logger } from '../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
+import { deepFrozen } from '../protocol/event-frame.js';
 import { Notifier } from '../notices/notifier.js';
 import { clipPresetChanges, videoPresetChanges } from './presets.js';
 import { SettingsStore } from './settings-store.js';
@@ -29,6 +30,8 @@ const FOLDER_FIELDS = ['contentFolder', 'cacheFolder'] as const;
 @injectable()
 export class SettingsService {
   private readonly logger: Logger;
+  /** The `Settings` content last sent, and the settings it shows. */
+  private published: { settings: Readonly<Settings>; content: Readonly<Settings> } | undefined;
 
   constructor(
     private readonly store: SettingsStore,
@@ -122,16 +125,32 @@ export class SettingsService {
   }
 
   applyVideoPreset(preset: PresetName): void {
-    this.commit(mergeSettings(this.store.current, videoPresetChanges(preset, this.machine.maxDisplayHeight)));
+    this.applyPreset(videoPresetChanges(preset, this.machine.maxDisplayHeight));
   }
 
   applyClipPreset(preset: PresetName): void {
-    this.commit(mergeSettings(this.store.current, clipPresetChanges(preset)));
+    this.applyPreset(clipPresetChanges(preset));
   }
 
-  /** Sends `Settings`; `allowedOrigins` shows the effective, read-only list (a value in the file is not trusted). */
+  /**
+   * A preset always answers with `Settings`; one that changes nothing (applied again) stores, saves and
+   * notifies nothing, so a burst of the same preset does not wake every settings listener each time.
+   */
+  private applyPreset(changes: SettingsChanges): void {
+    const current = this.store.current as Record<string, unknown>;
+    if (Object.entries(changes).every(([field, value]) => Value.Equal(current[field], value))) return this.publish();
+    this.commit(mergeSettings(this.store.current, changes));
+  }
+
+  /**
+   * Sends `Settings`; `allowedOrigins` shows the effective, read-only list (a value in the file is not trusted).
+   * The content is made once per settings version and frozen, so the connection serialises it once too.
+   */
   publish(): void {
-    this.events.send('Settings', { ...this.store.current, allowedOrigins: this.effectiveAllowedOrigins });
+    const settings = this.store.current;
+    if (this.published?.settings !== settings)
+      this.published = { settings, content: deepFrozen(structuredClone({ ...settings, allowedOrigins: this.effectiveAllowedOrigins })) };
+    this.events.send('Settings', this.published.content);
   }
 
   private commit(next: Settings): void {

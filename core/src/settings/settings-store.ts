@@ -4,7 +4,7 @@
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import Value from 'typebox/value';
+import { Value } from '#typebox';
 import { Settings } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
@@ -29,7 +29,7 @@ export class SettingsStore {
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
-  private readonly listeners = new Set<(settings: Readonly<Settings>) => void>();
+  private readonly listeners = new Set<SettingsListener>();
 
   constructor(
     private readonly options: ServiceOptions,
@@ -133,18 +133,25 @@ export class SettingsStore {
 
   /** Replaces the settings in memory at once and persists them shortly after. */
   replace(next: Settings): void {
+    const previous = this.settings;
     this.settings = next;
-    for (const listener of this.listeners) listener(next);
+    for (const { heard, fields } of this.listeners) {
+      if (!fields || fields.some((field) => !Value.Equal(previous[field], next[field]))) heard(next);
+    }
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
       void this.save().catch((error: unknown) => this.logger.error('could not save settings', { error }));
     }, SAVE_DELAY_MS);
   }
 
-  /** Called after every change made through `replace`. */
-  onChange(listener: (settings: Readonly<Settings>) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * Called after every change made through `replace`; with `fields`, only after a change to one of them
+   * (a listener with costly work, e.g. reconciling every integration, is not woken by a clip preset).
+   */
+  onChange(listener: (settings: Readonly<Settings>) => void, fields?: readonly (keyof Settings)[]): () => void {
+    const entry: SettingsListener = { heard: listener, ...(fields && { fields }) };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
   }
 
   /** Writes pending changes now; used at shutdown. */
@@ -164,6 +171,12 @@ export class SettingsStore {
       .then(() => writeFileAtomic(this.options.settingsFile, `${JSON.stringify(this.settings, null, 2)}\n`));
     return this.saving;
   }
+}
+
+interface SettingsListener {
+  heard(settings: Readonly<Settings>): void;
+  /** Only these fields matter to it; undefined: all. */
+  fields?: readonly (keyof Settings)[];
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

@@ -5,7 +5,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import Type from 'typebox';
+import { Type } from '#typebox';
 import { describeProblems } from '../protocol/index.js';
 import { planGameMode, type GameModeRegistry, type GameModeValues } from '../platform/windows-game-mode.js';
 import { ServiceOptions } from '../service-options.js';

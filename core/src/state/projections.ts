@@ -12,11 +12,15 @@ import type { IntegrationSettingsSchemas } from '../settings/integration-setting
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
+import type { StartupProgress } from '../support/startup-progress.js';
 
 /** Where a projection writes: the State publisher. A change replaces what it names: never change `current` in place. */
+/** `burst`: at most one State per 50 ms (`STATE_BURST_MS`); `prompt`: at the end of the current tick. */
+export type StateDelivery = 'burst' | 'prompt';
+
 export interface StateTarget {
   readonly current: Readonly<State>;
-  update(change: Partial<State>): void;
+  update(change: Partial<State>, delivery?: StateDelivery): void;
 }
 
 /** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
@@ -26,6 +30,12 @@ export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onCha
   };
   publish(settings.current.cacheFolder);
   return settings.onChange((next) => publish(next.cacheFolder));
+}
+
+/** `State.loading`: the parts of the service still starting; published at once. */
+export function projectLoading(startup: Pick<StartupProgress, 'events' | 'loading'>, target: StateTarget): () => void {
+  target.update({ loading: startup.loading });
+  return startup.events.on('changed', (loading) => target.update({ loading: [...loading] }));
 }
 
 /**

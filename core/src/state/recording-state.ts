@@ -4,14 +4,14 @@ import { formatDuration, formatLocalDateTime, toWirePath, type Recording as Wire
 import type { RecorderEvents } from '../recording/recorder-service.js';
 import type { StartedRecording } from '../recording/recording.js';
 import type { TypedEvents } from '../support/typed-events.js';
-import type { StateTarget } from './projections.js';
+import type { StateDelivery, StateTarget } from './projections.js';
 
 export function projectRecorder(events: TypedEvents<RecorderEvents>, target: StateTarget): () => void {
-  const update = (change: Partial<State>) => target.update(change);
+  const update = (change: Partial<State>, delivery?: StateDelivery) => target.update(change, delivery);
   /** The recording with `change`, as a new object; nothing when there is no recording. */
-  const updateRecording = (change: (recording: WireRecording) => Partial<WireRecording>) => {
+  const updateRecording = (change: (recording: WireRecording) => Partial<WireRecording>, delivery?: StateDelivery) => {
     const recording = target.current.recording;
-    if (recording) update({ recording: { ...recording, ...change(recording) } });
+    if (recording) update({ recording: { ...recording, ...change(recording) } }, delivery);
   };
   const stops = [
     events.on('starting', ({ game, request }) =>
@@ -20,8 +20,11 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
       }),
     ),
     events.on('startFailed', () => update({ preRecording: null })),
-    events.on('started', (recording) => update({ preRecording: null, recording: toWireRecording(recording) })),
-    events.on('bookmarkAdded', ({ bookmark }) => updateRecording(({ bookmarks }) => ({ bookmarks: [...bookmarks, bookmark.bookmark] }))),
+    // What the player waits to see goes out at once, not at the end of a burst.
+    events.on('started', (recording) => update({ preRecording: null, recording: toWireRecording(recording) }, 'prompt')),
+    events.on('bookmarkAdded', ({ bookmark }) =>
+      updateRecording(({ bookmarks }) => ({ bookmarks: [...bookmarks, bookmark.bookmark] }), 'prompt'),
+    ),
     events.on('bookmarkRemoved', ({ id }) =>
       updateRecording(({ bookmarks }) => ({ bookmarks: bookmarks.filter((bookmark) => bookmark.id !== id) })),
     ),
@@ -31,7 +34,7 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
         duration: formatDuration((endedAt.getTime() - recording.startedAt.getTime()) / 1000),
       })),
     ),
-    events.on('stopped', () => update({ recording: null, preRecording: null })),
+    events.on('stopped', () => update({ recording: null, preRecording: null }, 'prompt')),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -61,6 +61,23 @@ describe('StatePublisher', () => {
     expect(publisher.current.currentFolderSizeGb).to.equal(99);
   });
 
+  it('sends a prompt change (a recording started, a bookmark) at once even inside a burst, with the burst so far', async () => {
+    publisher.update({ currentFolderSizeGb: 1 });
+    await sent();
+    publisher.update({ currentFolderSizeGb: 2 });
+    publisher.update({ recordingDriveFreeGb: 3 }, 'prompt');
+    await sent();
+    expect(sink.states.map(({ currentFolderSizeGb, recordingDriveFreeGb }) => [currentFolderSizeGb, recordingDriveFreeGb])).to.deep.equal([
+      [1, null],
+      [2, 3],
+    ]);
+    publisher.update({ currentFolderSizeGb: 4 }); // back to bursts: this one waits for the window
+    await sent();
+    expect(sink.states).to.have.length(2);
+    await wait(STATE_BURST_MS + 20);
+    expect(sink.states).to.have.length(3);
+  });
+
   it('sendNow sends the current State at once and cancels the coalesced send it replaces', async () => {
     publisher.update({ currentFolderSizeGb: 1 });
     publisher.sendNow();

@@ -13,15 +13,18 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { StorageMonitor } from '../storage/storage-monitor.js';
 import type { Updater } from '../updates/updater.js';
+import type { StartupProgress } from '../support/startup-progress.js';
 import {
   projectCapabilities,
   projectIntegrationPackages,
   projectIntegrations,
   projectIntegrationSettings,
   projectLibrary,
+  projectLoading,
   projectSettings,
   projectStorage,
   projectUpdater,
+  type StateDelivery,
 } from './projections.js';
 import { projectRecorder } from './recording-state.js';
 import { diffState } from './state-diff.js';
@@ -50,6 +53,7 @@ export function initialState(cacheFolder: string): State {
     integrations: {},
     integrationSettings: {},
     integrationPackages: [],
+    loading: [],
   };
 }
 
@@ -65,6 +69,7 @@ export interface StateSources {
   settings: Pick<SettingsStore, 'current' | 'onChange'>;
   integrations: Pick<IntegrationHost, 'events'>;
   integrationSettings: Pick<IntegrationSettingsSchemas, 'events' | 'all'>;
+  startup: Pick<StartupProgress, 'events' | 'loading'>;
 }
 
 @injectable()
@@ -74,6 +79,7 @@ export class StatePublisher {
   private revision = 0;
   private lastSentAt = 0;
   private cancelPending: (() => void) | undefined;
+  private pendingIsImmediate = false;
   private readonly listeners = new Set<StateListener>();
 
   constructor(@inject(EVENT_SINK) private readonly events: EventSink) {}
@@ -87,7 +93,7 @@ export class StatePublisher {
    * Features never write State themselves (nor read it to decide anything).
    */
   follow(sources: Partial<StateSources>): () => void {
-    const { recorder, library, capabilities, updater, storage, settings, integrations, integrationSettings } = sources;
+    const { recorder, library, capabilities, updater, storage, settings, integrations, integrationSettings, startup } = sources;
     const stops = [
       recorder && projectRecorder(recorder.events, this),
       library && projectLibrary(library, this),
@@ -98,15 +104,20 @@ export class StatePublisher {
       integrations && projectIntegrations(integrations, this),
       integrationSettings && projectIntegrationSettings(integrationSettings, this),
       integrations && projectIntegrationPackages(integrations, this),
+      startup && projectLoading(startup, this),
     ];
     return () => stops.forEach((stop) => stop?.());
   }
 
-  /** Applies a change and schedules one `State` event for the burst it belongs to (for the projections). */
-  update(change: Partial<State>): void {
+  /**
+   * Applies a change and schedules one `State` event for the burst it belongs to (for the projections).
+   * `prompt`: a change the user is waiting to see (a recording started or stopped, a bookmark) goes out
+   * with the current tick's other changes even inside a burst's 50 ms.
+   */
+  update(change: Partial<State>, delivery: StateDelivery = 'burst'): void {
     this.state = { ...this.state, ...change };
     for (const listener of this.listeners) listener(this.state);
-    this.schedule();
+    this.schedule(delivery);
   }
 
   onChange(listener: StateListener): () => void {
@@ -135,11 +146,13 @@ export class StatePublisher {
     this.cancelPending = undefined;
   }
 
-  private schedule(): void {
-    if (this.cancelPending) return;
+  private schedule(delivery: StateDelivery): void {
+    if (this.cancelPending && (this.pendingIsImmediate || delivery === 'burst')) return;
+    this.dispose();
     const send = () => this.send(true);
-    const wait = this.lastSentAt + STATE_BURST_MS - Date.now();
-    if (wait <= 0) {
+    const wait = delivery === 'prompt' ? 0 : this.lastSentAt + STATE_BURST_MS - Date.now();
+    this.pendingIsImmediate = wait <= 0;
+    if (this.pendingIsImmediate) {
       // setImmediate, so the synchronous changes of one operation still share one event.
       const handle = setImmediate(send);
       this.cancelPending = () => clearImmediate(handle);

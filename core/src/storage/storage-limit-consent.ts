@@ -3,7 +3,7 @@
 // A different folder or limit has no answer: it is asked again.
 import path from 'node:path';
 import { injectable } from 'tsyringe';
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { describeProblems } from '../protocol/index.js';
 import { ServiceOptions } from '../service-options.js';
 import { writeFileAtomic } from '../support/atomic-file.js';

@@ -62,13 +62,17 @@ describe('Logger with RotatingFileSink', () => {
     expect(text.match(/"message":"round"/g)).to.have.length.within(2, 13);
   });
 
-  it('leaves debug lines out of the file unless asked for them', async () => {
+  it('leaves debug lines out of the file unless asked for them, and says so before they are prepared', async () => {
     const logger = new Logger([new RotatingFileSink(path.join(folder, 'keyframe.log'))]);
+    expect([logger.writes('debug'), logger.writes('info')]).to.deep.equal([false, true]);
     logger.debug('command', { method: 'NewConnection' });
     logger.info('frontend connected');
     logger.close();
     const lines = (await readFile(path.join(folder, 'keyframe.log'), 'utf8')).trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { message: string }).message)).to.deep.equal(['frontend connected']);
+    const asked = new Logger([new RotatingFileSink(path.join(folder, 'debug.log'), { level: 'debug' })]);
+    expect(asked.writes('debug')).to.equal(true);
+    asked.close();
   });
 
   it('rotates by size and keeps a bounded number of files', async () => {

@@ -40,6 +40,11 @@ export class Logger {
     return new Logger(this.sinks, scope);
   }
 
+  /** Whether a record at `level` is written anywhere: fields costly to prepare (an excerpt of a frame) are prepared only then. */
+  writes(level: LogLevel): boolean {
+    return this.sinks.some((sink) => isWritten(level, sink.level));
+  }
+
   debug(message: string, fields?: LogFields): void {
     this.log('debug', message, fields);
   }

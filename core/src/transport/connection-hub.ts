@@ -10,7 +10,7 @@ import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, t
 import { Logger } from '../support/logger.js';
 import type { EventSink, StateRevision } from '../protocol/event-sink.js';
 import type { WireDialect } from '../protocol/settings.js';
-import { eventToDialect } from '../protocol/wire-dialect.js';
+import { eventFrame } from '../protocol/event-frame.js';
 import { StateFrames } from './state-frames.js';
 
 /** What a connection asked for when it opened. */
@@ -71,7 +71,7 @@ export class ConnectionHub implements EventSink {
 
   send<E extends EventName>(method: E, content: EventContent<E>): void {
     if (method === 'State') return this.sendFullState(content as State, undefined);
-    this.sendFrame(method, () => JSON.stringify(eventToDialect(this.terms.dialect, method, content)));
+    this.sendFrame(method, () => eventFrame(this.terms.dialect, method, content));
   }
 
   sendState(state: State, { revision, since }: StateRevision): void {

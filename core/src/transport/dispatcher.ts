@@ -107,7 +107,7 @@ export class Dispatcher {
     const handler = this.handlers.get(method);
     if (!handler) return this.reject(method, 'Unavailable', `${method} is not available in this version of Keyframe yet`);
 
-    if (!CREDENTIAL_COMMANDS.has(method))
+    if (!CREDENTIAL_COMMANDS.has(method) && this.logger.writes('debug'))
       this.logger.debug('command', { method, parameters: redactedExcerpt(values, LOGGED_PARAMETERS_CHARS) });
     try {
       await handler(values as never);

@@ -1,7 +1,7 @@
 // Release notes as the frontend receives them (base64 Markdown), built from the update feed and
 // cached in the data folder so a frontend gets them at once, even offline.
 import { readFile } from 'node:fs/promises';
-import Type from 'typebox';
+import { Type } from '#typebox';
 import { describeProblems, ReleaseNote } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 import type { FeedRelease } from './update-feed.js';

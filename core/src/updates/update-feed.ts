@@ -1,7 +1,7 @@
 // The update channel: a JSON feed of releases served over HTTP(S), read with got and checked
 // against its schema. Stable users see stable releases; beta users see both channels.
 import semver from 'semver';
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { describeProblems } from '../protocol/index.js';
 
 export const FeedRelease = Type.Object({

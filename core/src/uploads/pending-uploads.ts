@@ -2,7 +2,7 @@
 // was asked for, which library item, and (once the file is sent) the upload URL to follow.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { describeProblems } from '../protocol/index.js';
 import { writeFileAtomic } from '../support/atomic-file.js';
 

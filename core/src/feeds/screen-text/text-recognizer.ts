@@ -3,7 +3,7 @@
 // @tesseract.js-data/eng and nothing is cached to disk (TOOLCHAIN.md, "tesseract.js offline").
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 
 export interface Recognition {
   text: string;
@@ -28,6 +28,8 @@ const require = createRequire(import.meta.url);
  * message); `sparse`: text anywhere on a whole picture (what reading without a region costs).
  */
 export async function createOfflineWorker(layout: 'line' | 'sparse' = 'line'): Promise<Worker> {
+  // Imported here: most sessions never read on-screen text, and the service starts faster without it.
+  const { createWorker, OEM, PSM } = await import('tesseract.js');
   const engFolder = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
   const worker = await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: path.join(engFolder, '4.0.0_best_int'),

@@ -4,7 +4,7 @@
 // files the integration read (GameFiles) in `<name>.files/@game/`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import Type, { type Static } from 'typebox';
+import { Type, type Static } from '#typebox';
 import { describeProblems } from '../../protocol/index.js';
 import { FEED_KINDS, type FeedInputs, type FeedKind } from '../../sdk/feed-types.js';
 import type { GameFileEntry } from '../../sdk/game-files.js';

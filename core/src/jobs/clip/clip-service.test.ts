@@ -169,6 +169,9 @@ describe('ClipService', function () {
     // Fast path: within one keyframe interval (it measures about two frames long, from the seam).
     expect(video.durationSeconds).to.be.closeTo(3, 1);
     expect(probed.durationSeconds).to.be.closeTo(3, 1);
+    // Web-ready without a second pass: the join writes the index into room reserved at the front.
+    const { boxes } = await readMp4Layout(item!.filePath);
+    expect(boxes.indexOf('moov')).to.be.within(0, boxes.indexOf('mdat'));
     await expectPlays(item!.filePath);
 
     const joined = await makeClip([segment(first, 1.5, 4.5), segment(second, 0.5, 3.5)]);

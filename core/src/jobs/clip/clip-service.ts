@@ -435,14 +435,37 @@ export class ClipService {
       return plan.kind === 'smart' ? [encoded, copy(plan.keyframeSeconds, path.join(work, `${index}-tail.ts`))] : [encoded];
     });
     const progress = new PhasedProgress(cutPhases(steps, total), clip.progress);
-    for (const [index, step] of steps.entries()) {
-      await this.runFfmpeg(clip, step.args, [step.output], (at) => progress.at(index, at / step.seconds));
+    // A piece's head and tail are read from different places of the source and written to different
+    // parts: both run at once (the encode takes one core, the copy the disk). Only the encode, the bulk
+    // of the cost, reports progress: the parts run in parallel, the scale is sequential.
+    for (const group of pieceSteps(steps)) {
+      const runs = group.map(({ step, index }) =>
+        this.runFfmpeg(
+          clip,
+          step.args,
+          [step.output],
+          step.encoded || group.length === 1 ? (at) => progress.at(index, at / step.seconds) : () => undefined,
+        ),
+      );
+      // Every run settles before a failure is raised, so none writes into the work folder after it is removed.
+      const failed = (await Promise.allSettled(runs)).find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
     }
     const list = path.join(work, 'parts.txt');
     await writeFile(list, concatList(steps.map((step) => step.output)));
-    await this.runFfmpeg(clip, joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks)), [temp], (at) =>
-      progress.at(steps.length, at / total),
-    );
+    const join = (reserveIndex: boolean) =>
+      this.runFfmpeg(
+        clip,
+        joinArgs(list, temp, outputTrackNames(pieces, keepSeparateTracks), reserveIndex ? total : undefined),
+        [temp],
+        (at) => progress.at(steps.length, at / total),
+      );
+    await join(true).catch(async (error: unknown) => {
+      clip.job.throwIfCancelled();
+      // The index outgrew the room reserved for it (a frame rate beyond the bound): the join with a second pass.
+      this.logger.info('clip join with a reserved index failed; joining with faststart', { id: clip.id, error: (error as Error).message });
+      await join(false);
+    });
     return plans.map((plan) => plan.kind).join('+');
   }
 
@@ -482,6 +505,17 @@ export class ClipService {
       failure: (exit) => `ffmpeg could not make the clip: ${exit.errorText}`,
     });
   }
+}
+
+/** The steps of a smart cut by piece (a head and its tail run together), with their index in the clip's progress. */
+function pieceSteps(steps: readonly CutStep[]): { step: CutStep; index: number }[][] {
+  const groups: { step: CutStep; index: number }[][] = [];
+  for (const [index, step] of steps.entries()) {
+    // A copy that follows a head is its tail: the same piece.
+    if (!step.encoded && steps[index - 1]?.encoded) groups.at(-1)!.push({ step, index });
+    else groups.push([{ step, index }]);
+  }
+  return groups;
 }
 
 /** Where clip jobs keep the parts they join: one folder per job, removed when it ends. */
