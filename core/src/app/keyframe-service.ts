@@ -63,7 +63,7 @@ export function containerOf(service: KeyframeService): DependencyContainer {
 }
 
 /** The parts that start after the socket opens (State's `loading`), in the order they finish. */
-const LOADED_AFTER_LISTENING = ['captureEngine', 'integrations', 'gameDetection'] as const;
+const LOADED_AFTER_LISTENING = ['captureEngine', 'integrations', 'library', 'gameDetection'] as const;
 
 export class KeyframeService {
   private loadingAfterListening: Promise<void> = Promise.resolve();
@@ -162,6 +162,7 @@ export class KeyframeService {
     ]);
     this.container.resolve(StatePublisher).dispose();
     await this.container.resolve(SettingsStore).flush();
+    await this.container.resolve(ContentLibrary).flush();
     await this.lock.release();
     this.logger.info('stopped');
     this.logger.close();
@@ -197,11 +198,11 @@ export class KeyframeService {
     });
     await this.container.resolve(DataMigrations).run();
     await this.removeUnfinishedOutputs();
-    await this.container.resolve(ContentLibrary).load();
+    // Listed from the library index; the videos are checked once the service answers.
+    await this.container.resolve(ContentLibrary).load({ checkVideosLater: true });
     await this.container.resolve(AccountService).load();
     // Before the server listens, so the prompt always waits for a frontend's NewConnection.
     await this.container.resolve(RecoveryService).scan();
-    await this.container.resolve(StorageMonitor).start();
     await this.container.resolve(WindowsGameModeSetting).start();
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
@@ -229,6 +230,11 @@ export class KeyframeService {
       // After listening, so a frontend sees a first-run download's progress; before anything records.
       progress.run('captureEngine', () => this.container.resolve(MachineCapabilities).start()),
       progress.run('integrations', () => host.start()),
+      // A stat of every video: seconds with tens of thousands of items.
+      progress.run('library', async () => {
+        await this.container.resolve(ContentLibrary).checkVideos();
+        await this.container.resolve(StorageMonitor).start();
+      }),
     ]);
     for (const load of loads)
       if (load.status === 'rejected') this.logger.error('a part of the service did not load', { error: load.reason });

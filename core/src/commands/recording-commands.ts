@@ -13,9 +13,10 @@ export class RecordingCommands implements CommandGroup {
   ) {}
 
   readonly handlers: CommandHandlers = {
-    // Early after start-up, the capture engine may still be probed: the recording waits for it.
+    // Early after start-up, the capture engine may still be probed and the free space not yet followed
+    // (the storage check starts with the library's): the recording waits for both.
     StartRecording: async () => {
-      await this.startup.loaded('captureEngine');
+      await Promise.all([this.startup.loaded('captureEngine'), this.startup.loaded('library')]);
       return this.recorder.start();
     },
     StopRecording: async () => {

@@ -294,7 +294,7 @@ export const State = Type.Object({
   }),
   loading: Type.Array(Type.String(), {
     description:
-      'Extension: the parts of the service still starting after it answered (`captureEngine`, `integrations`, `gameDetection`); ' +
+      'Extension: the parts of the service still starting after it answered (`captureEngine`, `integrations`, `library`, `gameDetection`); ' +
       'empty once everything is loaded',
   }),
 });
