@@ -6,7 +6,7 @@ import type { State } from '../protocol/index.js';
 import type { WireDialect } from '../protocol/settings.js';
 import { initialState } from '../state/state-publisher.js';
 import { Logger } from '../support/logger.js';
-import { ConnectionHub, type ConnectionTerms } from './connection-hub.js';
+import { ConnectionHub, MAX_UNSENT_BYTES, type ConnectionTerms } from './connection-hub.js';
 
 type Frame = { method: string; content: unknown };
 
@@ -83,5 +83,16 @@ describe('ConnectionHub', () => {
     await full.received(1);
     expect(full.frames).to.deep.equal([{ method: 'State', content: third }]);
     full.close();
+  });
+
+  it('sends a State larger than the unsent-output cap to a reading frontend, and the next one too', async () => {
+    const big: State = { ...initialState('/cache'), cacheFolder: 'x'.repeat(MAX_UNSENT_BYTES + 1024) };
+    const reading = await attached({ dialect: 'spec', statePatches: false });
+    hub.sendState(big, { revision: 1 });
+    hub.sendState({ ...big, currentFolderSizeGb: 2 }, { revision: 2 });
+    await reading.received(2);
+    expect(reading.frames.map((frame) => (frame.content as State).currentFolderSizeGb)).to.deep.equal([0, 2]);
+    expect(hub.isConnected).to.equal(true);
+    reading.close();
   });
 });

@@ -20,7 +20,10 @@ export interface ConnectionTerms {
   statePatches: boolean;
 }
 
-/** Far above what a reading frontend ever has waiting (a full State is tens of kilobytes). */
+/**
+ * Far above what a reading frontend ever has waiting (a full State is tens of kilobytes, a few megabytes with a
+ * library of thousands); a State of 50,000 items is 22 MB, and the cap grows with the frame sent.
+ */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 /** A frontend that does not read will not read the close frame either: its socket is ended this soon after. */
 const NOT_READING_CLOSE_GRACE_MS = 2000;
@@ -97,16 +100,18 @@ export class ConnectionHub implements EventSink {
     if (socket?.readyState !== WebSocket.OPEN) return;
     const frame = serialise();
     // ws counts both what the kernel has not taken yet and what it queued itself.
-    if (socket.bufferedAmount + frame.length > MAX_UNSENT_BYTES) return this.closeNotReading(socket);
+    // Room for this frame and two more of its size, so a large library's full States may follow each other.
+    const limit = Math.max(MAX_UNSENT_BYTES, 3 * frame.length);
+    if (socket.bufferedAmount + frame.length > limit) return this.closeNotReading(socket, limit);
     socket.send(frame, (error) => {
       if (error) this.logger.warn('could not send an event', { method, error });
     });
   }
 
-  private closeNotReading(socket: WebSocket): void {
+  private closeNotReading(socket: WebSocket, limit: number): void {
     this.logger.warn('closing a frontend connection that stopped reading', {
       unsentBytes: socket.bufferedAmount,
-      limit: MAX_UNSENT_BYTES,
+      limit,
       code: CLOSE_NOT_READING.code,
     });
     socket.close(CLOSE_NOT_READING.code, CLOSE_NOT_READING.reason);
