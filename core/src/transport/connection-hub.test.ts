@@ -95,4 +95,27 @@ describe('ConnectionHub', () => {
     expect(hub.isConnected).to.equal(true);
     reading.close();
   });
+
+  it('holds State changes behind a backlog of unread output and sends only the newest, whole, once it is read', async () => {
+    const big: State = { ...initialState('/cache'), cacheFolder: 'x'.repeat(8 * 1024 * 1024) };
+    const reading = await attached({ dialect: 'spec', statePatches: true });
+    hub.sendState(big, { revision: 1 });
+    const patch = () => [{ op: 'replace' as const, path: '/currentFolderSizeGb', value: 0 }];
+    for (const size of [1, 2, 3])
+      hub.sendState({ ...big, currentFolderSizeGb: size }, { revision: size + 1, since: { revision: size, patch } });
+    await reading.received(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reading.frames.map((frame) => [frame.method, (frame.content as State).currentFolderSizeGb])).to.deep.equal([
+      ['State', 0],
+      ['State', 3],
+    ]);
+    // Patches follow on from the State that was sent.
+    hub.sendState(initialState('/cache'), {
+      revision: 5,
+      since: { revision: 4, patch: () => [{ op: 'replace', path: '/cacheFolder', value: '/cache' }] },
+    });
+    await reading.received(3);
+    expect(reading.frames[2]!.method).to.equal('StatePatch');
+    reading.close();
+  });
 });

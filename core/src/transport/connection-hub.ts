@@ -27,6 +27,12 @@ export interface ConnectionTerms {
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 /** A frontend that does not read will not read the close frame either: its socket is ended this soon after. */
 const NOT_READING_CLOSE_GRACE_MS = 2000;
+/**
+ * A State change finding this much output still unsent waits, and only the newest State goes once the frontend has
+ * read it: a large library's full States (megabytes each) would otherwise queue faster than a frontend reads them.
+ */
+const STATE_BACKLOG_BYTES = 1024 * 1024;
+const STATE_BACKLOG_CHECK_MS = 20;
 
 @injectable()
 export class ConnectionHub implements EventSink {
@@ -35,6 +41,8 @@ export class ConnectionHub implements EventSink {
   /** The State revision the active connection holds (patches apply only to it); undefined before its first State. */
   private heldRevision: number | undefined;
   private patchSequence = 0;
+  /** The newest State change waiting for the frontend to read what was sent before it. */
+  private waitingState: { state: State; revision: number; timer: NodeJS.Timeout } | undefined;
   private readonly stateFrames = new StateFrames();
   private readonly attachedListeners: Array<(dialect: WireDialect) => void> = [];
   private readonly logger: Logger;
@@ -62,6 +70,7 @@ export class ConnectionHub implements EventSink {
     this.active = socket;
     this.terms = terms;
     this.heldRevision = undefined;
+    this.dropWaitingState();
     if (previous && previous.readyState <= WebSocket.OPEN) {
       this.logger.info('a new frontend connected: closing the previous connection');
       previous.close(CLOSE_REPLACED.code, CLOSE_REPLACED.reason);
@@ -78,7 +87,10 @@ export class ConnectionHub implements EventSink {
   }
 
   sendState(state: State, { revision, since }: StateRevision): void {
-    if (this.active?.readyState !== WebSocket.OPEN) return;
+    const socket = this.active;
+    if (socket?.readyState !== WebSocket.OPEN) return;
+    // A change (not an answer, which always goes in its place) behind a backlog waits for the newest to replace it.
+    if (since && (this.waitingState || socket.bufferedAmount > STATE_BACKLOG_BYTES)) return this.waitWithState(socket, state, revision);
     if (this.terms.statePatches && since && since.revision === this.heldRevision) {
       this.heldRevision = revision;
       const patch = since.patch();
@@ -89,7 +101,27 @@ export class ConnectionHub implements EventSink {
     this.sendFullState(state, revision);
   }
 
+  /** Keeps `state` as the one to send once the output is read; the frontend then gets it whole (it missed changes). */
+  private waitWithState(socket: WebSocket, state: State, revision: number): void {
+    const timer =
+      this.waitingState?.timer ??
+      setInterval(() => {
+        if (this.active !== socket || socket.readyState !== WebSocket.OPEN) return this.dropWaitingState();
+        if (socket.bufferedAmount > STATE_BACKLOG_BYTES) return;
+        const waiting = this.waitingState!;
+        this.dropWaitingState();
+        this.sendFullState(waiting.state, waiting.revision);
+      }, STATE_BACKLOG_CHECK_MS);
+    this.waitingState = { state, revision, timer };
+  }
+
+  private dropWaitingState(): void {
+    clearInterval(this.waitingState?.timer);
+    this.waitingState = undefined;
+  }
+
   private sendFullState(state: State, revision: number | undefined): void {
+    this.dropWaitingState();
     this.heldRevision = revision;
     this.patchSequence = 0;
     this.sendFrame('State', () => this.stateFrames.frame(state, this.terms.dialect));
@@ -120,6 +152,7 @@ export class ConnectionHub implements EventSink {
   }
 
   close(): void {
+    this.dropWaitingState();
     this.active?.close(CLOSE_SHUTDOWN.code, CLOSE_SHUTDOWN.reason);
     this.active = undefined;
   }
