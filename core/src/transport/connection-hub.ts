@@ -41,6 +41,8 @@ export class ConnectionHub implements EventSink {
   /** The State revision the active connection holds (patches apply only to it); undefined before its first State. */
   private heldRevision: number | undefined;
   private patchSequence = 0;
+  /** The largest frame sent on the active connection (bytes of JSON). */
+  private largestFrame = 0;
   /** The newest State change waiting for the frontend to read what was sent before it. */
   private waitingState: { state: State; revision: number; timer: NodeJS.Timeout } | undefined;
   private readonly stateFrames = new StateFrames();
@@ -70,6 +72,7 @@ export class ConnectionHub implements EventSink {
     this.active = socket;
     this.terms = terms;
     this.heldRevision = undefined;
+    this.largestFrame = 0;
     this.dropWaitingState();
     if (previous && previous.readyState <= WebSocket.OPEN) {
       this.logger.info('a new frontend connected: closing the previous connection');
@@ -132,8 +135,10 @@ export class ConnectionHub implements EventSink {
     if (socket?.readyState !== WebSocket.OPEN) return;
     const frame = serialise();
     // ws counts both what the kernel has not taken yet and what it queued itself.
-    // Room for this frame and two more of its size, so a large library's full States may follow each other.
-    const limit = Math.max(MAX_UNSENT_BYTES, 3 * frame.length);
+    // Room for three of the largest frame sent on this connection, so a large library's full State and the
+    // events behind it (the rest of a NewConnection answer) may wait together.
+    this.largestFrame = Math.max(this.largestFrame, frame.length);
+    const limit = Math.max(MAX_UNSENT_BYTES, 3 * this.largestFrame);
     if (socket.bufferedAmount + frame.length > limit) return this.closeNotReading(socket, limit);
     socket.send(frame, (error) => {
       if (error) this.logger.warn('could not send an event', { method, error });
