@@ -44,7 +44,8 @@ async function newConnectionAnswer(url: string): Promise<void> {
 /** Spawns the service and times it to its first NewConnection answer; NaN (and why) when it gives none. */
 async function startTimed(dataFolder: string): Promise<{ service: ServiceProcess; ms: number; refused?: string }> {
   const start = process.hrtime.bigint();
-  const service = await ServiceProcess.start({ dataFolder, legacyPort: 'off', startTimeoutMs: 120_000 });
+  // Until it listens: the first answer comes before the video check and the plugins (State.loading).
+  const service = await ServiceProcess.start({ dataFolder, legacyPort: 'off', startTimeoutMs: 120_000, until: 'listening' });
   const refused = await answerOf(() => newConnectionAnswer(service.url));
   return { service, ms: refused === undefined ? msSince(start) : Number.NaN, refused };
 }
