@@ -171,7 +171,7 @@ export function framesOutputArgs(
     '-map',
     video,
     '-vf',
-    withSourceFilter(sourceFilter, `${everyNth(frameRate)},scale=${width}:${height},setsar=1`),
+    withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
     // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
     '-pix_fmt',
     'yuvj420p',
@@ -209,13 +209,6 @@ export function screenFramesOutputArgs(
     `pipe:${pipe}`,
   ];
 }
-
-/**
- * About `frameRate` frames a second, each passed on as it comes: the `fps` filter would hold the first
- * frame until it has seen the next ones (tens of milliseconds at start-up, and the recording counts
- * as started at the first of these frames). The 10% margin absorbs the jitter of capture times.
- */
-const everyNth = (frameRate: number) => `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${(0.9 / frameRate).toFixed(3)})'`;
 
 const withSourceFilter = (sourceFilter: string | undefined, filters: string) => (sourceFilter ? `${sourceFilter},${filters}` : filters);
 
