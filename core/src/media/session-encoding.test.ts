@@ -86,8 +86,8 @@ describe('recording outputs', function () {
     expect(tee).to.equal(
       '[f=mp4:movflags=+frag_keyframe+empty_moov+default_base_moof:frag_duration=1000000:flush_packets=1]/c/s.mp4|[f=segment:segment_time=2:segment_format=mpegts]/c/b/segment-%06d.ts',
     );
-    expect(args.slice(-14).join(' ')).to.equal(
-      '-map 0:v -vf fps=10,scale=480:270,setsar=1 -pix_fmt yuvj420p -c:v mjpeg -q:v 7 -an -f mjpeg pipe:3',
+    expect(args.slice(-16).join(' ')).to.equal(
+      "-map 0:v -vf select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.090)',scale=480:270,setsar=1 -r 10 -pix_fmt yuvj420p -c:v mjpeg -q:v 7 -an -f mjpeg pipe:3",
     );
   });
 

@@ -171,7 +171,11 @@ export function framesOutputArgs(
     '-map',
     video,
     '-vf',
-    withSourceFilter(sourceFilter, `fps=${frameRate},scale=${width}:${height},setsar=1`),
+    withSourceFilter(sourceFilter, `${everyNth(frameRate)},scale=${width}:${height},setsar=1`),
+    // The output's own rate: without it an output that takes ffmpeg's default frame-rate handling (no
+    // global `-vsync vfr`) is made constant-rate at the source's rate, every frame sent again.
+    '-r',
+    String(frameRate),
     // Full-range 4:2:0 is what every ffmpeg's mjpeg encoder takes without `-strict`.
     '-pix_fmt',
     'yuvj420p',
@@ -209,6 +213,13 @@ export function screenFramesOutputArgs(
     `pipe:${pipe}`,
   ];
 }
+
+/**
+ * About `frameRate` frames a second, each passed on as it comes: the `fps` filter holds a frame until it
+ * has seen the next ones (at start-up 100–150 ms inside ffmpeg, and the recording counts as started at
+ * the first of these frames). The 10% margin absorbs the jitter of capture times.
+ */
+const everyNth = (frameRate: number) => `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${(0.9 / frameRate).toFixed(3)})'`;
 
 const withSourceFilter = (sourceFilter: string | undefined, filters: string) => (sourceFilter ? `${sourceFilter},${filters}` : filters);
 
