@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { locateFfmpegTools } from './ffmpeg-toolbox.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { probeMedia } from './probe.js';
-import { concatSegments, quoteConcatPath, ReplayBuffer, segmentsToPrune, type SegmentFile } from './replay-buffer.js';
+import { concatSegments, joinedSegmentsUrl, quoteConcatPath, ReplayBuffer, segmentsToPrune, type SegmentFile } from './replay-buffer.js';
 import { recordingEncodingArgs } from './session-encoding.js';
 import { crfVideo } from '../testing/fixtures.js';
 
@@ -154,6 +154,29 @@ describe('replay buffer', function () {
     expect(probed.durationSeconds).to.be.within(3.9, 4.2);
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}`)).to.deep.equal(['video:h264', 'audio:aac']);
     expect((await readdir(segments)).filter((name) => name.endsWith('.ffconcat'))).to.deep.equal([]);
+
+    // Paths without the protocol's separator are read as one byte stream: the same file.
+    const plain = path.join(folder, 'plain');
+    await mkdir(plain);
+    const copies = await Promise.all(
+      middle.segments.map(async (segment) => {
+        const file = path.join(plain, path.basename(segment.file));
+        await copyFile(segment.file, file);
+        return { ...segment, file };
+      }),
+    );
+    expect(joinedSegmentsUrl(copies.map((segment) => segment.file))).to.match(/^concat:/);
+    const joined = path.join(folder, 'Replay Buffers', 'Game', 'joined.mp4');
+    await concatSegments({ ffmpegPath: ffmpeg.path, segments: copies, target: joined });
+    const probedJoined = await probeMedia(ffprobe.path, joined);
+    expect(probedJoined.durationSeconds).to.be.within(3.9, 4.2);
+    expect(probedJoined.streams.map((stream) => `${stream.type}:${stream.codec}`)).to.deep.equal(['video:h264', 'audio:aac']);
+  });
+
+  it('joins segments byte by byte only where their paths fit in one concat URL', () => {
+    expect(joinedSegmentsUrl(['/c/b/1.ts', '/c/b/2.ts'])).to.equal('concat:/c/b/1.ts|/c/b/2.ts');
+    expect(joinedSegmentsUrl(['/c/a|b/1.ts'])).to.equal(undefined);
+    expect(joinedSegmentsUrl(Array.from({ length: 1000 }, (_, index) => `/c/buffer/segment-${index}.ts`))).to.equal(undefined);
   });
 
   it('writes nothing under the target name when joining fails', async () => {

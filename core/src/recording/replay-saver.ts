@@ -1,7 +1,7 @@
 // Saves the replay buffer of a running recording as a Buffer item: the last `replayBufferDuration`
 // seconds, joined from the closed segments, with the bookmarks that fall in them re-timed.
 import { inject, injectable } from 'tsyringe';
-import { concatSegments, type BufferSpan, type ReplayBuffer } from '../media/replay-buffer.js';
+import { concatSegments, joinedSegmentsUrl, type BufferSpan, type ReplayBuffer } from '../media/replay-buffer.js';
 import { readMp4Duration } from '../media/mp4-layout.js';
 import { probeMedia } from '../media/probe.js';
 import { CommandError } from '../protocol/refusal.js';
@@ -142,15 +142,16 @@ export class ReplaySaver {
 
 /**
  * A saved replay's artwork from its segments: the thumbnail from the middle one, the sound read
- * through the `concat:` protocol (MPEG-TS joins byte by byte). Undefined when a path holds the
- * protocol's separator: the artwork is then made from the saved file.
+ * through the `concat:` protocol (`joinedSegmentsUrl`). Undefined when the segments cannot be joined
+ * that way: the artwork is then made from the saved file.
  */
 function segmentArtwork(span: BufferSpan): ArtworkSources | undefined {
   const files = span.segments.map((segment) => segment.file);
-  if (files.some((file) => file.includes('|'))) return undefined;
+  const joined = joinedSegmentsUrl(files);
+  if (!joined) return undefined;
   return {
     // The middle segment starts on a keyframe: its first frame needs one picture decoded.
     picture: { video: files[Math.floor(files.length / 2)]! },
-    sound: { video: `concat:${files.join('|')}`, audioStreams: 1, durationSeconds: span.durationSeconds },
+    sound: { video: joined, audioStreams: 1, durationSeconds: span.durationSeconds },
   };
 }
