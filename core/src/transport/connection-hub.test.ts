@@ -36,11 +36,10 @@ describe('ConnectionHub', () => {
     hub.attach(socket, terms);
     const frames: Frame[] = [];
     client.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
-    const received = (count: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => (frames.length >= count ? resolve() : setTimeout(check, 5));
-        check();
-      });
+    // Each 'message' pushes its frame before `once` below hears it: the listener above was added first.
+    const received = async (count: number) => {
+      while (frames.length < count) await once(client, 'message');
+    };
     return { socket, frames, received, close: () => client.close() };
   }
 
