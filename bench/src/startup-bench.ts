@@ -1,8 +1,9 @@
 // Start-up: from spawning the service to its first answered WebSocket request (the first accepted
 // connection's NewConnection answer, up to AppVersion), and from spawning it until its State says that
 // nothing is loading any more, with every plugin in the workspace discovered and enabled: checked against
-// the workspace's plugins folder. Baseline: spawning an empty Node process until it exits. And `npm start`
-// on this built tree against `node core/dist/bundle/keyframe.mjs` (the service as it runs): what the README's command adds to the service's own start-up.
+// the workspace's plugins folder. Baseline: spawning an empty Node process until it exits. And `npm start` on
+// this built tree against `node core/dist/bundle/keyframe.mjs` (the service as npm start runs it): what the
+// README's command adds to the service's own start-up.
 import { ProtocolClient, ServiceProcess, createTempFolder } from '@keyframe/integration-testkit';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
