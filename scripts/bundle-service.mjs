@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
 const DIST = fileURLToPath(new URL('../core/dist/', import.meta.url));
-export const SERVICE_BUNDLE = path.join(DIST, 'bundle', 'keyframe.mjs');
+const SERVICE_BUNDLE = path.join(DIST, 'bundle', 'keyframe.mjs');
 /** Packages the service imports before its first answer, each many small modules: bundled. */
 const BUNDLED_PACKAGES = ['ws', 'semver', 'chokidar', 'readdirp'];
 const isBare = (specifier) => !specifier.startsWith('.') && !path.isAbsolute(specifier);
