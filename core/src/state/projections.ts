@@ -7,7 +7,7 @@ import type { ContentLibrary, ContentRecord } from '../library/content-library.j
 import { toWireAudioDevice } from '../platform/audio-devices.js';
 import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
 import type { IntegrationHost } from '../integrations/integration-host.js';
-import { toWirePath, type ContentItem, type State } from '../protocol/index.js';
+import { toWirePath, type ContentItem, type Settings, type State } from '../protocol/index.js';
 import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
@@ -25,11 +25,9 @@ export interface StateTarget {
 
 /** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
 export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onChange'>, target: StateTarget): () => void {
-  const publish = (cacheFolder: string) => {
-    if (target.current.cacheFolder !== toWirePath(cacheFolder)) target.update({ cacheFolder: toWirePath(cacheFolder) });
-  };
-  publish(settings.current.cacheFolder);
-  return settings.onChange((next) => publish(next.cacheFolder));
+  const publish = ({ cacheFolder }: Readonly<Settings>) => target.update({ cacheFolder: toWirePath(cacheFolder) });
+  publish(settings.current);
+  return settings.onChange(publish, ['cacheFolder']);
 }
 
 /** `State.loading`: the parts of the service still starting; published at once. */
