@@ -25,7 +25,6 @@ const payload = (kills: number) =>
     player: { steamid: ME, name: 'Me', activity: 'playing', match_stats: { kills, assists: 0, deaths: 0, mvps: 0, score: 0 } },
   });
 
-const post = (url: string, body: string) => fetch(url, { method: 'POST', body }).then((response) => response.arrayBuffer());
 /** As CS2 posts with the service's config: node:http (no browser headers), the data folder's token in the body. */
 const postAsCs2 = (token: string, body: string) => postAsGame(1340, withPushToken(body, token));
 
@@ -38,11 +37,14 @@ async function pushLatencies(token: string, kills: number[], bookmarks: (count: 
     await postAsCs2(token, payload(count));
     await arrived;
     latencies.push(msSince(start));
-    // Pushes arrive at most every 200 ms from the game (throttle 0.2): leave the state burst window.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await betweenPushes();
   }
   return latencies;
 }
+
+// Pushes arrive at most every 200 ms from the game (throttle 0.2): leave the state burst window (the bare
+// forward pauses the same, so both are measured from the same idle start).
+const betweenPushes = () => new Promise((resolve) => setTimeout(resolve, 60));
 
 const p90 = (latencies: number[]) => [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.9)]!.toFixed(2);
 
@@ -82,9 +84,10 @@ export async function benchPushLatency(): Promise<Figure[]> {
     const fullState = await pushLatencies(token, kills(PUSHES + 1), (count) =>
       full.next('State', (state) => state.recording?.bookmarks.length === count, 5000),
     );
+    // While the same recording runs, so that ffmpeg's encode weighs on both figures alike.
+    const baseline = await bareForwardingLatency(PUSHES);
     full.send('StopRecording');
     await full.until('State', (state) => state.recording === null, 30_000);
-    const baseline = await bareForwardingLatency(PUSHES);
     const figure = (latencies: number[], name: string, note: string): Figure => ({
       name,
       medianMs: median(latencies),
@@ -123,14 +126,16 @@ async function bareForwardingLatency(pushes: number): Promise<number> {
   });
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+  const port = (http.address() as AddressInfo).port;
   const latencies: number[] = [];
   for (let index = 1; index <= pushes; index++) {
     const start = process.hrtime.bigint();
     const arrived = pair.nextFrame();
-    await post(url, payload(index));
+    // The same poster as the game's above (node:http): fetch's client costs more, and more unevenly.
+    await postAsGame(port, payload(index));
     await arrived;
     latencies.push(msSince(start));
+    await betweenPushes();
   }
   pair.close();
   http.close();

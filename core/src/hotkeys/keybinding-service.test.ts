@@ -174,6 +174,8 @@ describe('KeybindingService', () => {
     await startService({ problem: 'there is no X11 display (DISPLAY is not set)', headless: true });
     expect(service.problem).to.match(/no X11 display/);
     expect(events.of('ShowModal')).to.deep.equal([]);
+    settings.replace({ ...settings.current, frameRate: 30, keybindings: structuredClone(settings.current.keybindings) });
+    expect(events.of('ShowModal'), 'not a change of keybindings').to.deep.equal([]);
     const keybindings = settings.current.keybindings.map((binding) => ({ ...binding, keys: [0x70] }));
     settings.replace({ ...settings.current, keybindings: keybindings.slice(0, 1) });
     settings.replace({ ...settings.current, keybindings: keybindings.slice(0, 2) });

@@ -29,7 +29,6 @@ export class KeybindingService {
   private readonly logger: Logger;
   private hook: KeyHook | undefined;
   private bindings: ActiveBinding[] = [];
-  private lastKeybindings = '';
   /** Keys held down: a held key repeats keydown, but an action fires once per press. */
   private readonly held = new Set<number>();
   private unavailableReason: string | undefined;
@@ -54,7 +53,7 @@ export class KeybindingService {
 
   async start(): Promise<void> {
     this.bind(this.settings.current.keybindings);
-    this.unsubscribe = this.settings.onChange((next) => this.rebindIfChanged(next.keybindings));
+    this.unsubscribe = this.settings.onChange((next) => this.rebind(next.keybindings), ['keybindings']);
     const loaded = await this.loadHook();
     if ('problem' in loaded) return this.disable(loaded.problem, !loaded.headless);
     try {
@@ -80,8 +79,7 @@ export class KeybindingService {
     this.hook = undefined;
   }
 
-  private rebindIfChanged(keybindings: Keybinding[]): void {
-    if (JSON.stringify(keybindings) === this.lastKeybindings) return;
+  private rebind(keybindings: Keybinding[]): void {
     this.bind(keybindings);
     this.logger.info('keybindings changed', { bindings: this.describeBindings() });
     // Someone is setting hotkeys up: now is the moment to say they cannot work here.
@@ -89,7 +87,6 @@ export class KeybindingService {
   }
 
   private bind(keybindings: Keybinding[]): void {
-    this.lastKeybindings = JSON.stringify(keybindings);
     this.held.clear();
     this.bindings = [];
     for (const binding of keybindings.filter((candidate) => candidate.enabled)) {

@@ -35,7 +35,16 @@ describe('WindowsGameModeSetting', () => {
     expect(existsSync(setting.file)).to.equal(false);
 
     const settings = app.resolve(SettingsStore);
+    const applied: boolean[] = [];
+    const apply = setting.apply.bind(setting);
+    setting.apply = (disable) => {
+      applied.push(disable);
+      return apply(disable);
+    };
+    settings.replace({ ...settings.current, frameRate: 30 });
     settings.replace({ ...settings.current, disableWindowsGameMode: true });
+    settings.replace({ ...settings.current, frameRate: 60 });
+    expect(applied, 'applied on a change of the setting only').to.deep.equal([true]);
     await setting.apply(true); // after the one the change started
     expect(registry.values).to.deep.equal({ AutoGameModeEnabled: 0, AllowAutoGameMode: null });
     expect(JSON.parse(await readFile(setting.file, 'utf8'))).to.deep.equal({ AutoGameModeEnabled: 1, AllowAutoGameMode: null });

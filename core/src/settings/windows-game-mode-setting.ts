@@ -41,13 +41,8 @@ export class WindowsGameModeSetting {
 
   /** Applies the setting now, then after every change of it, one application at a time. */
   start(): Promise<void> {
-    let disable = this.settings.current.disableWindowsGameMode;
-    this.stopFollowing = this.settings.onChange((settings) => {
-      if (settings.disableWindowsGameMode === disable) return;
-      disable = settings.disableWindowsGameMode;
-      void this.apply(disable);
-    });
-    return this.apply(disable);
+    this.stopFollowing = this.settings.onChange((settings) => void this.apply(settings.disableWindowsGameMode), ['disableWindowsGameMode']);
+    return this.apply(this.settings.current.disableWindowsGameMode);
   }
 
   stop(): void {

@@ -7,7 +7,7 @@ import type { ContentLibrary, ContentRecord } from '../library/content-library.j
 import { toWireAudioDevice } from '../platform/audio-devices.js';
 import { maxDisplayHeight, toWireDisplay } from '../platform/displays.js';
 import type { IntegrationHost } from '../integrations/integration-host.js';
-import { toWirePath, type ContentItem, type State } from '../protocol/index.js';
+import { toWirePath, type ContentItem, type Settings, type State } from '../protocol/index.js';
 import type { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { toGb, type StorageMonitor } from '../storage/storage-monitor.js';
@@ -25,11 +25,9 @@ export interface StateTarget {
 
 /** `State.cacheFolder`: the settings' cache folder, on the wire; published at once. */
 export function projectSettings(settings: Pick<SettingsStore, 'current' | 'onChange'>, target: StateTarget): () => void {
-  const publish = (cacheFolder: string) => {
-    if (target.current.cacheFolder !== toWirePath(cacheFolder)) target.update({ cacheFolder: toWirePath(cacheFolder) });
-  };
-  publish(settings.current.cacheFolder);
-  return settings.onChange((next) => publish(next.cacheFolder));
+  const publish = ({ cacheFolder }: Readonly<Settings>) => target.update({ cacheFolder: toWirePath(cacheFolder) });
+  publish(settings.current);
+  return settings.onChange(publish, ['cacheFolder']);
 }
 
 /** `State.loading`: the parts of the service still starting; published at once. */
@@ -41,15 +39,22 @@ export function projectLoading(startup: Pick<StartupProgress, 'events' | 'loadin
 /**
  * `State.content`: the library's items, newest first. The library replaces a record it changes, so an
  * unchanged record keeps its wire item (the same object: State diffs skip it, its serialised form is kept).
+ * A record at the same place as in the last list is matched there, without looking it up.
  */
 export function projectLibrary(library: Pick<ContentLibrary, 'events'>, target: StateTarget): () => void {
   const items = new WeakMap<ContentRecord, ContentItem>();
-  const wireItem = (record: ContentRecord) => {
+  let last: { records: readonly ContentRecord[]; content: ContentItem[] } = { records: [], content: [] };
+  const wireItem = (record: ContentRecord, index: number) => {
+    if (last.records[index] === record) return last.content[index]!;
     let item = items.get(record);
     if (!item) items.set(record, (item = toContentItem(record)));
     return item;
   };
-  return library.events.on('changed', (records) => target.update({ content: records.map(wireItem) }));
+  return library.events.on('changed', (records) => {
+    const content = records.map(wireItem);
+    last = { records: [...records], content }; // a copy: whoever emitted the list may change it later
+    target.update({ content });
+  });
 }
 
 /** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */

@@ -230,12 +230,14 @@ describe('StatePublisher', () => {
     expect(publisher.current).to.deep.include({ currentFolderSizeGb: 0, recordingDriveUsedGb: null, recordingDriveFreeGb: null });
   });
 
-  it("shows the settings' cache folder with forward slashes, at once and after each change", () => {
+  it("shows the settings' cache folder with forward slashes, at once and after each change of it", () => {
     let listener: ((settings: Readonly<Settings>) => void) | undefined;
+    let followed: readonly (keyof Settings)[] | undefined;
     const settings = {
       current: { cacheFolder: 'C:\\Keyframe\\cache' } as Settings,
-      onChange: (next: (settings: Readonly<Settings>) => void) => {
+      onChange: (next: (settings: Readonly<Settings>) => void, fields?: readonly (keyof Settings)[]) => {
         listener = next;
+        followed = fields;
         return () => {
           listener = undefined;
         };
@@ -243,6 +245,7 @@ describe('StatePublisher', () => {
     };
     const stop = publisher.follow({ settings });
     expect(publisher.current.cacheFolder).to.equal('C:/Keyframe/cache');
+    expect(followed, 'woken by a change of the cache folder only').to.deep.equal(['cacheFolder']);
     listener!({ cacheFolder: 'D:\\cache' } as Settings);
     expect(publisher.current.cacheFolder).to.equal('D:/cache');
     stop();

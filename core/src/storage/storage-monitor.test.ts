@@ -286,6 +286,22 @@ describe('StorageMonitor', function () {
     expect(state.current.currentFolderSizeGb).to.equal(0.25);
   });
 
+  it('measures again shortly after a change of the storage limit or a folder, not after another setting', async () => {
+    await newMonitor().start();
+    let measured = 0;
+    monitor!.events.on('measured', () => measured++);
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    settings.replace({ ...settings.current, frameRate: 30 });
+    await wait(100); // five times the debounce
+    expect(measured).to.equal(0);
+    for (const change of [{ storageLimit: 2 }, { cacheFolder: folder }, { contentFolder: folder }]) {
+      settings.replace({ ...settings.current, ...change });
+      for (let attempt = 0; attempt < 100 && measured === 0; attempt++) await wait(10);
+      expect(measured, Object.keys(change)[0]).to.equal(1);
+      measured = 0;
+    }
+  });
+
   it('stops a running recording when the cache drive has less free space than the minimum', async () => {
     const watcher = newMonitor({ minFreeBytes: Number.MAX_SAFE_INTEGER });
     await watcher.checkFreeSpace();

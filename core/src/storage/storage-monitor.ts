@@ -5,7 +5,7 @@ import type { Stats } from 'node:fs';
 import { lstat, realpath, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import type { ContentType, Settings } from '../protocol/index.js';
+import type { ContentType } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import { ContentLibrary, type ContentRecord } from '../library/content-library.js';
 import { Notifier } from '../notices/notifier.js';
@@ -198,15 +198,7 @@ export class StorageMonitor {
     this.stopped = false;
     await this.consent.load();
     this.unsubscribe.push(this.library.events.on('changed', () => this.refreshSoon()));
-    let watched = watchedSettings(this.settings.current);
-    this.unsubscribe.push(
-      this.settings.onChange((settings) => {
-        const next = watchedSettings(settings);
-        if (next === watched) return;
-        watched = next;
-        this.refreshSoon();
-      }),
-    );
+    this.unsubscribe.push(this.settings.onChange(() => this.refreshSoon(), ['contentFolder', 'cacheFolder', 'storageLimit']));
     this.unsubscribe.push(
       this.recorder.onStarted(() => {
         void this.checkFreeSpace();
@@ -426,8 +418,5 @@ export class StorageMonitor {
     this.asking = { key, warningId };
   }
 }
-
-const watchedSettings = (settings: Readonly<Settings>) =>
-  JSON.stringify([settings.contentFolder, settings.cacheFolder, settings.storageLimit]);
 
 const formatBytes = (bytes: number) => (bytes >= GIB ? `${(bytes / GIB).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(0)} MB`);

@@ -26,7 +26,9 @@ describe('ConnectionHub', () => {
   });
 
   /** A client whose server side the hub takes as the active connection; `frames` holds what it receives. */
-  async function attached(terms: ConnectionTerms): Promise<{ frames: Frame[]; received(count: number): Promise<void>; close(): void }> {
+  async function attached(
+    terms: ConnectionTerms,
+  ): Promise<{ socket: WebSocket; frames: Frame[]; received(count: number): Promise<void>; close(): void }> {
     const accepted = once(server, 'connection') as Promise<[WebSocket]>;
     const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     const [socket] = await accepted;
@@ -34,12 +36,11 @@ describe('ConnectionHub', () => {
     hub.attach(socket, terms);
     const frames: Frame[] = [];
     client.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
-    const received = (count: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => (frames.length >= count ? resolve() : setTimeout(check, 5));
-        check();
-      });
-    return { frames, received, close: () => client.close() };
+    // Each 'message' pushes its frame before `once` below hears it: the listener above was added first.
+    const received = async (count: number) => {
+      while (frames.length < count) await once(client, 'message');
+    };
+    return { socket, frames, received, close: () => client.close() };
   }
 
   /** The first event a connection in `dialect` receives after `send`. */
@@ -117,6 +118,27 @@ describe('ConnectionHub', () => {
     });
     await reading.received(3);
     expect(reading.frames[2]!.method).to.equal('StatePatch');
+    reading.close();
+  });
+
+  it('writes the waiting State as soon as the backlog is written, not on a later check', async () => {
+    const big: State = { ...initialState('/cache'), cacheFolder: 'x'.repeat(8 * 1024 * 1024) };
+    const reading = await attached({ dialect: 'spec', statePatches: false });
+    hub.sendState(big, { revision: 1 });
+    const order: string[] = [];
+    // A ping written right behind the backlog: ws calls its callback once it, and so the backlog, is written.
+    reading.socket.ping(undefined, undefined, () => order.push('backlog written'));
+    const send = reading.socket.send.bind(reading.socket);
+    reading.socket.send = ((frame: string, callback: (error?: Error) => void) => {
+      order.push('newest State written');
+      send(frame, callback);
+    }) as WebSocket['send'];
+    const patch = () => [];
+    hub.sendState({ ...big, currentFolderSizeGb: 2 }, { revision: 2, since: { revision: 1, patch } });
+    hub.sendState({ ...big, currentFolderSizeGb: 3 }, { revision: 3, since: { revision: 2, patch } });
+    await reading.received(2);
+    expect(order).to.deep.equal(['newest State written', 'backlog written']);
+    expect(reading.frames.map((frame) => (frame.content as State).currentFolderSizeGb)).to.deep.equal([0, 3]);
     reading.close();
   });
 });

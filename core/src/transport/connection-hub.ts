@@ -32,7 +32,6 @@ const NOT_READING_CLOSE_GRACE_MS = 2000;
  * read it: a large library's full States (megabytes each) would otherwise queue faster than a frontend reads them.
  */
 const STATE_BACKLOG_BYTES = 1024 * 1024;
-const STATE_BACKLOG_CHECK_MS = 20;
 
 @injectable()
 export class ConnectionHub implements EventSink {
@@ -43,8 +42,11 @@ export class ConnectionHub implements EventSink {
   private patchSequence = 0;
   /** The largest frame sent on the active connection (bytes of JSON). */
   private largestFrame = 0;
-  /** The newest State change waiting for the frontend to read what was sent before it. */
-  private waitingState: { state: State; revision: number; timer: NodeJS.Timeout } | undefined;
+  /**
+   * The newest State change waiting for the frontend to read what was sent before it; it goes whole (the frontend
+   * missed changes) from the send callback of the frame whose writing brings the backlog under STATE_BACKLOG_BYTES.
+   */
+  private waitingState: { state: State; revision: number } | undefined;
   private readonly stateFrames = new StateFrames();
   private readonly attachedListeners: Array<(dialect: WireDialect) => void> = [];
   private readonly logger: Logger;
@@ -73,13 +75,15 @@ export class ConnectionHub implements EventSink {
     this.terms = terms;
     this.heldRevision = undefined;
     this.largestFrame = 0;
-    this.dropWaitingState();
+    this.waitingState = undefined;
     if (previous && previous.readyState <= WebSocket.OPEN) {
       this.logger.info('a new frontend connected: closing the previous connection');
       previous.close(CLOSE_REPLACED.code, CLOSE_REPLACED.reason);
     }
     socket.on('close', () => {
-      if (this.active === socket) this.active = undefined;
+      if (this.active !== socket) return;
+      this.active = undefined;
+      this.waitingState = undefined;
     });
     for (const listener of this.attachedListeners) listener(terms.dialect);
   }
@@ -93,7 +97,10 @@ export class ConnectionHub implements EventSink {
     const socket = this.active;
     if (socket?.readyState !== WebSocket.OPEN) return;
     // A change (not an answer, which always goes in its place) behind a backlog waits for the newest to replace it.
-    if (since && (this.waitingState || socket.bufferedAmount > STATE_BACKLOG_BYTES)) return this.waitWithState(socket, state, revision);
+    if (since && (this.waitingState || socket.bufferedAmount > STATE_BACKLOG_BYTES)) {
+      this.waitingState = { state, revision };
+      return;
+    }
     if (this.terms.statePatches && since && since.revision === this.heldRevision) {
       this.heldRevision = revision;
       const patch = since.patch();
@@ -104,27 +111,8 @@ export class ConnectionHub implements EventSink {
     this.sendFullState(state, revision);
   }
 
-  /** Keeps `state` as the one to send once the output is read; the frontend then gets it whole (it missed changes). */
-  private waitWithState(socket: WebSocket, state: State, revision: number): void {
-    const timer =
-      this.waitingState?.timer ??
-      setInterval(() => {
-        if (this.active !== socket || socket.readyState !== WebSocket.OPEN) return this.dropWaitingState();
-        if (socket.bufferedAmount > STATE_BACKLOG_BYTES) return;
-        const waiting = this.waitingState!;
-        this.dropWaitingState();
-        this.sendFullState(waiting.state, waiting.revision);
-      }, STATE_BACKLOG_CHECK_MS);
-    this.waitingState = { state, revision, timer };
-  }
-
-  private dropWaitingState(): void {
-    clearInterval(this.waitingState?.timer);
-    this.waitingState = undefined;
-  }
-
   private sendFullState(state: State, revision: number | undefined): void {
-    this.dropWaitingState();
+    this.waitingState = undefined;
     this.heldRevision = revision;
     this.patchSequence = 0;
     this.sendFrame('State', () => this.stateFrames.frame(state, this.terms.dialect));
@@ -142,7 +130,18 @@ export class ConnectionHub implements EventSink {
     if (socket.bufferedAmount + frame.length > limit) return this.closeNotReading(socket, limit);
     socket.send(frame, (error) => {
       if (error) this.logger.warn('could not send an event', { method, error });
+      else this.frameWritten(socket);
     });
+  }
+
+  /**
+   * ws calls a frame's send callback once the frame is written to the socket, and `bufferedAmount` only shrinks
+   * when a write completes: so the backlog is checked exactly when it can have come under the threshold (ws has no
+   * public 'drain' event; its maintainers point to this callback). A waiting State then goes at once.
+   */
+  private frameWritten(socket: WebSocket): void {
+    if (!this.waitingState || this.active !== socket || socket.bufferedAmount > STATE_BACKLOG_BYTES) return;
+    this.sendFullState(this.waitingState.state, this.waitingState.revision);
   }
 
   private closeNotReading(socket: WebSocket, limit: number): void {
@@ -157,7 +156,7 @@ export class ConnectionHub implements EventSink {
   }
 
   close(): void {
-    this.dropWaitingState();
+    this.waitingState = undefined;
     this.active?.close(CLOSE_SHUTDOWN.code, CLOSE_SHUTDOWN.reason);
     this.active = undefined;
   }

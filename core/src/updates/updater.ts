@@ -84,12 +84,7 @@ export class Updater {
         type: 'error',
       });
     }
-    let beta = this.settings.current.receiveBetaUpdates;
-    this.unsubscribe = this.settings.onChange((next) => {
-      if (next.receiveBetaUpdates === beta) return;
-      beta = next.receiveBetaUpdates;
-      this.checkInBackground('update channel changed');
-    });
+    this.unsubscribe = this.settings.onChange(() => this.checkInBackground('update channel changed'), ['receiveBetaUpdates']);
     this.checkInBackground('start-up');
   }
 

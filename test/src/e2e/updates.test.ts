@@ -139,6 +139,22 @@ describe('application updates', function () {
     expect(client.schemaViolations).to.deep.equal([]);
   });
 
+  it('checks the channel again when receiveBetaUpdates changes, and not when another setting does', async () => {
+    const { client } = await connect();
+    const requests = async (count: number) => {
+      for (let attempt = 0; attempt < 100 && channel.feedRequests < count; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return channel.feedRequests;
+    };
+    expect(await requests(1), 'the start-up check').to.equal(1);
+    client.send('UpdateSettings', { frameRate: 30 });
+    await client.next('Settings', (settings) => settings.frameRate === 30);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(channel.feedRequests, 'not for another setting').to.equal(1);
+    client.send('UpdateSettings', { receiveBetaUpdates: true });
+    expect(await requests(2), 'for the channel').to.equal(2);
+  });
+
   it('downloads a newer release (downloading -> downloaded -> ready), replays the last progress and sends release notes in base64', async () => {
     const { client } = await connect();
     channel.publish(
