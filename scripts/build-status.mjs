@@ -21,6 +21,9 @@ const ANY_FILE = /./;
 /** The UI's inputs besides ui/src; it imports the protocol's types from core. */
 const UI_INPUTS = ['ui/src', 'ui/index.html', 'ui/vite.config.ts', 'ui/package.json', 'ui/tsconfig.json', 'core/src/protocol'];
 const UI_OUTPUT = 'ui/dist/index.html';
+/** The service's bundle (scripts/bundle-service.mjs), made from core's compiled modules: older than them after a `tsc -b` alone. */
+export const SERVICE_BUNDLE = 'core/dist/bundle/keyframe.mjs';
+const CORE_BUILD_INFO = 'core/tsconfig.tsbuildinfo';
 
 function mtimeMs(file) {
   try {
@@ -67,7 +70,7 @@ function readJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** Why the TypeScript projects need `tsc -b`, or undefined when every one is up to date. */
+/** Why the TypeScript projects need `tsc -b` (and the service its bundle), or undefined when every one is up to date. */
 function typescriptReason(root) {
   const rootConfig = path.join(root, 'tsconfig.json');
   try {
@@ -88,7 +91,7 @@ function typescriptReason(root) {
   } catch (error) {
     return `the project list could not be read (${error.message})`;
   }
-  return undefined;
+  return outdatedReason(root, path.join(root, SERVICE_BUNDLE), [path.join(root, CORE_BUILD_INFO)], ANY_FILE);
 }
 
 /** The parts of the tree at `root` that need building, in build order, each with why. */

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { outdatedParts, TYPESCRIPT, UI } from './build-status.mjs';
+import { outdatedParts, SERVICE_BUNDLE, TYPESCRIPT, UI } from './build-status.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -16,6 +16,7 @@ const BUILDS = {
   [TYPESCRIPT]: [
     [process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b']],
     [process.execPath, [path.join(root, 'scripts', 'bundle-typebox.mjs')]],
+    [process.execPath, [path.join(root, 'scripts', 'bundle-service.mjs')]],
   ],
   [UI]: [[npm, ['run', 'build', '-w', 'ui', '--silent']]],
 };
@@ -31,4 +32,4 @@ for (const { part, reason } of outdatedParts(root)) {
   }
 }
 
-await import(pathToFileURL(path.join(root, 'core', 'dist', 'main.js')).href);
+await import(pathToFileURL(path.join(root, SERVICE_BUNDLE)).href);

@@ -1,10 +1,24 @@
 // Runs the real service as a child process (`keyframe --data-dir … --port 0`), the way a user does.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const MAIN = path.join(path.dirname(require.resolve('@keyframe/core/package.json')), 'dist', 'main.js');
+const CORE = path.dirname(require.resolve('@keyframe/core/package.json'));
+
+/**
+ * The `keyframe` command of core's package.json: the service's bundle (scripts/bundle-service.mjs). After a
+ * `tsc -b` alone, the bundle is older than core's last compile and may hold older code: then tsc's entry,
+ * the same service loading more slowly.
+ */
+function serviceEntry(): string {
+  const { bin } = require('@keyframe/core/package.json') as { bin: Record<string, string> };
+  const bundle = path.join(CORE, bin.keyframe!);
+  const bundledAt = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;
+  const compiledAt = statSync(path.join(CORE, 'tsconfig.tsbuildinfo'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return bundledAt !== undefined && bundledAt >= compiledAt ? bundle : path.join(CORE, 'dist', 'main.js');
+}
 
 export interface ServiceProcessOptions {
   dataFolder: string;
@@ -24,7 +38,7 @@ export interface ServiceProcessOptions {
    * default: the data folder. A test service never sees stand-in games of other suites or of the machine.
    */
   gameProcessRoot?: string;
-  /** The service's `main.js`; default: the one of this repository's core (another install layout, for instance). */
+  /** The service's entry module; default: the one of this repository's core (another install layout, for instance). */
   main?: string;
   /**
    * When `start` resolves: `loaded` (default) once everything has started (`Press Ctrl+C` is printed), `listening`
@@ -63,7 +77,15 @@ export class ServiceProcess {
     const gameProcessRoot = options.gameProcessRoot ?? options.dataFolder;
     const child = spawn(
       process.execPath,
-      [options.main ?? MAIN, '--data-dir', options.dataFolder, '--port', String(options.port ?? 0), '--legacy-port', String(legacy)],
+      [
+        options.main ?? serviceEntry(),
+        '--data-dir',
+        options.dataFolder,
+        '--port',
+        String(options.port ?? 0),
+        '--legacy-port',
+        String(legacy),
+      ],
       {
         env: { ...process.env, ...isolatedHome, KEYFRAME_GAME_PROCESS_ROOT: gameProcessRoot, ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],

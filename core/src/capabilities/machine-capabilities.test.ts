@@ -104,8 +104,11 @@ describe('MachineCapabilities', function () {
     state.follow({ capabilities: machine });
     return { machine, state };
   };
-  /** No DISPLAY, no pactl answers: the machine's own devices do not leak into the assertions. */
-  const headless = { platform: process.platform, home: os.homedir(), variables: { PATH: process.env.PATH } };
+  /**
+   * No DISPLAY, no PATH (so no pactl answers): the machine's own devices do not leak into the assertions, and
+   * the bundled ffmpeg is the one probed even where a distribution's ffmpeg is installed.
+   */
+  const headless = { platform: process.platform, home: os.homedir(), variables: {} };
   const noSysfs = () => path.join(folder, 'no-sysfs');
 
   it('parses the listings of old and new builds', () => {

@@ -16,6 +16,7 @@ import { approvalsFile, PluginApprovals } from './plugin-approvals.js';
 import { PluginFolderWatch } from './plugin-folder-watch.js';
 import { defaultPluginFolders, userPluginFolder } from './plugin-folders.js';
 import { shareHostModules } from './shared-modules.js';
+import { isWithin } from '../support/paths.js';
 
 const DEFAULT_HOOK_DEADLINE_MS = 10_000;
 
@@ -57,7 +58,7 @@ export function integrationHostEnvironment(
   // One token for every integration of this data folder: the games' configs hold it across restarts.
   const pushToken = dataFolderPushToken(options.dataFolder);
   const deadline = Number(variables.KEYFRAME_HOOK_DEADLINE_MS);
-  shareHostModules([userPluginFolder(options.dataFolder)]);
+  const userPlugins = userPluginFolder(options.dataFolder);
   return {
     searchFolders: defaultPluginFolders(options.dataFolder, variables),
     approvals: new PluginApprovals(approvalsFile(options.dataFolder)),
@@ -72,6 +73,11 @@ export function integrationHostEnvironment(
         screenText: { frames: () => recorder.screenFrames, recognizer, degraded: (reason) => health.degraded(reason) },
       }),
     gamePaths: new SystemGamePaths(variables),
+    // Only for a plugin of the user's folder: the module hook starts a thread (~50 ms of the main thread's
+    // time) and then sees every import.
+    beforeImport: (entry) => {
+      if (isWithin(userPlugins, entry)) shareHostModules([userPlugins]);
+    },
     hookDeadlineMs: Number.isFinite(deadline) && deadline > 0 ? deadline : DEFAULT_HOOK_DEADLINE_MS,
     restartDelayMs: (attempt) => 1000 * 2 ** (attempt - 1),
     watchPluginChanges: async (changed) => {

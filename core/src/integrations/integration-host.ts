@@ -56,6 +56,8 @@ export interface IntegrationHostEnvironment {
   hookDeadlineMs: number;
   /** Back-off before restart n (1-based). */
   restartDelayMs(attempt: number): number;
+  /** Called before a plugin's entry module is imported. */
+  beforeImport?(entry: string): void;
   /** Calls `changed` after the user plugins folder or the approvals file changed; resolves to what stops that. */
   watchPluginChanges?(changed: () => void): Promise<() => Promise<void>>;
 }
@@ -260,6 +262,7 @@ export class IntegrationHost {
     if (!(await this.thirdParty.stillAsApproved(integration))) return undefined;
     this.logger.info('loading integration', { key: plugin.manifest.integration.key, path: plugin.packageRoot, entry: plugin.entry });
     integration.imported = true;
+    this.environment.beforeImport?.(plugin.entry);
     return loadIntegrationClass(plugin.entry, plugin.packageRoot);
   }
 

@@ -13,7 +13,8 @@ export function shareHostModules(pluginFolders: readonly string[]): void {
   const roots = pluginFolders.map((folder) => pathToFileURL(folder).href.replace(/\/?$/, '/')).filter((root) => !registered.has(root));
   if (roots.length === 0) return;
   for (const root of roots) registered.add(root);
-  register('./shared-modules-hook.js', {
+  // A path from core/dist's folders, the same from this module's file and from the service's bundle (core/dist/bundle).
+  register('../integrations/shared-modules-hook.js', {
     parentURL: import.meta.url,
     data: { hostUrl: import.meta.url, pluginRoots: roots, sharedPackages: SHARED_PACKAGES },
   });

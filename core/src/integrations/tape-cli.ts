@@ -143,6 +143,7 @@ async function recordCommand(key: string, out: string, dataFolder: string): Prom
           writer.write(entry);
           observe(entry);
         },
+        keepsFrames: true,
         pushToken,
       }),
     bookmarks: {

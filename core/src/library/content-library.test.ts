@@ -134,6 +134,28 @@ describe('ContentLibrary', () => {
     expect(state.current.content[0]!.title).to.equal('first');
   });
 
+  it('keeps the list newest first through changes that keep or move the date, as a reload lists it', async () => {
+    const added = new Map<number, string>();
+    for (const hour of [12, 10, 14, 11, 13]) {
+      const from = `2026-11-22T${hour}:00:00Z`;
+      added.set(hour, (await library.add(session(await video(`s/${hour}.mp4`), from, 60))).id);
+    }
+    const idsAt = (...hours: number[]) => hours.map((hour) => added.get(hour));
+    const handedOut = library.list();
+    const handedOutIds = handedOut.map((item) => item.id);
+    expect(handedOutIds).to.deep.equal(idsAt(14, 13, 12, 11, 10));
+    await library.update(added.get(12)!, { title: 'same date, same place' });
+    await library.update(added.get(11)!, { createdAt: new Date('2026-11-22T15:00:00Z') });
+    await library.update(added.get(14)!, { createdAt: new Date('2026-11-22T09:00:00Z') });
+    await library.remove(added.get(13)!);
+    const expected = idsAt(11, 12, 10, 14);
+    expect(library.list().map((item) => item.id)).to.deep.equal(expected);
+    expect(handedOut.map((item) => item.id)).to.deep.equal(handedOutIds); // a list once returned does not change
+    expect(state.current.content.map((item) => item.id)).to.deep.equal(expected);
+    expect(state.current.content[1]!.title).to.equal('same date, same place');
+    expect((await freshLibrary()).list().map((item) => item.id)).to.deep.equal(expected);
+  });
+
   it('finds the session that covered a moment', async () => {
     const morning = await library.add(session(await video('s/1.mp4'), '2026-11-22T10:00:00Z', 60));
     const noon = await library.add(session(await video('s/2.mp4'), '2026-11-22T12:00:00Z', 60));

@@ -17,6 +17,7 @@ import { SettingsStore } from '../settings/settings-store.js';
 import type { ContentBookmark, ContentRecord } from './content-item.js';
 import { decodeSidecar, encodeSidecar } from './content-sidecar.js';
 import { folderStamp, LibraryIndex, sameStamp, type IndexedFolder, type IndexedSidecars } from './library-index.js';
+import { NewestFirstRecords } from './newest-first-records.js';
 
 export type { ContentBookmark, ContentRecord } from './content-item.js';
 
@@ -57,7 +58,7 @@ export const newContentId = () => randomUUID().replaceAll('-', '');
 
 @injectable()
 export class ContentLibrary {
-  private readonly items = new Map<string, ContentRecord>();
+  private readonly items = new NewestFirstRecords();
   /** One write at a time per item, each of its newest version. */
   private readonly writes = new Map<string, Promise<void>>();
   private readonly logger: Logger;
@@ -110,8 +111,7 @@ export class ContentLibrary {
     }
     const vanished = [...(indexed?.keys() ?? [])].some((typeFolder) => !found.has(typeFolder));
     this.index.replace(found, reread.length > 0 || vanished || indexed === undefined);
-    this.items.clear();
-    for (const { sidecars } of found.values()) for (const record of sidecars.values()) if (record) this.items.set(record.id, record);
+    this.items.replaceAll([...found.values()].flatMap(({ sidecars }) => [...sidecars.values()].filter((record) => record !== null)));
     this.logger.info('content loaded', { items: this.items.size, fromIndex: indexed !== undefined, reread });
     this.publish();
     if (!checkVideosLater) void this.checkVideos();
@@ -160,26 +160,26 @@ export class ContentLibrary {
 
   private async dropMissingVideos(): Promise<void> {
     const pending = [...this.items.values()];
-    let missing = 0;
+    const missing: ContentRecord[] = [];
     const check = async (record: ContentRecord) => {
       const bytes = await fileSize(record.filePath);
       if (this.items.get(record.id) !== record) return;
-      if (bytes === undefined) {
-        this.items.delete(record.id);
-        missing++;
-      } else if (!record.sizeBytes && bytes > 0) this.items.set(record.id, { ...record, sizeBytes: bytes });
+      if (bytes === undefined) missing.push(record);
+      else if (!record.sizeBytes && bytes > 0) this.items.set({ ...record, sizeBytes: bytes });
     };
     for (let start = 0; start < pending.length; start += VIDEO_CHECKS_AT_ONCE) {
       await Promise.all(pending.slice(start, start + VIDEO_CHECKS_AT_ONCE).map(check));
     }
-    if (missing > 0) {
-      this.logger.info('content whose video is gone not listed', { missingVideos: missing });
+    const gone = missing.filter((record) => this.items.get(record.id) === record).map((record) => record.id);
+    if (gone.length > 0) {
+      this.items.delete(gone);
+      this.logger.info('content whose video is gone not listed', { missingVideos: gone.length });
       this.publish();
     }
   }
 
   list(): readonly ContentRecord[] {
-    return sortNewestFirst([...this.items.values()]);
+    return this.items.list();
   }
 
   get(id: string): ContentRecord | undefined {
@@ -245,7 +245,7 @@ export class ContentLibrary {
     const record = this.items.get(id);
     if (!record) return;
     await rm(record.filePath, { force: true });
-    this.items.delete(id);
+    this.items.delete([id]);
     await this.writes.get(id)?.catch(() => undefined); // a sidecar write in flight must not bring it back
     const cacheFolder = this.settings.current.cacheFolder;
     const sidecar = this.sidecarPath(record);
@@ -284,13 +284,13 @@ export class ContentLibrary {
 
   /** The sidecar first, then memory and listeners; a failed write leaves both as they were. */
   private async commit(record: ContentRecord, previous: ContentRecord | undefined): Promise<void> {
-    this.items.set(record.id, record);
+    this.items.set(record);
     try {
       await this.write(record.id);
     } catch (error) {
       if (this.items.get(record.id) === record) {
-        if (previous) this.items.set(record.id, previous);
-        else this.items.delete(record.id);
+        if (previous) this.items.set(previous);
+        else this.items.delete([record.id]);
       }
       throw error;
     }
@@ -377,10 +377,6 @@ export function sanitizeFolderName(name: string): string {
   if (cleaned === '') return 'Unknown';
   // Windows refuses device names as folder names.
   return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(cleaned) ? `${cleaned}_` : cleaned;
-}
-
-function sortNewestFirst(records: ContentRecord[]): ContentRecord[] {
-  return records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 async function fileSize(file: string): Promise<number | undefined> {

@@ -8,7 +8,7 @@ export interface ObservedInput<K extends FeedKind = FeedKind> {
   input: FeedInputs[K];
   /** When the input arrived (it may be handed over later, when the integration was busy). */
   at: Date;
-  /** The frame a screenText input was read from: a tape keeps it, and replays the reading. */
+  /** The frame a screenText input was read from, when the feeds keep frames for a tape: it replays the reading. */
   frame?: ScreenFrame;
 }
 

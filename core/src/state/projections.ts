@@ -39,15 +39,22 @@ export function projectLoading(startup: Pick<StartupProgress, 'events' | 'loadin
 /**
  * `State.content`: the library's items, newest first. The library replaces a record it changes, so an
  * unchanged record keeps its wire item (the same object: State diffs skip it, its serialised form is kept).
+ * A record at the same place as in the last list is matched there, without looking it up.
  */
 export function projectLibrary(library: Pick<ContentLibrary, 'events'>, target: StateTarget): () => void {
   const items = new WeakMap<ContentRecord, ContentItem>();
-  const wireItem = (record: ContentRecord) => {
+  let last: { records: readonly ContentRecord[]; content: ContentItem[] } = { records: [], content: [] };
+  const wireItem = (record: ContentRecord, index: number) => {
+    if (last.records[index] === record) return last.content[index]!;
     let item = items.get(record);
     if (!item) items.set(record, (item = toContentItem(record)));
     return item;
   };
-  return library.events.on('changed', (records) => target.update({ content: records.map(wireItem) }));
+  return library.events.on('changed', (records) => {
+    const content = records.map(wireItem);
+    last = { records: [...records], content }; // a copy: whoever emitted the list may change it later
+    target.update({ content });
+  });
 }
 
 /** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */

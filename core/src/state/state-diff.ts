@@ -40,7 +40,9 @@ function diffArray(before: readonly Json[], after: readonly Json[], path: string
     if (beforeIds && afterIds) return diffById(before, beforeIds, after, afterIds, path, patch);
   }
   const common = Math.min(before.length, after.length);
-  for (let index = 0; index < common; index++) diffValue(before[index], after[index], `${path}/${index}`, patch);
+  // The same element is skipped before its path is spelled out: most of a long list is unchanged.
+  for (let index = 0; index < common; index++)
+    if (before[index] !== after[index]) diffValue(before[index], after[index], `${path}/${index}`, patch);
   for (let index = before.length - 1; index >= common; index--) patch.push({ op: 'remove', path: `${path}/${index}` });
   for (let index = common; index < after.length; index++) patch.push({ op: 'add', path: `${path}/${index}`, value: after[index] });
 }
@@ -84,7 +86,7 @@ function diffById(
   }
   for (let index = 0; index < after.length; index++) {
     const previous = beforeIndex.get(afterIds[index]);
-    if (previous !== undefined) diffValue(before[previous], after[index], `${path}/${index}`, patch);
+    if (previous !== undefined && before[previous] !== after[index]) diffValue(before[previous], after[index], `${path}/${index}`, patch);
   }
 }
 

@@ -34,6 +34,7 @@ describe('npm start on a built tree (scripts/start.mjs)', function () {
       'core/src/notes.md': SOURCES,
       'core/dist': BUILT,
       'core/dist/main.js': BUILT,
+      'core/dist/bundle/keyframe.mjs': BUILT,
       'core/tsconfig.tsbuildinfo': BUILT,
       'ui/src': SOURCES,
       'ui/src/app.tsx': SOURCES,
@@ -91,6 +92,13 @@ describe('npm start on a built tree (scripts/start.mjs)', function () {
         expect(await outdated()).to.deep.equal([`typescript: ${changed} changed after the last build`]);
         await utimes(at(changed), SOURCES, SOURCES);
       }
+    });
+
+    it('bundles the service again when core was compiled after its bundle (a `tsc -b` alone) or the bundle is missing', async () => {
+      await utimes(at('core/tsconfig.tsbuildinfo'), EDITED, EDITED);
+      expect(await outdated()).to.deep.equal(['typescript: core/tsconfig.tsbuildinfo changed after the last build']);
+      await rm(at('core/dist/bundle'), { recursive: true });
+      expect(await outdated()).to.deep.equal(['typescript: core/dist/bundle/keyframe.mjs is missing']);
     });
 
     it('rebuilds after a source file was added, but not for other files or a folder whose entries changed', async () => {

@@ -38,8 +38,13 @@ import type { LiveFeed, LiveSource, SourceContext } from './types.js';
 
 export interface LiveFeedsOptions {
   logger: PluginLogger;
-  /** Sees every input just before the integration gets it (the tape recorder). */
+  /** Sees every input just before the integration gets it (the tape recorder, the integration's health). */
   observe?: FeedObserver;
+  /**
+   * Whether `observe` keeps the frames screenText inputs were read from (the tape recorder): each read
+   * then copies its frame (6 MiB at 1080p) for it. Without it the observer gets no frame.
+   */
+  keepsFrames?: boolean;
   now?: () => Date;
   /** Frames and the shared recognizer for screenText feeds; without it they cannot open (`ready` rejects). */
   screenText?: ScreenTextSupport;
@@ -116,6 +121,7 @@ export class LiveFeeds implements ClosableFeeds {
       throw new Error(`a feed with id "${id}" is already open; give each feed of an integration its own id`);
     }
     const { logger, observe, now } = this.options;
+    const keepsFrames = observe !== undefined && this.options.keepsFrames === true;
     // The frames screenText inputs were read from, until the tape recorder has seen them.
     const frames = new WeakMap<object, ScreenFrame>();
     const queue = new InputQueue<FeedInputs[K]>({
@@ -133,10 +139,10 @@ export class LiveFeeds implements ClosableFeeds {
       feed: id,
       logger,
       emit: (input, frame) => {
-        if (frame && observe) frames.set(input, frame);
+        if (frame && keepsFrames) frames.set(input, frame);
         queue.push(input);
       },
-      keepsFrames: observe !== undefined,
+      keepsFrames,
     });
     let closing: Promise<void> | undefined;
     const feed: LiveFeed<FeedInputs[K]> = {

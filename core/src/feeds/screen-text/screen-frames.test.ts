@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { ScreenFrames, screenFrameSize } from './screen-frames.js';
 
 describe('screen frames', () => {
@@ -26,6 +28,22 @@ describe('screen frames', () => {
       expect([...frames.latest()!.data]).to.deep.equal([value, value, value]);
     }
     expect(buffers.size).to.equal(2);
+  });
+
+  it("reads a child process's pipe to its end, in chunks of any size, and lets the process close", async () => {
+    // Three 64x64 frames (12 KiB each) of bytes 1, 2, 3, written in 5,000-byte pieces.
+    const script = `const all = Buffer.concat([1, 2, 3].map((v) => Buffer.alloc(12288, v)));
+      for (let at = 0; at < all.length; at += 5000) process.stdout.write(all.subarray(at, at + 5000));`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const frames = new ScreenFrames({ width: 64, height: 64 }, 5);
+    const errors: Error[] = [];
+    frames.follow(child.stdout, (error) => errors.push(error));
+    await once(child, 'close');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the last bytes may follow the close
+    expect(frames.count).to.equal(3);
+    expect(frames.latest()!.timeMs).to.equal(400);
+    expect(frames.latest()!.data.every((value) => value === 3)).to.equal(true);
+    expect(errors).to.deep.equal([]);
   });
 
   it('keeps the captured aspect ratio, at most 1080 lines', () => {

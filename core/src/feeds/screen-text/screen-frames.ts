@@ -2,7 +2,9 @@
 // recording's one encode (raw RGB on a pipe), of the captured picture at its own aspect ratio.
 // Only the newest frame is kept; readers take it when they are ready, so nothing ever queues. Two
 // buffers take turns: a fresh 6 MiB buffer five times a second made V8 collect its whole heap every
-// second or two (external memory pressure), which cost more CPU than reading the text.
+// second or two (external memory pressure), which cost more CPU than reading the text. For the same
+// reason a child process's pipe is read straight into those buffers (see `readInPlace`).
+import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { ScreenFrame } from '../../sdk/rgb-image.js';
 
@@ -47,8 +49,9 @@ export class ScreenFrames implements ScreenFrameSource {
 
   /** Reads `stream` to its end (always, so ffmpeg never waits on it). */
   follow(stream: Readable, onError?: (error: Error) => void): void {
-    stream.on('data', (chunk: Buffer) => this.push(chunk));
-    stream.on('error', (error) => onError?.(error));
+    const inPlace = stream instanceof Socket ? this.readInPlace(stream) : undefined;
+    if (!inPlace) stream.on('data', (chunk: Buffer) => this.push(chunk));
+    (inPlace ?? stream).on('error', (error) => onError?.(error));
   }
 
   latest(): ScreenFrame | undefined {
@@ -65,10 +68,39 @@ export class ScreenFrames implements ScreenFrameSource {
     while (offset < chunk.length) {
       const taken = Math.min(chunk.length - offset, this.frameBytes - this.filled);
       chunk.copy(this.filling, this.filled, offset, offset + taken);
-      this.filled += taken;
       offset += taken;
-      if (this.filled === this.frameBytes) this.complete();
+      this.filledBy(taken);
     }
+  }
+
+  /**
+   * Reads a child process's pipe into the frame being filled, with no chunk in between. Node reads a
+   * pipe in 64 KiB chunks, each a new buffer: at ~31 MB/s (1080p, 5 a second) they made V8 collect its
+   * whole heap every second or two and cost three times the reading itself (measured in
+   * docs/performance.md). Node's own way to read into a given buffer (`onread`) only exists for
+   * sockets it creates, so the pipe's handle moves to one (`_handle` is not typed, but it is how
+   * every net.Socket holds its handle). Undefined when the pipe has been read from already.
+   */
+  private readInPlace(pipe: Socket): Socket | undefined {
+    const holder = pipe as unknown as { _handle: object | null };
+    const handle = holder._handle;
+    if (!handle || pipe.readableLength > 0) return undefined;
+    holder._handle = null;
+    pipe.destroy(); // closes nothing now: the handle is the new socket's
+    const onread: OnReadOpts = {
+      buffer: () => this.filling.subarray(this.filled),
+      callback: (bytes) => {
+        this.filledBy(bytes);
+        return true;
+      },
+    };
+    const options: SocketConstructorOpts & { handle: object; onread: OnReadOpts } = { handle, readable: true, writable: false, onread };
+    return new Socket(options);
+  }
+
+  private filledBy(bytes: number): void {
+    this.filled += bytes;
+    if (this.filled === this.frameBytes) this.complete();
   }
 
   private complete(): void {

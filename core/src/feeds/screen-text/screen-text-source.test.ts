@@ -10,6 +10,7 @@ import { inject, injectable } from 'tsyringe';
 import type { ScreenFrameSource } from './screen-frames.js';
 import { decodePng } from './png.js';
 import type { ScreenFrame } from '../../sdk/rgb-image.js';
+import type { ObservedInput } from '../../sdk/feed-observer.js';
 import { writeTextFrames, type DrawnText } from './text-frames.js';
 import { SharedTextRecognizer } from './text-recognizer.js';
 import type { GameIntegration } from '../../sdk/game-integration.js';
@@ -78,6 +79,7 @@ describe('screenText feed (live, real tesseract)', function () {
     const feeds = new LiveFeeds({
       logger: new MemoryLogger(),
       observe: (entry) => writer.write(entry),
+      keepsFrames: true,
       screenText: { frames: () => source, recognizer, degraded: (reason) => health.push(reason) },
     });
     const inputs: ScreenTextInput[] = [];
@@ -157,6 +159,24 @@ describe('screenText feed (live, real tesseract)', function () {
     expect(next).to.be.above(200);
     expect(inputs.length).to.be.within(1, next / 4);
     expect(inputs.every((input) => ['+100 GOAL', 'ASSIST'].includes(input.text))).to.equal(true);
+  });
+
+  it('gives an observer that keeps no frames (the health watch) the inputs alone, without copying the frames', async () => {
+    // A black picture: no text pixels in the band, so it is read without recognition.
+    const source = new SettableFrames();
+    source.current = { width: 1920, height: 1080, data: Buffer.alloc(1920 * 1080 * 3), timeMs: 0 };
+    const observed: ObservedInput[] = [];
+    const feeds = new LiveFeeds({
+      logger: new MemoryLogger(),
+      observe: (entry) => observed.push(entry),
+      screenText: { frames: () => source, recognizer: new SharedTextRecognizer(), degraded: () => undefined },
+    });
+    const feed = feeds.screenText('hud', OPTIONS);
+    feed.onInput(() => undefined);
+    await waitFor(() => observed.length === 1, 'the black frame to be read');
+    await feeds.closeAll();
+    expect(observed[0]!.input).to.deep.equal({ text: '', confidence: 0, frameTimeMs: 0 });
+    expect(observed[0]!.frame).to.equal(undefined);
   });
 
   it("cannot open without the service's recordings, and says why", async () => {
