@@ -65,11 +65,16 @@ child.on('close', (code) => {
   // A download cut off half-way leaves a file ffmpeg-static would later take as installed; it is
   // ours (it was not there before this run), so it goes.
   if (!existedBefore) rmSync(binaryPath, { force: true });
-  fail(timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : firstErrorLine(output) || `its install script exited with ${code}`);
+  fail(
+    timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : firstErrorLine(output) || `its install script exited with ${code}`,
+  );
 });
 
 /** The most telling line of the install script's output (it prints a whole error object). */
 function firstErrorLine(text) {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   return (lines.find((line) => /error|failed|ECONN|ENOTFOUND|ETIMEDOUT/i.test(line)) ?? lines[0] ?? '').replace(/\.$/, '');
 }
