@@ -14,6 +14,8 @@ import { runTapeCommand } from './integrations/tape-cli.js';
 import { RESTART_FOR_UPDATE_EXIT_CODE } from './updates/install-root.js';
 import { connectToLauncher } from './updates/launcher-handshake.js';
 import { Updater } from './updates/updater.js';
+import { MachineCapabilities } from './capabilities/machine-capabilities.js';
+import { captureEngineLine, noCaptureEngineLine } from './capabilities/capture-engine-report.js';
 
 const USAGE = `Usage: keyframe [options]
        keyframe tape record|play …   (keyframe tape --help)
@@ -112,7 +114,16 @@ async function main(): Promise<void> {
 
   // Frontends are answered from the banner on; this line says that the integrations and the capture engine are loaded too.
   await service.loaded();
-  if (!stopping) console.log('Loaded. Press Ctrl+C to stop.');
+  if (stopping) return;
+  console.log(captureEngineSummary(container.resolve(MachineCapabilities)));
+  console.log('Loaded. Press Ctrl+C to stop.');
+}
+
+/** Which ffmpeg records, and what it cannot do here with the step that fixes it; or why there is none. */
+function captureEngineSummary(capabilities: MachineCapabilities): string {
+  const engine = capabilities.captureEngine;
+  if (engine) return captureEngineLine(engine);
+  return noCaptureEngineLine(capabilities.toolbox.failure?.subtitle ?? 'not loaded');
 }
 
 main().catch((error: unknown) => {

@@ -8,19 +8,20 @@ import type { CaptureCapabilities, CaptureCapabilitiesProvider } from '../media/
 import { detectAudioDevices, NO_AUDIO_DEVICES, type AudioDevices } from '../platform/audio-devices.js';
 import { detectDisplays, maxDisplayHeight, type DetectedDisplay } from '../platform/displays.js';
 import { detectGpu, type GpuInfo } from '../platform/gpu.js';
-import type { Codec } from '../protocol/index.js';
+import type { CaptureEngineInfo, Codec } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../notices/notifier.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { Logger } from '../support/logger.js';
+import { captureEngineInfo } from './capture-engine-report.js';
 
 export type MachineCapabilityEvents = {
   /** Displays and audio devices detected again (after a device change). */
   devicesDetected: SystemDevices;
   /** Start-up is done: the ffmpeg toolbox is loaded (or found missing) and the devices and GPU detected. */
-  loaded: { devices: SystemDevices; codecs: readonly Codec[]; builds: readonly FfmpegBuild[] };
+  loaded: { devices: SystemDevices; codecs: readonly Codec[]; builds: readonly FfmpegBuild[]; captureEngine: CaptureEngineInfo | null };
 };
 
 /** Everything State tells about this machine's capture hardware. */
@@ -76,6 +77,13 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     return maxDisplayHeight(this.devices.displays);
   }
 
+  /** The ffmpeg in use and what it lacks on this platform; null until it was probed and without one. */
+  get captureEngine(): CaptureEngineInfo | null {
+    const build = this.toolbox.builds[0];
+    const probe = this.toolbox.probe;
+    return build && probe ? captureEngineInfo(build, probe, this.toolbox.environment.platform) : null;
+  }
+
   /** What capture source selection needs; undefined until the ffmpeg build was probed. */
   captureCapabilities(): CaptureCapabilities | undefined {
     const probe = this.toolbox.probe;
@@ -126,7 +134,12 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
       computeCapability: gpu.computeCapability,
       tookMs: Date.now() - startedAt,
     });
-    this.events.emit('loaded', { devices: this.devices, codecs: this.toolbox.codecs, builds: this.toolbox.builds });
+    this.events.emit('loaded', {
+      devices: this.devices,
+      codecs: this.toolbox.codecs,
+      builds: this.toolbox.builds,
+      captureEngine: this.captureEngine,
+    });
   }
 
   private detectAudio(): Promise<AudioDevices> {

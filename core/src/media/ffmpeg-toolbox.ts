@@ -9,13 +9,13 @@ import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { currentEnvironment, type Environment } from '../platform/data-folders.js';
 import { systemCommandRunner, type CommandRunner } from '../platform/system-commands.js';
-import type { Codec } from '../protocol/index.js';
+import type { CaptureEngineInfo, Codec } from '../protocol/index.js';
 import { CommandError } from '../protocol/refusal.js';
 import { downloadToFile, sameDigest } from '../support/download.js';
 import { Logger } from '../support/logger.js';
 import { ENCODER_PROFILES, encoderArgs, toCodec, type EncoderProfile, type VideoEncoderSettings } from './video-encoder.js';
 
-export type ToolSource = 'environment' | 'ffmpeg-static' | 'installer-package' | 'path' | 'downloaded';
+export type ToolSource = CaptureEngineInfo['source'];
 
 export interface LocatedTool {
   path: string;

@@ -156,6 +156,22 @@ export const CaptureEngineVersion = Type.Object({
 });
 export type CaptureEngineVersion = Static<typeof CaptureEngineVersion>;
 
+/** Where the ffmpeg in use was found, in the order the service looks. */
+export const CAPTURE_ENGINE_SOURCES = ['environment', 'ffmpeg-static', 'installer-package', 'path', 'downloaded'] as const;
+
+export const CaptureEngineInfo = Type.Object({
+  source: StringEnum(CAPTURE_ENGINE_SOURCES, {
+    description: '`environment` (FFMPEG_PATH), `ffmpeg-static`, `installer-package` (@ffmpeg-installer), `path` (PATH) or `downloaded`',
+  }),
+  path: Type.String(),
+  version: Type.String({ description: 'As `ffmpeg -version` prints it' }),
+  missing: Type.Array(Type.String(), {
+    description: 'What this build lacks that recordings on this platform would use (screen or sound inputs, hardware encoders)',
+  }),
+  fix: Type.Optional(Type.String({ description: 'The one step that gets a build without those gaps; only when `missing` is not empty' })),
+});
+export type CaptureEngineInfo = Static<typeof CaptureEngineInfo>;
+
 export const ContentHash = Type.String({
   pattern: '^[0-9a-f]{64}$',
   description: "SHA-256 of the package's files, lowercase hex (docs/writing-an-integration.md §10)",
@@ -296,6 +312,9 @@ export const State = Type.Object({
     description:
       'Extension: the parts of the service still starting after it answered (`captureEngine`, `integrations`, `library`, `gameDetection`); ' +
       'empty once everything is loaded',
+  }),
+  captureEngine: Nullable(CaptureEngineInfo, {
+    description: 'Extension: the ffmpeg in use and what it cannot do here; null until it is loaded and when there is none',
   }),
 });
 export type State = Static<typeof State>;

@@ -5,6 +5,7 @@ import { Events } from './events.js';
 import {
   AudioDevice,
   Bookmark,
+  CaptureEngineInfo,
   CaptureEngineVersion,
   Codec,
   ContentItem,
@@ -84,6 +85,7 @@ const MODELS: Readonly<Record<string, TSchema>> = {
   Display,
   Codec,
   CaptureEngineVersion,
+  CaptureEngineInfo,
   IntegrationHealth,
   IntegrationApproval,
   IntegrationSettingsSchema,

@@ -57,7 +57,7 @@ export function projectLibrary(library: Pick<ContentLibrary, 'events'>, target: 
   });
 }
 
-/** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine. */
+/** The displays, audio devices, GPU, codecs and ffmpeg builds of this machine, and the ffmpeg in use. */
 export function projectCapabilities(capabilities: Pick<MachineCapabilities, 'events'>, target: StateTarget): () => void {
   const devices = ({ displays, audio }: SystemDevices): Partial<State> => ({
     displays: displays.map(toWireDisplay),
@@ -81,6 +81,7 @@ export function projectCapabilities(capabilities: Pick<MachineCapabilities, 'eve
         gpuVendor: loaded.devices.gpu.vendor,
         gpuComputeCapability: loaded.devices.gpu.computeCapability,
         hasLoadedCaptureEngine: true,
+        captureEngine: loaded.captureEngine,
       }),
     ),
   ];

@@ -183,7 +183,9 @@ describe('StatePublisher', () => {
       devices,
       codecs: [{ friendlyName: 'x264', internalEncoderId: 'libx264', isHardwareEncoder: false }],
       builds: [build],
+      captureEngine: { source: 'path', path: build.path, version: '7.1', missing: [] },
     });
+    expect(publisher.current.captureEngine).to.deep.equal({ source: 'path', path: '/opt/ffmpeg/bin/ffmpeg', version: '7.1', missing: [] });
     expect(publisher.current).to.deep.include({
       maxDisplayHeight: 1440,
       gpuVendor: 'Nvidia',

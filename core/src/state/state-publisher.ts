@@ -54,6 +54,7 @@ export function initialState(cacheFolder: string): State {
     integrationSettings: {},
     integrationPackages: [],
     loading: [],
+    captureEngine: null,
   };
 }
 
