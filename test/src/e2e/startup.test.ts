@@ -1,5 +1,6 @@
 // Start-up answers first: a frontend gets its first State while a slow integration still loads, State's
-// `loading` says so, and lists it once loaded; a recording asked for meanwhile waits for the capture engine.
+// `loading` says so, and lists it once loaded; a recording asked for meanwhile waits for the capture engine;
+// the start-up output and State name the ffmpeg in use.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -85,6 +86,11 @@ describe('start-up', function () {
     client.send('StopRecording');
     await client.until('State', (next) => next.recording === null, 15_000);
     expect(service.printed).to.include('Loaded. Press Ctrl+C to stop.');
+    // Which ffmpeg records (here the fallback when ffmpeg-static's fetch failed), in State and in the start-up output.
+    const engine = loaded.captureEngine;
+    expect(engine, 'State.captureEngine').to.not.equal(null);
+    expect(service.printed).to.include(`Capture engine: ffmpeg ${engine!.version} (`).and.include(engine!.path);
+    if (engine!.missing.length > 0) expect(service.printed).to.include(`this build has ${engine!.missing[0]}`);
   });
 
   it('stops cleanly while integrations are still loading', async () => {
