@@ -22,7 +22,7 @@ export interface GpuDetectionOptions {
 const PCI_VENDORS: Record<string, GpuVendor> = { '0x10de': 'Nvidia', '0x1002': 'AMD', '0x8086': 'Intel' };
 
 /** A discrete GPU is the one to encode with: NVIDIA is always one, AMD usually, Intel rarely. */
-const VENDOR_PREFERENCE: readonly GpuVendor[] = ['Nvidia', 'AMD', 'Intel'];
+export const VENDOR_PREFERENCE: readonly GpuVendor[] = ['Nvidia', 'AMD', 'Intel'];
 
 export async function detectGpu(run: CommandRunner, environment: Environment, options: GpuDetectionOptions = {}): Promise<GpuInfo> {
   let vendors: GpuVendor[] = [];

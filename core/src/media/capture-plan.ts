@@ -1,0 +1,315 @@
+// The picture's whole path of a recording planned from what the machine has: the screen input, the
+// encoder, and the filters between them, each choice with a reason a user can read and every
+// fallback with why. Pure: the machine's facts, the probed ffmpeg build and the results of the
+// start-up test encodes come in as data, so every platform and capability set is tested here.
+import type { DetectedDisplay } from '../platform/displays.js';
+import { findDisplay } from '../platform/displays.js';
+import { VENDOR_PREFERENCE, type GpuVendor } from '../platform/gpu.js';
+import type { Display } from '../protocol/index.js';
+import { screenInputArgs, type ScreenGrabber } from './capture-source.js';
+import { listedProfiles, type BuildProbe } from './ffmpeg-toolbox.js';
+import {
+  DEFAULT_VAAPI_DEVICE,
+  encoderCodecArgs,
+  encoderProfile,
+  fitFilter,
+  X264_PROFILE,
+  type EncoderFamily,
+  type EncoderProfile,
+  type VideoEncoderSettings,
+} from './video-encoder.js';
+
+export type PlannedGrabber = ScreenGrabber | 'ddagrab';
+
+/** What the planner knows about the machine, besides its ffmpeg. */
+export interface CaptureMachine {
+  platform: NodeJS.Platform;
+  /** The environment's `DISPLAY`, `WAYLAND_DISPLAY` and `XDG_SESSION_TYPE`. */
+  variables: Readonly<Record<string, string | undefined>>;
+  /** Linux render nodes (`/dev/dri/renderD128` …): VAAPI encodes on the first. */
+  renderNodes: readonly string[];
+  /** The graphics vendors found (`detectGpu`); the preferred one's encoder is tried first. */
+  gpuVendors: readonly GpuVendor[];
+  displays: readonly DetectedDisplay[];
+}
+
+export interface CapturePlanRequest {
+  machine: CaptureMachine;
+  build: Pick<BuildProbe, 'version' | 'encoders' | 'inputFormats' | 'filters'>;
+  /** The recording's settings: encoder choice, codec, rate control, output size (`width`×`height`) and frame rate. */
+  settings: VideoEncoderSettings;
+  /** `settings.selectedDisplay`; null or unknown → the primary display. */
+  display?: Display | null;
+  /** Hardware encoders whose start-up test encode passed; one the build lists but that failed it is not used. */
+  testedEncoders: ReadonlySet<string>;
+}
+
+export interface CaptureFallback {
+  wanted: string;
+  used: string;
+  why: string;
+}
+
+export interface CapturePlan {
+  grabber: PlannedGrabber;
+  /** ffmpeg input options and the `-i` of the picture. */
+  grabArgs: string[];
+  /** The picture's filter chain between the grab and the encoder (empty: the frames go straight in). */
+  videoFilters: string[];
+  /** The ffmpeg encoder (`Codec.internalEncoderId`). */
+  encoder: string;
+  /** The encoder's output options, without `-vf`. */
+  encoderArgs: string[];
+  /** Each choice and why, for the user. */
+  reasons: string[];
+  fallbacks: CaptureFallback[];
+}
+
+/** No screen can be recorded: why, for the user. */
+export interface NoScreenCapture {
+  grabber: null;
+  why: string;
+}
+
+/** Encoder families that can take this platform's captured frames. */
+const PLATFORM_FAMILIES: Partial<Record<NodeJS.Platform, readonly EncoderFamily[]>> = {
+  win32: ['nvenc', 'amf', 'qsv'],
+  linux: ['vaapi', 'nvenc'],
+  freebsd: ['vaapi'],
+  darwin: ['videotoolbox'],
+};
+const FAMILY_VENDORS: Partial<Record<EncoderFamily, readonly GpuVendor[]>> = {
+  nvenc: ['Nvidia'],
+  amf: ['AMD'],
+  qsv: ['Intel'],
+  vaapi: ['AMD', 'Intel'],
+};
+const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = { win32: 'Windows', linux: 'Linux', darwin: 'macOS', freebsd: 'FreeBSD' };
+
+export function planCapture(request: CapturePlanRequest): CapturePlan | NoScreenCapture {
+  const grab = chooseGrabber(request);
+  if ('why' in grab) return { grabber: null, why: grab.why };
+  const encoder = chooseEncoder(request);
+  const display = findDisplay(request.machine.displays, request.display);
+  const path = picturePath(grab.grabber, encoder.entry, request, display);
+  const frameRate = Math.max(1, Math.round(request.settings.frameRate));
+  const grabArgs =
+    grab.grabber === 'ddagrab'
+      ? ddagrabArgs(frameRate, display, request.machine.displays)
+      : screenInputArgs(grab.grabber, frameRate, display, request.machine.displays, request.machine.variables.DISPLAY ?? ':0');
+  const vaapiDevice = encoder.entry.family === 'vaapi' ? ['-vaapi_device', request.machine.renderNodes[0] ?? DEFAULT_VAAPI_DEVICE] : [];
+  return {
+    grabber: grab.grabber,
+    grabArgs,
+    videoFilters: path.filters,
+    encoder: encoder.entry.id,
+    encoderArgs: [...vaapiDevice, ...encoderCodecArgs(encoder.entry, request.settings, { live: true, pixelFormat: !path.gpuFrames })],
+    reasons: [grab.reason, encoder.reason, path.reason],
+    fallbacks: [...grab.fallbacks, ...encoder.fallbacks],
+  };
+}
+
+type GrabChoice = { grabber: PlannedGrabber; reason: string; fallbacks: CaptureFallback[] } | { why: string };
+
+function chooseGrabber({ machine, build }: CapturePlanRequest): GrabChoice {
+  const has = (input: string) => build.inputFormats.has(input);
+  const ffmpeg = `ffmpeg ${build.version}`;
+  switch (machine.platform) {
+    case 'win32': {
+      if (has('ddagrab'))
+        return {
+          grabber: 'ddagrab',
+          reason: 'screen: ddagrab (Desktop Duplication): the picture stays on the GPU and exclusive-fullscreen games are captured',
+          fallbacks: [],
+        };
+      if (!has('gdigrab')) return { why: `${ffmpeg} has neither ddagrab nor gdigrab: it cannot grab the screen` };
+      const why = `${ffmpeg} has no ddagrab (it needs ffmpeg 6.0 or later): gdigrab is slower and misses exclusive-fullscreen games`;
+      return {
+        grabber: 'gdigrab',
+        reason: `screen: gdigrab, the last resort: ${why}`,
+        fallbacks: [{ wanted: 'ddagrab', used: 'gdigrab', why }],
+      };
+    }
+    case 'linux':
+    case 'freebsd': {
+      const { DISPLAY, WAYLAND_DISPLAY, XDG_SESSION_TYPE } = machine.variables;
+      const wayland = XDG_SESSION_TYPE === 'wayland' || Boolean(WAYLAND_DISPLAY);
+      if (wayland && !DISPLAY)
+        return {
+          why: 'this is a Wayland session without an X display: ffmpeg grabs only X11 screens (x11grab); log in with an X11 (Xorg) session to record the screen',
+        };
+      if (!DISPLAY) return { why: 'there is no X display (DISPLAY is not set)' };
+      if (!has('x11grab')) return { why: `${ffmpeg} has no x11grab input` };
+      const reason = wayland
+        ? `screen: x11grab on ${DISPLAY}; this is a Wayland session: only X11 (XWayland) windows are seen, native Wayland ones stay black`
+        : `screen: x11grab on ${DISPLAY}`;
+      return { grabber: 'x11grab', reason, fallbacks: [] };
+    }
+    case 'darwin':
+      if (!has('avfoundation')) return { why: `${ffmpeg} has no avfoundation input` };
+      return { grabber: 'avfoundation', reason: 'screen: avfoundation', fallbacks: [] };
+    default:
+      return { why: `screen capture on ${machine.platform} is not supported` };
+  }
+}
+
+interface EncoderChoice {
+  entry: EncoderProfile;
+  reason: string;
+  fallbacks: CaptureFallback[];
+}
+
+function chooseEncoder({ machine, build, settings, testedEncoders }: CapturePlanRequest): EncoderChoice {
+  const listed = listedProfiles(build);
+  const families = PLATFORM_FAMILIES[machine.platform] ?? [];
+  const ffmpeg = `ffmpeg ${build.version}`;
+  /** Undefined when the encoder can record here, else why not. */
+  const problem = (entry: EncoderProfile): string | undefined => {
+    if (!listed.includes(entry)) return `${ffmpeg} has no ${entry.id} encoder`;
+    if (!entry.hardware) return undefined;
+    if (!families.includes(entry.family))
+      return `${entry.friendlyName} does not run on ${PLATFORM_NAMES[machine.platform] ?? machine.platform}`;
+    if (entry.family === 'vaapi' && machine.renderNodes.length === 0)
+      return `${entry.friendlyName} needs a render node (/dev/dri/renderD*), and there is none`;
+    if (!testedEncoders.has(entry.id)) return `${entry.friendlyName} failed its start-up test encode`;
+    return undefined;
+  };
+  const fallbacks: CaptureFallback[] = [];
+  const wanted = settings.codec ? encoderProfile(settings.codec.internalEncoderId) : undefined;
+  if (wanted) {
+    const why = problem(wanted);
+    if (!why) return { entry: wanted, reason: `encoder: ${wanted.friendlyName}, as the settings ask${tested(wanted)}`, fallbacks };
+    fallbacks.push({ wanted: wanted.id, used: '', why });
+  }
+  const format = wanted?.format ?? 'h264';
+  const ranked = rankByVendor(
+    listed.filter((entry) => entry.hardware && families.includes(entry.family)),
+    machine.gpuVendors,
+  );
+  const usable = ranked.filter((entry) => !problem(entry));
+  const software = listed.find((entry) => !entry.hardware && entry.format === format) ?? X264_PROFILE;
+  let entry: EncoderProfile;
+  let reason: string;
+  if (settings.encoder === 'cpu') {
+    entry = software;
+    reason = `encoder: ${entry.friendlyName}, as the settings ask for the CPU`;
+  } else {
+    const hardware =
+      usable.find((candidate) => candidate.format === format) ?? usable.find((candidate) => candidate.format === 'h264') ?? usable[0];
+    if (hardware) {
+      entry = hardware;
+      reason = `encoder: ${entry.friendlyName}${onVendor(entry, machine.gpuVendors)}${tested(entry)}`;
+    } else {
+      entry = software;
+      // Why not the hardware encoders of the format asked for (all of them when there is none of it).
+      const explained = ranked.some((candidate) => candidate.format === format)
+        ? ranked.filter((candidate) => candidate.format === format)
+        : ranked;
+      const whyNot =
+        explained.length > 0
+          ? explained.map((candidate) => problem(candidate)!).join('; ')
+          : `${ffmpeg} has no hardware encoder for this platform`;
+      reason = `encoder: ${entry.friendlyName} on the CPU: ${whyNot}`;
+      if (!wanted) fallbacks.push({ wanted: explained[0]?.id ?? 'a hardware encoder', used: entry.id, why: whyNot });
+    }
+  }
+  return { entry, reason, fallbacks: fallbacks.map((fallback) => (fallback.used ? fallback : { ...fallback, used: entry.id })) };
+}
+
+const tested = (entry: EncoderProfile) => (entry.hardware ? '; it passed the start-up test encode' : '');
+
+function onVendor(entry: EncoderProfile, vendors: readonly GpuVendor[]): string {
+  const vendor = VENDOR_PREFERENCE.find((candidate) => vendors.includes(candidate) && FAMILY_VENDORS[entry.family]?.includes(candidate));
+  return vendor ? ` on the ${vendor} GPU` : '';
+}
+
+/** The encoders of the machine's preferred vendor first (a discrete GPU over an integrated one), else in ENCODER_PROFILES order. */
+function rankByVendor(entries: readonly EncoderProfile[], vendors: readonly GpuVendor[]): EncoderProfile[] {
+  const present = VENDOR_PREFERENCE.filter((vendor) => vendors.includes(vendor));
+  const rank = (entry: EncoderProfile) => {
+    const index = present.findIndex((vendor) => FAMILY_VENDORS[entry.family]?.includes(vendor));
+    return index < 0 ? present.length : index;
+  };
+  return [...entries].sort((a, b) => rank(a) - rank(b));
+}
+
+interface PicturePath {
+  filters: string[];
+  /** The frames reach the encoder in GPU memory: no `-pix_fmt` conversion on the CPU. */
+  gpuFrames: boolean;
+  reason: string;
+}
+
+/**
+ * The filters between grab and encoder. ddagrab gives Direct3D 11 textures: NVENC and AMF take them
+ * as they are, Quick Sync after mapping them to its own frames (and scales them there); a CPU encoder
+ * needs them downloaded. x11grab gives CPU frames: VAAPI uploads them and scales on the GPU. Where a
+ * GPU scaler is missing, or the display's shape differs from the recording's (black bars need `pad`),
+ * the picture is scaled on the CPU.
+ */
+function picturePath(
+  grabber: PlannedGrabber,
+  entry: EncoderProfile,
+  request: CapturePlanRequest,
+  display: DetectedDisplay | undefined,
+): PicturePath {
+  const { width, height } = request.settings;
+  const target = width && height ? { width, height } : undefined;
+  const scaled = target !== undefined && (!display || display.width !== target.width || display.height !== target.height);
+  const sameShape =
+    target !== undefined &&
+    display !== undefined &&
+    Math.abs(display.width * target.height - display.height * target.width) <= display.height;
+  const size = target ? `${target.width}x${target.height}` : '';
+  const fit = target && scaled ? [fitFilter(target.width, target.height)] : [];
+  const gpuScaler = (name: string) => scaled && sameShape && request.build.filters.has(name);
+  const cpuScaling = scaled ? `; scaled to ${size} on the CPU` : '';
+  if (grabber === 'ddagrab') {
+    if (!entry.hardware)
+      return {
+        filters: ['hwdownload', 'format=bgra', ...fit],
+        gpuFrames: false,
+        reason: `path: frames copied from the GPU (hwdownload) for the CPU encoder${cpuScaling}`,
+      };
+    if (entry.family === 'qsv' && (!scaled || gpuScaler('scale_qsv'))) {
+      const scale = scaled ? [`scale_qsv=w=${target!.width}:h=${target!.height}`] : [];
+      return {
+        filters: ['hwmap=derive_device=qsv', 'format=qsv', ...scale],
+        gpuFrames: true,
+        reason: `path: frames mapped to Quick Sync on the GPU${scaled ? `, scaled to ${size} there` : ''}; no copy to the CPU`,
+      };
+    }
+    if (!scaled)
+      return { filters: [], gpuFrames: true, reason: `path: Direct3D 11 frames straight into ${entry.friendlyName}; no copy to the CPU` };
+    return {
+      filters: ['hwdownload', 'format=bgra', ...fit],
+      gpuFrames: false,
+      reason: `path: frames copied to the CPU (hwdownload) to be scaled to ${size}: no GPU scaler here for this display's size; recording at the display's size keeps them on the GPU`,
+    };
+  }
+  if (entry.family === 'vaapi') {
+    if (!scaled || gpuScaler('scale_vaapi')) {
+      const scale = scaled ? `w=${target!.width}:h=${target!.height}:` : '';
+      return {
+        filters: ['hwupload', `scale_vaapi=${scale}format=nv12`],
+        gpuFrames: true,
+        reason: `path: frames uploaded to the GPU (hwupload), converted${scaled ? ` and scaled to ${size}` : ''} there (scale_vaapi)`,
+      };
+    }
+    return {
+      filters: [...fit, 'format=nv12', 'hwupload'],
+      gpuFrames: true,
+      reason: `path: scaled to ${size} on the CPU, then uploaded to the GPU (hwupload)`,
+    };
+  }
+  return { filters: fit, gpuFrames: false, reason: `path: CPU frames into the encoder${cpuScaling}` };
+}
+
+/**
+ * ddagrab as a lavfi source. `output_idx` counts the desktop's outputs as DXGI enumerates them; the
+ * displays' detection order (Screen.AllScreens) is taken for it, which matches on usual set-ups.
+ */
+function ddagrabArgs(frameRate: number, display: DetectedDisplay | undefined, displays: readonly DetectedDisplay[]): string[] {
+  const output = display ? Math.max(0, displays.indexOf(display)) : 0;
+  return ['-f', 'lavfi', '-i', `ddagrab=output_idx=${output}:framerate=${frameRate}:draw_mouse=1`];
+}
