@@ -174,46 +174,30 @@ function chooseEncoder({ machine, build, settings, testedEncoders }: CapturePlan
     if (!testedEncoders.has(entry.id)) return `${entry.friendlyName} failed its start-up test encode`;
     return undefined;
   };
-  const fallbacks: CaptureFallback[] = [];
   const wanted = settings.codec ? encoderProfile(settings.codec.internalEncoderId) : undefined;
-  if (wanted) {
-    const why = problem(wanted);
-    if (!why) return { entry: wanted, reason: `encoder: ${wanted.friendlyName}, as the settings ask${tested(wanted)}`, fallbacks };
-    fallbacks.push({ wanted: wanted.id, used: '', why });
-  }
+  const wantedProblem = wanted && problem(wanted);
+  if (wanted && !wantedProblem)
+    return { entry: wanted, reason: `encoder: ${wanted.friendlyName}, as the settings ask${tested(wanted)}`, fallbacks: [] };
   const format = wanted?.format ?? 'h264';
+  const software = listed.find((entry) => !entry.hardware && entry.format === format) ?? X264_PROFILE;
+  const fallback = (entry: EncoderProfile, reason: string, hardwareWanted?: { id: string; why: string }): EncoderChoice => {
+    const why = wantedProblem ?? hardwareWanted?.why;
+    const wantedId = wanted?.id ?? hardwareWanted?.id;
+    return { entry, reason, fallbacks: why && wantedId ? [{ wanted: wantedId, used: entry.id, why }] : [] };
+  };
+  if (settings.encoder === 'cpu') return fallback(software, `encoder: ${software.friendlyName}, as the settings ask for the CPU`);
   const ranked = rankByVendor(
     listed.filter((entry) => entry.hardware && families.includes(entry.family)),
     machine.gpuVendors,
   );
   const usable = ranked.filter((entry) => !problem(entry));
-  const software = listed.find((entry) => !entry.hardware && entry.format === format) ?? X264_PROFILE;
-  let entry: EncoderProfile;
-  let reason: string;
-  if (settings.encoder === 'cpu') {
-    entry = software;
-    reason = `encoder: ${entry.friendlyName}, as the settings ask for the CPU`;
-  } else {
-    const hardware =
-      usable.find((candidate) => candidate.format === format) ?? usable.find((candidate) => candidate.format === 'h264') ?? usable[0];
-    if (hardware) {
-      entry = hardware;
-      reason = `encoder: ${entry.friendlyName}${onVendor(entry, machine.gpuVendors)}${tested(entry)}`;
-    } else {
-      entry = software;
-      // Why not the hardware encoders of the format asked for (all of them when there is none of it).
-      const explained = ranked.some((candidate) => candidate.format === format)
-        ? ranked.filter((candidate) => candidate.format === format)
-        : ranked;
-      const whyNot =
-        explained.length > 0
-          ? explained.map((candidate) => problem(candidate)!).join('; ')
-          : `${ffmpeg} has no hardware encoder for this platform`;
-      reason = `encoder: ${entry.friendlyName} on the CPU: ${whyNot}`;
-      if (!wanted) fallbacks.push({ wanted: explained[0]?.id ?? 'a hardware encoder', used: entry.id, why: whyNot });
-    }
-  }
-  return { entry, reason, fallbacks: fallbacks.map((fallback) => (fallback.used ? fallback : { ...fallback, used: entry.id })) };
+  const hardware = usable.find((entry) => entry.format === format) ?? usable.find((entry) => entry.format === 'h264') ?? usable[0];
+  if (hardware) return fallback(hardware, `encoder: ${hardware.friendlyName}${onVendor(hardware, machine.gpuVendors)}${tested(hardware)}`);
+  // Why not the hardware encoders of the format asked for (all of them when there is none of it).
+  const explained = ranked.some((entry) => entry.format === format) ? ranked.filter((entry) => entry.format === format) : ranked;
+  const why =
+    explained.length > 0 ? explained.map((entry) => problem(entry)!).join('; ') : `${ffmpeg} has no hardware encoder for this platform`;
+  return fallback(software, `encoder: ${software.friendlyName} on the CPU: ${why}`, { id: explained[0]?.id ?? 'a hardware encoder', why });
 }
 
 const tested = (entry: EncoderProfile) => (entry.hardware ? '; it passed the start-up test encode' : '');
