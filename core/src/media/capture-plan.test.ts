@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { DetectedDisplay } from '../platform/displays.js';
 import { planCapture, type CaptureMachine, type CapturePlanRequest } from './capture-plan.js';
-import { probeFromListings } from './ffmpeg-toolbox.js';
+import { probeFromListings, TEST_ENCODE_SETTINGS } from './ffmpeg-toolbox.js';
 import type { VideoEncoderSettings } from './video-encoder.js';
 
 /** A build as its listings describe it: `core/test-data/ffmpeg-listings/<name>/` (see the README there). */
@@ -22,16 +22,9 @@ const screen = (width: number, height: number): DetectedDisplay => ({
   height,
 });
 
-/** The defaults: hardware encoder, VBR 4–8 Mb/s, 1080p60. */
+/** The settings the start-up test encode uses (the defaults: hardware, VBR 4–8 Mb/s), at 1080p60. */
 const settings = (overrides: Partial<VideoEncoderSettings> = {}): VideoEncoderSettings => ({
-  encoder: 'gpu',
-  codec: null,
-  rateControl: 'VBR',
-  crfValue: 23,
-  cqLevel: 20,
-  bitrate: 6,
-  minBitrate: 4,
-  maxBitrate: 8,
+  ...TEST_ENCODE_SETTINGS,
   frameRate: 60,
   width: 1920,
   height: 1080,

@@ -565,7 +565,8 @@ export function listedProfiles(probe: Pick<BuildProbe, 'encoders'>): EncoderProf
   return ENCODER_PROFILES.filter((entry) => listed.has(entry.id) && !(entry.id === 'libaom-av1' && listed.has('libsvtav1')));
 }
 
-const TEST_ENCODE_SETTINGS: VideoEncoderSettings = {
+/** The settings of the start-up test encode: the defaults (hardware, VBR 4–8 Mb/s). */
+export const TEST_ENCODE_SETTINGS: VideoEncoderSettings = {
   encoder: 'gpu',
   codec: null,
   rateControl: 'VBR',
