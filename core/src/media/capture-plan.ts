@@ -26,7 +26,7 @@ export interface CaptureMachine {
   platform: NodeJS.Platform;
   /** The environment's `DISPLAY`, `WAYLAND_DISPLAY` and `XDG_SESSION_TYPE`. */
   variables: Readonly<Record<string, string | undefined>>;
-  /** Linux render nodes (`/dev/dri/renderD128` …): VAAPI encodes on the first. */
+  /** Linux render nodes (`detectRenderNodes`): VAAPI encodes on the first. */
   renderNodes: readonly string[];
   /** The graphics vendors found (`detectGpu`); the preferred one's encoder is tried first. */
   gpuVendors: readonly GpuVendor[];

@@ -77,6 +77,14 @@ async function pciDisplayVendors(sysfsRoot: string): Promise<GpuVendor[]> {
   return vendors.filter((vendor) => vendor !== 'Unknown');
 }
 
+/** Linux render nodes (`/dev/dri/renderD128` …) a VAAPI encode can open, in number order; none where there is no `dri` folder. */
+export async function detectRenderNodes(devRoot = '/dev'): Promise<string[]> {
+  const dri = path.join(devRoot, 'dri');
+  const names = (await readdir(dri).catch(() => [] as string[])).filter((name) => /^renderD\d+$/.test(name));
+  const number = (name: string) => Number(name.slice('renderD'.length));
+  return names.sort((a, b) => number(a) - number(b)).map((name) => path.join(dri, name));
+}
+
 const WINDOWS_CONTROLLERS_SCRIPT =
   '@(Get-CimInstance Win32_VideoController | Select-Object Name, AdapterCompatibility, PNPDeviceID) | ConvertTo-Json -Compress';
 
