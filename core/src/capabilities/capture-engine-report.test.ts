@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { parseEncoders, parseFilters, parseInputDevices, type FfmpegBuild } from '../media/ffmpeg-toolbox.js';
+import { probeFromListings, type FfmpegBuild } from '../media/ffmpeg-toolbox.js';
 import { captureEngineInfo, captureEngineLine, missingCapabilities } from './capture-engine-report.js';
 
 /** A probe from listings as `ffmpeg -encoders`, `-devices` and `-filters` print them (ddagrab is a filter). */
 function probeOf(encoders: string, devices: string, filters = '') {
-  const inputFormats = new Set(parseInputDevices(devices));
-  if (parseFilters(filters).has('ddagrab')) inputFormats.add('ddagrab');
-  return { encoders: parseEncoders(encoders), inputFormats };
+  return probeFromListings({ version: '', encoders, devices, filters });
 }
 
 // Rows as the bundled 2018 Linux build (@ffmpeg-installer, 4.1) prints them: no pulse, no hardware encoder.

@@ -484,15 +484,33 @@ export async function probeBuild(run: CommandRunner, ffmpegPath: string, knownVe
     ask('-hwaccels'),
   ]);
   if (encoders?.code !== 0) throw new Error(`${ffmpegPath} -encoders failed: ${encoders?.stderr.trim() || 'it could not be started'}`);
-  const filterNames = parseFilters(filters?.stdout ?? '');
-  const inputFormats = new Set(parseInputDevices(devices?.stdout ?? ''));
-  if (filterNames.has('ddagrab')) inputFormats.add('ddagrab');
+  const probe = probeFromListings({
+    version: version?.stdout ?? '',
+    encoders: encoders.stdout,
+    devices: devices?.stdout ?? '',
+    filters: filters?.stdout ?? '',
+    hwaccels: hwaccels?.stdout ?? '',
+  });
+  return knownVersion === undefined ? probe : { ...probe, version: knownVersion };
+}
+
+/** What the build can do, from the text of its listings (`-version`, `-encoders`, `-devices`, `-filters`, `-hwaccels`). */
+export function probeFromListings(listings: {
+  version: string;
+  encoders: string;
+  devices: string;
+  filters: string;
+  hwaccels?: string;
+}): BuildProbe {
+  const filters = parseFilters(listings.filters);
+  const inputFormats = new Set(parseInputDevices(listings.devices));
+  if (filters.has('ddagrab')) inputFormats.add('ddagrab');
   return {
-    version: knownVersion ?? parseVersion(version?.stdout ?? '') ?? 'unknown',
-    encoders: parseEncoders(encoders.stdout),
+    version: parseVersion(listings.version) ?? 'unknown',
+    encoders: parseEncoders(listings.encoders),
     inputFormats,
-    filters: filterNames,
-    hwaccels: parseHwaccels(hwaccels?.stdout ?? ''),
+    filters,
+    hwaccels: parseHwaccels(listings.hwaccels ?? ''),
   };
 }
 
