@@ -37,6 +37,7 @@ const windows = (overrides: Partial<CaptureMachine> = {}): CaptureMachine => ({
   renderNodes: [],
   gpuVendors: [],
   displays: [screen(1920, 1080)],
+  cores: 8,
   ...overrides,
 });
 
@@ -59,16 +60,20 @@ const linuxMachine = (overrides: Partial<CaptureMachine> = {}): CaptureMachine =
   renderNodes: [],
   gpuVendors: [],
   displays: [screen(1920, 1080)],
+  cores: 8,
   ...overrides,
 });
 
 const DDAGRAB = '-f lavfi -i ddagrab=output_idx=0:framerate=60:draw_mouse=1';
 const DDAGRAB_REASON = 'screen: ddagrab (Desktop Duplication): the picture stays on the GPU and exclusive-fullscreen games are captured';
 const LIVE_X264_VBR =
-  '-r 60 -c:v libx264 -preset superfast -tune zerolatency -b:v 4000k -maxrate 8000k -bufsize 8000k -g 60 -keyint_min 60 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p';
+  '-r 60 -c:v libx264 -preset superfast -tune zerolatency -threads 7 -b:v 4000k -maxrate 8000k -bufsize 8000k -g 60 -keyint_min 60 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p';
 const NVENC_VBR = (id: string) =>
   `-r 60 -c:v ${id} -preset p4 -rc vbr -b:v 4000k -maxrate 8000k -bufsize 8000k -g 60 -keyint_min 60 -force_key_frames expr:gte(t,n_forced) -forced-idr 1`;
 const NO_RENDER_NODE = 'H.264 (VAAPI) needs a render node (/dev/dri/renderD*), and there is none';
+const SEVEN_THREADS = 'threads: 7 of 8 cores for the CPU encoder: one stays free for the game';
+const CPU_AT_1080P60 =
+  'warning: 1080p at 60 fps on the CPU (H.264 (x264, CPU)) because the GPU encode is not available: a game loses processor time to it; 30 fps or a lower resolution costs half';
 
 describe('planCapture: the recording path from what the machine has', () => {
   const windows7 = listedBuild('windows-7.1-gyan-full');
@@ -165,6 +170,8 @@ describe('planCapture: the recording path from what the machine has', () => {
         `screen: gdigrab, the last resort: ${noDdagrab}`,
         `encoder: H.264 (x264, CPU) on the CPU: ${failed}`,
         'path: CPU frames into the encoder',
+        SEVEN_THREADS,
+        CPU_AT_1080P60,
       ],
       fallbacks: [
         { wanted: 'ddagrab', used: 'gdigrab', why: noDdagrab },
@@ -185,6 +192,8 @@ describe('planCapture: the recording path from what the machine has', () => {
         DDAGRAB_REASON,
         `encoder: H.264 (x264, CPU) on the CPU: ${failed}`,
         'path: frames copied from the GPU (hwdownload) for the CPU encoder',
+        SEVEN_THREADS,
+        CPU_AT_1080P60,
       ],
       fallbacks: [{ wanted: 'h264_nvenc', used: 'libx264', why: failed }],
     });
@@ -215,11 +224,12 @@ describe('planCapture: the recording path from what the machine has', () => {
       grab: DDAGRAB,
       filters: 'hwdownload,format=bgra',
       encode:
-        '-r 60 -c:v libx264 -preset superfast -tune zerolatency -crf 23 -g 60 -keyint_min 60 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p',
+        '-r 60 -c:v libx264 -preset superfast -tune zerolatency -threads 7 -crf 23 -g 60 -keyint_min 60 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p',
       reasons: [
         DDAGRAB_REASON,
         'encoder: H.264 (x264, CPU), as the settings ask for the CPU',
         'path: frames copied from the GPU (hwdownload) for the CPU encoder',
+        SEVEN_THREADS,
       ],
       fallbacks: [],
     });
@@ -252,7 +262,13 @@ describe('planCapture: the recording path from what the machine has', () => {
       grab: '-thread_queue_size 15 -f x11grab -framerate 60 -video_size 1920x1080 -draw_mouse 1 -i :0.0+0,0',
       filters: '',
       encode: LIVE_X264_VBR,
-      reasons: ['screen: x11grab on :0', `encoder: H.264 (x264, CPU) on the CPU: ${NO_RENDER_NODE}`, 'path: CPU frames into the encoder'],
+      reasons: [
+        'screen: x11grab on :0',
+        `encoder: H.264 (x264, CPU) on the CPU: ${NO_RENDER_NODE}`,
+        'path: CPU frames into the encoder',
+        SEVEN_THREADS,
+        CPU_AT_1080P60,
+      ],
       fallbacks: [{ wanted: 'h264_vaapi', used: 'libx264', why: NO_RENDER_NODE }],
     });
   });
@@ -276,7 +292,14 @@ describe('planCapture: the recording path from what the machine has', () => {
   });
 
   it('macOS, ffmpeg 7.1: avfoundation into VideoToolbox', () => {
-    const machine: CaptureMachine = { platform: 'darwin', variables: {}, renderNodes: [], gpuVendors: [], displays: [screen(1920, 1080)] };
+    const machine: CaptureMachine = {
+      platform: 'darwin',
+      variables: {},
+      renderNodes: [],
+      gpuVendors: [],
+      displays: [screen(1920, 1080)],
+      cores: 8,
+    };
     expect(snapshot({ machine, build: mac7, testedEncoders: new Set(['h264_videotoolbox', 'hevc_videotoolbox']) })).to.deep.equal({
       grab: '-thread_queue_size 15 -f avfoundation -framerate 60 -capture_cursor 1 -i Capture screen 0',
       filters: '',

@@ -31,6 +31,8 @@ export interface CaptureMachine {
   /** The graphics vendors found (`detectGpu`); the preferred one's encoder is tried first. */
   gpuVendors: readonly GpuVendor[];
   displays: readonly DetectedDisplay[];
+  /** Logical processors (`os.availableParallelism()`): a CPU encoder leaves some of them to the game. */
+  cores: number;
 }
 
 export interface CapturePlanRequest {
@@ -56,6 +58,8 @@ export interface CapturePlan {
   grabArgs: string[];
   /** The picture's filter chain between the grab and the encoder (empty: the frames go straight in). */
   videoFilters: string[];
+  /** What the recording's other outputs (preview, on-screen text) put first to get CPU frames: empty unless the grab's are on the GPU. */
+  cpuFilters: string[];
   /** The ffmpeg encoder (`Codec.internalEncoderId`). */
   encoder: string;
   /** The encoder's output options, without `-vf`. */
@@ -98,15 +102,69 @@ export function planCapture(request: CapturePlanRequest): CapturePlan | NoScreen
       ? ddagrabArgs(frameRate, display, request.machine.displays)
       : screenInputArgs(grab.grabber, frameRate, display, request.machine.displays, request.machine.variables.DISPLAY ?? ':0');
   const vaapiDevice = encoder.entry.family === 'vaapi' ? ['-vaapi_device', request.machine.renderNodes[0] ?? DEFAULT_VAAPI_DEVICE] : [];
+  const threads = encoder.entry.hardware ? undefined : encoderThreads(request.machine.cores, request.settings);
+  const fallbacks = [...grab.fallbacks, ...encoder.fallbacks];
   return {
     grabber: grab.grabber,
     grabArgs,
     videoFilters: path.filters,
+    cpuFilters: grab.grabber === 'ddagrab' ? [...DOWNLOAD_FILTERS] : [],
     encoder: encoder.entry.id,
-    encoderArgs: [...vaapiDevice, ...encoderCodecArgs(encoder.entry, request.settings, { live: true, pixelFormat: !path.gpuFrames })],
-    reasons: [grab.reason, encoder.reason, path.reason],
-    fallbacks: [...grab.fallbacks, ...encoder.fallbacks],
+    encoderArgs: [
+      ...vaapiDevice,
+      ...encoderCodecArgs(encoder.entry, request.settings, {
+        live: true,
+        pixelFormat: !path.gpuFrames,
+        ...(threads?.count ? { threads: threads.count } : {}),
+      }),
+    ],
+    reasons: [
+      grab.reason,
+      encoder.reason,
+      path.reason,
+      ...(threads ? [threads.reason] : []),
+      ...cpuLoadWarning(encoder.entry, request.settings, fallbacks),
+    ],
+    fallbacks,
   };
+}
+
+/** ddagrab's Direct3D 11 textures as CPU frames. */
+const DOWNLOAD_FILTERS = ['hwdownload', 'format=bgra'];
+
+/**
+ * The software encoder's threads: all but one core, so the game keeps one to itself. On two cores x264
+ * at 1080p60 needs both (measured on a 2-core machine: 1 thread encoded 46 frames a second of it, 2
+ * threads 62), so only a light picture (720p30's pixel rate or less, where 1 thread kept up 2.3 times
+ * over) is held to one thread there; heavier ones get x264's own count (1.5× the cores) and the reason says so.
+ */
+export function encoderThreads(cores: number, settings: Pick<VideoEncoderSettings, 'width' | 'height' | 'frameRate'>): EncoderThreads {
+  if (cores > 2)
+    return { count: cores - 1, reason: `threads: ${cores - 1} of ${cores} cores for the CPU encoder: one stays free for the game` };
+  const pixelRate = (settings.width ?? 1920) * (settings.height ?? 1080) * settings.frameRate;
+  if (pixelRate <= LIGHT_PIXEL_RATE)
+    return { count: 1, reason: `threads: 1 of ${cores} cores for the CPU encoder: it keeps up on one, the other stays free for the game` };
+  return {
+    reason: `threads: x264 takes all ${cores} cores: on ${cores} cores one thread cannot keep up with ${settings.height ?? 1080}p at ${Math.round(settings.frameRate)} fps`,
+  };
+}
+
+interface EncoderThreads {
+  /** Unset: the encoder's own count. */
+  count?: number;
+  reason: string;
+}
+
+/** 720p30 in pixels a second: what one x264 thread keeps up with, with room to spare, on a slow core. */
+const LIGHT_PIXEL_RATE = 1280 * 720 * 30;
+
+/** A CPU encode at 60 fps of 1080p or more, where a GPU encode was wanted, is said out loud. */
+function cpuLoadWarning(entry: EncoderProfile, settings: VideoEncoderSettings, fallbacks: readonly CaptureFallback[]): string[] {
+  const heavy = Math.round(settings.frameRate) >= 60 && (settings.height ?? 0) >= 1080;
+  if (entry.hardware || !heavy || !fallbacks.some((fallback) => fallback.used === entry.id)) return [];
+  return [
+    `warning: ${settings.height}p at ${Math.round(settings.frameRate)} fps on the CPU (${entry.friendlyName}) because the GPU encode is not available: a game loses processor time to it; 30 fps or a lower resolution costs half`,
+  ];
 }
 
 type GrabChoice = { grabber: PlannedGrabber; reason: string; fallbacks: CaptureFallback[] } | { why: string };
@@ -251,7 +309,7 @@ function picturePath(
   if (grabber === 'ddagrab') {
     if (!entry.hardware)
       return {
-        filters: ['hwdownload', 'format=bgra', ...fit],
+        filters: [...DOWNLOAD_FILTERS, ...fit],
         gpuFrames: false,
         reason: `path: frames copied from the GPU (hwdownload) for the CPU encoder${cpuScaling}`,
       };
@@ -266,7 +324,7 @@ function picturePath(
     if (!scaled)
       return { filters: [], gpuFrames: true, reason: `path: Direct3D 11 frames straight into ${entry.friendlyName}; no copy to the CPU` };
     return {
-      filters: ['hwdownload', 'format=bgra', ...fit],
+      filters: [...DOWNLOAD_FILTERS, ...fit],
       gpuFrames: false,
       reason: `path: frames copied to the CPU (hwdownload) to be scaled to ${size}: no GPU scaler here for this display's size; recording at the display's size keeps them on the GPU`,
     };

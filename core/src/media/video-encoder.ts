@@ -80,6 +80,8 @@ export interface VideoEncoderOptions {
   sourceFilter?: string;
   /** A live encode of the flat test pattern (`CaptureInputs.flatPicture`): x264 takes its cheapest preset. */
   flatPicture?: boolean;
+  /** A software encoder's thread count (`-threads`); unset, the encoder's own choice. */
+  threads?: number;
 }
 
 export const DEFAULT_VAAPI_DEVICE = '/dev/dri/renderD128';
@@ -157,6 +159,7 @@ export function encoderCodecArgs(
     '-c:v',
     entry.id,
     ...presetArgs(entry.family, options),
+    ...(options.threads && !entry.hardware ? ['-threads', String(options.threads)] : []),
     ...rateControlArgs(entry.family, settings),
     '-g',
     gop,
