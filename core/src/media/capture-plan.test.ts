@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { DetectedDisplay } from '../platform/displays.js';
-import { planCapture, type CaptureMachine, type CapturePlanRequest } from './capture-plan.js';
+import { NO_AUDIO_DEVICES } from '../platform/audio-devices.js';
+import { encoderThreads, planCapture, type CaptureMachine, type CapturePlanRequest } from './capture-plan.js';
+import { ScreenCaptureSource, type ScreenGrabber } from './capture-source.js';
 import { probeFromListings, TEST_ENCODE_SETTINGS } from './ffmpeg-toolbox.js';
+import { recordingEncodingArgs } from './session-encoding.js';
 import type { VideoEncoderSettings } from './video-encoder.js';
 
 /** A build as its listings describe it: `core/test-data/ffmpeg-listings/<name>/` (see the README there). */
@@ -95,6 +98,9 @@ describe('planCapture: the recording path from what the machine has', () => {
       .and.not.include('ddagrab');
     expect([...linux4.filters]).to.include.members(['hwupload', 'scale_vaapi']);
     expect([...mac7.inputFormats]).to.include('avfoundation');
+    const debian = listedBuild('linux-5.1-debian');
+    expect(debian.version).to.equal('5.1.9-0+deb12u1');
+    expect([...debian.inputFormats]).to.include.members(['x11grab', 'pulse']);
   });
 
   it('Windows, ffmpeg 7.1, NVIDIA: ddagrab straight into NVENC, the frames never leave the GPU', () => {
@@ -312,5 +318,68 @@ describe('planCapture: the recording path from what the machine has', () => {
       ],
       fallbacks: [],
     });
+  });
+});
+
+describe('encoderThreads: the CPU encoder leaves cores to the game', () => {
+  it('all but one core from three up; on two, one thread for a light picture, x264 its own count for 1080p60, and why', () => {
+    const at = (width: number, height: number, frameRate: number) => ({ width, height, frameRate });
+    expect(encoderThreads(8, at(1920, 1080, 60))).to.deep.equal({
+      count: 7,
+      reason: 'threads: 7 of 8 cores for the CPU encoder: one stays free for the game',
+    });
+    expect(encoderThreads(3, at(1920, 1080, 60)).count).to.equal(2);
+    expect(encoderThreads(2, at(1280, 720, 30))).to.deep.equal({
+      count: 1,
+      reason: 'threads: 1 of 2 cores for the CPU encoder: it keeps up on one, the other stays free for the game',
+    });
+    expect(encoderThreads(2, at(1920, 1080, 60))).to.deep.equal({
+      reason: 'threads: x264 takes all 2 cores: on 2 cores one thread cannot keep up with 1080p at 60 fps',
+    });
+    expect(encoderThreads(1, at(1280, 720, 60)).count, '720p60 is more than one slow core keeps up with').to.equal(undefined);
+  });
+});
+
+describe("a screen recording's ffmpeg arguments from its plan", () => {
+  const outputs = { sessionPath: '/cache/session.mp4', frames: { pipe: 3, width: 480, height: 270, frameRate: 10 } };
+  /** The arguments a recording runs: the screen source's inputs with the plan, through `recordingEncodingArgs`. */
+  function recordingArgs(grabber: ScreenGrabber, request: Omit<CapturePlanRequest, 'settings'>, settings: VideoEncoderSettings): string {
+    const source = new ScreenCaptureSource({
+      grabber,
+      displays: request.machine.displays,
+      audio: NO_AUDIO_DEVICES,
+      x11Display: ':0',
+      planCapture: (wanted) => planCapture({ ...request, ...wanted }),
+    });
+    const inputs = source.inputs({ width: settings.width!, height: settings.height!, frameRate: settings.frameRate, encoding: settings });
+    return recordingEncodingArgs({ inputs, video: settings, outputs }).join(' ');
+  }
+  const SILENCE = '-f lavfi -i anullsrc=channel_layout=stereo:sample_rate=48000 -map 0:v -map 1:a';
+  const AUDIO_AND_FILE =
+    '-c:a aac -b:a 128k -ar 48000 -ac 2 -metadata:s:a:0 title=Full Mix -metadata:s:a:0 handler_name=Full Mix ' +
+    '-movflags +frag_keyframe+empty_moov+default_base_moof -frag_duration 1000000 -flush_packets 1 -f mp4 -y /cache/session.mp4';
+  const PREVIEW =
+    "-map 0:v -vf select='isnan(prev_selected_t)+gte(t-prev_selected_t,0.090)',scale=480:270,setsar=1 -r 10 -pix_fmt yuvj420p -c:v mjpeg -q:v 7 -an -f mjpeg pipe:3";
+
+  it("this machine (Debian's ffmpeg 5.1, 2 cores, no GPU, a 720p screen) at 720p30: x11grab into x264 on one thread, the picture as it is", () => {
+    const machine: CaptureMachine = { ...linuxMachine({ displays: [screen(1280, 720)] }), cores: 2 };
+    const video = settings({ width: 1280, height: 720, frameRate: 30 });
+    expect(recordingArgs('x11grab', { machine, build: listedBuild('linux-5.1-debian'), testedEncoders: new Set() }, video)).to.equal(
+      '-vsync vfr -thread_queue_size 8 -f x11grab -framerate 30 -video_size 1280x720 -draw_mouse 1 -i :0.0+0,0 ' +
+        `${SILENCE} -r 30 -c:v libx264 -preset superfast -tune zerolatency -threads 1 -b:v 4000k -maxrate 8000k -bufsize 8000k ` +
+        `-g 30 -keyint_min 30 -force_key_frames expr:gte(t,n_forced) -sc_threshold 0 -pix_fmt yuv420p ${AUDIO_AND_FILE} ${PREVIEW}`,
+    );
+  });
+
+  it('Windows, ffmpeg 7.1, NVIDIA: ddagrab into NVENC untouched; the preview downloads its own copy of the frames', () => {
+    const request = {
+      machine: windows({ gpuVendors: ['Nvidia'] }),
+      build: listedBuild('windows-7.1-gyan-full'),
+      testedEncoders: new Set(['h264_nvenc']),
+    };
+    expect(recordingArgs('gdigrab', request, settings())).to.equal(
+      `-vsync vfr ${DDAGRAB} ${SILENCE} ${NVENC_VBR('h264_nvenc')} ${AUDIO_AND_FILE} ` +
+        PREVIEW.replace('-vf ', '-vf hwdownload,format=bgra,'),
+    );
   });
 });

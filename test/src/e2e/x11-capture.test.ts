@@ -123,11 +123,28 @@ describe(title, function () {
     expect(state.hasLoadedCaptureEngine).to.equal(true);
     expect(state.displays).to.deep.equal([{ deviceName: 'screen', deviceId: 'screen', isPrimary: true, isHdr: false }]);
     expect(state.maxDisplayHeight).to.equal(720);
+    // What the next recording records with, and why not with the GPU: this machine has none.
+    expect(state.captureInUse).to.deep.include({
+      of: 'next',
+      method: 'x11grab',
+      encoder: 'libx264',
+      hardwareEncode: false,
+      hardwareGrab: false,
+    });
+    expect(state.captureInUse!.reasons[0]).to.equal(`screen: x11grab on ${screen!.display}`);
+    expect(state.captureInUse!.notUsed, 'the hardware encoder asked for, and why not').to.have.length(1);
+    expect(state.captureInUse!.notUsed[0]).to.deep.include({ used: 'libx264' });
+    expect(state.captureInUse!.notUsed[0]!.reason).to.match(/render node|test encode/);
 
     client.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: content.path });
     await client.next('Settings');
     client.send('StartRecording');
     const running = await client.next('State', (next) => next.recording !== null && next.preRecording === null, 20000);
+    expect(running.captureInUse).to.deep.include({ of: 'current', method: 'x11grab', encoder: 'libx264' });
+    expect(
+      running.captureInUse!.reasons.filter((reason) => reason.startsWith('threads: ')),
+      'why x264 takes the threads it does',
+    ).to.have.length(1);
     const startedAt = Date.parse(running.recording!.startTime);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 3000 - Date.now())));
     client.send('StopRecording');
@@ -135,6 +152,7 @@ describe(title, function () {
     const manual = (next: State) => next.content.find((item) => item.game === 'Manual Recording');
     const saved = await client.next('State', (next) => next.recording === null && manual(next) !== undefined, 20000);
     const file = manual(saved)!.filePath;
+    expect(saved.captureInUse).to.deep.include({ of: 'last', method: 'x11grab', encoder: 'libx264' });
 
     const { stdout } = await run(tool('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
     const probed = JSON.parse(stdout) as {
