@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { DetectedDisplay } from '../platform/displays.js';
 import { NO_AUDIO_DEVICES } from '../platform/audio-devices.js';
 import { encoderThreads, planCapture, type CaptureMachine, type CapturePlanRequest } from './capture-plan.js';
@@ -10,8 +10,17 @@ import type { VideoEncoderSettings } from './video-encoder.js';
 
 /** A build as its listings describe it: `core/test-data/ffmpeg-listings/<name>/` (see the README there). */
 function listedBuild(name: string) {
-  const read = (file: string) => readFileSync(new URL(`../../test-data/ffmpeg-listings/${name}/${file}.txt`, import.meta.url), 'utf8');
-  return probeFromListings({ version: read('version'), encoders: read('encoders'), devices: read('devices'), filters: read('filters') });
+  const file = (listing: string) => new URL(`../../test-data/ffmpeg-listings/${name}/${listing}.txt`, import.meta.url);
+  const read = (listing: string) => readFileSync(file(listing), 'utf8');
+  // `-demuxers` was recorded only where the build could be run here.
+  const demuxers = existsSync(file('demuxers')) ? { demuxers: read('demuxers') } : {};
+  return probeFromListings({
+    version: read('version'),
+    encoders: read('encoders'),
+    devices: read('devices'),
+    filters: read('filters'),
+    ...demuxers,
+  });
 }
 
 const screen = (width: number, height: number): DetectedDisplay => ({
@@ -80,7 +89,7 @@ const CPU_AT_1080P60 =
 
 describe('planCapture: the recording path from what the machine has', () => {
   const windows7 = listedBuild('windows-7.1-gyan-full');
-  const windows4 = listedBuild('windows-4.1-zeranoe');
+  const windows4 = listedBuild('windows-N-92722-zeranoe');
   const linux4 = listedBuild('linux-4.1-johnvansickle');
   const mac7 = listedBuild('macos-7.1-homebrew');
   const nvenc = new Set(['h264_nvenc', 'hevc_nvenc', 'av1_nvenc']);
@@ -88,7 +97,7 @@ describe('planCapture: the recording path from what the machine has', () => {
   it('fixtures: the listings parse into the builds they are named after', () => {
     expect([windows7.version, windows4.version, linux4.version, mac7.version]).to.deep.equal([
       '7.1.1-full_build-www.gyan.dev',
-      '4.1',
+      'N-92722-gf22fcd4483',
       'N-47683-g0e8eb07980-static',
       '7.1.1',
     ]);
@@ -164,10 +173,11 @@ describe('planCapture: the recording path from what the machine has', () => {
     expect(plan.reasons).to.include('encoder: H.264 (AMD AMF) on the AMD GPU; it passed the start-up test encode');
   });
 
-  it('Windows, ffmpeg 4.1 (gdigrab only, no hardware encoder passes): gdigrab + x264, the last resort, with both reasons', () => {
+  it('Windows, ffmpeg 4.1 as @ffmpeg-installer ships it (gdigrab only, no hardware encoder passes): gdigrab + x264, the last resort, with both reasons', () => {
     const failed =
       'H.264 (NVIDIA NVENC) failed its start-up test encode; H.264 (Intel Quick Sync) failed its start-up test encode; H.264 (AMD AMF) failed its start-up test encode';
-    const noDdagrab = 'ffmpeg 4.1 has no ddagrab (it needs ffmpeg 6.0 or later): gdigrab is slower and misses exclusive-fullscreen games';
+    const noDdagrab =
+      'ffmpeg N-92722-gf22fcd4483 has no ddagrab (it needs ffmpeg 6.0 or later): gdigrab is slower and misses exclusive-fullscreen games';
     expect(snapshot({ machine: windows({ gpuVendors: ['Nvidia'] }), build: windows4, testedEncoders: new Set() })).to.deep.equal({
       grab: '-thread_queue_size 15 -f gdigrab -framerate 60 -offset_x 0 -offset_y 0 -video_size 1920x1080 -draw_mouse 1 -i desktop',
       filters: '',
@@ -184,6 +194,20 @@ describe('planCapture: the recording path from what the machine has', () => {
         { wanted: 'h264_nvenc', used: 'libx264', why: failed },
       ],
     });
+  });
+
+  it('Windows, a trimmed ffmpeg 7.1 (no ddagrab filter), NVIDIA: gdigrab into NVENC, and why not ddagrab', () => {
+    const trimmed = listedBuild('windows-7.1-remotion');
+    const plan = snapshot({ machine: windows({ gpuVendors: ['Nvidia'] }), build: trimmed, testedEncoders: new Set(['h264_nvenc']) });
+    const why =
+      "ffmpeg n7.1 was built without ddagrab (full builds, such as gyan.dev's or BtbN's, have it): gdigrab is slower and misses exclusive-fullscreen games";
+    expect(plan).to.deep.include({
+      grab: '-thread_queue_size 15 -f gdigrab -framerate 60 -offset_x 0 -offset_y 0 -video_size 1920x1080 -draw_mouse 1 -i desktop',
+      // gdigrab's frames are in memory: NVENC takes them as 4:2:0.
+      encode: `${NVENC_VBR('h264_nvenc')} -pix_fmt yuv420p`,
+      fallbacks: [{ wanted: 'ddagrab', used: 'gdigrab', why }],
+    });
+    expect(plan.reasons[0]).to.equal(`screen: gdigrab, the last resort: ${why}`);
   });
 
   it('Windows, ffmpeg 7.1, NVENC listed but its test encode failed: ddagrab, downloaded to x264, and why', () => {

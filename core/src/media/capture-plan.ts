@@ -169,6 +169,14 @@ function cpuLoadWarning(entry: EncoderProfile, settings: VideoEncoderSettings, f
 
 type GrabChoice = { grabber: PlannedGrabber; reason: string; fallbacks: CaptureFallback[] } | { why: string };
 
+/** Why a Windows build lacks ddagrab: too old (it came in 6.0), or built without it (a trimmed build). */
+function withoutDdagrab(version: string): string {
+  const major = Number(/^n?(\d+)\./.exec(version)?.[1]);
+  return major >= 6
+    ? "was built without ddagrab (full builds, such as gyan.dev's or BtbN's, have it)"
+    : 'has no ddagrab (it needs ffmpeg 6.0 or later)';
+}
+
 function chooseGrabber({ machine, build }: CapturePlanRequest): GrabChoice {
   const has = (input: string) => build.inputFormats.has(input);
   const ffmpeg = `ffmpeg ${build.version}`;
@@ -181,7 +189,7 @@ function chooseGrabber({ machine, build }: CapturePlanRequest): GrabChoice {
           fallbacks: [],
         };
       if (!has('gdigrab')) return { why: `${ffmpeg} has neither ddagrab nor gdigrab: it cannot grab the screen` };
-      const why = `${ffmpeg} has no ddagrab (it needs ffmpeg 6.0 or later): gdigrab is slower and misses exclusive-fullscreen games`;
+      const why = `${ffmpeg} ${withoutDdagrab(build.version)}: gdigrab is slower and misses exclusive-fullscreen games`;
       return {
         grabber: 'gdigrab',
         reason: `screen: gdigrab, the last resort: ${why}`,
