@@ -52,3 +52,20 @@ function nextRung(level: EncodeLevel): { level: EncodeLevel; cost: number } | un
 export function describeLevel(level: EncodeLevel): string {
   return [level.preset, `${level.frameRate} fps`, level.resolution].filter((part) => part !== null).join(', ');
 }
+
+/** The level an encode with these arguments runs at; the preset only for x264 (`codecId` libx264), which alone has presets on the ladder. */
+export function encodeLevelOf(args: readonly string[], codecId: string, settings: Pick<Settings, 'frameRate' | 'resolution'>): EncodeLevel {
+  const at = args.indexOf('-preset');
+  return {
+    preset: codecId === 'libx264' && at >= 0 ? args[at + 1]! : null,
+    frameRate: settings.frameRate,
+    resolution: settings.resolution,
+  };
+}
+
+/** `args` with the preset of `level` (frame rate and resolution come in through the settings the arguments were built from). */
+export function withLevelPreset(args: readonly string[], level: EncodeLevel | undefined): string[] {
+  const at = args.indexOf('-preset');
+  if (!level?.preset || at < 0) return [...args];
+  return args.map((arg, index) => (index === at + 1 ? level.preset! : arg));
+}

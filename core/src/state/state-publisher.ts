@@ -55,6 +55,7 @@ export function initialState(cacheFolder: string): State {
     integrationPackages: [],
     loading: [],
     captureEngine: null,
+    encodingHealth: null,
   };
 }
 
