@@ -1,7 +1,8 @@
 // Whether a recording's encode keeps up with the clock, from ffmpeg's progress reports over a sliding
 // window: behind when it encodes slower than real time (the file comes out shorter than the time
 // recorded), when fewer frames than the target rate come out (a grabber that cannot hand over a frame
-// skips it), or when ffmpeg drops or duplicates frames. Pure: the caller says when each report came.
+// skips it), or when ffmpeg drops or duplicates frames while the output falls short of the rate (drops
+// alone are the frame-rate conversion of a faster source). Pure: the caller says when each report came.
 import type { FfmpegProgress } from '../media/ffmpeg-process.js';
 
 export type OverloadReason = 'speed' | 'frameRate' | 'droppedFrames';
@@ -30,7 +31,9 @@ export interface EncodeHealthOptions {
  */
 const OVERLOADED = { speed: 0.95, frameShare: 0.9, droppedShare: 0.05 };
 const RECOVERED = { speed: 0.98, frameShare: 0.95, droppedShare: 0.01 };
-const DEFAULT_WINDOW_MS = 3_000;
+/** Dropped frames count when the output has fewer than this share of the target rate. */
+const SHORT_OF_FRAMES = 0.98;
+const DEFAULT_WINDOW_MS = 4_000;
 const DEFAULT_WARM_UP_MS = 2_000;
 
 interface Sample {
@@ -67,7 +70,7 @@ export class EncodeHealth {
     return this.#verdict;
   }
 
-  /** Takes the report that arrived at `atMs` (a monotonic clock); returns the verdict, a new object when it changed. */
+  /** Takes the report that arrived at `atMs` (a monotonic clock); returns the verdict, a new object each time it is measured. */
   observe(progress: FfmpegProgress, atMs: number): EncodeHealthVerdict {
     this.#firstAtMs ??= atMs;
     const lost = progress.droppedFrames + progress.duplicatedFrames;
@@ -87,15 +90,13 @@ export class EncodeHealth {
         ? (progress.outTimeSeconds - base.outTimeSeconds) / elapsedSeconds
         : progress.speed;
     const droppedShare = (lost - base.lost) / Math.max(1, this.targetFrameRate * elapsedSeconds);
-    const limits = this.#verdict.overloaded ? RECOVERED : OVERLOADED;
-    const reason: OverloadReason | undefined =
-      speed !== undefined && speed < limits.speed
-        ? 'speed'
-        : framesPerSecond < limits.frameShare * this.targetFrameRate
-          ? 'frameRate'
-          : droppedShare > limits.droppedShare
-            ? 'droppedFrames'
-            : undefined;
+    const shortfall = (limits: typeof OVERLOADED): OverloadReason | undefined => {
+      if (speed !== undefined && speed < limits.speed) return 'speed';
+      if (framesPerSecond < limits.frameShare * this.targetFrameRate) return 'frameRate';
+      const shortOfFrames = framesPerSecond < SHORT_OF_FRAMES * this.targetFrameRate;
+      return droppedShare > limits.droppedShare && shortOfFrames ? 'droppedFrames' : undefined;
+    };
+    const reason = shortfall(OVERLOADED) ?? (this.#verdict.overloaded ? shortfall(RECOVERED) : undefined);
     this.#verdict = {
       overloaded: reason !== undefined,
       reason,
