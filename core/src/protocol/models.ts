@@ -279,13 +279,17 @@ export const IntegrationPackage = Type.Object(
 );
 export type IntegrationPackage = Static<typeof IntegrationPackage>;
 
-export const EncodeLevel = Type.Object({
-  preset: Nullable(
-    Type.String({ description: "x264's preset for a live encode (`superfast`, `ultrafast`); null for an encoder without one" }),
-  ),
-  frameRate: Type.Integer(),
-  resolution: Type.String({ description: 'As the `resolution` setting: `720p`, `1080p`, `1440p` or `4K`' }),
-});
+export const EncodeLevel = Type.Object(
+  {
+    preset: Nullable(Type.String(), {
+      description: "x264's preset for a live encode (`superfast`, `ultrafast`); null for an encoder without one",
+    }),
+    frameRate: Type.Integer(),
+    resolution: Type.String({ description: 'As the `resolution` setting: `720p`, `1080p`, `1440p` or `4K`' }),
+  },
+  { description: "Extension: what a recording's encode costs: x264 preset, frame rate, picture size" },
+);
+export type EncodeLevel = Static<typeof EncodeLevel>;
 
 export const ENCODE_OVERLOAD_REASONS = ['speed', 'frameRate', 'droppedFrames'] as const;
 export const EncodingHealth = Type.Object(
@@ -296,14 +300,17 @@ export const EncodingHealth = Type.Object(
     reason: Nullable(StringEnum(ENCODE_OVERLOAD_REASONS), {
       description:
         'Why it is overloaded: `speed` (it encodes slower than real time: the file would be shorter than the time recorded), ' +
-        '`frameRate` (frames are lost: fewer per second than the target), `droppedFrames` (ffmpeg drops or duplicates frames); null when it keeps up',
+        '`frameRate` (frames are lost: fewer per second than the target), ' +
+        '`droppedFrames` (ffmpeg drops or duplicates frames and fewer than the target come out); null when it keeps up',
     }),
-    speed: Nullable(
-      Type.Number({ description: 'Seconds of video encoded per second of the clock, over the last few seconds; null until measured' }),
-    ),
-    framesPerSecond: Nullable(Type.Number({ description: 'Frames encoded per second, over the last few seconds; null until measured' })),
-    targetFrameRate: Type.Integer(),
-    droppedFrames: Type.Integer({ description: 'Frames ffmpeg dropped or duplicated in this recording' }),
+    speed: Nullable(Type.Number(), {
+      description: 'Seconds of video encoded per second of the clock, over the last few seconds; null until measured',
+    }),
+    framesPerSecond: Nullable(Type.Number(), { description: 'Frames encoded per second, over the last few seconds; null until measured' }),
+    targetFrameRate: Type.Integer({ description: "The recording's frame rate" }),
+    droppedFrames: Type.Integer({
+      description: 'Frames ffmpeg dropped or duplicated in this recording (the frames of a source faster than the frame rate count too)',
+    }),
     steppedDown: Nullable(EncodeLevel, {
       description:
         "The lower level this recording runs at instead of the settings', because an earlier recording could not keep up; null at the settings' level",
@@ -317,7 +324,6 @@ export const EncodingHealth = Type.Object(
   { description: 'Extension: how the encode of the current or last recording keeps up with the clock' },
 );
 export type EncodingHealth = Static<typeof EncodingHealth>;
-export type EncodeLevel = Static<typeof EncodeLevel>;
 
 export const GPU_VENDORS = ['Unknown', 'Nvidia', 'AMD', 'Intel'] as const;
 
