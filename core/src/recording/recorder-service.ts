@@ -225,17 +225,26 @@ export class RecorderService implements RecorderView {
     recording.watchOutput((rescued) => {
       if (this.recording === recording) void this.finish(recording, { kind: 'vanished', rescued });
     });
+    this.followEncode(recording);
+    this.announce('started', recording);
+  }
+
+  /** The encode's health goes to State; the first overload of a recording is told (`overloaded`), later turns logged. */
+  private followEncode(recording: StartedRecording): void {
     let told = false;
+    let wasOverloaded = false;
     let nextStepDown: EncodeLevel | undefined;
     recording.watchEncode((verdict) => {
       if (this.recording !== recording) return;
       if (verdict.overloaded && !told) {
         told = true;
         nextStepDown = this.overloaded(recording, verdict);
+      } else if (told && verdict.overloaded !== wasOverloaded) {
+        this.logger.info(verdict.overloaded ? 'the recording cannot keep up again' : 'the recording keeps up again', { ...verdict });
       }
+      wasOverloaded = verdict.overloaded;
       this.announce('encodeHealth', { recording, verdict, nextStepDown });
     });
-    this.announce('started', recording);
   }
 
   /** The level a recording at `settings` starts at when an earlier one at the same settings could not keep up. */

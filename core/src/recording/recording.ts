@@ -330,7 +330,10 @@ export class Recording {
       const before = health.verdict;
       const now = performance.now();
       const verdict = health.observe(progress, now);
-      if (this.#status !== 'running') return stop();
+      if (this.#status !== 'running') {
+        stop();
+        return;
+      }
       if (verdict.overloaded === before.overloaded && now - reportedAt < HEALTH_REPORT_MS) return;
       reportedAt = now;
       changed(verdict);
