@@ -23,8 +23,26 @@ describe('FfmpegProcess', function () {
 
   it('parses a -progress block, old and new spellings of the output time', () => {
     expect(
-      parseProgressBlock({ frame: '31', fps: '30.87', out_time_us: '384000', total_size: '1229', speed: '0.382x', progress: 'continue' }),
-    ).to.deep.equal({ frame: 31, outTimeSeconds: 0.384, fps: 30.87, speed: 0.382, totalSizeBytes: 1229, done: false });
+      parseProgressBlock({
+        frame: '31',
+        fps: '30.87',
+        out_time_us: '384000',
+        total_size: '1229',
+        dup_frames: '2',
+        drop_frames: '5',
+        speed: '0.382x',
+        progress: 'continue',
+      }),
+    ).to.deep.equal({
+      frame: 31,
+      outTimeSeconds: 0.384,
+      fps: 30.87,
+      speed: 0.382,
+      totalSizeBytes: 1229,
+      droppedFrames: 5,
+      duplicatedFrames: 2,
+      done: false,
+    });
     expect(parseProgressBlock({ frame: '90', out_time_ms: '3000000', total_size: 'N/A', speed: 'N/A', progress: 'end' })).to.deep.include({
       frame: 90,
       outTimeSeconds: 3,

@@ -15,6 +15,9 @@ export interface FfmpegProgress {
   fps: number | undefined;
   speed: number | undefined;
   totalSizeBytes: number | undefined;
+  /** Frames the output's frame-rate conversion dropped (`drop_frames`), and duplicated (`dup_frames`), so far. */
+  droppedFrames: number;
+  duplicatedFrames: number;
   /** `progress=end`: the last report of the run. */
   done: boolean;
 }
@@ -246,6 +249,8 @@ export function parseProgressBlock(block: Readonly<Record<string, string>>): Ffm
     fps: number(block.fps),
     speed: number(block.speed?.replace(/x$/, '')),
     totalSizeBytes: number(block.total_size),
+    droppedFrames: number(block.drop_frames) ?? 0,
+    duplicatedFrames: number(block.dup_frames) ?? 0,
     done: block.progress === 'end',
   };
 }

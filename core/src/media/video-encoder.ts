@@ -205,6 +205,13 @@ const FLAT_PICTURE_PRESETS: Partial<Record<EncoderFamily, string[]>> = {
   x264: ['-preset', 'ultrafast', '-tune', 'zerolatency', '-threads', '1'],
 };
 
+/** The next faster x264 preset than `preset` (a live encode that cannot keep up steps down), undefined at the fastest or for an unknown one. */
+export function fasterX264Preset(preset: string): string | undefined {
+  const fastestFirst = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'];
+  const index = fastestFirst.indexOf(preset);
+  return index > 0 ? fastestFirst[index - 1] : undefined;
+}
+
 function presetArgs(family: EncoderFamily, { live, flatPicture }: VideoEncoderOptions): string[] {
   if (!live) return PRESETS[family];
   return (flatPicture ? FLAT_PICTURE_PRESETS[family] : undefined) ?? LIVE_PRESETS[family];

@@ -303,6 +303,52 @@ export const IntegrationPackage = Type.Object(
 );
 export type IntegrationPackage = Static<typeof IntegrationPackage>;
 
+export const EncodeLevel = Type.Object(
+  {
+    preset: Nullable(Type.String(), {
+      description: "x264's preset for a live encode (`superfast`, `ultrafast`); null for an encoder without one",
+    }),
+    frameRate: Type.Integer(),
+    resolution: Type.String({ description: 'As the `resolution` setting: `720p`, `1080p`, `1440p` or `4K`' }),
+  },
+  { description: "Extension: what a recording's encode costs: x264 preset, frame rate, picture size" },
+);
+export type EncodeLevel = Static<typeof EncodeLevel>;
+
+export const ENCODE_OVERLOAD_REASONS = ['speed', 'frameRate', 'droppedFrames'] as const;
+export const EncodingHealth = Type.Object(
+  {
+    overloaded: Type.Boolean({
+      description: 'The encode does not keep up with the clock (over the last few seconds); set at once, cleared when it has kept up again',
+    }),
+    reason: Nullable(StringEnum(ENCODE_OVERLOAD_REASONS), {
+      description:
+        'Why it is overloaded: `speed` (it encodes slower than real time: the file would be shorter than the time recorded), ' +
+        '`frameRate` (frames are lost: fewer per second than the target), ' +
+        '`droppedFrames` (ffmpeg drops or duplicates frames and fewer than the target come out); null when it keeps up',
+    }),
+    speed: Nullable(Type.Number(), {
+      description: 'Seconds of video encoded per second of the clock, over the last few seconds; null until measured',
+    }),
+    framesPerSecond: Nullable(Type.Number(), { description: 'Frames encoded per second, over the last few seconds; null until measured' }),
+    targetFrameRate: Type.Integer({ description: "The recording's frame rate" }),
+    droppedFrames: Type.Integer({
+      description: 'Frames ffmpeg dropped or duplicated in this recording (the frames of a source faster than the frame rate count too)',
+    }),
+    steppedDown: Nullable(EncodeLevel, {
+      description:
+        "The lower level this recording runs at instead of the settings', because an earlier recording could not keep up; null at the settings' level",
+    }),
+    nextStepDown: Nullable(EncodeLevel, {
+      description:
+        'The level the next recordings start at, because this one could not keep up (kept until the service stops or the recording settings change); ' +
+        'null when nothing changes',
+    }),
+  },
+  { description: 'Extension: how the encode of the current or last recording keeps up with the clock' },
+);
+export type EncodingHealth = Static<typeof EncodingHealth>;
+
 export const GPU_VENDORS = ['Unknown', 'Nvidia', 'AMD', 'Intel'] as const;
 
 export const State = Type.Object({
@@ -344,6 +390,10 @@ export const State = Type.Object({
     description:
       'Extension: the capture method and encoder really used by the current recording, else the last one, else the ones the next ' +
       'would use, with why a requested one is not; null until the capture engine is loaded',
+  }),
+  encodingHealth: Nullable(EncodingHealth, {
+    description:
+      'Extension: whether the current or last recording keeps up with the clock, and the lower level chosen when not; null before the first recording',
   }),
 });
 export type State = Static<typeof State>;

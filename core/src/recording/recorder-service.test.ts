@@ -406,6 +406,56 @@ describe('RecorderService: replay buffer and preview', function () {
   });
 });
 
+/** The test pattern at half the frame rate asked for: a grabber that loses every other frame. */
+class HalfRateSource implements CaptureSource {
+  readonly name = 'half-rate';
+  inputs(format: CaptureRequest) {
+    return new SyntheticCaptureSource().inputs({ ...format, frameRate: format.frameRate / 2 });
+  }
+}
+
+describe('RecorderService, an encode that cannot keep up', function () {
+  this.timeout(30000);
+  let world: MediaWorld;
+  let service: RecorderService;
+
+  beforeEach(async () => {
+    world = await createMediaWorld('keyframe-overload-', { resolution: '720p', frameRate: 60, recordingMode: 'Session' });
+    service = createRecorder(world, { sources: new FixedSources(new HalfRateSource()) });
+  });
+  afterEach(async () => {
+    await service.shutdown();
+    await world.dispose();
+  });
+
+  it('tells the user once, starts the next recordings a step lower, and drops that when the settings change', async () => {
+    await service.start();
+    const overloaded = new Promise<void>((resolve) =>
+      service.events.on('encodeHealth', ({ verdict }) => (verdict.overloaded ? resolve() : undefined)),
+    );
+    await overloaded;
+    expect(world.state.current.encodingHealth).to.deep.include({ overloaded: true, reason: 'frameRate', targetFrameRate: 60 });
+    const next = { preset: 'ultrafast', frameRate: 30, resolution: '720p' };
+    expect(world.state.current.encodingHealth!.nextStepDown).to.deep.equal(next);
+    const notices = world.events.of('ShowModal');
+    expect(notices.map((notice) => notice.title)).to.deep.equal(["Recording can't keep up"]);
+    expect(notices[0]!.description).to.contain('frames a second reach the file instead of 60');
+    await service.stop();
+
+    await service.start();
+    expect(service.current!.plan.steppedDown).to.deep.equal(next);
+    expect(service.current!.settings.frameRate).to.equal(30);
+    expect(world.state.current.encodingHealth).to.deep.include({ steppedDown: next, nextStepDown: null, targetFrameRate: 30 });
+    await service.stop();
+
+    world.settings.replace({ ...world.settings.current, frameRate: 48 });
+    await service.start();
+    expect(service.current!.plan.steppedDown, 'new settings, their own level').to.equal(undefined);
+    expect(service.current!.settings.frameRate).to.equal(48);
+    await service.stop();
+  });
+});
+
 describe('failureTitle', () => {
   it('names the cause the user can act on from what ffmpeg said', () => {
     expect(failureTitle('av_interleaved_write_frame(): No space left on device')).to.equal('Recording stopped: out of disk space');

@@ -3,6 +3,7 @@
 // which domain events announce it (the State publisher turns them into `State`).
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
+import type { EncodeLevel, Settings } from '../protocol/index.js';
 import { CAPTURE_CAPABILITIES, CaptureSources, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
 import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import type { RecordingFrames } from '../media/recording-frames.js';
@@ -15,7 +16,10 @@ import { SettingsStore } from '../settings/settings-store.js';
 import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { TypedEvents } from '../support/typed-events.js';
+import { keepUpShare, type EncodeHealthVerdict } from './encode-health.js';
+import { describeLevel, stepDown } from './encode-step-down.js';
 import { FrameDemand } from './frame-demand.js';
+import { overloadNotice } from './overload-notice.js';
 import { Preview } from './preview.js';
 import { Recording, type RecordingBookmark, type StartedRecording, type StartRequest, type StopCause } from './recording.js';
 import { ReplaySaver } from './replay-saver.js';
@@ -34,11 +38,37 @@ export type RecorderEvents = {
   started: StartedRecording;
   bookmarkAdded: { recording: StartedRecording; bookmark: RecordingBookmark };
   bookmarkRemoved: { recording: StartedRecording; id: number };
+  /** How the running recording's encode keeps up; `nextStepDown`, once it could not, the level the next recordings start at. */
+  encodeHealth: { recording: StartedRecording; verdict: EncodeHealthVerdict; nextStepDown: EncodeLevel | undefined };
+  /** The recording settings changed: the next recordings start at the settings' level again. */
+  stepDownDropped: undefined;
   /** The recording stopped at `endedAt` and is being kept. */
   ending: { recording: StartedRecording; endedAt: Date };
   /** Over: kept as `item`, or nothing kept. */
   stopped: { recording: StartedRecording; item: ContentRecord | undefined };
 };
+
+/** A change to one of these drops the lower level chosen after a recording could not keep up. */
+const ENCODE_SETTINGS: readonly (keyof Settings)[] = [
+  'resolution',
+  'frameRate',
+  'encoder',
+  'codec',
+  'rateControl',
+  'bitrate',
+  'minBitrate',
+  'maxBitrate',
+  'crfValue',
+  'cqLevel',
+  'videoQualityPreset',
+  'games',
+];
+
+/** The lower level the next recordings start at, for recordings whose settings ask for `from`. */
+interface StepDown {
+  from: Pick<Settings, 'frameRate' | 'resolution'>;
+  level: EncodeLevel;
+}
 
 export type CurrentRecording = StartedRecording;
 export type StartedListener = (recording: StartedRecording) => void;
@@ -51,6 +81,8 @@ export class RecorderService implements RecorderView {
   /** Settles when the current recording runs (or failed to start). */
   private starting: Promise<void> | undefined;
   private finishing: Promise<ContentRecord | undefined> | undefined;
+  /** Kept for the service run, dropped when the recording settings change. */
+  private stepDown: StepDown | undefined;
   private readonly logger: Logger;
 
   constructor(
@@ -67,6 +99,12 @@ export class RecorderService implements RecorderView {
     @inject(EVENT_SINK) private readonly sink: EventSink,
   ) {
     this.logger = logger.child('recorder');
+    settings.onChange(() => {
+      if (!this.stepDown) return;
+      this.stepDown = undefined;
+      this.logger.info('recording settings changed: the next recordings start at their level again');
+      this.announce('stepDownDropped', undefined);
+    }, ENCODE_SETTINGS);
   }
 
   /** The running recording, from its first frame until it is saved; undefined otherwise. */
@@ -102,15 +140,20 @@ export class RecorderService implements RecorderView {
     if (this.recording) throw new CommandError('NotAllowed', 'A recording is already in progress: stop it before starting a new one.');
     const game = request.game?.trim() || MANUAL_RECORDING_GAME;
     // The settings this recording keeps to its end: the global ones overlaid with the game's `games[]` entry.
-    const settings = effectiveRecordingSettings(
+    const requested = effectiveRecordingSettings(
       this.settings.current,
       request.game ? { name: game, executablePath: request.exePath } : undefined,
       { maxDisplayHeight: this.machine.maxDisplayHeight },
     );
+    const steppedDown = this.stepDownFor(requested);
+    const settings = steppedDown
+      ? { ...requested, frameRate: steppedDown.frameRate, resolution: steppedDown.resolution as Settings['resolution'] }
+      : requested;
     const plan = {
       mode: settings.recordingMode,
       bufferSeconds: settings.replayBufferDuration,
       bufferMaxMegabytes: settings.replayBufferMaxSize,
+      ...(steppedDown ? { steppedDown } : {}),
     };
     const recording = new Recording(game, request, settings, plan, new Preview(this.sink, this.logger), this.events, this.logger);
     this.recording = recording;
@@ -182,7 +225,54 @@ export class RecorderService implements RecorderView {
     recording.watchOutput((rescued) => {
       if (this.recording === recording) void this.finish(recording, { kind: 'vanished', rescued });
     });
+    this.followEncode(recording);
     this.announce('started', recording);
+  }
+
+  /** The encode's health goes to State; the first overload of a recording is told (`overloaded`), later turns logged. */
+  private followEncode(recording: StartedRecording): void {
+    let told = false;
+    let wasOverloaded = false;
+    let nextStepDown: EncodeLevel | undefined;
+    recording.watchEncode((verdict) => {
+      if (this.recording !== recording) return;
+      if (verdict.overloaded && !told) {
+        told = true;
+        nextStepDown = this.overloaded(recording, verdict);
+      } else if (told && verdict.overloaded !== wasOverloaded) {
+        this.logger.info(verdict.overloaded ? 'the recording cannot keep up again' : 'the recording keeps up again', { ...verdict });
+      }
+      wasOverloaded = verdict.overloaded;
+      this.announce('encodeHealth', { recording, verdict, nextStepDown });
+    });
+  }
+
+  /** The level a recording at `settings` starts at when an earlier one at the same settings could not keep up. */
+  private stepDownFor(settings: Pick<Settings, 'frameRate' | 'resolution'>): EncodeLevel | undefined {
+    const from = this.stepDown?.from;
+    return from?.frameRate === settings.frameRate && from.resolution === settings.resolution ? this.stepDown!.level : undefined;
+  }
+
+  /** Once a recording: the user is told, and the next recordings start a step lower (the ladder of `stepDown`). */
+  private overloaded(recording: StartedRecording, verdict: EncodeHealthVerdict): EncodeLevel | undefined {
+    const level = recording.level!;
+    const next = stepDown(level, keepUpShare(verdict));
+    if (next) {
+      // A recording already stepped down keeps the settings it stands in for.
+      const from = recording.plan.steppedDown && this.stepDown ? this.stepDown.from : recording.settings;
+      this.stepDown = { from: { frameRate: from.frameRate, resolution: from.resolution }, level: next };
+    }
+    this.logger.warn('the recording cannot keep up', {
+      reason: verdict.reason,
+      speed: verdict.speed,
+      framesPerSecond: verdict.framesPerSecond,
+      targetFrameRate: verdict.targetFrameRate,
+      droppedFrames: verdict.droppedFrames,
+      level: describeLevel(level),
+      nextRecordings: next ? describeLevel(next) : 'unchanged (the lowest level)',
+    });
+    this.notifier.showModal(overloadNotice(verdict, level, next));
+    return next;
   }
 
   /** A recording still starting is stopped as soon as it runs; a failed start has already cleaned up. */

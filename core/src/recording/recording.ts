@@ -14,11 +14,13 @@ import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize } 
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
 import { describeCapture, type CaptureDescription } from '../media/capture-in-use.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';
-import type { Bookmark, RecordingMode } from '../protocol/index.js';
+import type { Bookmark, EncodeLevel, RecordingMode } from '../protocol/index.js';
 import type { EffectiveRecordingSettings } from '../settings/effective-settings.js';
 import type { Logger } from '../support/logger.js';
 import type { TypedEvents } from '../support/typed-events.js';
 import { samePath } from '../support/paths.js';
+import { EncodeHealth, type EncodeHealthVerdict } from './encode-health.js';
+import { encodeLevelOf, withLevelPreset } from './encode-step-down.js';
 import type { Preview } from './preview.js';
 import type { RecorderEvents } from './recorder-service.js';
 
@@ -26,6 +28,8 @@ import type { RecorderEvents } from './recorder-service.js';
 const FIRST_FRAME_TIMEOUT_MS = 20_000;
 /** How often a running recording checks that its file is still there. */
 const OUTPUT_CHECK_MS = 2_000;
+/** How often the measures of an encode that keeps up are passed on; a change of verdict goes at once. */
+const HEALTH_REPORT_MS = 2_000;
 
 export interface StartRequest {
   /** The detected game; a manual recording when absent. */
@@ -39,6 +43,8 @@ export interface RecordingPlan {
   mode: RecordingMode;
   bufferSeconds: number;
   bufferMaxMegabytes: number;
+  /** The lower level this recording runs at because an earlier one could not keep up (the settings carry its frame rate and resolution). */
+  steppedDown?: EncodeLevel;
 }
 
 /** Why a recording ended: asked to, ffmpeg ended on its own, or its file was removed (and maybe rescued). */
@@ -87,6 +93,8 @@ export class Recording {
   #contentFilePath: string | undefined;
   #buffer: ReplayBuffer | undefined;
   #outputCheck: NodeJS.Timeout | undefined;
+  #level: EncodeLevel | undefined;
+  #health: EncodeHealth | undefined;
   #saved = false;
   readonly #bookmarks: RecordingBookmark[] = [];
   /** Replay saves run one after the other; this settles when the last one queued has. */
@@ -137,6 +145,16 @@ export class Recording {
   /** The rolling segments (Buffer and Hybrid). */
   get buffer(): ReplayBuffer | undefined {
     return this.#buffer;
+  }
+
+  /** The preset, frame rate and resolution the encode runs at; undefined while starting. */
+  get level(): EncodeLevel | undefined {
+    return this.#level;
+  }
+
+  /** Whether the encode keeps up with the clock; undefined while starting. */
+  get encodeHealth(): EncodeHealthVerdict | undefined {
+    return this.#health?.verdict;
   }
 
   get bookmarks(): readonly RecordingBookmark[] {
@@ -216,9 +234,8 @@ export class Recording {
       const frames = new RecordingFrames();
       const screenSize = screenFrameSize(inputs.captureSize ?? format);
       const screenFrames = parts.screenFramesWanted() ? new ScreenFrames(screenSize) : undefined;
-      process = FfmpegProcess.start({
-        ffmpegPath: tools.ffmpeg.path,
-        args: recordingEncodingArgs({
+      const args = withLevelPreset(
+        recordingEncodingArgs({
           inputs,
           video,
           codecs: parts.toolbox.codecs,
@@ -229,6 +246,12 @@ export class Recording {
             ...(screenFrames ? { screenFrames: { pipe: SCREEN_FRAMES_PIPE, ...screenSize, frameRate: SCREEN_FRAME_RATE } } : {}),
           },
         }),
+        plan.steppedDown,
+      );
+      this.#level = encodeLevelOf(args, capture.encoder, settings);
+      process = FfmpegProcess.start({
+        ffmpegPath: tools.ffmpeg.path,
+        args,
         interactive: true,
         outputs: this.#cacheFile ? [this.#cacheFile] : [],
         outputPipe: true,
@@ -248,6 +271,8 @@ export class Recording {
         ...format,
         codec: capture.encoder,
         capture: capture.reasons,
+        ...(this.#level.preset ? { preset: this.#level.preset } : {}),
+        ...(plan.steppedDown ? { steppedDown: true } : {}),
         rateControl: settings.rateControl,
         audioTracks: audioTrackNames,
         pid: process.pid,
@@ -256,6 +281,7 @@ export class Recording {
       });
       this.#startedAt = await firstFrame(process, frames, format.frameRate, spawnedAt);
       this.#media = { process, tools, audioTrackNames, frames, screenFrames, capture };
+      this.#health = new EncodeHealth(format.frameRate);
       this.#status = 'running';
     } catch (error) {
       await process?.kill();
@@ -293,6 +319,29 @@ export class Recording {
         vanished(rescued);
       })();
     }, OUTPUT_CHECK_MS);
+  }
+
+  /**
+   * Follows how the encode keeps up: `changed` gets the verdict when it turns (overloaded or recovered)
+   * and, while nothing turns, every few seconds with fresh measures.
+   */
+  watchEncode(changed: (verdict: EncodeHealthVerdict) => void): void {
+    const health = this.#health;
+    const process = this.#media?.process;
+    if (!health || !process) return;
+    let reportedAt = performance.now();
+    const stop = process.onProgress((progress) => {
+      const before = health.verdict;
+      const now = performance.now();
+      const verdict = health.observe(progress, now);
+      if (this.#status !== 'running') {
+        stop();
+        return;
+      }
+      if (verdict.overloaded === before.overloaded && now - reportedAt < HEALTH_REPORT_MS) return;
+      reportedAt = now;
+      changed(verdict);
+    });
   }
 
   /**

@@ -1,6 +1,14 @@
-// The recorder's domain events as `State.preRecording` and `State.recording`.
+// The recorder's domain events as `State.preRecording`, `State.recording` and `State.encodingHealth`.
 import { executableName } from '../platform/process-list.js';
-import { formatDuration, formatLocalDateTime, toWirePath, type Recording as WireRecording, type State } from '../protocol/index.js';
+import {
+  formatDuration,
+  formatLocalDateTime,
+  toWirePath,
+  type EncodingHealth,
+  type Recording as WireRecording,
+  type State,
+} from '../protocol/index.js';
+import type { EncodeHealthVerdict } from '../recording/encode-health.js';
 import type { RecorderEvents } from '../recording/recorder-service.js';
 import type { StartedRecording } from '../recording/recording.js';
 import type { TypedEvents } from '../support/typed-events.js';
@@ -23,10 +31,38 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
     // What the player waits to see goes out at once, not at the end of a burst.
     events.on('started', (recording) =>
       update(
-        { preRecording: null, recording: toWireRecording(recording), captureInUse: { of: 'current', ...recording.media.capture } },
+        {
+          preRecording: null,
+          recording: toWireRecording(recording),
+          captureInUse: { of: 'current', ...recording.media.capture },
+          encodingHealth: {
+            ...toWireVerdict(recording.encodeHealth),
+            targetFrameRate: recording.settings.frameRate,
+            steppedDown: recording.plan.steppedDown ?? null,
+            nextStepDown: null,
+          },
+        },
         'prompt',
       ),
     ),
+    // The health of the last recording stays after it stopped: what it did and what the next one starts at.
+    events.on('encodeHealth', ({ recording, verdict, nextStepDown }) =>
+      update(
+        {
+          encodingHealth: {
+            ...toWireVerdict(verdict),
+            targetFrameRate: verdict.targetFrameRate,
+            steppedDown: recording.plan.steppedDown ?? null,
+            nextStepDown: nextStepDown ?? null,
+          },
+        },
+        verdict.overloaded === target.current.encodingHealth?.overloaded ? 'burst' : 'prompt',
+      ),
+    ),
+    events.on('stepDownDropped', () => {
+      const health = target.current.encodingHealth;
+      if (health?.nextStepDown) update({ encodingHealth: { ...health, nextStepDown: null } });
+    }),
     events.on('bookmarkAdded', ({ bookmark }) =>
       updateRecording(({ bookmarks }) => ({ bookmarks: [...bookmarks, bookmark.bookmark] }), 'prompt'),
     ),
@@ -44,6 +80,19 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
     ),
   ];
   return () => stops.forEach((stop) => stop());
+}
+
+/** The measures of a verdict on the wire (none yet: keeping up, unmeasured). */
+function toWireVerdict(
+  verdict: EncodeHealthVerdict | undefined,
+): Pick<EncodingHealth, 'overloaded' | 'reason' | 'speed' | 'framesPerSecond' | 'droppedFrames'> {
+  return {
+    overloaded: verdict?.overloaded ?? false,
+    reason: verdict?.reason ?? null,
+    speed: verdict?.speed ?? null,
+    framesPerSecond: verdict?.framesPerSecond ?? null,
+    droppedFrames: verdict?.droppedFrames ?? 0,
+  };
 }
 
 function toWireRecording(recording: StartedRecording): WireRecording {

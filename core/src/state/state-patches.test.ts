@@ -77,6 +77,8 @@ function startedRecording(): StartedRecording {
     contentFilePath: '/videos/Full Sessions/Arena/a.mp4',
     bookmarks: [],
     media: { audioTrackNames: ['Full Mix'] },
+    settings: { frameRate: 60 },
+    plan: { mode: 'Session' },
   };
   return recording as unknown as StartedRecording;
 }

@@ -34,6 +34,8 @@ function startedRecording(bookmarks: StartedRecording['bookmarks'] = []): Starte
     contentFilePath: '/videos/Full Sessions/Arena/a.mp4',
     bookmarks,
     media: { audioTrackNames: ['Full Mix'] },
+    settings: { frameRate: 60 },
+    plan: { mode: 'Session' },
   };
   return recording as unknown as StartedRecording;
 }
@@ -134,6 +136,37 @@ describe('StatePublisher', () => {
     stop();
     events.emit('starting', recording as Recording);
     expect(publisher.current.preRecording, 'no longer followed').to.equal(null);
+  });
+
+  it('projects how the encode keeps up: unmeasured at the start, overloaded with the next level, kept after the stop', () => {
+    const events = new TypedEvents<RecorderEvents>();
+    publisher.follow({ recorder: { events } });
+    expect(publisher.current.encodingHealth).to.equal(null);
+    const recording = startedRecording();
+    events.emit('started', recording);
+    expect(publisher.current.encodingHealth).to.deep.equal({
+      overloaded: false,
+      reason: null,
+      speed: null,
+      framesPerSecond: null,
+      targetFrameRate: 60,
+      droppedFrames: 0,
+      steppedDown: null,
+      nextStepDown: null,
+    });
+    const nextStepDown = { preset: 'ultrafast', frameRate: 30, resolution: '1080p' };
+    const verdict = { overloaded: true, reason: 'speed' as const, speed: 0.7, framesPerSecond: 42, targetFrameRate: 60, droppedFrames: 0 };
+    events.emit('encodeHealth', { recording, verdict, nextStepDown });
+    events.emit('stopped', { recording, item: undefined });
+    expect(publisher.current.encodingHealth).to.deep.include({
+      overloaded: true,
+      reason: 'speed',
+      speed: 0.7,
+      framesPerSecond: 42,
+      nextStepDown,
+    });
+    events.emit('stepDownDropped', undefined);
+    expect(publisher.current.encodingHealth).to.deep.include({ overloaded: true, nextStepDown: null });
   });
 
   it('projects the library without the fields only the service needs', () => {

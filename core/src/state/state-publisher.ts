@@ -57,6 +57,7 @@ export function initialState(cacheFolder: string): State {
     loading: [],
     captureEngine: null,
     captureInUse: null,
+    encodingHealth: null,
   };
 }
 
