@@ -65,6 +65,8 @@ export type VideoEncoderSettings = Pick<
   /** Output size: the captured picture is scaled to fit (aspect kept, black bars). */
   width?: number;
   height?: number;
+  /** x264's preset for a live encode that was stepped down because it could not keep up, in place of the live default. */
+  x264Preset?: string;
 };
 
 export interface VideoEncoderOptions {
@@ -158,7 +160,7 @@ export function encoderCodecArgs(
     String(frameRate),
     '-c:v',
     entry.id,
-    ...presetArgs(entry.family, options),
+    ...presetArgs(entry.family, options, settings.x264Preset),
     ...(options.threads && !entry.hardware ? ['-threads', String(options.threads)] : []),
     ...rateControlArgs(entry.family, settings),
     '-g',
@@ -194,7 +196,8 @@ const PRESETS: Record<EncoderFamily, string[]> = {
  * 15 ms of CPU a 1080p60 frame on a 2-core test machine where veryfast took 31 ms and could not
  * keep up (0.6-0.9x real time); ultrafast was slower still at recording bitrates (36 ms).
  */
-const LIVE_PRESETS: Record<EncoderFamily, string[]> = { ...PRESETS, x264: ['-preset', 'superfast', '-tune', 'zerolatency'] };
+const liveX264 = (preset: string) => ['-preset', preset, '-tune', 'zerolatency'];
+const LIVE_PRESETS: Record<EncoderFamily, string[]> = { ...PRESETS, x264: liveX264('superfast') };
 
 /**
  * On the flat test pattern nearly every block is skipped, so x264's ultrafast (which gave up too much
@@ -212,9 +215,11 @@ export function fasterX264Preset(preset: string): string | undefined {
   return index > 0 ? fastestFirst[index - 1] : undefined;
 }
 
-function presetArgs(family: EncoderFamily, { live, flatPicture }: VideoEncoderOptions): string[] {
+function presetArgs(family: EncoderFamily, { live, flatPicture }: VideoEncoderOptions, x264Preset?: string): string[] {
   if (!live) return PRESETS[family];
-  return (flatPicture ? FLAT_PICTURE_PRESETS[family] : undefined) ?? LIVE_PRESETS[family];
+  const flat = flatPicture ? FLAT_PICTURE_PRESETS[family] : undefined;
+  if (flat) return flat; // already the fastest
+  return family === 'x264' && x264Preset ? liveX264(x264Preset) : LIVE_PRESETS[family];
 }
 
 /** Keyframes on the second only: no extra ones at scene cuts (clips are cut on keyframes). */

@@ -62,10 +62,3 @@ export function encodeLevelOf(args: readonly string[], codecId: string, settings
     resolution: settings.resolution,
   };
 }
-
-/** `args` with the preset of `level` (frame rate and resolution come in through the settings the arguments were built from). */
-export function withLevelPreset(args: readonly string[], level: EncodeLevel | undefined): string[] {
-  const at = args.indexOf('-preset');
-  if (!level?.preset || at < 0) return [...args];
-  return args.map((arg, index) => (index === at + 1 ? level.preset! : arg));
-}

@@ -20,7 +20,7 @@ import type { Logger } from '../support/logger.js';
 import type { TypedEvents } from '../support/typed-events.js';
 import { samePath } from '../support/paths.js';
 import { EncodeHealth, type EncodeHealthVerdict } from './encode-health.js';
-import { encodeLevelOf, withLevelPreset } from './encode-step-down.js';
+import { encodeLevelOf } from './encode-step-down.js';
 import type { Preview } from './preview.js';
 import type { RecorderEvents } from './recorder-service.js';
 
@@ -205,7 +205,8 @@ export class Recording {
       const { settings, plan } = this;
       const format = captureFormat(settings.resolution, settings.frameRate, parts.maxDisplayHeight);
       const source = parts.captures.select();
-      const video = { ...settings, ...format };
+      const stepped = plan.steppedDown?.preset;
+      const video = { ...settings, ...format, ...(stepped ? { x264Preset: stepped } : {}) };
       const inputs = source.inputs({ ...captureRequest(format, settings), encoding: video });
       const capture = describeCapture(source.name, inputs.plan, settings, parts.toolbox.codecs);
       const spawnedAt = new Date();
@@ -234,20 +235,17 @@ export class Recording {
       const frames = new RecordingFrames();
       const screenSize = screenFrameSize(inputs.captureSize ?? format);
       const screenFrames = parts.screenFramesWanted() ? new ScreenFrames(screenSize) : undefined;
-      const args = withLevelPreset(
-        recordingEncodingArgs({
-          inputs,
-          video,
-          codecs: parts.toolbox.codecs,
-          outputs: {
-            ...(this.#cacheFile ? { sessionPath: this.#cacheFile } : {}),
-            ...(buffer ? { buffer: { pattern: buffer.pattern, segmentSeconds: buffer.limits.segmentSeconds } } : {}),
-            frames: { pipe: FRAMES_PIPE, width: FRAME_WIDTH, height: FRAME_HEIGHT, frameRate: FRAME_RATE },
-            ...(screenFrames ? { screenFrames: { pipe: SCREEN_FRAMES_PIPE, ...screenSize, frameRate: SCREEN_FRAME_RATE } } : {}),
-          },
-        }),
-        plan.steppedDown,
-      );
+      const args = recordingEncodingArgs({
+        inputs,
+        video,
+        codecs: parts.toolbox.codecs,
+        outputs: {
+          ...(this.#cacheFile ? { sessionPath: this.#cacheFile } : {}),
+          ...(buffer ? { buffer: { pattern: buffer.pattern, segmentSeconds: buffer.limits.segmentSeconds } } : {}),
+          frames: { pipe: FRAMES_PIPE, width: FRAME_WIDTH, height: FRAME_HEIGHT, frameRate: FRAME_RATE },
+          ...(screenFrames ? { screenFrames: { pipe: SCREEN_FRAMES_PIPE, ...screenSize, frameRate: SCREEN_FRAME_RATE } } : {}),
+        },
+      });
       this.#level = encodeLevelOf(args, capture.encoder, settings);
       process = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
