@@ -142,11 +142,28 @@ describe('capture sources', () => {
     expect(mac.args.slice(0, 10)).to.include('Capture screen 1');
   });
 
-  it('records the default output when the settings select no device, the selected ones otherwise', () => {
+  it('records the default output and microphone when the settings select no device, the selected ones otherwise', () => {
     expect(chooseAudioDevices({}, PULSE)).to.deep.equal({
+      devices: [
+        { name: 'Headset', source: 'sink.headset.monitor', volume: 1 },
+        { name: 'Yeti', source: 'mic.usb', volume: 1 },
+      ],
+      missing: [],
+    });
+    // A game's volume override scales what the speakers play, not the voice.
+    expect(chooseAudioDevices({ inputDevices: [], outputDevices: [], outputVolume: 0.25 }, PULSE).devices).to.deep.equal([
+      { name: 'Headset', source: 'sink.headset.monitor', volume: 0.25 },
+      { name: 'Yeti', source: 'mic.usb', volume: 1 },
+    ]);
+    // No microphone on this machine: the default output alone, and nothing reported missing.
+    expect(chooseAudioDevices({}, { ...PULSE, inputs: [] })).to.deep.equal({
       devices: [{ name: 'Headset', source: 'sink.headset.monitor', volume: 1 }],
       missing: [],
     });
+    expect(
+      chooseAudioDevices({ outputDevices: [{ id: 'sink.hdmi', name: 'HDMI', volume: 0.5 }], outputVolume: 0.5 }, PULSE).devices,
+      'only the speakers chosen: no microphone',
+    ).to.deep.equal([{ name: 'HDMI', source: 'sink.hdmi.monitor', volume: 0.25 }]);
     expect(
       chooseAudioDevices(
         {
@@ -256,6 +273,23 @@ describe('capture sources', () => {
     ]);
     expect(inputs.audioTracks[0]!.map).to.equal('[mix]');
     expect(inputs.audioTracks!.map((track) => track.name)).to.deep.equal(['Full Mix', 'Headset', 'Yeti']);
+  });
+
+  it('gives the default speakers and microphone their own tracks after the mix, whatever enableSeparateAudioTracks says', () => {
+    const source = chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'])).source;
+    const defaults = source.inputs({ width: 1280, height: 720, frameRate: 30, separateAudioTracks: false });
+    expect(defaults.audioTracks).to.deep.equal([
+      { map: '[mix]', name: 'Full Mix' },
+      { map: '[t0]', name: 'Headset' },
+      { map: '[t1]', name: 'Yeti' },
+    ]);
+    expect(defaults.args.filter((arg) => arg === 'pulse')).to.have.length(2);
+    const speakersOnly = { width: 1280, height: 720, frameRate: 30, outputDevices: [{ id: 'default', name: '', volume: 1 }] };
+    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device').to.deep.equal([{ map: '1:a', name: 'Full Mix' }]);
+    expect(
+      source.inputs({ ...speakersOnly, separateAudioTracks: true }).audioTracks.map((track) => track.name),
+      'one device with separate tracks asked for',
+    ).to.deep.equal(['Full Mix', 'Headset']);
   });
 
   describe('with ffmpeg', function () {
