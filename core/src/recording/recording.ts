@@ -214,6 +214,8 @@ export class Recording {
       const screenFrames = parts.screenFramesWanted() ? new ScreenFrames(screenSize) : undefined;
       process = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
+        // The game comes first: the encode runs below normal priority (clip and export jobs, which the user waits for, do not).
+        belowNormalPriority: true,
         args: recordingEncodingArgs({
           inputs,
           video: { ...settings, ...format },

@@ -8,7 +8,7 @@ import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { State } from '@keyframe/core/protocol';
 import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
-import { ffmpegPath, ffprobePath } from '../kit/processes.js';
+import { ffmpegPath, ffprobePath, niceOf, processesMentioning } from '../kit/processes.js';
 import { startPulseServer, type PulseServer } from '../kit/pulse-server.js';
 import { averageColour, onPath, startXvfb } from '../kit/virtual-desktop.js';
 
@@ -129,6 +129,10 @@ describe(title, function () {
     client.send('StartRecording');
     const running = await client.next('State', (next) => next.recording !== null && next.preRecording === null, 20000);
     expect(running.recording!.audioTrackNames).to.deep.equal(['Full Mix', 'Speakers', 'Microphone']);
+    // The game comes first: the recording's ffmpeg (the one writing into this suite's data folder) runs below normal priority.
+    const encoders = (await processesMentioning(data.path)).filter((line) => /^\d+: \S*ffmpeg /.test(line));
+    expect(encoders, 'the recording ffmpeg').to.have.length(1);
+    expect(await niceOf(Number(encoders[0]!.split(':')[0])), 'its nice value').to.be.at.least(10);
     const startedAt = Date.parse(running.recording!.startTime);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 3000 - Date.now())));
     client.send('StopRecording');
