@@ -77,7 +77,8 @@ describe('capture sources', () => {
   });
 
   it('grabs the selected display at its own size and place', () => {
-    const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab', 'pulse'])).source;
+    // Without sound inputs, so that the screen is the first input.
+    const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab'])).source;
     const primary = source.inputs({ width: 1920, height: 1080, frameRate: 60 });
     expect(primary.args.slice(0, 12)).to.deep.equal([
       '-thread_queue_size',
@@ -230,7 +231,7 @@ describe('capture sources', () => {
     );
   });
 
-  it('gives PulseAudio inputs after the screen and maps the tracks', () => {
+  it('gives the PulseAudio inputs before the screen (they open slowly and stamp what they heard since) and maps the tracks', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'])).source;
     const inputs = source.inputs({
       width: 1280,
@@ -240,7 +241,7 @@ describe('capture sources', () => {
       inputDevices: [{ id: 'mic.usb', name: 'Yeti', volume: 1 }],
       outputDevices: [{ id: 'default', name: 'Default', volume: 1 }],
     });
-    expect(inputs.args.slice(12)).to.deep.equal([
+    const pulse = (source: string) => [
       '-thread_queue_size',
       '1024',
       '-f',
@@ -250,20 +251,14 @@ describe('capture sources', () => {
       '-channels',
       '2',
       '-i',
-      'sink.headset.monitor',
-      '-thread_queue_size',
-      '1024',
-      '-f',
-      'pulse',
-      '-sample_rate',
-      '48000',
-      '-channels',
-      '2',
-      '-i',
-      'mic.usb',
+      source,
+    ];
+    expect(inputs.args.slice(0, 20)).to.deep.equal([...pulse('sink.headset.monitor'), ...pulse('mic.usb')]);
+    expect(inputs.args.slice(20, 23)).to.deep.equal(['-thread_queue_size', '8', '-f']);
+    expect(inputs.args.slice(-2)).to.deep.equal([
       '-filter_complex',
       audioTrackPlan(
-        1,
+        0,
         [
           { name: 'Headset', volume: 1 },
           { name: 'Yeti', volume: 1 },
@@ -271,6 +266,7 @@ describe('capture sources', () => {
         true,
       ).filter!,
     ]);
+    expect(inputs.video).to.equal('2:v');
     expect(inputs.audioTracks[0]!.map).to.equal('[mix]');
     expect(inputs.audioTracks!.map((track) => track.name)).to.deep.equal(['Full Mix', 'Headset', 'Yeti']);
   });
@@ -285,7 +281,7 @@ describe('capture sources', () => {
     ]);
     expect(defaults.args.filter((arg) => arg === 'pulse')).to.have.length(2);
     const speakersOnly = { width: 1280, height: 720, frameRate: 30, outputDevices: [{ id: 'default', name: '', volume: 1 }] };
-    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device').to.deep.equal([{ map: '1:a', name: 'Full Mix' }]);
+    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device').to.deep.equal([{ map: '0:a', name: 'Full Mix' }]);
     expect(
       source.inputs({ ...speakersOnly, separateAudioTracks: true }).audioTracks.map((track) => track.name),
       'one device with separate tracks asked for',

@@ -194,14 +194,17 @@ export class ScreenCaptureSource implements CaptureSource {
       };
     }
     // Two devices mixed cannot be told apart later: each gets its own track too, so clips can mute or balance them.
-    const plan = audioTrackPlan(1, devices, devices.length > 1 || (request.separateAudioTracks ?? false));
+    const plan = audioTrackPlan(0, devices, devices.length > 1 || (request.separateAudioTracks ?? false));
+    // The devices open before the screen. ffmpeg lines inputs up by their first timestamps, and an audio
+    // device stamps what it heard since it was opened (a PulseAudio input takes up to 2 s to open, each
+    // in turn): opened after the screen, the sound started that much before the picture and played early.
     return {
       args: [
-        ...args,
         ...devices.flatMap((device) => audioInputArgs(audioInput!, device.source)),
+        ...args,
         ...(plan.filter ? ['-filter_complex', plan.filter] : []),
       ],
-      video: '0:v',
+      video: `${devices.length}:v`,
       ...size(display),
       audioTracks: plan.tracks,
     };

@@ -119,7 +119,7 @@ describe(title, function () {
     const { state } = await client.handshake();
     const devicesFound = (next: State) => next.outputDevices.length > 0 && next.inputDevices.length > 0;
     const ready = devicesFound(state) ? state : await client.next('State', devicesFound, 15000);
-    expect(ready.outputDevices).to.deep.equal([{ id: 'speakers', name: 'Speakers', isDefault: true }]);
+    expect(ready.outputDevices[0]).to.deep.equal({ id: 'speakers', name: 'Speakers', isDefault: true });
     expect(ready.inputDevices).to.deep.equal([{ id: 'microphone', name: 'Microphone', isDefault: true }]);
     expect(ready.captureEngine?.missing ?? [], 'the service runs an ffmpeg with PulseAudio').to.not.include('no PulseAudio input');
 

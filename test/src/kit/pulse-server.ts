@@ -16,7 +16,10 @@ export interface PulseServer {
 export interface PulseTones {
   /** Played into the default sink (`speakers`, shown as `Speakers`) by a sink input, as a game would. */
   speakersHz: number;
-  /** What the default source (`microphone`, shown as `Microphone`) hears. */
+  /**
+   * What the default source (`microphone`, shown as `Microphone`) hears: a real source (not a monitor)
+   * remapped from the monitor of a second sink, `voice`, which plays this tone.
+   */
   microphoneHz: number;
 }
 
@@ -35,7 +38,10 @@ export async function startPulseServer(pulseaudio: string, folder: string, tones
       `load-module module-native-protocol-unix socket=${socket} auth-anonymous=1`,
       'load-module module-null-sink sink_name=speakers sink_properties=device.description=Speakers',
       `load-module module-sine sink=speakers frequency=${tones.speakersHz}`,
-      `load-module module-sine-source source_name=microphone frequency=${tones.microphoneHz} source_properties=device.description=Microphone`,
+      // module-sine-source would be simpler, but it delivers its tone in 2 s blocks, which no microphone does.
+      'load-module module-null-sink sink_name=voice sink_properties=device.description=Voice',
+      `load-module module-sine sink=voice frequency=${tones.microphoneHz}`,
+      'load-module module-remap-source source_name=microphone master=voice.monitor source_properties=device.description=Microphone',
       'set-default-sink speakers',
       'set-default-source microphone',
       '',
