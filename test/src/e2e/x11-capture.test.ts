@@ -4,9 +4,9 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { State } from '@keyframe/core/protocol';
 import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
-import { ffmpegPath, ffprobePath } from '../kit/processes.js';
+import { ffmpegPath } from '../kit/processes.js';
+import { recordScreen } from '../kit/screen-recording.js';
 import { averageColour, onPath, startXvfb } from '../kit/virtual-desktop.js';
 
 const run = promisify(execFile);
@@ -52,23 +52,7 @@ describe(title, function () {
     expect(state.displays).to.deep.equal([{ deviceName: 'screen', deviceId: 'screen', isPrimary: true, isHdr: false }]);
     expect(state.maxDisplayHeight).to.equal(720);
 
-    client.send('UpdateSettings', { resolution: '720p', frameRate: 30, contentFolder: content.path });
-    await client.next('Settings');
-    client.send('StartRecording');
-    const running = await client.next('State', (next) => next.recording !== null && next.preRecording === null, 20000);
-    const startedAt = Date.parse(running.recording!.startTime);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 3000 - Date.now())));
-    client.send('StopRecording');
-    // By game: a game detected on this machine (another suite's stand-in) may add its own item.
-    const manual = (next: State) => next.content.find((item) => item.game === 'Manual Recording');
-    const saved = await client.next('State', (next) => next.recording === null && manual(next) !== undefined, 20000);
-    const file = manual(saved)!.filePath;
-
-    const { stdout } = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
-    const probed = JSON.parse(stdout) as {
-      format: { duration: string };
-      streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
-    };
+    const { file, probed } = await recordScreen(client, content.path, 3);
     const video = probed.streams.find((stream) => stream.codec_type === 'video')!;
     expect(video).to.deep.include({ codec_name: 'h264', width: 1280, height: 720 });
     const seconds = Number(probed.format.duration);
