@@ -125,7 +125,6 @@ describe(title, function () {
     expect(ready.captureEngine?.missing ?? [], 'the service runs an ffmpeg with PulseAudio').to.not.include('no PulseAudio input');
 
     // Default settings: no device chosen, separate tracks off.
-    // Default settings: no device chosen, separate tracks off.
     const { recording, file, probed } = await recordScreen(client, content.path, 3, async () => {
       // The game comes first: the recording's ffmpeg (the one writing into this suite's data folder) runs below normal priority.
       const encoders = (await processesMentioning(data.path)).filter((line) => /^\d+: \S*ffmpeg /.test(line));
