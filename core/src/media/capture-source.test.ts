@@ -226,6 +226,18 @@ describe('capture sources', () => {
         { map: '[t1]', name: 'Yeti' },
       ],
     });
+    expect(
+      audioTrackPlan(
+        0,
+        [
+          { name: 'Headset', volume: 1 },
+          { name: 'Yeti', volume: 1 },
+        ],
+        false,
+        true,
+      ).filter,
+      'devices opened in reverse order',
+    ).to.match(/^\[1:a\]aformat=[^;]*\[m0\];\[0:a\]aformat=[^;]*\[m1\];/);
     expect(audioTrackPlan(3, [{ name: 'Mic', volume: 0.8 }], false).filter).to.equal(
       '[3:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=0.8[m0];[m0]anull[mix]',
     );
@@ -253,7 +265,10 @@ describe('capture sources', () => {
       '-i',
       source,
     ];
-    expect(inputs.args.slice(0, 20)).to.deep.equal([...pulse('sink.headset.monitor'), ...pulse('mic.usb')]);
+    expect(inputs.args.slice(0, 20), 'the speakers open last, just before the screen').to.deep.equal([
+      ...pulse('mic.usb'),
+      ...pulse('sink.headset.monitor'),
+    ]);
     expect(inputs.args.slice(20, 23)).to.deep.equal(['-thread_queue_size', '8', '-f']);
     expect(inputs.args.slice(-2)).to.deep.equal([
       '-filter_complex',
@@ -263,6 +278,7 @@ describe('capture sources', () => {
           { name: 'Headset', volume: 1 },
           { name: 'Yeti', volume: 1 },
         ],
+        true,
         true,
       ).filter!,
     ]);

@@ -194,13 +194,15 @@ export class ScreenCaptureSource implements CaptureSource {
       };
     }
     // Two devices mixed cannot be told apart later: each gets its own track too, so clips can mute or balance them.
-    const plan = audioTrackPlan(0, devices, devices.length > 1 || (request.separateAudioTracks ?? false));
-    // The devices open before the screen. ffmpeg lines inputs up by their first timestamps, and an audio
-    // device stamps what it heard since it was opened (a PulseAudio input takes up to 2 s to open, each
-    // in turn): opened after the screen, the sound started that much before the picture and played early.
+    const plan = audioTrackPlan(0, devices, devices.length > 1 || (request.separateAudioTracks ?? false), true);
+    // The devices open before the screen, in reverse order (the speakers, whose sound goes with the
+    // picture, last). ffmpeg lines inputs up by their first timestamps, and a sound device stamps what
+    // it heard since it opened (a PulseAudio input takes up to 2 s to open, one after the other): after
+    // the screen it played early by its opening time; before it, it plays late by the time the inputs
+    // after it take to open.
     return {
       args: [
-        ...devices.flatMap((device) => audioInputArgs(audioInput!, device.source)),
+        ...devices.toReversed().flatMap((device) => audioInputArgs(audioInput!, device.source)),
         ...args,
         ...(plan.filter ? ['-filter_complex', plan.filter] : []),
       ],
@@ -327,22 +329,24 @@ export function chooseAudioDevices(
 
 /**
  * Track 0 is the full mix (each device at its volume, summed); with separate tracks, one track per
- * device follows (also at its volume). Inputs `firstInput`… are the devices, in order. One device
- * at full volume without separate tracks needs no filter at all.
+ * device follows (also at its volume). Inputs `firstInput`… are the devices, in order, or in reverse
+ * order with `reversed`. One device at full volume without separate tracks needs no filter at all.
  */
 export function audioTrackPlan(
   firstInput: number,
   devices: readonly Pick<ChosenAudioDevice, 'name' | 'volume'>[],
   separate: boolean,
+  reversed = false,
 ): { filter?: string; tracks: AudioTrack[] } {
   if (devices.length === 0) throw new Error('audioTrackPlan needs at least one device');
   if (devices.length === 1 && devices[0]!.volume === 1 && !separate) {
     return { tracks: [{ map: `${firstInput}:a`, name: FULL_MIX_TRACK }] };
   }
+  const input = (index: number) => firstInput + (reversed ? devices.length - 1 - index : index);
   const chains = devices.map((device, index) => {
     const volume = device.volume === 1 ? '' : `,volume=${formatVolume(device.volume)}`;
     const outputs = separate ? `,asplit=2[m${index}][t${index}]` : `[m${index}]`;
-    return `[${firstInput + index}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${volume}${outputs}`;
+    return `[${input(index)}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${volume}${outputs}`;
   });
   const mixInputs = devices.map((_, index) => `[m${index}]`).join('');
   // amix divides by the number of inputs; scaling back makes the mix the plain sum, as OBS does.

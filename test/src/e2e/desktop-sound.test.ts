@@ -79,6 +79,29 @@ async function decodeTrack(file: string, track: number, start: number, seconds: 
 
 const decibels = (ratio: number) => 20 * Math.log10(ratio);
 
+/** Seconds into the file where the picture first turns white (its brightness at 100 frames a second). */
+async function whiteFrom(file: string): Promise<number> {
+  const brightness = await new Promise<Buffer>((resolve, reject) => {
+    execFile(
+      ffmpegPath(),
+      ['-v', 'error', '-i', file, '-map', '0:v', '-vf', 'fps=100,scale=1:1,format=gray', '-f', 'rawvideo', '-'],
+      { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+  });
+  return brightness.findIndex((value) => value > 200) / 100;
+}
+
+/** Seconds into `samples` where the `frequency` tone was last heard (10 ms windows, a tenth of its loudest). */
+function toneUntil(samples: Float32Array, frequency: number): number {
+  const window = SAMPLE_RATE / 100;
+  const levels = Array.from({ length: Math.floor(samples.length / window) }, (_, index) =>
+    amplitudeAt(samples.subarray(index * window, (index + 1) * window), frequency),
+  );
+  const loudest = Math.max(...levels);
+  return (levels.findLastIndex((level) => level > loudest / 10) + 1) / 100;
+}
+
 const skipReason = missingTool();
 const title = skipReason ? `desktop sound (skipped: ${skipReason})` : 'desktop sound (Xvfb + a private PulseAudio server)';
 
@@ -125,11 +148,17 @@ describe(title, function () {
     expect(ready.captureEngine?.missing ?? [], 'the service runs an ffmpeg with PulseAudio').to.not.include('no PulseAudio input');
 
     // Default settings: no device chosen, separate tracks off.
-    const { recording, file, probed } = await recordScreen(client, content.path, 3, async () => {
+    const { recording, file, probed } = await recordScreen(client, content.path, 3, async (started) => {
       // The game comes first: the recording's ffmpeg (the one writing into this suite's data folder) runs below normal priority.
       const encoders = (await processesMentioning(data.path)).filter((line) => /^\d+: \S*ffmpeg /.test(line));
       expect(encoders, 'the recording ffmpeg').to.have.length(1);
       expect(await niceOf(Number(encoders[0]!.split(':')[0])), 'its nice value').to.be.at.least(10);
+      // 2 s in, at once: the screen turns white and the game falls silent. The file must show both at the same moment.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(started.startTime) + 2000 - Date.now())));
+      await Promise.all([
+        run(onPath('xsetroot')!, ['-solid', '#ffffff'], { env: { ...process.env, DISPLAY: screen!.display } }),
+        pulse!.silenceSpeakers(onPath('pactl')!),
+      ]);
     });
     expect(recording.audioTrackNames).to.deep.equal(['Full Mix', 'Speakers', 'Microphone']);
     const audio = probed.streams.filter((stream) => stream.codec_type === 'audio');
@@ -144,17 +173,20 @@ describe(title, function () {
     // device still adds the later ones' opening time (here up to 2 s each).
     expect(seconds, 'duration').to.be.within(2.5, 4.5);
 
-    // Per track: each tone's amplitude over the loudest quiet frequency, in dB, over 2 s from 0.5 s.
+    // Per track: each tone's amplitude over the loudest quiet frequency, in dB, from 0.3 s to 1.8 s (before the game falls silent).
     const measured = await Promise.all(
       audio.map(async (_, track) => {
-        const samples = await decodeTrack(file, track, 0.5, 2);
+        const samples = await decodeTrack(file, track, 0.3, 1.5);
         const floor = Math.max(...QUIET_HZ.map((frequency) => amplitudeAt(samples, frequency)), 1e-6);
         return { game: decibels(amplitudeAt(samples, GAME_HZ) / floor), voice: decibels(amplitudeAt(samples, VOICE_HZ) / floor) };
       }),
     );
     const [mix, speakers, microphone] = measured as [(typeof measured)[0], (typeof measured)[0], (typeof measured)[0]];
+    const pictureChange = await whiteFrom(file);
+    const silence = toneUntil(await decodeTrack(file, 1, 0, seconds), GAME_HZ);
     console.log(
-      `      recorded ${seconds.toFixed(2)} s; tone over the floor (dB), ${GAME_HZ} Hz / ${VOICE_HZ} Hz: mix ${mix.game.toFixed(0)} / ${mix.voice.toFixed(0)}, ` +
+      `      the picture turns white at ${pictureChange.toFixed(2)} s, the game falls silent at ${silence.toFixed(2)} s; ` +
+        `recorded ${seconds.toFixed(2)} s; tone over the floor (dB), ${GAME_HZ} Hz / ${VOICE_HZ} Hz: mix ${mix.game.toFixed(0)} / ${mix.voice.toFixed(0)}, ` +
         `speakers ${speakers.game.toFixed(0)} / ${speakers.voice.toFixed(0)}, microphone ${microphone.game.toFixed(0)} / ${microphone.voice.toFixed(0)}`,
     );
     const HEARD_DB = 30;
@@ -165,6 +197,8 @@ describe(title, function () {
     expect(microphone.game, 'microphone track: no game').to.be.below(ABSENT_DB);
     expect(mix.game, 'mix: the game tone').to.be.above(HEARD_DB);
     expect(mix.voice, 'mix: the voice').to.be.above(HEARD_DB);
+    expect(pictureChange, 'the picture turns white').to.be.above(0);
+    expect(silence - pictureChange, 'the game sound against the picture (s)').to.be.within(-0.3, 0.3);
     expect(client.schemaViolations).to.deep.equal([]);
   });
 });

@@ -1,14 +1,19 @@
 // A private PulseAudio server for one suite: its own folders and socket, so it neither sees nor
 // disturbs a sound server of the machine. The speakers (a null sink) play one tone and the
 // microphone (a real, non-monitor source) hears another, both the defaults, for as long as it runs.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 export interface PulseServer {
   /** `PULSE_SERVER` for clients: `unix:<socket>`. */
   readonly address: string;
+  /** Ends the speakers' tone (unloads its `module-sine`) with `pactl`. */
+  silenceSpeakers(pactl: string): Promise<void>;
   /** Ends the server and waits for it. */
   stop(): Promise<void>;
 }
@@ -82,7 +87,18 @@ export async function startPulseServer(pulseaudio: string, folder: string, tones
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { address: `unix:${socket}`, stop: () => ended(server) };
+  const address = `unix:${socket}`;
+  return {
+    address,
+    async silenceSpeakers(pactl) {
+      const options = { env: { ...process.env, PULSE_SERVER: address } };
+      const { stdout } = await run(pactl, ['list', 'short', 'modules'], options);
+      const tone = stdout.split('\n').find((line) => /\tmodule-sine\tsink=speakers /.test(line));
+      if (!tone) throw new Error(`no tone plays into the speakers:\n${stdout}`);
+      await run(pactl, ['unload-module', tone.split('\t')[0]!], options);
+    },
+    stop: () => ended(server),
+  };
 }
 
 /** SIGTERM, then SIGKILL after 3 s; resolves when the process is gone. */
