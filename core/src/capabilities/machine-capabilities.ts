@@ -1,14 +1,18 @@
 // What this machine can record with: its displays, audio devices and GPU, and the video encoders the
 // ffmpeg build offers here (State shows them). Detected once at start-up (the ffmpeg toolbox is loaded
 // then, with a dialog when there is none) and again after a device change.
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
+import { describeCapture, type CaptureDescription } from '../media/capture-in-use.js';
+import { planCapture, type CaptureMachine } from '../media/capture-plan.js';
 import { FfmpegToolbox, type FfmpegBuild } from '../media/ffmpeg-toolbox.js';
-import type { CaptureCapabilities, CaptureCapabilitiesProvider } from '../media/capture-source.js';
+import { chooseCaptureSource, type CaptureCapabilities, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
+import { captureFormat } from '../media/session-encoding.js';
 import { detectAudioDevices, NO_AUDIO_DEVICES, type AudioDevices } from '../platform/audio-devices.js';
 import { detectDisplays, maxDisplayHeight, type DetectedDisplay } from '../platform/displays.js';
-import { detectGpu, type GpuInfo } from '../platform/gpu.js';
-import type { CaptureEngineInfo, Codec } from '../protocol/index.js';
+import { detectGpu, detectRenderNodes, type GpuInfo } from '../platform/gpu.js';
+import type { CaptureEngineInfo, Codec, Settings } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
 import { Notifier } from '../notices/notifier.js';
@@ -44,6 +48,8 @@ const DOWNLOAD_FOLDER = 'capture-engine';
 export class MachineCapabilities implements CaptureCapabilitiesProvider {
   private starting: Promise<void> | undefined;
   private devices: SystemDevices = { displays: [], audio: NO_AUDIO_DEVICES, gpu: { vendor: 'Unknown', computeCapability: 0 } };
+  /** Linux render nodes, for VAAPI. */
+  private renderNodes: readonly string[] = [];
   private readonly logger: Logger;
   readonly events = new TypedEvents<MachineCapabilityEvents>();
 
@@ -87,7 +93,38 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
   /** What capture source selection needs; undefined until the ffmpeg build was probed. */
   captureCapabilities(): CaptureCapabilities | undefined {
     const probe = this.toolbox.probe;
-    return probe ? { inputFormats: probe.inputFormats, displays: this.devices.displays, audio: this.devices.audio } : undefined;
+    if (!probe) return undefined;
+    // The hardware encoders offered here are the ones whose start-up test encode passed.
+    const testedEncoders = new Set(this.toolbox.codecs.filter((codec) => codec.isHardwareEncoder).map((codec) => codec.internalEncoderId));
+    return {
+      inputFormats: probe.inputFormats,
+      displays: this.devices.displays,
+      audio: this.devices.audio,
+      planCapture: (request) => planCapture({ ...request, machine: this.captureMachine(), build: probe, testedEncoders }),
+    };
+  }
+
+  /** What the next recording with `settings` (no game's overrides) would record with; null until the ffmpeg build was probed. */
+  nextCapture(settings: Readonly<Settings>): CaptureDescription | null {
+    const capabilities = this.captureCapabilities();
+    if (!capabilities) return null;
+    const format = captureFormat(settings.resolution, settings.frameRate, this.maxDisplayHeight);
+    const { source } = chooseCaptureSource(this.toolbox.environment, capabilities);
+    const plan = source.plan?.({ ...format, display: settings.selectedDisplay, encoding: { ...settings, ...format } });
+    return describeCapture(source.name, plan, settings, this.toolbox.codecs);
+  }
+
+  private captureMachine(): CaptureMachine {
+    const { platform, variables } = this.toolbox.environment;
+    const { displays, gpu } = this.devices;
+    return {
+      platform,
+      variables,
+      renderNodes: this.renderNodes,
+      gpuVendors: gpu.vendor === 'Unknown' ? [] : [gpu.vendor],
+      displays,
+      cores: availableParallelism(),
+    };
   }
 
   /** Detects displays and audio devices again (after a device change) and announces them (`devicesDetected`). */
@@ -124,6 +161,7 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
         type: 'error',
       });
     const [displays, gpu] = await displaysAndGpu;
+    this.renderNodes = environment.platform === 'linux' || environment.platform === 'freebsd' ? await detectRenderNodes() : [];
     const audio = await this.tolerant('audio devices', this.detectAudio(), NO_AUDIO_DEVICES);
     this.devices = { displays, audio, gpu };
     this.logger.info('capture devices', {

@@ -8,7 +8,9 @@ import { currentEnvironment, type Environment } from '../platform/data-folders.j
 import { findDisplay, type DetectedDisplay } from '../platform/displays.js';
 import type { DeviceSetting, Display } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import type { CapturePlan, CapturePlanRequest, NoScreenCapture } from './capture-plan.js';
 import { fileInput } from './file-input.js';
+import type { VideoEncoderSettings } from './video-encoder.js';
 
 export interface CaptureFormat {
   width: number;
@@ -28,6 +30,8 @@ export interface CaptureRequest extends CaptureFormat {
   outputVolume?: number;
   /** `settings.enableSeparateAudioTracks`: track 0 the mix, then one track per device, even for one device (two or more always get theirs). */
   separateAudioTracks?: boolean;
+  /** The recording's video settings at its output size: a screen source plans its grab and encode from them (`planCapture`). */
+  encoding?: VideoEncoderSettings;
 }
 
 export interface AudioTrack {
@@ -50,6 +54,8 @@ export interface CaptureInputs {
   captureSize?: { width: number; height: number };
   /** The audio tracks in output order, never empty (silence when no device can be heard); track 0 is the full mix. */
   audioTracks: AudioTrack[];
+  /** The planned picture path (grab, filters, encoder) the encode takes; absent: the settings' encoder as it is (the test pattern). */
+  plan?: CapturePlan;
 }
 
 export interface CaptureSource {
@@ -57,7 +63,12 @@ export interface CaptureSource {
   readonly name: string;
   /** Inputs that deliver the picture and sound in real time. */
   inputs(request: CaptureRequest): CaptureInputs;
+  /** The picture path a recording with `request.encoding` takes; undefined where nothing is planned (the test pattern). */
+  plan?(request: CaptureRequest): CapturePlan | undefined;
 }
+
+/** Plans a recording's picture path from this machine's facts (`MachineCapabilities`). */
+export type CapturePlanner = (request: Pick<CapturePlanRequest, 'settings' | 'display'>) => CapturePlan | NoScreenCapture;
 
 export const TONE_FREQUENCY_HZ = 440;
 export const AUDIO_SAMPLE_RATE = 48_000;
@@ -167,6 +178,8 @@ export interface ScreenCaptureContext {
   audioInput?: AudioBackend;
   /** `$DISPLAY`, for x11grab. */
   x11Display?: string;
+  /** Without one (tests), the grabber's own input and the settings' encoder. */
+  planCapture?: CapturePlanner;
   logger?: Logger;
 }
 
@@ -181,7 +194,8 @@ export class ScreenCaptureSource implements CaptureSource {
   inputs(request: CaptureRequest): CaptureInputs {
     const { grabber, audioInput } = this.context;
     const display = findDisplay(this.context.displays, request.display);
-    const args = screenInputArgs(grabber, request.frameRate, display, this.context.displays, this.context.x11Display);
+    const picture = this.plan(request);
+    const args = picture?.grabArgs ?? screenInputArgs(grabber, request.frameRate, display, this.context.displays, this.context.x11Display);
     const { devices, missing } = audioInput ? chooseAudioDevices(request, this.context.audio) : { devices: [], missing: [] };
     if (missing.length > 0)
       this.context.logger?.warn('audio devices in the settings are not connected: recording without them', { missing });
@@ -191,6 +205,7 @@ export class ScreenCaptureSource implements CaptureSource {
         video: '0:v',
         ...size(display),
         audioTracks: [{ map: '1:a', name: FULL_MIX_TRACK }],
+        ...(picture ? { plan: picture } : {}),
       };
     }
     // Two devices mixed cannot be told apart later: each gets its own track too, so clips can mute or balance them.
@@ -209,7 +224,17 @@ export class ScreenCaptureSource implements CaptureSource {
       video: `${devices.length}:v`,
       ...size(display),
       audioTracks: plan.tracks,
+      ...(picture ? { plan: picture } : {}),
     };
+  }
+
+  /** The plan, when it grabs with this source's grabber (ddagrab, where the build has it, instead of gdigrab). */
+  plan(request: CaptureRequest): CapturePlan | undefined {
+    const { grabber, planCapture } = this.context;
+    if (!request.encoding || !planCapture) return undefined;
+    const plan = planCapture({ settings: request.encoding, display: request.display ?? null });
+    if (plan.grabber === null) return undefined;
+    return plan.grabber === grabber || (plan.grabber === 'ddagrab' && grabber === 'gdigrab') ? plan : undefined;
   }
 }
 
@@ -371,6 +396,8 @@ export interface CaptureCapabilities {
   inputFormats: ReadonlySet<string>;
   displays: readonly DetectedDisplay[];
   audio: AudioDevices;
+  /** Plans the picture path of a screen recording; absent until the build was probed. */
+  planCapture?: CapturePlanner;
 }
 
 /** Who knows the capabilities: the machine's capabilities service, registered under `CAPTURE_CAPABILITIES`. */
@@ -437,6 +464,7 @@ export function chooseCaptureSource(
       displays: capabilities?.displays ?? [],
       audio,
       x11Display: variables.DISPLAY ?? ':0',
+      ...(capabilities?.planCapture ? { planCapture: capabilities.planCapture } : {}),
       ...(audioInput ? { audioInput } : {}),
       ...(logger ? { logger } : {}),
     }),

@@ -476,10 +476,11 @@ function realPath(file: string): string {
  */
 export async function probeBuild(run: CommandRunner, ffmpegPath: string, knownVersion?: string): Promise<BuildProbe> {
   const ask = (option: string) => run(ffmpegPath, ['-hide_banner', option]);
-  const [version, encoders, devices, filters, hwaccels] = await Promise.all([
+  const [version, encoders, devices, demuxers, filters, hwaccels] = await Promise.all([
     knownVersion === undefined ? ask('-version') : undefined,
     ask('-encoders'),
     ask('-devices'),
+    ask('-demuxers'),
     ask('-filters'),
     ask('-hwaccels'),
   ]);
@@ -488,22 +489,32 @@ export async function probeBuild(run: CommandRunner, ffmpegPath: string, knownVe
     version: version?.stdout ?? '',
     encoders: encoders.stdout,
     devices: devices?.stdout ?? '',
+    demuxers: demuxers?.stdout ?? '',
     filters: filters?.stdout ?? '',
     hwaccels: hwaccels?.stdout ?? '',
   });
   return knownVersion === undefined ? probe : { ...probe, version: knownVersion };
 }
 
-/** What the build can do, from the text of its listings (`-version`, `-encoders`, `-devices`, `-filters`, `-hwaccels`). */
+/** The screen and sound inputs Keyframe opens, on any platform. */
+const CAPTURE_INPUTS: ReadonlySet<string> = new Set(Object.values(PLATFORM_CAPTURE_INPUTS).flat());
+
+/**
+ * What the build can do, from the text of its listings (`-version`, `-encoders`, `-devices`, `-demuxers`,
+ * `-filters`, `-hwaccels`). A capture input counts when either `-devices` or `-demuxers` lists it: Windows
+ * builds of 2018 (what `@ffmpeg-installer/win32-x64` ships) leave gdigrab out of `-devices`.
+ */
 export function probeFromListings(listings: {
   version: string;
   encoders: string;
   devices: string;
+  demuxers?: string;
   filters: string;
   hwaccels?: string;
 }): BuildProbe {
   const filters = parseFilters(listings.filters);
   const inputFormats = new Set(parseInputDevices(listings.devices));
+  for (const name of parseDemuxers(listings.demuxers ?? '')) if (CAPTURE_INPUTS.has(name)) inputFormats.add(name);
   if (filters.has('ddagrab')) inputFormats.add('ddagrab');
   return {
     version: parseVersion(listings.version) ?? 'unknown',
@@ -532,6 +543,14 @@ export function parseEncoders(text: string): EncoderListing[] {
 }
 
 /** `-devices` rows with demuxing: ` D  x11grab  X11 screen capture`; `video4linux2,v4l2` gives both names. */
+/** `-demuxers` rows: ` D  gdigrab   GDI API …`, since 7.0 with a device column: ` D d gdigrab`. */
+export function parseDemuxers(text: string): string[] {
+  return text.split(/\r?\n/).flatMap((line) => {
+    const match = /^\s?D[E. ]?(?:\s+d)?\s+(\S+)/.exec(line);
+    return match && match[1] !== '=' ? match[1]!.split(',') : [];
+  });
+}
+
 export function parseInputDevices(text: string): string[] {
   return text.split(/\r?\n/).flatMap((line) => {
     const match = /^\s?(D)([E ])\s+(\S+)\s/.exec(line);
@@ -565,7 +584,8 @@ export function listedProfiles(probe: Pick<BuildProbe, 'encoders'>): EncoderProf
   return ENCODER_PROFILES.filter((entry) => listed.has(entry.id) && !(entry.id === 'libaom-av1' && listed.has('libsvtav1')));
 }
 
-const TEST_ENCODE_SETTINGS: VideoEncoderSettings = {
+/** The settings of the start-up test encode: the defaults (hardware, VBR 4–8 Mb/s). */
+export const TEST_ENCODE_SETTINGS: VideoEncoderSettings = {
   encoder: 'gpu',
   codec: null,
   rateControl: 'VBR',

@@ -4,6 +4,7 @@
 // segments, the preview's low-rate JPEG frames and the raw frames of on-screen text recognition all
 // come from that one ffmpeg run.
 import type { Codec, Settings } from '../protocol/index.js';
+import type { CapturePlan } from './capture-plan.js';
 import type { CaptureFormat, CaptureInputs } from './capture-source.js';
 import { videoEncoderArgs, type VideoEncoderSettings } from './video-encoder.js';
 
@@ -95,11 +96,13 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
     '-map',
     inputs.video,
     ...inputs.audioTracks.flatMap((track) => ['-map', track.map]),
-    ...videoEncoderArgs(video, codecs, {
-      live: true,
-      ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}),
-      ...(inputs.flatPicture ? { flatPicture: true } : {}),
-    }),
+    ...(inputs.plan
+      ? plannedVideoArgs(inputs.plan, inputs.videoFilter)
+      : videoEncoderArgs(video, codecs, {
+          live: true,
+          ...(inputs.videoFilter ? { sourceFilter: inputs.videoFilter } : {}),
+          ...(inputs.flatPicture ? { flatPicture: true } : {}),
+        })),
     '-c:a',
     'aac',
     '-b:a',
@@ -148,10 +151,19 @@ export function recordingEncodingArgs({ inputs, video, codecs = [], outputs, aud
   }
   // Every output of the picture takes the source's filter: ffmpeg feeds first the output that is
   // furthest behind, so one left on other timestamps would starve the rest (the sound, then the file).
-  if (frames) args.push(...framesOutputArgs(inputs.video, frames, inputs.videoFilter));
-  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames, inputs.videoFilter));
+  const cpuFilter = filterChain([inputs.videoFilter, ...(inputs.plan?.cpuFilters ?? [])]);
+  if (frames) args.push(...framesOutputArgs(inputs.video, frames, cpuFilter));
+  if (screenFrames) args.push(...screenFramesOutputArgs(inputs.video, screenFrames, cpuFilter));
   return args;
 }
+
+/** The planned picture path: its filters (after the source's own) and its encoder's options. */
+export function plannedVideoArgs(plan: Pick<CapturePlan, 'videoFilters' | 'encoderArgs'>, sourceFilter?: string): string[] {
+  const filters = filterChain([sourceFilter, ...plan.videoFilters]);
+  return [...(filters ? ['-vf', filters] : []), ...plan.encoderArgs];
+}
+
+const filterChain = (filters: readonly (string | undefined)[]) => filters.filter(Boolean).join(',') || undefined;
 
 /**
  * Names the audio tracks: `title` for containers that have it, `handler_name` for MP4, where

@@ -80,6 +80,8 @@ export interface VideoEncoderOptions {
   sourceFilter?: string;
   /** A live encode of the flat test pattern (`CaptureInputs.flatPicture`): x264 takes its cheapest preset. */
   flatPicture?: boolean;
+  /** A software encoder's thread count (`-threads`); unset, the encoder's own choice. */
+  threads?: number;
 }
 
 export const DEFAULT_VAAPI_DEVICE = '/dev/dri/renderD128';
@@ -126,8 +128,6 @@ export function videoEncoderArgs(settings: VideoEncoderSettings, available: read
 
 /** The arguments for one known encoder, whether or not this machine has it (tables, test encodes). */
 export function encoderArgs(entry: EncoderProfile, settings: VideoEncoderSettings, options: VideoEncoderOptions = {}): string[] {
-  const frameRate = Math.max(1, Math.round(settings.frameRate));
-  const gop = String(frameRate);
   const vaapi = entry.family === 'vaapi';
   const filters = [
     ...(options.sourceFilter ? [options.sourceFilter] : []),
@@ -137,11 +137,29 @@ export function encoderArgs(entry: EncoderProfile, settings: VideoEncoderSetting
   return [
     ...(vaapi ? ['-vaapi_device', options.vaapiDevice ?? DEFAULT_VAAPI_DEVICE] : []),
     ...(filters.length > 0 ? ['-vf', filters.join(',')] : []),
+    ...encoderCodecArgs(entry, settings, { ...options, pixelFormat: !vaapi }),
+  ];
+}
+
+/**
+ * The encoder's own options, without the picture's filters: frame rate, codec, preset, rate control,
+ * keyframes, and the pixel format unless `pixelFormat` is false (frames that are already on the GPU
+ * keep the format their filters gave them).
+ */
+export function encoderCodecArgs(
+  entry: EncoderProfile,
+  settings: VideoEncoderSettings,
+  options: VideoEncoderOptions & { pixelFormat?: boolean } = {},
+): string[] {
+  const frameRate = Math.max(1, Math.round(settings.frameRate));
+  const gop = String(frameRate);
+  return [
     '-r',
     String(frameRate),
     '-c:v',
     entry.id,
     ...presetArgs(entry.family, options),
+    ...(options.threads && !entry.hardware ? ['-threads', String(options.threads)] : []),
     ...rateControlArgs(entry.family, settings),
     '-g',
     gop,
@@ -149,12 +167,12 @@ export function encoderArgs(entry: EncoderProfile, settings: VideoEncoderSetting
     gop,
     ...(options.live ? ['-force_key_frames', 'expr:gte(t,n_forced)'] : []),
     ...KEYFRAME_EXTRAS[entry.family],
-    ...(vaapi ? [] : ['-pix_fmt', entry.family === 'qsv' ? 'nv12' : 'yuv420p']),
+    ...(options.pixelFormat === false ? [] : ['-pix_fmt', entry.family === 'qsv' ? 'nv12' : 'yuv420p']),
   ];
 }
 
 /** Scale into width×height keeping the aspect ratio; pad the rest black. */
-const fitFilter = (width: number, height: number) =>
+export const fitFilter = (width: number, height: number) =>
   `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,setsar=1`;
 
 /** Speed over size: the encoder has to keep up with a live game. */

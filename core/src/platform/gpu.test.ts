@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   detectGpu,
+  detectRenderNodes,
   parseComputeCapability,
   parseMacGraphics,
   parseWindowsControllers,
@@ -93,6 +94,18 @@ describe('GPU detection', () => {
         }),
       ),
     ).to.deep.equal(['Intel', 'AMD']);
+  });
+
+  it('lists the render nodes VAAPI can open, in number order, and none without a dri folder', async () => {
+    const dev = await mkdtemp(path.join(os.tmpdir(), 'keyframe-dev-'));
+    try {
+      await mkdir(path.join(dev, 'dri'));
+      for (const name of ['renderD129', 'card0', 'renderD128', 'by-path']) await writeFile(path.join(dev, 'dri', name), '');
+      expect(await detectRenderNodes(dev)).to.deep.equal([path.join(dev, 'dri', 'renderD128'), path.join(dev, 'dri', 'renderD129')]);
+      expect(await detectRenderNodes(path.join(dev, 'missing'))).to.deep.equal([]);
+    } finally {
+      await rm(dev, { recursive: true, force: true });
+    }
   });
 
   it('maps ids, names and nvidia-smi output', () => {

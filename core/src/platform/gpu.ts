@@ -22,7 +22,7 @@ export interface GpuDetectionOptions {
 const PCI_VENDORS: Record<string, GpuVendor> = { '0x10de': 'Nvidia', '0x1002': 'AMD', '0x8086': 'Intel' };
 
 /** A discrete GPU is the one to encode with: NVIDIA is always one, AMD usually, Intel rarely. */
-const VENDOR_PREFERENCE: readonly GpuVendor[] = ['Nvidia', 'AMD', 'Intel'];
+export const VENDOR_PREFERENCE: readonly GpuVendor[] = ['Nvidia', 'AMD', 'Intel'];
 
 export async function detectGpu(run: CommandRunner, environment: Environment, options: GpuDetectionOptions = {}): Promise<GpuInfo> {
   let vendors: GpuVendor[] = [];
@@ -75,6 +75,14 @@ async function pciDisplayVendors(sysfsRoot: string): Promise<GpuVendor[]> {
     cards.map((card) => readFile(path.join(drm, card, 'device', 'vendor'), 'utf8').then(vendorFromPciId, () => 'Unknown' as const)),
   );
   return vendors.filter((vendor) => vendor !== 'Unknown');
+}
+
+/** Linux render nodes (`/dev/dri/renderD128` …) a VAAPI encode can open, in number order; none where there is no `dri` folder. */
+export async function detectRenderNodes(devRoot = '/dev'): Promise<string[]> {
+  const dri = path.join(devRoot, 'dri');
+  const names = (await readdir(dri).catch(() => [] as string[])).filter((name) => /^renderD\d+$/.test(name));
+  const number = (name: string) => Number(name.slice('renderD'.length));
+  return names.sort((a, b) => number(a) - number(b)).map((name) => path.join(dri, name));
 }
 
 const WINDOWS_CONTROLLERS_SCRIPT =

@@ -172,6 +172,30 @@ export const CaptureEngineInfo = Type.Object({
 });
 export type CaptureEngineInfo = Static<typeof CaptureEngineInfo>;
 
+export const CAPTURE_METHODS = ['ddagrab', 'gdigrab', 'x11grab', 'avfoundation', 'synthetic'] as const;
+export const CAPTURE_IN_USE_OF = ['current', 'last', 'next'] as const;
+
+export const CaptureInUse = Type.Object({
+  of: StringEnum(CAPTURE_IN_USE_OF, {
+    description: 'Which recording this describes: the `current` one, the `last` one, or (before the first) the one the `next` would be',
+  }),
+  method: StringEnum(CAPTURE_METHODS, { description: 'How the picture is grabbed; `synthetic`: a test pattern, not the screen' }),
+  encoder: Type.String({ description: 'The ffmpeg encoder (`Codec.internalEncoderId`)' }),
+  encoderName: Type.String({ description: 'Its name for people (`Codec.friendlyName`)' }),
+  hardwareEncode: Type.Boolean({ description: 'The GPU encodes' }),
+  hardwareGrab: Type.Boolean({ description: 'The grabbed picture stays in GPU memory (ddagrab)' }),
+  reasons: Type.Array(Type.String(), { description: 'Each choice of the path (screen, encoder, filters, threads) and why, for people' }),
+  notUsed: Type.Array(
+    Type.Object({
+      requested: Type.String({ description: 'What the settings or the platform asked for (an encoder id, `ddagrab`)' }),
+      used: Type.String({ description: 'What is used instead' }),
+      reason: Type.String(),
+    }),
+    { description: 'What was wanted but not used, and why' },
+  ),
+});
+export type CaptureInUse = Static<typeof CaptureInUse>;
+
 export const ContentHash = Type.String({
   pattern: '^[0-9a-f]{64}$',
   description: "SHA-256 of the package's files, lowercase hex (docs/writing-an-integration.md §10)",
@@ -315,6 +339,11 @@ export const State = Type.Object({
   }),
   captureEngine: Nullable(CaptureEngineInfo, {
     description: 'Extension: the ffmpeg in use and what it cannot do here; null until it is loaded and when there is none',
+  }),
+  captureInUse: Nullable(CaptureInUse, {
+    description:
+      'Extension: the capture method and encoder really used by the current recording, else the last one, else the ones the next ' +
+      'would use, with why a requested one is not; null until the capture engine is loaded',
   }),
 });
 export type State = Static<typeof State>;

@@ -12,7 +12,7 @@ import { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH, FRAMES_PIPE, RecordingFrames } f
 import { ReplayBuffer, SEGMENT_SECONDS } from '../media/replay-buffer.js';
 import { SCREEN_FRAME_RATE, SCREEN_FRAMES_PIPE, ScreenFrames, screenFrameSize } from '../feeds/screen-text/screen-frames.js';
 import { captureFormat, recordingEncodingArgs } from '../media/session-encoding.js';
-import { chooseVideoCodec } from '../media/video-encoder.js';
+import { describeCapture, type CaptureDescription } from '../media/capture-in-use.js';
 import { copyDeletedOpenFile } from '../platform/deleted-file.js';
 import type { Bookmark, RecordingMode } from '../protocol/index.js';
 import type { EffectiveRecordingSettings } from '../settings/effective-settings.js';
@@ -70,6 +70,8 @@ interface Media {
   readonly audioTrackNames: readonly string[];
   readonly frames: RecordingFrames;
   readonly screenFrames: ScreenFrames | undefined;
+  /** What it really records with, and why (State `captureInUse`). */
+  readonly capture: CaptureDescription;
 }
 
 export type RecordingStatus = 'starting' | 'running' | 'finishing';
@@ -185,7 +187,9 @@ export class Recording {
       const { settings, plan } = this;
       const format = captureFormat(settings.resolution, settings.frameRate, parts.maxDisplayHeight);
       const source = parts.captures.select();
-      const inputs = source.inputs(captureRequest(format, settings));
+      const video = { ...settings, ...format };
+      const inputs = source.inputs({ ...captureRequest(format, settings), encoding: video });
+      const capture = describeCapture(source.name, inputs.plan, settings, parts.toolbox.codecs);
       const spawnedAt = new Date();
       const stamp = fileStamp(spawnedAt);
       if (plan.mode !== 'Buffer') {
@@ -218,7 +222,7 @@ export class Recording {
         belowNormalPriority: true,
         args: recordingEncodingArgs({
           inputs,
-          video: { ...settings, ...format },
+          video,
           codecs: parts.toolbox.codecs,
           outputs: {
             ...(this.#cacheFile ? { sessionPath: this.#cacheFile } : {}),
@@ -244,7 +248,8 @@ export class Recording {
         mode: plan.mode,
         source: source.name,
         ...format,
-        codec: chooseVideoCodec(settings, parts.toolbox.codecs).codec.internalEncoderId,
+        codec: capture.encoder,
+        capture: capture.reasons,
         rateControl: settings.rateControl,
         audioTracks: audioTrackNames,
         pid: process.pid,
@@ -252,7 +257,7 @@ export class Recording {
         ...(buffer ? { buffer: buffer.folder, bufferSeconds: plan.bufferSeconds, bufferMaxMegabytes: plan.bufferMaxMegabytes } : {}),
       });
       this.#startedAt = await firstFrame(process, frames, format.frameRate, spawnedAt);
-      this.#media = { process, tools, audioTrackNames, frames, screenFrames };
+      this.#media = { process, tools, audioTrackNames, frames, screenFrames, capture };
       this.#status = 'running';
     } catch (error) {
       await process?.kill();

@@ -88,6 +88,33 @@ export function projectCapabilities(capabilities: Pick<MachineCapabilities, 'eve
   return () => stops.forEach((stop) => stop());
 }
 
+/** The settings that change what the next recording records with. */
+const CAPTURE_SETTINGS: readonly (keyof Settings)[] = ['encoder', 'codec', 'rateControl', 'resolution', 'frameRate', 'selectedDisplay'];
+
+/**
+ * `State.captureInUse` before the first recording: what the next one would record with, from the
+ * machine and the settings. Once a recording started, the recorder's projection shows that one.
+ */
+export function projectNextCapture(
+  capabilities: Pick<MachineCapabilities, 'events' | 'nextCapture'>,
+  settings: Pick<SettingsStore, 'current' | 'onChange'>,
+  target: StateTarget,
+): () => void {
+  const publish = () => {
+    const shown = target.current.captureInUse;
+    if (shown && shown.of !== 'next') return;
+    const next = capabilities.nextCapture(settings.current);
+    const captureInUse = next && { of: 'next' as const, ...next };
+    if (JSON.stringify(captureInUse) !== JSON.stringify(shown)) target.update({ captureInUse });
+  };
+  const stops = [
+    capabilities.events.on('loaded', publish),
+    capabilities.events.on('devicesDetected', publish),
+    settings.onChange(publish, CAPTURE_SETTINGS),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
 /** `State.isCheckingForUpdates`. */
 export function projectUpdater(updater: Pick<Updater, 'events'>, target: StateTarget): () => void {
   return updater.events.on('checking', (checking) => target.update({ isCheckingForUpdates: checking }));

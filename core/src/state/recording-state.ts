@@ -21,7 +21,12 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
     ),
     events.on('startFailed', () => update({ preRecording: null })),
     // What the player waits to see goes out at once, not at the end of a burst.
-    events.on('started', (recording) => update({ preRecording: null, recording: toWireRecording(recording) }, 'prompt')),
+    events.on('started', (recording) =>
+      update(
+        { preRecording: null, recording: toWireRecording(recording), captureInUse: { of: 'current', ...recording.media.capture } },
+        'prompt',
+      ),
+    ),
     events.on('bookmarkAdded', ({ bookmark }) =>
       updateRecording(({ bookmarks }) => ({ bookmarks: [...bookmarks, bookmark.bookmark] }), 'prompt'),
     ),
@@ -34,7 +39,9 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
         duration: formatDuration((endedAt.getTime() - recording.startedAt.getTime()) / 1000),
       })),
     ),
-    events.on('stopped', () => update({ recording: null, preRecording: null }, 'prompt')),
+    events.on('stopped', ({ recording }) =>
+      update({ recording: null, preRecording: null, captureInUse: { of: 'last', ...recording.media.capture } }, 'prompt'),
+    ),
   ];
   return () => stops.forEach((stop) => stop());
 }

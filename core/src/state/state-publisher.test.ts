@@ -167,7 +167,7 @@ describe('StatePublisher', () => {
     const storage = new TypedEvents<StorageEvents>();
     const integrations = new TypedEvents<{ health: Record<string, IntegrationHealth>; packages: IntegrationPackage[] }>();
     publisher.follow({
-      capabilities: { events: capabilities },
+      capabilities: { events: capabilities, nextCapture: () => null },
       updater: { events: updater },
       storage: { events: storage },
       integrations: { events: integrations },

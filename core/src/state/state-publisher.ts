@@ -21,6 +21,7 @@ import {
   projectIntegrationSettings,
   projectLibrary,
   projectLoading,
+  projectNextCapture,
   projectSettings,
   projectStorage,
   projectUpdater,
@@ -55,6 +56,7 @@ export function initialState(cacheFolder: string): State {
     integrationPackages: [],
     loading: [],
     captureEngine: null,
+    captureInUse: null,
   };
 }
 
@@ -64,7 +66,7 @@ type StateListener = (state: Readonly<State>) => void;
 export interface StateSources {
   recorder: Pick<RecorderService, 'events'>;
   library: Pick<ContentLibrary, 'events'>;
-  capabilities: Pick<MachineCapabilities, 'events'>;
+  capabilities: Pick<MachineCapabilities, 'events' | 'nextCapture'>;
   updater: Pick<Updater, 'events'>;
   storage: Pick<StorageMonitor, 'events'>;
   settings: Pick<SettingsStore, 'current' | 'onChange'>;
@@ -99,6 +101,7 @@ export class StatePublisher {
       recorder && projectRecorder(recorder.events, this),
       library && projectLibrary(library, this),
       capabilities && projectCapabilities(capabilities, this),
+      capabilities && settings && projectNextCapture(capabilities, settings, this),
       updater && projectUpdater(updater, this),
       storage && projectStorage(storage, this),
       settings && projectSettings(settings, this),

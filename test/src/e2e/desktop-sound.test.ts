@@ -148,7 +148,7 @@ describe(title, function () {
     expect(ready.captureEngine?.missing ?? [], 'the service runs an ffmpeg with PulseAudio').to.not.include('no PulseAudio input');
 
     // Default settings: no device chosen, separate tracks off.
-    const { recording, file, probed } = await recordScreen(client, content.path, 3, async (started) => {
+    const { running, file, probed } = await recordScreen(client, content.path, 3, async (started) => {
       // The game comes first: the recording's ffmpeg (the one writing into this suite's data folder) runs below normal priority.
       const encoders = (await processesMentioning(data.path)).filter((line) => /^\d+: \S*ffmpeg /.test(line));
       expect(encoders, 'the recording ffmpeg').to.have.length(1);
@@ -160,7 +160,7 @@ describe(title, function () {
         pulse!.silenceSpeakers(onPath('pactl')!),
       ]);
     });
-    expect(recording.audioTrackNames).to.deep.equal(['Full Mix', 'Speakers', 'Microphone']);
+    expect(running.recording!.audioTrackNames).to.deep.equal(['Full Mix', 'Speakers', 'Microphone']);
     const audio = probed.streams.filter((stream) => stream.codec_type === 'audio');
     expect(audio.map((stream) => stream.tags?.handler_name)).to.deep.equal(['Full Mix', 'Speakers', 'Microphone']);
 

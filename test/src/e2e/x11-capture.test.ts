@@ -51,8 +51,26 @@ describe(title, function () {
     expect(state.hasLoadedCaptureEngine).to.equal(true);
     expect(state.displays).to.deep.equal([{ deviceName: 'screen', deviceId: 'screen', isPrimary: true, isHdr: false }]);
     expect(state.maxDisplayHeight).to.equal(720);
+    // What the next recording records with, and why not with the GPU: this machine has none.
+    expect(state.captureInUse).to.deep.include({
+      of: 'next',
+      method: 'x11grab',
+      encoder: 'libx264',
+      hardwareEncode: false,
+      hardwareGrab: false,
+    });
+    expect(state.captureInUse!.reasons[0]).to.equal(`screen: x11grab on ${screen!.display}`);
+    expect(state.captureInUse!.notUsed, 'the hardware encoder asked for, and why not').to.have.length(1);
+    expect(state.captureInUse!.notUsed[0]).to.deep.include({ used: 'libx264' });
+    expect(state.captureInUse!.notUsed[0]!.reason).to.match(/render node|test encode/);
 
-    const { file, probed } = await recordScreen(client, content.path, 3);
+    const { running, saved, file, probed } = await recordScreen(client, content.path, 3);
+    expect(running.captureInUse).to.deep.include({ of: 'current', method: 'x11grab', encoder: 'libx264' });
+    expect(
+      running.captureInUse!.reasons.filter((reason) => reason.startsWith('threads: ')),
+      'why x264 takes the threads it does',
+    ).to.have.length(1);
+    expect(saved.captureInUse).to.deep.include({ of: 'last', method: 'x11grab', encoder: 'libx264' });
     const video = probed.streams.find((stream) => stream.codec_type === 'video')!;
     expect(video).to.deep.include({ codec_name: 'h264', width: 1280, height: 720 });
     const seconds = Number(probed.format.duration);

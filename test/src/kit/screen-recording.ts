@@ -17,8 +17,10 @@ export interface ProbedStream {
 }
 
 export interface ScreenRecording {
-  /** `State.recording` once it runs. */
-  recording: Recording;
+  /** The State once it runs (`recording` set). */
+  running: State;
+  /** The State once the file is saved and listed. */
+  saved: State;
   file: string;
   /** ffprobe's `-show_format -show_streams`. */
   probed: { format: { duration: string }; streams: ProbedStream[] };
@@ -44,5 +46,5 @@ export async function recordScreen(
   const saved = await client.next('State', (next) => next.recording === null && manual(next) !== undefined, 20000);
   const file = manual(saved)!.filePath;
   const { stdout } = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
-  return { recording, file, probed: JSON.parse(stdout) as ScreenRecording['probed'] };
+  return { running, saved, file, probed: JSON.parse(stdout) as ScreenRecording['probed'] };
 }

@@ -40,6 +40,10 @@ describe('ui: settings page', function () {
       const resolution = page.getByTestId('setting-resolution');
       await resolution.waitFor({ timeout: SLOW_UI_MS });
       expect(await resolution.inputValue()).to.equal('720p');
+      // Under the encoder setting: what records, and why not the hardware encoder asked for (none works here).
+      const inUse = page.getByText('Hardware (GPU) requested — recording with H.264 (x264, CPU) from ');
+      await inUse.waitFor({ timeout: SLOW_UI_MS });
+      expect(await inUse.textContent()).to.match(/: (no working hardware encoder was found|.+failed its start-up test encode.*)$/);
       await ui.screenshot('settings-recording');
 
       await resolution.selectOption('1440p');

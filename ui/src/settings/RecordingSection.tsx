@@ -7,6 +7,7 @@ import {
   type Settings,
   type State,
 } from '@keyframe/core/protocol';
+import { captureInUseText } from './capture-in-use-text';
 import { NumberField, SelectField, SettingsGroup, SliderField, ToggleField } from './fields';
 import type { SectionProps } from './section-props';
 import { updateSettings } from './update-settings';
@@ -82,6 +83,7 @@ export function RecordingSection({ settings, state, connected }: SectionProps) {
         />
         <SelectField
           label="Encoder"
+          hint={captureInUseText(state.captureInUse, settings.encoder)}
           value={settings.encoder}
           options={[
             { value: 'gpu', label: 'Hardware (GPU)' },
