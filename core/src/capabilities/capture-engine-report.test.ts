@@ -56,14 +56,36 @@ const MAC_ENCODERS = ` V....D h264_videotoolbox    VideoToolbox H.264 Encoder (c
 const build = (source: FfmpegBuild['source'], version: string): FfmpegBuild => ({ source, version, path: '/opt/keyframe/ffmpeg' });
 
 describe('What the ffmpeg in use lacks (capture-engine-report)', () => {
-  it('Linux, the 2018 installer build: no PulseAudio input, no VAAPI, no NVENC; the fetch is the fix', () => {
+  it("Linux, the 2018 installer build: no PulseAudio input, no VAAPI, no NVENC; the fix is the distribution's ffmpeg, not the fetch", () => {
     const probe = probeOf(INSTALLER_LINUX_ENCODERS, INSTALLER_LINUX_DEVICES);
     expect(missingCapabilities(probe, 'linux')).to.deep.equal(['no PulseAudio input', 'no VAAPI encoder', 'no NVENC encoder']);
     const info = captureEngineInfo(build('installer-package', 'N-47683-g0e8eb07980-static'), probe, 'linux');
-    expect(info.fix).to.equal('run: npm run fetch-ffmpeg');
+    expect(info.fix).to.equal("install the distribution's ffmpeg (sudo apt install ffmpeg): Keyframe picks it up from PATH");
     expect(captureEngineLine(info)).to.equal(
       'Capture engine: ffmpeg N-47683-g0e8eb07980-static (@ffmpeg-installer, /opt/keyframe/ffmpeg) — this build has no PulseAudio input, ' +
-        'no VAAPI encoder, no NVENC encoder; for a current one run: npm run fetch-ffmpeg',
+        "no VAAPI encoder, no NVENC encoder; for one that has them install the distribution's ffmpeg (sudo apt install ffmpeg): " +
+        'Keyframe picks it up from PATH',
+    );
+  });
+
+  it("Linux, ffmpeg-static's build (no PulseAudio either) and one from FFMPEG_PATH: the distribution's ffmpeg as well", () => {
+    const probe = probeOf(INSTALLER_LINUX_ENCODERS, INSTALLER_LINUX_DEVICES);
+    expect(captureEngineInfo(build('ffmpeg-static', '6.0'), probe, 'linux').fix).to.equal(
+      "install the distribution's ffmpeg (sudo apt install ffmpeg): Keyframe picks it up from PATH",
+    );
+    expect(captureEngineInfo(build('environment', '6.0'), probe, 'linux').fix).to.equal(
+      'set FFMPEG_PATH to a full ffmpeg build (sudo apt install ffmpeg)',
+    );
+  });
+
+  it('Windows, the installer build: the fetch is the fix; ffmpeg-static lacking something: a full build', () => {
+    const probe = probeOf(OLD_WINDOWS_ENCODERS, WINDOWS_DEVICES);
+    expect(captureEngineInfo(build('installer-package', '4.1'), probe, 'win32').fix).to.equal('run: npm run fetch-ffmpeg');
+    expect(captureEngineLine(captureEngineInfo(build('installer-package', '4.1'), probe, 'win32'))).to.match(
+      /; for one that has them run: npm run fetch-ffmpeg$/,
+    );
+    expect(captureEngineInfo(build('ffmpeg-static', '6.1.1'), probe, 'win32').fix).to.equal(
+      'set FFMPEG_PATH to a full ffmpeg build (winget install ffmpeg)',
     );
   });
 

@@ -55,8 +55,10 @@ export function missingCapabilities(probe: Pick<BuildProbe, 'encoders' | 'inputF
 }
 
 /**
- * The engine in use for State. `fix` only when something is missing: fetching ffmpeg-static's build,
- * unless that build is the one in use (or the user chose one with FFMPEG_PATH): then a full one.
+ * The engine in use for State. `fix` only when something is missing. Windows and macOS: fetching
+ * ffmpeg-static's build, unless that build is the one in use (or the user chose one with
+ * FFMPEG_PATH): then a full one. Linux: the distribution's ffmpeg, found on PATH; ffmpeg-static's
+ * Linux build has no PulseAudio, VAAPI or NVENC either, so the fetch would not help there.
  */
 export function captureEngineInfo(
   build: FfmpegBuild,
@@ -66,16 +68,26 @@ export function captureEngineInfo(
   const missing = missingCapabilities(probe, platform);
   const info: CaptureEngineInfo = { source: build.source, path: build.path, version: build.version, missing };
   if (missing.length === 0) return info;
-  const fetchHelps = build.source !== 'ffmpeg-static' && build.source !== 'environment';
+  if (build.source === 'environment') return { ...info, fix: `set FFMPEG_PATH to a full ffmpeg build (${fullBuildAdvice(platform)})` };
+  if (DISTRIBUTION_BUILD_PLATFORMS.has(platform)) {
+    return { ...info, fix: `install the distribution's ffmpeg (${fullBuildAdvice(platform)}): Keyframe picks it up from PATH` };
+  }
   return {
     ...info,
-    fix: fetchHelps ? `run: ${FETCH_FFMPEG_COMMAND}` : `set FFMPEG_PATH to a full ffmpeg build (${fullBuildAdvice(platform)})`,
+    fix:
+      build.source === 'ffmpeg-static'
+        ? `set FFMPEG_PATH to a full ffmpeg build (${fullBuildAdvice(platform)})`
+        : `run: ${FETCH_FFMPEG_COMMAND}`,
   };
 }
+
+/** Where the distribution's ffmpeg has the platform's capture inputs and npm's builds do not. */
+const DISTRIBUTION_BUILD_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set(['linux', 'freebsd']);
 
 function fullBuildAdvice(platform: NodeJS.Platform): string {
   if (platform === 'win32') return 'winget install ffmpeg';
   if (platform === 'darwin') return 'brew install ffmpeg';
+  if (platform === 'freebsd') return 'sudo pkg install ffmpeg';
   return 'sudo apt install ffmpeg';
 }
 
@@ -87,11 +99,11 @@ const SOURCE_NAMES: Record<ToolSource, string> = {
   downloaded: 'downloaded',
 };
 
-/** `Capture engine: ffmpeg 4.1 (@ffmpeg-installer, /path) — this build has no PulseAudio input; for a current one run: npm run fetch-ffmpeg` */
+/** `Capture engine: ffmpeg 4.1 (@ffmpeg-installer, /path) — this build has no ddagrab (…); for one that has them run: npm run fetch-ffmpeg` */
 export function captureEngineLine(info: CaptureEngineInfo): string {
   const engine = `Capture engine: ffmpeg ${info.version} (${SOURCE_NAMES[info.source]}, ${info.path})`;
   if (info.missing.length === 0) return engine;
-  return `${engine} — this build has ${info.missing.join(', ')}${info.fix ? `; for a current one ${info.fix}` : ''}`;
+  return `${engine} — this build has ${info.missing.join(', ')}${info.fix ? `; for one that has them ${info.fix}` : ''}`;
 }
 
 /** The line for a service without ffmpeg. */

@@ -77,7 +77,8 @@ describe('capture sources', () => {
   });
 
   it('grabs the selected display at its own size and place', () => {
-    const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab', 'pulse'])).source;
+    // Without sound inputs, so that the screen is the first input.
+    const source = chooseCaptureSource(linux({ DISPLAY: ':1' }), capabilities(['x11grab'])).source;
     const primary = source.inputs({ width: 1920, height: 1080, frameRate: 60 });
     expect(primary.args.slice(0, 12)).to.deep.equal([
       '-thread_queue_size',
@@ -142,11 +143,28 @@ describe('capture sources', () => {
     expect(mac.args.slice(0, 10)).to.include('Capture screen 1');
   });
 
-  it('records the default output when the settings select no device, the selected ones otherwise', () => {
+  it('records the default output and microphone when the settings select no device, the selected ones otherwise', () => {
     expect(chooseAudioDevices({}, PULSE)).to.deep.equal({
+      devices: [
+        { name: 'Headset', source: 'sink.headset.monitor', volume: 1 },
+        { name: 'Yeti', source: 'mic.usb', volume: 1 },
+      ],
+      missing: [],
+    });
+    // A game's volume override scales what the speakers play, not the voice.
+    expect(chooseAudioDevices({ inputDevices: [], outputDevices: [], outputVolume: 0.25 }, PULSE).devices).to.deep.equal([
+      { name: 'Headset', source: 'sink.headset.monitor', volume: 0.25 },
+      { name: 'Yeti', source: 'mic.usb', volume: 1 },
+    ]);
+    // No microphone on this machine: the default output alone, and nothing reported missing.
+    expect(chooseAudioDevices({}, { ...PULSE, inputs: [] })).to.deep.equal({
       devices: [{ name: 'Headset', source: 'sink.headset.monitor', volume: 1 }],
       missing: [],
     });
+    expect(
+      chooseAudioDevices({ outputDevices: [{ id: 'sink.hdmi', name: 'HDMI', volume: 0.5 }], outputVolume: 0.5 }, PULSE).devices,
+      'only the speakers chosen: no microphone',
+    ).to.deep.equal([{ name: 'HDMI', source: 'sink.hdmi.monitor', volume: 0.25 }]);
     expect(
       chooseAudioDevices(
         {
@@ -208,12 +226,24 @@ describe('capture sources', () => {
         { map: '[t1]', name: 'Yeti' },
       ],
     });
+    expect(
+      audioTrackPlan(
+        0,
+        [
+          { name: 'Headset', volume: 1 },
+          { name: 'Yeti', volume: 1 },
+        ],
+        false,
+        true,
+      ).filter,
+      'devices opened in reverse order',
+    ).to.match(/^\[1:a\]aformat=[^;]*\[m0\];\[0:a\]aformat=[^;]*\[m1\];/);
     expect(audioTrackPlan(3, [{ name: 'Mic', volume: 0.8 }], false).filter).to.equal(
       '[3:a]aformat=sample_rates=48000:channel_layouts=stereo,volume=0.8[m0];[m0]anull[mix]',
     );
   });
 
-  it('gives PulseAudio inputs after the screen and maps the tracks', () => {
+  it('gives the PulseAudio inputs before the screen (they open slowly and stamp what they heard since) and maps the tracks', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'])).source;
     const inputs = source.inputs({
       width: 1280,
@@ -223,7 +253,7 @@ describe('capture sources', () => {
       inputDevices: [{ id: 'mic.usb', name: 'Yeti', volume: 1 }],
       outputDevices: [{ id: 'default', name: 'Default', volume: 1 }],
     });
-    expect(inputs.args.slice(12)).to.deep.equal([
+    const pulse = (source: string) => [
       '-thread_queue_size',
       '1024',
       '-f',
@@ -233,29 +263,45 @@ describe('capture sources', () => {
       '-channels',
       '2',
       '-i',
-      'sink.headset.monitor',
-      '-thread_queue_size',
-      '1024',
-      '-f',
-      'pulse',
-      '-sample_rate',
-      '48000',
-      '-channels',
-      '2',
-      '-i',
-      'mic.usb',
+      source,
+    ];
+    expect(inputs.args.slice(0, 20), 'the speakers open last, just before the screen').to.deep.equal([
+      ...pulse('mic.usb'),
+      ...pulse('sink.headset.monitor'),
+    ]);
+    expect(inputs.args.slice(20, 23)).to.deep.equal(['-thread_queue_size', '8', '-f']);
+    expect(inputs.args.slice(-2)).to.deep.equal([
       '-filter_complex',
       audioTrackPlan(
-        1,
+        0,
         [
           { name: 'Headset', volume: 1 },
           { name: 'Yeti', volume: 1 },
         ],
         true,
+        true,
       ).filter!,
     ]);
+    expect(inputs.video).to.equal('2:v');
     expect(inputs.audioTracks[0]!.map).to.equal('[mix]');
     expect(inputs.audioTracks!.map((track) => track.name)).to.deep.equal(['Full Mix', 'Headset', 'Yeti']);
+  });
+
+  it('gives the default speakers and microphone their own tracks after the mix, whatever enableSeparateAudioTracks says', () => {
+    const source = chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'])).source;
+    const defaults = source.inputs({ width: 1280, height: 720, frameRate: 30, separateAudioTracks: false });
+    expect(defaults.audioTracks).to.deep.equal([
+      { map: '[mix]', name: 'Full Mix' },
+      { map: '[t0]', name: 'Headset' },
+      { map: '[t1]', name: 'Yeti' },
+    ]);
+    expect(defaults.args.filter((arg) => arg === 'pulse')).to.have.length(2);
+    const speakersOnly = { width: 1280, height: 720, frameRate: 30, outputDevices: [{ id: 'default', name: '', volume: 1 }] };
+    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device').to.deep.equal([{ map: '0:a', name: 'Full Mix' }]);
+    expect(
+      source.inputs({ ...speakersOnly, separateAudioTracks: true }).audioTracks.map((track) => track.name),
+      'one device with separate tracks asked for',
+    ).to.deep.equal(['Full Mix', 'Headset']);
   });
 
   describe('with ffmpeg', function () {

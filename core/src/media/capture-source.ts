@@ -26,7 +26,9 @@ export interface CaptureRequest extends CaptureFormat {
   inputDevices?: readonly DeviceSetting[];
   /** `settings.outputDevices` (what the speakers play) with their volumes. */
   outputDevices?: readonly DeviceSetting[];
-  /** `settings.enableSeparateAudioTracks`: track 0 the mix, then one track per device. */
+  /** A game's `volumeOverride`: scales what the output devices play (also the default output's). */
+  outputVolume?: number;
+  /** `settings.enableSeparateAudioTracks`: track 0 the mix, then one track per device, even for one device (two or more always get theirs). */
   separateAudioTracks?: boolean;
   /** The recording's video settings at its output size: a screen source plans its grab and encode from them (`planCapture`). */
   encoding?: VideoEncoderSettings;
@@ -206,14 +208,20 @@ export class ScreenCaptureSource implements CaptureSource {
         ...(picture ? { plan: picture } : {}),
       };
     }
-    const plan = audioTrackPlan(1, devices, request.separateAudioTracks ?? false);
+    // Two devices mixed cannot be told apart later: each gets its own track too, so clips can mute or balance them.
+    const plan = audioTrackPlan(0, devices, devices.length > 1 || (request.separateAudioTracks ?? false), true);
+    // The devices open before the screen, in reverse order (the speakers, whose sound goes with the
+    // picture, last). ffmpeg lines inputs up by their first timestamps, and a sound device stamps what
+    // it heard since it opened (a PulseAudio input takes up to 2 s to open, one after the other): after
+    // the screen it played early by its opening time; before it, it plays late by the time the inputs
+    // after it take to open.
     return {
       args: [
+        ...devices.toReversed().flatMap((device) => audioInputArgs(audioInput!, device.source)),
         ...args,
-        ...devices.flatMap((device) => audioInputArgs(audioInput!, device.source)),
         ...(plan.filter ? ['-filter_complex', plan.filter] : []),
       ],
-      video: '0:v',
+      video: `${devices.length}:v`,
       ...size(display),
       audioTracks: plan.tracks,
       ...(picture ? { plan: picture } : {}),
@@ -304,59 +312,66 @@ export interface ChosenAudioDevice {
   volume: number;
 }
 
+/** A device setting's `id` for the system's default device; the settings' `name` of it is not shown. */
+const SYSTEM_DEFAULT: DeviceSetting = { id: 'default', name: '', volume: 1 };
+
 /**
  * The connected devices the settings select (`id` `default` = the system default), outputs first.
- * When the settings select none at all, the default output: recordings carry the game's sound.
+ * When the settings select none at all, the default output and the default microphone: recordings
+ * carry the game's sound and the player's voice (as OBS's defaults do), each on its own track.
+ * `outputVolume` scales every output. A `default` that finds no device of its kind is not missing:
+ * the machine has none (no microphone), there is nothing to warn about.
  */
 export function chooseAudioDevices(
-  request: Pick<CaptureRequest, 'inputDevices' | 'outputDevices'>,
+  request: Pick<CaptureRequest, 'inputDevices' | 'outputDevices' | 'outputVolume'>,
   audio: AudioDevices,
 ): { devices: ChosenAudioDevice[]; missing: string[] } {
-  const inputs = request.inputDevices ?? [];
-  const outputs = request.outputDevices ?? [];
+  const nothingChosen = !request.inputDevices?.length && !request.outputDevices?.length;
+  const outputs = nothingChosen ? [SYSTEM_DEFAULT] : (request.outputDevices ?? []);
+  const inputs = nothingChosen ? [SYSTEM_DEFAULT] : (request.inputDevices ?? []);
   const missing: string[] = [];
   const devices: ChosenAudioDevice[] = [];
-  const add = (device: DetectedAudioDevice | undefined, setting: DeviceSetting | undefined) => {
+  const add = (device: DetectedAudioDevice | undefined, setting: DeviceSetting, scale: number) => {
     if (!device) {
-      if (setting) missing.push(setting.name || setting.id);
+      if (setting.id !== SYSTEM_DEFAULT.id) missing.push(setting.name || setting.id);
       return;
     }
     if (devices.some((known) => known.source === device.source)) return;
     devices.push({
-      name: setting?.id === 'default' || !setting?.name ? device.name : setting.name,
+      name: setting.id === SYSTEM_DEFAULT.id || !setting.name ? device.name : setting.name,
       source: device.source,
-      volume: setting?.volume ?? 1,
+      volume: setting.volume * scale,
     });
   };
   const find = (list: readonly DetectedAudioDevice[], setting: DeviceSetting) =>
-    setting.id === 'default' ? (list.find((device) => device.isDefault) ?? list[0]) : list.find((device) => device.id === setting.id);
-  if (inputs.length === 0 && outputs.length === 0) {
-    add(audio.outputs.find((device) => device.isDefault) ?? audio.outputs[0], undefined);
-    return { devices, missing };
-  }
-  for (const setting of outputs) add(find(audio.outputs, setting), setting);
-  for (const setting of inputs) add(find(audio.inputs, setting), setting);
+    setting.id === SYSTEM_DEFAULT.id
+      ? (list.find((device) => device.isDefault) ?? list[0])
+      : list.find((device) => device.id === setting.id);
+  for (const setting of outputs) add(find(audio.outputs, setting), setting, request.outputVolume ?? 1);
+  for (const setting of inputs) add(find(audio.inputs, setting), setting, 1);
   return { devices, missing };
 }
 
 /**
  * Track 0 is the full mix (each device at its volume, summed); with separate tracks, one track per
- * device follows (also at its volume). Inputs `firstInput`… are the devices, in order. One device
- * at full volume without separate tracks needs no filter at all.
+ * device follows (also at its volume). Inputs `firstInput`… are the devices, in order, or in reverse
+ * order with `reversed`. One device at full volume without separate tracks needs no filter at all.
  */
 export function audioTrackPlan(
   firstInput: number,
   devices: readonly Pick<ChosenAudioDevice, 'name' | 'volume'>[],
   separate: boolean,
+  reversed = false,
 ): { filter?: string; tracks: AudioTrack[] } {
   if (devices.length === 0) throw new Error('audioTrackPlan needs at least one device');
   if (devices.length === 1 && devices[0]!.volume === 1 && !separate) {
     return { tracks: [{ map: `${firstInput}:a`, name: FULL_MIX_TRACK }] };
   }
+  const input = (index: number) => firstInput + (reversed ? devices.length - 1 - index : index);
   const chains = devices.map((device, index) => {
     const volume = device.volume === 1 ? '' : `,volume=${formatVolume(device.volume)}`;
     const outputs = separate ? `,asplit=2[m${index}][t${index}]` : `[m${index}]`;
-    return `[${firstInput + index}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${volume}${outputs}`;
+    return `[${input(index)}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${volume}${outputs}`;
   });
   const mixInputs = devices.map((_, index) => `[m${index}]`).join('');
   // amix divides by the number of inputs; scaling back makes the mix the plain sum, as OBS does.

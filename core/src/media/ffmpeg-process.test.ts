@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SyntheticCaptureSource } from './capture-source.js';
@@ -107,6 +107,25 @@ describe('FfmpegProcess', function () {
     expect(probed.streams.map((stream) => `${stream.type}:${stream.codec}`)).to.deep.equal(['video:h264', 'audio:aac']);
   });
 
+  it('runs below normal priority when asked: on Linux every ffmpeg thread has nice 10 or more, the others keep ours', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const encode = ['-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30', '-c:v', 'libx264', '-threads', '4', '-f', 'null', '-'];
+    const lowered = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args: encode, belowNormalPriority: true });
+    const plain = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args: encode });
+    try {
+      await Promise.all([lowered, plain].map((run) => new Promise<void>((resolve) => run.onProgress(() => resolve()))));
+      // Some x264 builds lower their own helper threads by 10 more: from 10 that is 19.
+      const loweredNice = await threadNiceValues(lowered.pid!);
+      expect(loweredNice.length, 'threads of the encode').to.be.above(1);
+      expect(Math.min(...loweredNice), `nice of each thread: ${loweredNice.join(' ')}`).to.equal(
+        os.constants.priority.PRIORITY_BELOW_NORMAL,
+      );
+      expect(Math.min(...(await threadNiceValues(plain.pid!)))).to.equal(os.getPriority());
+    } finally {
+      await Promise.all([lowered.kill(), plain.kill()]);
+    }
+  });
+
   it("keeps ffmpeg's own words when a run fails", async () => {
     const run = FfmpegProcess.start({ ffmpegPath: tools.ffmpeg.path, args: ['-i', path.join(folder, 'missing.mp4'), '-f', 'null', '-'] });
     const exit = await run.exited;
@@ -135,3 +154,10 @@ describe('FfmpegProcess', function () {
     expect(existsSync(output)).to.equal(false);
   });
 });
+
+/** The nice value of each thread of `pid` (field 19 of /proc/<pid>/task/<tid>/stat, counted after the command's `)`). */
+async function threadNiceValues(pid: number): Promise<number[]> {
+  const threads = await readdir(`/proc/${pid}/task`);
+  const stats = await Promise.all(threads.map((thread) => readFile(`/proc/${pid}/task/${thread}/stat`, 'utf8')));
+  return stats.map((stat) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+}

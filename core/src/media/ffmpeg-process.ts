@@ -2,6 +2,7 @@
 // cancel (partial output removed), and the error text of a failed run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import type { Readable } from 'node:stream';
 import { currentEnvironment } from '../platform/data-folders.js';
 import type { Logger } from '../support/logger.js';
@@ -48,6 +49,8 @@ export interface FfmpegProcessOptions {
   outputPipe?: boolean;
   /** More pipes after `pipe:3` (`pipe:4`, …), for more outputs; read each to the end, as `outputPipe`. */
   extraOutputPipes?: number;
+  /** Runs below normal scheduling priority (nice 10; Windows' below-normal class): a recording leaves the CPU to the game. */
+  belowNormalPriority?: boolean;
   logger?: Logger;
 }
 
@@ -94,6 +97,7 @@ export class FfmpegProcess {
       ],
       windowsHide: true,
     });
+    if (options.belowNormalPriority) lowerPriority(this.child.pid, options.logger);
     // ffmpeg may be gone when `q` is written; that is an ordinary end, not an error.
     this.child.stdin?.on('error', () => undefined);
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.readProgress(chunk));
@@ -253,6 +257,23 @@ export function parseProgressBlock(block: Readonly<Record<string, string>>): Ffm
     duplicatedFrames: number(block.dup_frames) ?? 0,
     done: block.progress === 'end',
   };
+}
+
+let priorityFailureLogged = false;
+
+/**
+ * Right after the spawn, before ffmpeg starts its threads (on Linux each thread has its own nice
+ * value and new ones take their creator's). Not being allowed is logged once and otherwise ignored.
+ */
+function lowerPriority(pid: number | undefined, logger: Logger | undefined): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch (error) {
+    if (priorityFailureLogged) return;
+    priorityFailureLogged = true;
+    logger?.warn('ffmpeg runs at normal priority: lowering it failed', { pid, error: (error as Error).message });
+  }
 }
 
 let parentDeathWrapper: string | null | undefined;

@@ -166,6 +166,28 @@ describe('audio device detection', () => {
     expect(four.outputs).to.deep.equal([]);
   });
 
+  it('puts the loopback that surely carries what the speakers play first: WASAPI loopback, then Stereo Mix, then virtual cables', () => {
+    const listing = [
+      '"Microphone (USB Audio)" (audio)',
+      '"CABLE Output (VB-Audio Virtual Cable)" (audio)',
+      '"Stereo Mix (Realtek(R) Audio)" (audio)',
+      '"virtual-audio-capturer" (audio)',
+    ]
+      .map((line) => `[dshow @ 000001c9f8a8e2c0] ${line}`)
+      .join('\n');
+    const devices = parseDshowDevices(listing);
+    expect(devices.outputs.map((device) => device.name)).to.deep.equal([
+      'virtual-audio-capturer',
+      'Stereo Mix (Realtek(R) Audio)',
+      'CABLE Output (VB-Audio Virtual Cable)',
+    ]);
+    expect(devices.inputs.map((device) => device.name)).to.deep.equal(['Microphone (USB Audio)']);
+    const mac = parseAvfoundationDevices(
+      `${AVFOUNDATION}[AVFoundation indev @ 0x7f9b1c004a80] [2] Soundflower (2ch)\n[AVFoundation indev @ 0x7f9b1c004a80] [3] BlackHole 16ch\n`,
+    );
+    expect(mac.outputs.map((device) => device.name)).to.deep.equal(['BlackHole 16ch', 'BlackHole 2ch', 'Soundflower (2ch)']);
+  });
+
   it('reads AVFoundation audio devices', () => {
     const devices = parseAvfoundationDevices(AVFOUNDATION);
     expect(devices.inputs.map((device) => device.source)).to.deep.equal(['MacBook Pro Microphone']);

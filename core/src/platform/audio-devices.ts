@@ -158,6 +158,20 @@ export function parsePactlInfoDefaults(text: string): PulseDefaults {
 const LOOPBACK_NAMES = /stereo mix|what u hear|wave out mix|virtual-audio-capturer|loopback|blackhole|soundflower|cable output/i;
 
 /**
+ * Which loopback records what the speakers play most surely, best first (the first output is the
+ * one recorded when the settings name none; neither DirectShow nor AVFoundation tells a default):
+ * screen-capture-recorder's `virtual-audio-capturer` is a WASAPI loopback of the default playback
+ * device; a driver's `Stereo Mix` mixes what its own speakers play; a virtual cable (VB-CABLE's
+ * `CABLE Output`, BlackHole, Soundflower) carries only what is routed into it.
+ */
+const LOOPBACK_PREFERENCE = [/virtual-audio-capturer/i, /stereo mix|what u hear|wave out mix/i];
+const loopbackRank = (device: AudioDevice) => {
+  const rank = LOOPBACK_PREFERENCE.findIndex((pattern) => pattern.test(device.name));
+  return rank < 0 ? LOOPBACK_PREFERENCE.length : rank;
+};
+const loopbacksBestFirst = <T extends AudioDevice>(devices: T[]) => sortByName(devices).sort((a, b) => loopbackRank(a) - loopbackRank(b));
+
+/**
  * `ffmpeg -list_devices true -f dshow -i dummy` (stderr). ffmpeg 5+ marks each device
  * `"Name" (audio)`; older versions list video devices, then a `DirectShow audio devices` block.
  * DirectShow cannot tell the default device: none is marked.
@@ -198,7 +212,7 @@ export function parseDshowDevices(stderr: string): AudioDevices {
   return {
     backend: 'dshow',
     inputs: sortByName(detected.filter((device) => !LOOPBACK_NAMES.test(device.name))),
-    outputs: sortByName(detected.filter((device) => LOOPBACK_NAMES.test(device.name))),
+    outputs: loopbacksBestFirst(detected.filter((device) => LOOPBACK_NAMES.test(device.name))),
   };
 }
 
@@ -222,7 +236,7 @@ export function parseAvfoundationDevices(stderr: string): AudioDevices {
   return {
     backend: 'avfoundation',
     inputs: sortByName(detected.filter((device) => !LOOPBACK_NAMES.test(device.name))),
-    outputs: sortByName(detected.filter((device) => LOOPBACK_NAMES.test(device.name))),
+    outputs: loopbacksBestFirst(detected.filter((device) => LOOPBACK_NAMES.test(device.name))),
   };
 }
 

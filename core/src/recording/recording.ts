@@ -249,6 +249,8 @@ export class Recording {
       this.#level = encodeLevelOf(args, capture.encoder, settings);
       process = FfmpegProcess.start({
         ffmpegPath: tools.ffmpeg.path,
+        // The game comes first: the encode runs below normal priority (clip and export jobs, which the user waits for, do not).
+        belowNormalPriority: true,
         args,
         interactive: true,
         outputs: this.#cacheFile ? [this.#cacheFile] : [],
@@ -410,17 +412,12 @@ function firstFrame(process: FfmpegProcess, frames: RecordingFrames, frameRate: 
  * volume override applied to what the speakers play (the game's sound).
  */
 function captureRequest(format: CaptureFormat, settings: EffectiveRecordingSettings): CaptureRequest {
-  const { inputDevices, gameVolume } = settings;
-  // No device chosen records the default output; a volume override needs it named to apply.
-  const outputDevices =
-    settings.outputDevices.length > 0 || inputDevices.length > 0 || gameVolume === 1
-      ? settings.outputDevices
-      : [{ id: 'default', name: '', volume: 1 }];
   return {
     ...format,
     display: settings.selectedDisplay,
-    inputDevices,
-    outputDevices: outputDevices.map((device) => ({ ...device, volume: device.volume * gameVolume })),
+    inputDevices: settings.inputDevices,
+    outputDevices: settings.outputDevices,
+    outputVolume: settings.gameVolume,
     separateAudioTracks: settings.enableSeparateAudioTracks,
   };
 }

@@ -13,6 +13,12 @@ export async function processesMentioning(text: string): Promise<string[]> {
   return found;
 }
 
+/** The nice value of a process's main thread (field 19 of /proc/<pid>/stat, counted after the command's `)`). */
+export async function niceOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
 const fromCore = () => createRequire(createRequire(import.meta.url).resolve('@keyframe/core/package.json'));
 
 /** The ffmpeg the service uses when nothing else is configured (the installer package's). */
