@@ -83,7 +83,8 @@ export class FfmpegProcess {
       ...(options.interactive ? [] : ['-nostdin']),
       ...options.args,
     ];
-    const [command, commandArgs] = withParentDeathSignal(options.ffmpegPath, args);
+    const niced = options.belowNormalPriority ? underNice(options.ffmpegPath, args) : undefined;
+    const [command, commandArgs] = withParentDeathSignal(...(niced ?? [options.ffmpegPath, args]));
     options.logger?.debug('ffmpeg', { command, args: commandArgs });
     this.child = spawn(command, commandArgs, {
       stdio: [
@@ -97,7 +98,7 @@ export class FfmpegProcess {
       ],
       windowsHide: true,
     });
-    if (options.belowNormalPriority) lowerPriority(this.child.pid, options.logger);
+    if (options.belowNormalPriority && !niced) lowerPriority(this.child.pid, options.logger);
     // ffmpeg may be gone when `q` is written; that is an ordinary end, not an error.
     this.child.stdin?.on('error', () => undefined);
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.readProgress(chunk));
@@ -262,9 +263,19 @@ export function parseProgressBlock(block: Readonly<Record<string, string>>): Ffm
 let priorityFailureLogged = false;
 
 /**
- * Right after the spawn, before ffmpeg starts its threads (on Linux each thread has its own nice
- * value and new ones take their creator's). Not being allowed is logged once and otherwise ignored.
+ * On Linux each thread has its own nice value and new ones take their creator's: lowered after the
+ * spawn, threads ffmpeg started first would keep the old one. `nice` execs ffmpeg at 10 instead
+ * (the pid stays ffmpeg's). Undefined on Windows or without `nice`.
  */
+function underNice(command: string, args: string[]): [string, string[]] | undefined {
+  if (process.platform === 'win32') return undefined;
+  niceCommand ??= findOnPath('nice', currentEnvironment()) ?? null;
+  return niceCommand ? [niceCommand, ['-n', '10', command, ...args]] : undefined;
+}
+
+let niceCommand: string | null | undefined;
+
+/** After the spawn (Windows: the priority class, which all threads follow). Not being allowed is logged once and otherwise ignored. */
 function lowerPriority(pid: number | undefined, logger: Logger | undefined): void {
   if (pid === undefined) return;
   try {
