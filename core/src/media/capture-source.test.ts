@@ -9,6 +9,7 @@ import type { AudioDevices } from '../platform/audio-devices.js';
 import type { DetectedDisplay } from '../platform/displays.js';
 import {
   audioTrackPlan,
+  WALL_CLOCK_SYNC,
   chooseAudioDevices,
   chooseCaptureSource,
   ScreenCaptureSource,
@@ -234,7 +235,7 @@ describe('capture sources', () => {
           { name: 'Yeti', volume: 1 },
         ],
         false,
-        true,
+        { reversed: true },
       ).filter,
       'devices opened in reverse order',
     ).to.match(/^\[1:a\]aformat=[^;]*\[m0\];\[0:a\]aformat=[^;]*\[m1\];/);
@@ -243,7 +244,7 @@ describe('capture sources', () => {
     );
   });
 
-  it('gives the PulseAudio inputs before the screen (they open slowly and stamp what they heard since) and maps the tracks', () => {
+  it('gives the PulseAudio inputs before the screen, keeps the wall-clock stamps of all and lines the tracks up by them, and maps the tracks', () => {
     const source = chooseCaptureSource(linux({ DISPLAY: ':0' }), capabilities(['x11grab', 'pulse'])).source;
     const inputs = source.inputs({
       width: 1280,
@@ -265,11 +266,12 @@ describe('capture sources', () => {
       '-i',
       source,
     ];
-    expect(inputs.args.slice(0, 20), 'the speakers open last, just before the screen').to.deep.equal([
+    expect(inputs.args.slice(0, 21), 'the speakers open last, just before the screen').to.deep.equal([
+      '-copyts',
       ...pulse('mic.usb'),
       ...pulse('sink.headset.monitor'),
     ]);
-    expect(inputs.args.slice(20, 23)).to.deep.equal(['-thread_queue_size', '8', '-f']);
+    expect(inputs.args.slice(21, 24)).to.deep.equal(['-thread_queue_size', '8', '-f']);
     expect(inputs.args.slice(-2)).to.deep.equal([
       '-filter_complex',
       audioTrackPlan(
@@ -279,9 +281,11 @@ describe('capture sources', () => {
           { name: 'Yeti', volume: 1 },
         ],
         true,
-        true,
+        { reversed: true, deviceFilter: WALL_CLOCK_SYNC.audio },
       ).filter!,
     ]);
+    expect(inputs.args.at(-1)).to.match(/^\[1:a\]aformat=sample_rates=48000:channel_layouts=stereo,asetpts=PTS-RTCSTART\/\(TB\*1000000\),aresample=async=1:first_pts=0,asplit=2\[m0\]\[t0\];/);
+    expect(inputs.videoFilter, 'the picture counts from the same moment').to.equal('setpts=PTS-RTCSTART/(TB*1000000)');
     expect(inputs.video).to.equal('2:v');
     expect(inputs.audioTracks[0]!.map).to.equal('[mix]');
     expect(inputs.audioTracks!.map((track) => track.name)).to.deep.equal(['Full Mix', 'Headset', 'Yeti']);
@@ -297,7 +301,7 @@ describe('capture sources', () => {
     ]);
     expect(defaults.args.filter((arg) => arg === 'pulse')).to.have.length(2);
     const speakersOnly = { width: 1280, height: 720, frameRate: 30, outputDevices: [{ id: 'default', name: '', volume: 1 }] };
-    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device').to.deep.equal([{ map: '0:a', name: 'Full Mix' }]);
+    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device, lined up').to.deep.equal([{ map: '[mix]', name: 'Full Mix' }]);
     expect(
       source.inputs({ ...speakersOnly, separateAudioTracks: true }).audioTracks.map((track) => track.name),
       'one device with separate tracks asked for',

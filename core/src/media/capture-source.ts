@@ -125,6 +125,26 @@ export function liveTestPattern(width: number, height: number, frameRate: number
  */
 export const WALL_CLOCK_TIMESTAMPS = 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)';
 
+/** A capture time (wall clock, µs) as seconds since the encode started (RTCSTART: when its filters were set up). */
+const SINCE_ENCODE_START = 'PTS-RTCSTART/(TB*1000000)';
+
+/**
+ * Picture and sound lined up by when they were captured, where every input stamps with the wall clock
+ * (x11grab: when the frame was grabbed; PulseAudio: when the sound was heard, the time it is read
+ * minus the device's latency). Without `-copyts` ffmpeg starts each input at its own first timestamp:
+ * a device opened before the screen (PulseAudio takes up to 2 s, and ffmpeg reads nothing until all
+ * inputs are open) played late by the time the inputs after it took to open (measured: the
+ * microphone 0.5–1.4 s). With the stamps kept, the picture and each device count from the moment the
+ * encode starts, right after the screen opened: a device's sound from before it is dropped, a device
+ * that was not yet heard is padded with silence (`aresample`), so every track starts with the picture
+ * (a fragmented MP4 has no edit lists to start a track later) and stays with it.
+ */
+export const WALL_CLOCK_SYNC = {
+  global: ['-copyts'],
+  video: `setpts=${SINCE_ENCODE_START}`,
+  audio: `asetpts=${SINCE_ENCODE_START},aresample=async=1:first_pts=0`,
+} as const;
+
 /**
  * A test pattern (`liveTestPattern`) and a 440 Hz tone, paced in real time (`-re`; sound is
  * cheap to encode, it keeps up). With a video file (`KEYFRAME_SYNTHETIC_VIDEO`), that video instead
@@ -209,19 +229,24 @@ export class ScreenCaptureSource implements CaptureSource {
       };
     }
     // Two devices mixed cannot be told apart later: each gets its own track too, so clips can mute or balance them.
-    const plan = audioTrackPlan(0, devices, devices.length > 1 || (request.separateAudioTracks ?? false), true);
-    // The devices open before the screen, in reverse order (the speakers, whose sound goes with the
-    // picture, last). ffmpeg lines inputs up by their first timestamps, and a sound device stamps what
-    // it heard since it opened (a PulseAudio input takes up to 2 s to open, one after the other): after
-    // the screen it played early by its opening time; before it, it plays late by the time the inputs
-    // after it take to open.
+    const separate = devices.length > 1 || (request.separateAudioTracks ?? false);
+    const sync = grabber === 'x11grab' && audioInput === 'pulse' ? WALL_CLOCK_SYNC : undefined;
+    const plan = audioTrackPlan(0, devices, separate, { reversed: true, ...(sync ? { deviceFilter: sync.audio } : {}) });
+    // The devices open before the screen, in reverse order (the speakers last). ffmpeg reads no input
+    // before all are open (a PulseAudio input takes up to 2 s to open, one after the other), so the
+    // screen, opened last, captures without a gap from its first frame. Where the inputs stamp with the
+    // wall clock (x11grab and PulseAudio), every track is lined up with the picture by those stamps
+    // (`WALL_CLOCK_SYNC`); elsewhere ffmpeg starts each input at its own first timestamp and a device
+    // plays late by the opening time of the inputs after it (the speakers, opened last, least).
     return {
       args: [
+        ...(sync ? sync.global : []),
         ...devices.toReversed().flatMap((device) => audioInputArgs(audioInput!, device.source)),
         ...args,
         ...(plan.filter ? ['-filter_complex', plan.filter] : []),
       ],
       video: `${devices.length}:v`,
+      ...(sync ? { videoFilter: sync.video } : {}),
       ...size(display),
       audioTracks: plan.tracks,
       ...(picture ? { plan: picture } : {}),
@@ -355,23 +380,24 @@ export function chooseAudioDevices(
 /**
  * Track 0 is the full mix (each device at its volume, summed); with separate tracks, one track per
  * device follows (also at its volume). Inputs `firstInput`… are the devices, in order, or in reverse
- * order with `reversed`. One device at full volume without separate tracks needs no filter at all.
+ * order with `reversed`; `deviceFilter` goes on each device's sound, before its volume. One device at full volume
+ * without separate tracks or a device filter needs no filter at all.
  */
 export function audioTrackPlan(
   firstInput: number,
   devices: readonly Pick<ChosenAudioDevice, 'name' | 'volume'>[],
   separate: boolean,
-  reversed = false,
+  { reversed = false, deviceFilter }: { reversed?: boolean; deviceFilter?: string } = {},
 ): { filter?: string; tracks: AudioTrack[] } {
   if (devices.length === 0) throw new Error('audioTrackPlan needs at least one device');
-  if (devices.length === 1 && devices[0]!.volume === 1 && !separate) {
+  if (devices.length === 1 && devices[0]!.volume === 1 && !separate && !deviceFilter) {
     return { tracks: [{ map: `${firstInput}:a`, name: FULL_MIX_TRACK }] };
   }
   const input = (index: number) => firstInput + (reversed ? devices.length - 1 - index : index);
   const chains = devices.map((device, index) => {
     const volume = device.volume === 1 ? '' : `,volume=${formatVolume(device.volume)}`;
     const outputs = separate ? `,asplit=2[m${index}][t${index}]` : `[m${index}]`;
-    return `[${input(index)}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${volume}${outputs}`;
+    return `[${input(index)}:a]aformat=sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo${deviceFilter ? `,${deviceFilter}` : ''}${volume}${outputs}`;
   });
   const mixInputs = devices.map((_, index) => `[m${index}]`).join('');
   // amix divides by the number of inputs; scaling back makes the mix the plain sum, as OBS does.

@@ -12,8 +12,8 @@ const run = promisify(execFile);
 export interface PulseServer {
   /** `PULSE_SERVER` for clients: `unix:<socket>`. */
   readonly address: string;
-  /** Ends the speakers' tone (unloads its `module-sine`) with `pactl`. */
-  silenceSpeakers(pactl: string): Promise<void>;
+  /** Ends the tone played into `sink` (unloads its `module-sine`) with `pactl`: `speakers` the game, `voice` the microphone's. */
+  silence(sink: 'speakers' | 'voice', pactl: string): Promise<void>;
   /** Ends the server and waits for it. */
   stop(): Promise<void>;
 }
@@ -90,11 +90,11 @@ export async function startPulseServer(pulseaudio: string, folder: string, tones
   const address = `unix:${socket}`;
   return {
     address,
-    async silenceSpeakers(pactl) {
+    async silence(sink, pactl) {
       const options = { env: { ...process.env, PULSE_SERVER: address } };
       const { stdout } = await run(pactl, ['list', 'short', 'modules'], options);
-      const tone = stdout.split('\n').find((line) => /\tmodule-sine\tsink=speakers /.test(line));
-      if (!tone) throw new Error(`no tone plays into the speakers:\n${stdout}`);
+      const tone = stdout.split('\n').find((line) => line.includes(`\tmodule-sine\tsink=${sink} `));
+      if (!tone) throw new Error(`no tone plays into ${sink}:\n${stdout}`);
       await run(pactl, ['unload-module', tone.split('\t')[0]!], options);
     },
     stop: () => ended(server),
