@@ -284,7 +284,9 @@ describe('capture sources', () => {
         { reversed: true, deviceFilter: WALL_CLOCK_SYNC.audio },
       ).filter!,
     ]);
-    expect(inputs.args.at(-1)).to.match(/^\[1:a\]aformat=sample_rates=48000:channel_layouts=stereo,asetpts=PTS-RTCSTART\/\(TB\*1000000\),aresample=async=1:first_pts=0,asplit=2\[m0\]\[t0\];/);
+    expect(inputs.args.at(-1)).to.match(
+      /^\[1:a\]aformat=sample_rates=48000:channel_layouts=stereo,asetpts=PTS-RTCSTART\/\(TB\*1000000\),aresample=async=1:first_pts=0,asplit=2\[m0\]\[t0\];/,
+    );
     expect(inputs.videoFilter, 'the picture counts from the same moment').to.equal('setpts=PTS-RTCSTART/(TB*1000000)');
     expect(inputs.video).to.equal('2:v');
     expect(inputs.audioTracks[0]!.map).to.equal('[mix]');
@@ -301,7 +303,9 @@ describe('capture sources', () => {
     ]);
     expect(defaults.args.filter((arg) => arg === 'pulse')).to.have.length(2);
     const speakersOnly = { width: 1280, height: 720, frameRate: 30, outputDevices: [{ id: 'default', name: '', volume: 1 }] };
-    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device, lined up').to.deep.equal([{ map: '[mix]', name: 'Full Mix' }]);
+    expect(source.inputs(speakersOnly).audioTracks, 'one device: the mix is the device, lined up').to.deep.equal([
+      { map: '[mix]', name: 'Full Mix' },
+    ]);
     expect(
       source.inputs({ ...speakersOnly, separateAudioTracks: true }).audioTracks.map((track) => track.name),
       'one device with separate tracks asked for',

@@ -1,6 +1,7 @@
 // Desktop sound for real: the service records an Xvfb screen with x11grab plus what a private
 // PulseAudio server's speakers play and its microphone hears (KEYFRAME_CAPTURE unset, default
-// settings), and the file's tracks carry the tones played into each, told apart by frequency.
+// settings), and the file's tracks carry the tones played into each, told apart by frequency, in
+// time with the picture: the screen turning white and both tones stopping at once land together.
 // Skipped where Xvfb, pulseaudio/pactl or an ffmpeg with PulseAudio (which the service then runs) is missing.
 import 'reflect-metadata';
 import { expect } from 'chai';
@@ -131,7 +132,7 @@ describe(title, function () {
     await Promise.all([folder, data, content].map((temp) => temp?.remove()));
   });
 
-  it('records the screen, the speakers and the microphone by default: the mix and one track each, each with its own tone', async () => {
+  it('records the screen, the speakers and the microphone by default: the mix and one track each, each with its own tone, in time with the picture', async () => {
     await run(onPath('xsetroot')!, ['-solid', '#cc6633'], { env: { ...process.env, DISPLAY: screen!.display } });
 
     service = await ServiceProcess.start({
