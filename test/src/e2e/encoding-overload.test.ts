@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ProtocolClient } from '@keyframe/integration-testkit';
+import { ProtocolClient } from '@keyframe/integration-testkit';
+import { openUi } from '../kit/browser.js';
 import { ffmpegPath, ffprobePath } from '../kit/processes.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
@@ -35,11 +36,10 @@ async function probeVideo(file: string): Promise<{ seconds: number; height: numb
 }
 
 /** Records until `seconds` after the first frame and stops; the recorded span and the saved file. */
-async function record(client: ProtocolClient, seconds: number, whileRunning: (startedAt: number) => Promise<void> = async () => undefined) {
+async function record(client: ProtocolClient, seconds: number) {
   client.send('StartRecording');
   const running = await client.next('State', (state) => state.recording !== null && state.preRecording === null, 20000);
   const startedAt = Date.parse(running.recording!.startTime);
-  await whileRunning(startedAt);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + seconds * 1000 - Date.now())));
   const stoppedAt = Date.now();
   client.send('StopRecording');
@@ -54,25 +54,48 @@ describe('encoding overloaded', function () {
   it('says so within seconds (State and a notice) and starts the next recording a step lower, as long as the time recorded', async () => {
     const clip = path.join(under.data.path, 'noise.mp4');
     await noiseClip(clip);
-    const { client } = await under.connect({ KEYFRAME_SYNTHETIC_VIDEO: clip });
+    let { client } = await under.connect({ KEYFRAME_SYNTHETIC_VIDEO: clip });
     client.send('UpdateSettings', { resolution: '1080p', frameRate: 60, recordingMode: 'Session', contentFolder: under.content.path });
     await client.next('Settings');
 
-    let toldAfter = 0;
-    const first = await record(client, 9, async (startedAt) => {
-      const overloaded = await client.next('State', (state) => state.encodingHealth?.overloaded === true, 12000);
-      toldAfter = (Date.now() - startedAt) / 1000;
-      expect(overloaded.encodingHealth).to.deep.include({ reason: 'speed', targetFrameRate: 60, steppedDown: null });
-      expect(overloaded.encodingHealth!.speed).to.be.below(0.95);
-    });
-    expect(first.running.encodingHealth, 'unmeasured at the start').to.deep.include({ overloaded: false, speed: null, steppedDown: null });
-    const notices = client.all('ShowModal').filter((modal) => modal.title === "Recording can't keep up");
-    expect(notices, 'one notice for the recording').to.have.length(1);
-    expect(notices[0]!.type).to.equal('warning');
-    expect(notices[0]!.description).to.match(/slower than real time .* the next ones start at .* instead of superfast, 60 fps, 1080p/);
-    const next = client.latest('State')!.encodingHealth!.nextStepDown!;
-    expect(next, 'the level the next recordings start at').to.not.equal(null);
-    expect(next.frameRate * HEIGHTS[next.resolution]! ** 2, 'cheaper').to.be.below(60 * 1080 ** 2);
+    // The first recording: told within seconds, through State, a notice and the Recording page.
+    client.send('StartRecording');
+    const running = await client.next('State', (state) => state.recording !== null && state.preRecording === null, 20000);
+    const startedAt = Date.parse(running.recording!.startTime);
+    expect(running.encodingHealth, 'unmeasured at the start').to.deep.include({ overloaded: false, speed: null, steppedDown: null });
+    const overloaded = await client.next('State', (state) => state.encodingHealth?.overloaded === true, 12000);
+    const toldAfter = (Date.now() - startedAt) / 1000;
+    expect(overloaded.encodingHealth).to.deep.include({ reason: 'speed', targetFrameRate: 60, steppedDown: null });
+    expect(overloaded.encodingHealth!.speed).to.be.below(0.95);
+    const isNotice = (modal: { title: string }) => modal.title === "Recording can't keep up";
+    const notice = client.all('ShowModal').find(isNotice) ?? (await client.next('ShowModal', isNotice, 5000));
+    expect(notice.type).to.equal('warning');
+    expect(notice.description).to.match(/slower than real time .* the next ones start at .* instead of superfast, 60 fps, 1080p/);
+    const next = (await client.next('State', (state) => state.encodingHealth?.nextStepDown != null, 5000)).encodingHealth!.nextStepDown!;
+    expect(next.frameRate * HEIGHTS[next.resolution]! ** 2, 'the next level is cheaper').to.be.below(60 * 1080 ** 2);
+    expect(client.all('ShowModal').filter(isNotice), 'one notice for the recording').to.have.length(1);
+
+    // The Recording page says it where the user looks (the page takes the service's one connection over).
+    const ui = await openUi(under.process);
+    try {
+      await ui.page.getByTestId('nav-recording').click();
+      const warning = ui.page.getByTestId('encoding-overloaded');
+      await warning.waitFor({ timeout: 5000 });
+      expect(await warning.textContent()).to.match(
+        /^Encoding overloaded: it encodes at 0\.\d\dx real time\. The next recording starts at /,
+      );
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await ui.close();
+    }
+    client = under.client = await ProtocolClient.connect(under.process.url);
+    await client.handshake();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 9000 - Date.now())));
+    const stoppedAt = Date.now();
+    client.send('StopRecording');
+    const firstFile = (await client.next('State', (state) => state.recording === null && state.content.length > 0, 20000)).content[0]!
+      .filePath;
+    const first = { recordedSeconds: (stoppedAt - startedAt) / 1000, file: firstFile };
 
     const second = await record(client, 6);
     expect(second.running.encodingHealth).to.deep.include({ steppedDown: next, targetFrameRate: next.frameRate });

@@ -23,6 +23,8 @@ describe('ui: recording page', function () {
       await page.getByTestId('start-recording').click();
       await page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByTestId('recording-game').textContent()).to.equal('Manual Recording');
+      // What really records: the synthetic capture, encoded by x264 on this machine.
+      expect(await page.getByTestId('recording-capture').textContent()).to.equal('Test pattern → H.264 (x264, CPU)');
       // The clock runs: it reads a later time a little after.
       const elapsed = status.locator('time.elapsed');
       const first = (await elapsed.textContent()) ?? '';

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ElapsedTime } from '../components/ElapsedTime';
 import { connection, useConnectionStatus, useServerEvent } from '../connection';
 import { useLatestEvent } from '../state/latest-events';
+import { encodingOverloadText } from './encoding-health-text';
 import { RecordingPreview } from './RecordingPreview';
 import './recording.css';
 
@@ -109,7 +110,7 @@ function StatusCard({ state, phase, buffering, connected }: StatusCardProps) {
 }
 
 function StatusDetails({ state }: { state: State }) {
-  if (state.recording) return <RecordingDetails recording={state.recording} />;
+  if (state.recording) return <RecordingDetails recording={state.recording} state={state} />;
   if (state.preRecording) {
     return (
       <div className="recording-status__details">
@@ -130,8 +131,10 @@ function StatusDetails({ state }: { state: State }) {
   );
 }
 
-function RecordingDetails({ recording }: { recording: Recording }) {
+function RecordingDetails({ recording, state }: { recording: Recording; state: State }) {
   const bookmarks = recording.bookmarks.length;
+  const capture = state.captureInUse?.of === 'current' ? state.captureInUse : null;
+  const overloaded = encodingOverloadText(state.encodingHealth);
   return (
     <div className="recording-status__details">
       <p className="recording-status__game" data-testid="recording-game">
@@ -139,6 +142,16 @@ function RecordingDetails({ recording }: { recording: Recording }) {
       </p>
       <ElapsedTime startTime={recording.startTime} />
       <p className="recording-status__muted">{bookmarks === 1 ? '1 bookmark' : `${bookmarks} bookmarks`}</p>
+      {capture && (
+        <p className="recording-status__muted" data-testid="recording-capture">
+          {capture.method === 'synthetic' ? 'Test pattern' : capture.method} → {capture.encoderName}
+        </p>
+      )}
+      {overloaded && (
+        <p className="recording-status__warning" role="alert" data-testid="encoding-overloaded">
+          {overloaded}
+        </p>
+      )}
     </div>
   );
 }

@@ -120,7 +120,7 @@ export function RecordingSection({ settings, state, connected }: SectionProps) {
         />
         <ToggleField
           label="Separate audio tracks"
-          hint="One track per device, so clips can mute or balance them."
+          hint="One track per device even when only one is recorded (two or more always get their own tracks), so clips can mute or balance them."
           checked={settings.enableSeparateAudioTracks}
           disabled={disabled}
           testId="setting-enableSeparateAudioTracks"

@@ -1,0 +1,23 @@
+import type { State } from '@keyframe/core/protocol';
+
+type EncodingHealth = NonNullable<State['encodingHealth']>;
+type EncodeLevel = NonNullable<EncodingHealth['nextStepDown']>;
+
+const describeLevel = (level: EncodeLevel) =>
+  [level.preset, `${level.frameRate} fps`, level.resolution].filter((part): part is string => part !== null).join(', ');
+
+/**
+ * The warning on the Recording page while the encode cannot keep up (OBS's "encoding overloaded"):
+ * what is measured and what Keyframe does about it. Undefined while it keeps up.
+ */
+export function encodingOverloadText(health: State['encodingHealth']): string | undefined {
+  if (!health?.overloaded) return undefined;
+  const measured =
+    health.reason === 'speed' && health.speed !== null
+      ? `it encodes at ${health.speed.toFixed(2)}x real time`
+      : health.framesPerSecond !== null
+        ? `${Math.round(health.framesPerSecond)} of ${health.targetFrameRate} frames a second reach the file`
+        : 'frames are being lost';
+  const next = health.nextStepDown ? ` The next recording starts at ${describeLevel(health.nextStepDown)}.` : '';
+  return `Encoding overloaded: ${measured}.${next}`;
+}
