@@ -137,7 +137,9 @@ const SINCE_ENCODE_START = 'PTS-RTCSTART/(TB*1000000)';
  * microphone 0.5–1.4 s). With the stamps kept, the picture and each device count from the moment the
  * encode starts, right after the screen opened: a device's sound from before it is dropped, a device
  * that was not yet heard is padded with silence (`aresample`), so every track starts with the picture
- * (a fragmented MP4 has no edit lists to start a track later) and stays with it.
+ * (a fragmented MP4 has no edit lists to start a track later) and stays with it. The picture's and the
+ * sound's filter graphs each take their own RTCSTART, a few milliseconds apart, but up to 0.8 s when ffmpeg
+ * is starved of CPU at the start (docs/protocol.md, "Audio tracks").
  */
 export const WALL_CLOCK_SYNC = {
   global: ['-copyts'],
