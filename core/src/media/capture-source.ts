@@ -134,12 +134,12 @@ const SINCE_ENCODE_START = 'PTS-RTCSTART/(TB*1000000)';
  * minus the device's latency). Without `-copyts` ffmpeg starts each input at its own first timestamp:
  * a device opened before the screen (PulseAudio takes up to 2 s, and ffmpeg reads nothing until all
  * inputs are open) played late by the time the inputs after it took to open (measured: the
- * microphone 0.5–1.4 s). With the stamps kept, the picture and each device count from the moment the
+ * microphone 0.3–1.4 s). With the stamps kept, the picture and each device count from the moment the
  * encode starts, right after the screen opened: a device's sound from before it is dropped, a device
  * that was not yet heard is padded with silence (`aresample`), so every track starts with the picture
  * (a fragmented MP4 has no edit lists to start a track later) and stays with it. The picture's and the
- * sound's filter graphs each take their own RTCSTART, a few milliseconds apart, but up to 0.8 s when ffmpeg
- * is starved of CPU at the start (docs/protocol.md, "Audio tracks").
+ * sound's filter graphs each take their own RTCSTART, normally close together (the tracks land within
+ * 0.05 s of the picture), but up to 0.8 s apart when ffmpeg is starved of CPU at the start (docs/protocol.md, "Audio tracks").
  */
 export const WALL_CLOCK_SYNC = {
   global: ['-copyts'],
@@ -382,8 +382,8 @@ export function chooseAudioDevices(
 /**
  * Track 0 is the full mix (each device at its volume, summed); with separate tracks, one track per
  * device follows (also at its volume). Inputs `firstInput`… are the devices, in order, or in reverse
- * order with `reversed`; `deviceFilter` goes on each device's sound, before its volume. One device at full volume
- * without separate tracks or a device filter needs no filter at all.
+ * order with `reversed`; `deviceFilter` goes on each device's sound, before its volume. One device at
+ * full volume without separate tracks or a device filter needs no filter at all.
  */
 export function audioTrackPlan(
   firstInput: number,
