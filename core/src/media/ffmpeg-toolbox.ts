@@ -608,18 +608,16 @@ export async function workingCodecs(
   probe: Pick<BuildProbe, 'encoders'>,
   logger?: Logger,
 ): Promise<Codec[]> {
-  const working: Codec[] = [];
-  for (const entry of listedProfiles(probe)) {
-    if (entry.hardware) {
-      const problem = await testEncode(run, ffmpegPath, entry);
-      if (problem) {
-        logger?.info('hardware encoder listed but not usable here', { encoder: entry.id, problem });
-        continue;
-      }
-    }
-    working.push(toCodec(entry));
-  }
-  return working;
+  // Side by side: a failing one costs an ffmpeg start (~80 ms for a distribution's build), and the
+  // service's start-up waits for all of them. Each is one frame, well within a GPU's session limit.
+  const verdicts = await Promise.all(
+    listedProfiles(probe).map(async (entry) => ({ entry, problem: entry.hardware ? await testEncode(run, ffmpegPath, entry) : undefined })),
+  );
+  return verdicts.flatMap(({ entry, problem }) => {
+    if (!problem) return [toCodec(entry)];
+    logger?.info('hardware encoder listed but not usable here', { encoder: entry.id, problem });
+    return [];
+  });
 }
 
 /** Undefined when one frame encodes, else what ffmpeg said. */
