@@ -191,7 +191,9 @@ describe('MachineCapabilities', function () {
         return { stdout: '', stderr: '[AVHWDeviceContext @ 0x5] No VA display found for device /dev/dri/renderD128.', code: 1 };
       return 'pass';
     });
-    const { machine, state } = await machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs() });
+    // A GPU's device files as a Linux machine with an NVIDIA and an Intel GPU has them (elsewhere the toolbox does not look).
+    const gpuDeviceFiles = async () => ({ renderNodes: ['/dev/dri/renderD128'], nvidiaControl: true });
+    const { machine, state } = await machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs(), gpuDeviceFiles });
     await machine.start();
     expect(state.current.codecs).to.deep.equal([
       { friendlyName: 'H.264 (NVIDIA NVENC)', internalEncoderId: 'h264_nvenc', isHardwareEncoder: true },
@@ -201,6 +203,21 @@ describe('MachineCapabilities', function () {
     const nvencTest = spy.calls.find((call) => call.line.includes('-c:v h264_nvenc'))!.line;
     expect(nvencTest).to.include('-f lavfi -i color=c=black:s=256x144:r=30 -frames:v 1 -an');
     expect(nvencTest).to.include('-preset p4 -rc vbr');
+  });
+
+  it('on Linux without GPU device files, spends no start-up on hardware test encodes', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const spy = spyRunner(systemCommandRunner(), (line) =>
+      line.endsWith(' -hide_banner -encoders') ? { stdout: ENCODERS, stderr: '', code: 0 } : 'pass',
+    );
+    const gpuDeviceFiles = async () => ({ renderNodes: [], nvidiaControl: false });
+    const { machine, state } = await machineWith({ environment: headless, run: spy.run, sysfsRoot: noSysfs(), gpuDeviceFiles });
+    await machine.start();
+    expect(
+      spy.calls.filter((call) => call.line.includes(' -frames:v 1 ')),
+      'test encodes',
+    ).to.deep.equal([]);
+    expect(state.current.codecs.map((codec) => codec.internalEncoderId)).to.deep.equal(['libx264', 'libsvtav1']);
   });
 
   /** Only @ffprobe-installer loads; no FFMPEG_PATH, nothing on PATH: there is no ffmpeg. */

@@ -303,6 +303,18 @@ describe('planCapture: the recording path from what the machine has', () => {
     });
   });
 
+  it("Linux, Debian's ffmpeg (NVENC and VAAPI listed), no GPU device files: x264, each hardware encoder with its missing device", () => {
+    const plan = snapshot({
+      machine: linuxMachine({ gpuVendors: ['Nvidia'] }),
+      build: listedBuild('linux-5.1-debian'),
+      testedEncoders: new Set(),
+    });
+    expect(plan.encode).to.equal(LIVE_X264_VBR);
+    expect(plan.reasons[1]).to.equal(
+      `encoder: H.264 (x264, CPU) on the CPU: H.264 (NVIDIA NVENC) needs the NVIDIA driver (/dev/nvidiactl), and it is not loaded; ${NO_RENDER_NODE}`,
+    );
+  });
+
   it('Linux Wayland: no X display is a clear message; with XWayland, x11grab and what it cannot see', () => {
     const wayland = { WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland' };
     expect(

@@ -13,6 +13,7 @@ import {
   encoderCodecArgs,
   encoderProfile,
   fitFilter,
+  missingGpuDevice,
   X264_PROFILE,
   type EncoderFamily,
   type EncoderProfile,
@@ -28,6 +29,8 @@ export interface CaptureMachine {
   variables: Readonly<Record<string, string | undefined>>;
   /** Linux render nodes (`detectRenderNodes`): VAAPI encodes on the first. */
   renderNodes: readonly string[];
+  /** Linux: NVIDIA's `/dev/nvidiactl` exists (NVENC needs the driver loaded). */
+  nvidiaControl?: boolean;
   /** The graphics vendors found (`detectGpu`); the preferred one's encoder is tried first. */
   gpuVendors: readonly GpuVendor[];
   displays: readonly DetectedDisplay[];
@@ -235,8 +238,11 @@ function chooseEncoder({ machine, build, settings, testedEncoders }: CapturePlan
     if (!entry.hardware) return undefined;
     if (!families.includes(entry.family))
       return `${entry.friendlyName} does not run on ${PLATFORM_NAMES[machine.platform] ?? machine.platform}`;
-    if (entry.family === 'vaapi' && machine.renderNodes.length === 0)
-      return `${entry.friendlyName} needs a render node (/dev/dri/renderD*), and there is none`;
+    const linux = machine.platform === 'linux' || machine.platform === 'freebsd';
+    const missingDevice = linux
+      ? missingGpuDevice(entry, { renderNodes: machine.renderNodes, nvidiaControl: machine.nvidiaControl ?? false })
+      : undefined;
+    if (missingDevice) return missingDevice;
     if (!testedEncoders.has(entry.id)) return `${entry.friendlyName} failed its start-up test encode`;
     return undefined;
   };

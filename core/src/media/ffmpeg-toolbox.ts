@@ -8,12 +8,20 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { currentEnvironment, type Environment } from '../platform/data-folders.js';
+import { detectGpuDeviceFiles, type GpuDeviceFiles } from '../platform/gpu.js';
 import { systemCommandRunner, type CommandRunner } from '../platform/system-commands.js';
 import type { CaptureEngineInfo, Codec } from '../protocol/index.js';
 import { CommandError } from '../protocol/refusal.js';
 import { downloadToFile, sameDigest } from '../support/download.js';
 import { Logger } from '../support/logger.js';
-import { ENCODER_PROFILES, encoderArgs, toCodec, type EncoderProfile, type VideoEncoderSettings } from './video-encoder.js';
+import {
+  ENCODER_PROFILES,
+  encoderArgs,
+  missingGpuDevice,
+  toCodec,
+  type EncoderProfile,
+  type VideoEncoderSettings,
+} from './video-encoder.js';
 
 export type ToolSource = CaptureEngineInfo['source'];
 
@@ -222,6 +230,8 @@ export class FfmpegToolboxConfig {
   loadPackage?: (specifier: string) => unknown;
   /** Runs ffmpeg probes (and, for the capabilities, OS tools); default: `systemCommandRunner`. */
   run?: CommandRunner;
+  /** Linux's GPU device files: a hardware encoder whose device is missing gets no test encode. Default: those in `/dev`. */
+  gpuDeviceFiles?: () => Promise<GpuDeviceFiles>;
 }
 
 /** Why there is no ffmpeg: `subtitle` is the short reason, the message says how to fix it. */
@@ -325,7 +335,7 @@ export class FfmpegToolbox {
         throw new FfmpegUnavailableError('ffprobe not found', (error as Error).message);
       }
       this.buildProbe = await probeBuild(this.run, ffmpeg.path, ffmpeg.version);
-      this.usableCodecs = await workingCodecs(this.run, ffmpeg.path, this.buildProbe, this.logger);
+      this.usableCodecs = await workingCodecs(this.run, ffmpeg.path, this.buildProbe, this.logger, await this.gpuDeviceFiles());
       this.alternatives = builds.filter((build) => build !== ffmpeg);
       this.found = { ffmpeg, ffprobe };
       this.logger.info('ffmpeg ready', {
@@ -399,6 +409,13 @@ export class FfmpegToolbox {
       builds.find((build) => wanted.every((input) => build.inputFormats?.includes(input))) ??
       builds[0]!
     );
+  }
+
+  /** Only on Linux, where every GPU encoder opens a device file; elsewhere each listed one is tried. */
+  private async gpuDeviceFiles(): Promise<GpuDeviceFiles | undefined> {
+    const { platform } = this.config.environment;
+    if (platform !== 'linux' && platform !== 'freebsd') return undefined;
+    return (this.config.gpuDeviceFiles ?? detectGpuDeviceFiles)();
   }
 
   private async download(request: ToolboxLoad): Promise<string> {
@@ -607,12 +624,14 @@ export async function workingCodecs(
   ffmpegPath: string,
   probe: Pick<BuildProbe, 'encoders'>,
   logger?: Logger,
+  /** Linux's GPU device files: an encoder whose device is missing is not tried. */
+  devices?: GpuDeviceFiles,
 ): Promise<Codec[]> {
+  const problemOf = async (entry: EncoderProfile) =>
+    !entry.hardware ? undefined : ((devices && missingGpuDevice(entry, devices)) ?? (await testEncode(run, ffmpegPath, entry)));
   // Side by side: a failing one costs an ffmpeg start (~80 ms for a distribution's build), and the
   // service's start-up waits for all of them. Each is one frame, well within a GPU's session limit.
-  const verdicts = await Promise.all(
-    listedProfiles(probe).map(async (entry) => ({ entry, problem: entry.hardware ? await testEncode(run, ffmpegPath, entry) : undefined })),
-  );
+  const verdicts = await Promise.all(listedProfiles(probe).map(async (entry) => ({ entry, problem: await problemOf(entry) })));
   return verdicts.flatMap(({ entry, problem }) => {
     if (!problem) return [toCodec(entry)];
     logger?.info('hardware encoder listed but not usable here', { encoder: entry.id, problem });

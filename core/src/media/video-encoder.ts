@@ -1,6 +1,7 @@
 // The video half of a recording's ffmpeg arguments: which encoder (the chosen codec when this
 // machine has it, else the best it has), rate control, a keyframe every second, pixel format.
 import type { Codec, Settings } from '../protocol/index.js';
+import type { GpuDeviceFiles } from '../platform/gpu.js';
 
 export type EncoderFamily = 'nvenc' | 'qsv' | 'amf' | 'vaapi' | 'videotoolbox' | 'x264' | 'x265' | 'svtav1' | 'aom';
 export type VideoFormat = 'h264' | 'hevc' | 'av1';
@@ -171,6 +172,15 @@ export function encoderCodecArgs(
     ...KEYFRAME_EXTRAS[entry.family],
     ...(options.pixelFormat === false ? [] : ['-pix_fmt', entry.family === 'qsv' ? 'nv12' : 'yuv420p']),
   ];
+}
+
+/** On Linux, why `entry` cannot reach a GPU here: the device file its driver opens is missing. Undefined when it may try. */
+export function missingGpuDevice(entry: EncoderProfile, devices: GpuDeviceFiles): string | undefined {
+  if (entry.family === 'nvenc')
+    return devices.nvidiaControl ? undefined : `${entry.friendlyName} needs the NVIDIA driver (/dev/nvidiactl), and it is not loaded`;
+  if (entry.family === 'vaapi' || entry.family === 'qsv' || entry.family === 'amf')
+    return devices.renderNodes.length > 0 ? undefined : `${entry.friendlyName} needs a render node (/dev/dri/renderD*), and there is none`;
+  return undefined;
 }
 
 /** Scale into width×height keeping the aspect ratio; pad the rest black. */

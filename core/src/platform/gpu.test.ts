@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   detectGpu,
+  detectGpuDeviceFiles,
   detectRenderNodes,
   parseComputeCapability,
   parseMacGraphics,
@@ -96,13 +97,19 @@ describe('GPU detection', () => {
     ).to.deep.equal(['Intel', 'AMD']);
   });
 
-  it('lists the render nodes VAAPI can open, in number order, and none without a dri folder', async () => {
+  it('lists the render nodes VAAPI can open, in number order, and none without a dri folder; and whether the NVIDIA driver is loaded', async () => {
     const dev = await mkdtemp(path.join(os.tmpdir(), 'keyframe-dev-'));
     try {
       await mkdir(path.join(dev, 'dri'));
       for (const name of ['renderD129', 'card0', 'renderD128', 'by-path']) await writeFile(path.join(dev, 'dri', name), '');
       expect(await detectRenderNodes(dev)).to.deep.equal([path.join(dev, 'dri', 'renderD128'), path.join(dev, 'dri', 'renderD129')]);
       expect(await detectRenderNodes(path.join(dev, 'missing'))).to.deep.equal([]);
+      expect(await detectGpuDeviceFiles(dev)).to.deep.include({ nvidiaControl: false });
+      await writeFile(path.join(dev, 'nvidiactl'), '');
+      expect(await detectGpuDeviceFiles(dev)).to.deep.equal({
+        renderNodes: [path.join(dev, 'dri', 'renderD128'), path.join(dev, 'dri', 'renderD129')],
+        nvidiaControl: true,
+      });
     } finally {
       await rm(dev, { recursive: true, force: true });
     }

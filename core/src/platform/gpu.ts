@@ -1,6 +1,6 @@
 // Which graphics vendor this machine records with (PCI vendor ids on Linux, the video controllers
 // on Windows, system_profiler on macOS), and an NVIDIA GPU's compute capability.
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GPU_VENDORS } from '../protocol/index.js';
 import type { Environment } from './data-folders.js';
@@ -78,6 +78,23 @@ async function pciDisplayVendors(sysfsRoot: string): Promise<GpuVendor[]> {
 }
 
 /** Linux render nodes (`/dev/dri/renderD128` …) a VAAPI encode can open, in number order; none where there is no `dri` folder. */
+/** The device files a hardware encoder opens on Linux: render nodes (VAAPI, Quick Sync, AMF) and NVIDIA's control device (NVENC). */
+export interface GpuDeviceFiles {
+  renderNodes: readonly string[];
+  nvidiaControl: boolean;
+}
+
+export async function detectGpuDeviceFiles(devRoot = '/dev'): Promise<GpuDeviceFiles> {
+  const [renderNodes, nvidiaControl] = await Promise.all([
+    detectRenderNodes(devRoot),
+    access(path.join(devRoot, 'nvidiactl')).then(
+      () => true,
+      () => false,
+    ),
+  ]);
+  return { renderNodes, nvidiaControl };
+}
+
 export async function detectRenderNodes(devRoot = '/dev'): Promise<string[]> {
   const dri = path.join(devRoot, 'dri');
   const names = (await readdir(dri).catch(() => [] as string[])).filter((name) => /^renderD\d+$/.test(name));
