@@ -1,9 +1,14 @@
 // The wire's small facts, written once for the service and the UI: value formats (protocol-gaps.md §1: durations
 // as `hh:mm:ss.fffffff`, local ISO date-times, file sizes as the reference shows them, paths with forward slashes),
 // the media routes and artwork layout (§10), and the WebSocket close codes. No Node built-ins: the UI bundles it.
-import { TYPE_FOLDERS, type ContentType } from './models.js';
+import { TYPE_FOLDERS, type ContentType, type EncodeLevel } from './models.js';
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** An `EncodeLevel` in words, as notices and frontends show it: `ultrafast, 30 fps, 720p`. */
+export function describeEncodeLevel(level: EncodeLevel): string {
+  return [level.preset, `${level.frameRate} fps`, level.resolution].filter((part) => part !== null).join(', ');
+}
 
 /** Seconds as `hh:mm:ss`, plus `.fffffff` when fractional and a `d.` prefix past 24 h. */
 export function formatDuration(seconds: number): string {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { describeLevel, stepDown } from './encode-step-down.js';
+import { describeEncodeLevel } from '../protocol/index.js';
+import { stepDown } from './encode-step-down.js';
 
 describe('stepDown', () => {
   const defaults = { preset: 'superfast', frameRate: 60, resolution: '1080p' };
@@ -38,7 +39,7 @@ describe('stepDown', () => {
   });
 
   it('describes a level for people', () => {
-    expect(describeLevel({ preset: 'ultrafast', frameRate: 30, resolution: '720p' })).to.equal('ultrafast, 30 fps, 720p');
-    expect(describeLevel({ preset: null, frameRate: 30, resolution: '720p' })).to.equal('30 fps, 720p');
+    expect(describeEncodeLevel({ preset: 'ultrafast', frameRate: 30, resolution: '720p' })).to.equal('ultrafast, 30 fps, 720p');
+    expect(describeEncodeLevel({ preset: null, frameRate: 30, resolution: '720p' })).to.equal('30 fps, 720p');
   });
 });

@@ -48,11 +48,6 @@ function nextRung(level: EncodeLevel): { level: EncodeLevel; cost: number } | un
   return undefined;
 }
 
-/** `level` in words for a notice: "ultrafast, 30 fps, 720p". */
-export function describeLevel(level: EncodeLevel): string {
-  return [level.preset, `${level.frameRate} fps`, level.resolution].filter((part) => part !== null).join(', ');
-}
-
 /** The level an encode with these arguments runs at; the preset only for x264 (`codecId` libx264), which alone has presets on the ladder. */
 export function encodeLevelOf(args: readonly string[], codecId: string, settings: Pick<Settings, 'frameRate' | 'resolution'>): EncodeLevel {
   const at = args.indexOf('-preset');

@@ -1,14 +1,13 @@
 // What the user is told when a recording's encode cannot keep up with the clock (OBS's "encoding overloaded").
 import type { Modal } from '../notices/notifier.js';
-import type { EncodeLevel } from '../protocol/index.js';
+import { describeEncodeLevel, type EncodeLevel } from '../protocol/index.js';
 import type { EncodeHealthVerdict } from './encode-health.js';
-import { describeLevel } from './encode-step-down.js';
 
 /** The dialog for an encode at `level` judged as `verdict`; `next` is the level the next recordings start at (none: the ladder's end). */
 export function overloadNotice(verdict: EncodeHealthVerdict, level: EncodeLevel, next: EncodeLevel | undefined): Modal {
   const done = next
-    ? `This recording goes on as it is; the next ones start at ${describeLevel(next)} instead of ${describeLevel(level)}, until you change the recording settings.`
-    : `It already records at the lowest level Keyframe steps down to (${describeLevel(level)}).`;
+    ? `This recording goes on as it is; the next ones start at ${describeEncodeLevel(next)} instead of ${describeEncodeLevel(level)}, until you change the recording settings.`
+    : `It already records at the lowest level Keyframe steps down to (${describeEncodeLevel(level)}).`;
   return {
     title: "Recording can't keep up",
     description:

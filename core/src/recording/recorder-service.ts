@@ -3,7 +3,7 @@
 // which domain events announce it (the State publisher turns them into `State`).
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../protocol/refusal.js';
-import type { EncodeLevel, Settings } from '../protocol/index.js';
+import { describeEncodeLevel, type EncodeLevel, type Settings } from '../protocol/index.js';
 import { CAPTURE_CAPABILITIES, CaptureSources, type CaptureCapabilitiesProvider } from '../media/capture-source.js';
 import { FfmpegToolbox } from '../media/ffmpeg-toolbox.js';
 import type { RecordingFrames } from '../media/recording-frames.js';
@@ -17,7 +17,7 @@ import { Notifier } from '../notices/notifier.js';
 import { Logger } from '../support/logger.js';
 import { TypedEvents } from '../support/typed-events.js';
 import { keepUpShare, type EncodeHealthVerdict } from './encode-health.js';
-import { describeLevel, stepDown } from './encode-step-down.js';
+import { stepDown } from './encode-step-down.js';
 import { FrameDemand } from './frame-demand.js';
 import { overloadNotice } from './overload-notice.js';
 import { Preview } from './preview.js';
@@ -268,8 +268,8 @@ export class RecorderService implements RecorderView {
       framesPerSecond: verdict.framesPerSecond,
       targetFrameRate: verdict.targetFrameRate,
       droppedFrames: verdict.droppedFrames,
-      level: describeLevel(level),
-      nextRecordings: next ? describeLevel(next) : 'unchanged (the lowest level)',
+      level: describeEncodeLevel(level),
+      nextRecordings: next ? describeEncodeLevel(next) : 'unchanged (the lowest level)',
     });
     this.notifier.showModal(overloadNotice(verdict, level, next));
     return next;

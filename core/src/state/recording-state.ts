@@ -4,6 +4,7 @@ import {
   formatDuration,
   formatLocalDateTime,
   toWirePath,
+  type EncodeLevel,
   type EncodingHealth,
   type Recording as WireRecording,
   type State,
@@ -35,12 +36,7 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
           preRecording: null,
           recording: toWireRecording(recording),
           captureInUse: { of: 'current', ...recording.media.capture },
-          encodingHealth: {
-            ...toWireVerdict(recording.encodeHealth),
-            targetFrameRate: recording.settings.frameRate,
-            steppedDown: recording.plan.steppedDown ?? null,
-            nextStepDown: null,
-          },
+          encodingHealth: toWireHealth(recording, recording.encodeHealth, undefined),
         },
         'prompt',
       ),
@@ -48,14 +44,7 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
     // The health of the last recording stays after it stopped: what it did and what the next one starts at.
     events.on('encodeHealth', ({ recording, verdict, nextStepDown }) =>
       update(
-        {
-          encodingHealth: {
-            ...toWireVerdict(verdict),
-            targetFrameRate: verdict.targetFrameRate,
-            steppedDown: recording.plan.steppedDown ?? null,
-            nextStepDown: nextStepDown ?? null,
-          },
-        },
+        { encodingHealth: toWireHealth(recording, verdict, nextStepDown) },
         verdict.overloaded === target.current.encodingHealth?.overloaded ? 'burst' : 'prompt',
       ),
     ),
@@ -82,16 +71,21 @@ export function projectRecorder(events: TypedEvents<RecorderEvents>, target: Sta
   return () => stops.forEach((stop) => stop());
 }
 
-/** The measures of a verdict on the wire (none yet: keeping up, unmeasured). */
-function toWireVerdict(
+/** A recording's encode health on the wire; without a verdict yet: keeping up, unmeasured. */
+function toWireHealth(
+  recording: StartedRecording,
   verdict: EncodeHealthVerdict | undefined,
-): Pick<EncodingHealth, 'overloaded' | 'reason' | 'speed' | 'framesPerSecond' | 'droppedFrames'> {
+  nextStepDown: EncodeLevel | undefined,
+): EncodingHealth {
   return {
     overloaded: verdict?.overloaded ?? false,
     reason: verdict?.reason ?? null,
     speed: verdict?.speed ?? null,
     framesPerSecond: verdict?.framesPerSecond ?? null,
+    targetFrameRate: verdict?.targetFrameRate ?? recording.settings.frameRate,
     droppedFrames: verdict?.droppedFrames ?? 0,
+    steppedDown: recording.plan.steppedDown ?? null,
+    nextStepDown: nextStepDown ?? null,
   };
 }
 

@@ -1,10 +1,4 @@
-import type { State } from '@keyframe/core/protocol';
-
-type EncodingHealth = NonNullable<State['encodingHealth']>;
-type EncodeLevel = NonNullable<EncodingHealth['nextStepDown']>;
-
-const describeLevel = (level: EncodeLevel) =>
-  [level.preset, `${level.frameRate} fps`, level.resolution].filter((part): part is string => part !== null).join(', ');
+import { describeEncodeLevel, type State } from '@keyframe/core/protocol';
 
 /**
  * The warning on the Recording page while the encode cannot keep up (OBS's "encoding overloaded"):
@@ -18,6 +12,6 @@ export function encodingOverloadText(health: State['encodingHealth']): string | 
       : health.framesPerSecond !== null
         ? `${Math.round(health.framesPerSecond)} of ${health.targetFrameRate} frames a second reach the file`
         : 'frames are being lost';
-  const next = health.nextStepDown ? ` The next recording starts at ${describeLevel(health.nextStepDown)}.` : '';
+  const next = health.nextStepDown ? ` The next recording starts at ${describeEncodeLevel(health.nextStepDown)}.` : '';
   return `Encoding overloaded: ${measured}.${next}`;
 }
