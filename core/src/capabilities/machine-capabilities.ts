@@ -11,7 +11,7 @@ import { chooseCaptureSource, type CaptureCapabilities, type CaptureCapabilities
 import { captureFormat } from '../media/session-encoding.js';
 import { detectAudioDevices, NO_AUDIO_DEVICES, type AudioDevices } from '../platform/audio-devices.js';
 import { detectDisplays, maxDisplayHeight, type DetectedDisplay } from '../platform/displays.js';
-import { detectGpu, detectGpuDeviceFiles, type GpuDeviceFiles, type GpuInfo } from '../platform/gpu.js';
+import { detectGpu, type GpuInfo } from '../platform/gpu.js';
 import type { CaptureEngineInfo, Codec, Settings } from '../protocol/index.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { ServiceOptions } from '../service-options.js';
@@ -48,8 +48,6 @@ const DOWNLOAD_FOLDER = 'capture-engine';
 export class MachineCapabilities implements CaptureCapabilitiesProvider {
   private starting: Promise<void> | undefined;
   private devices: SystemDevices = { displays: [], audio: NO_AUDIO_DEVICES, gpu: { vendor: 'Unknown', computeCapability: 0 } };
-  /** Linux render nodes, for VAAPI. */
-  private gpuDeviceFiles: GpuDeviceFiles = { renderNodes: [], nvidiaControl: false };
   private readonly logger: Logger;
   readonly events = new TypedEvents<MachineCapabilityEvents>();
 
@@ -120,8 +118,8 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
     return {
       platform,
       variables,
-      renderNodes: this.gpuDeviceFiles.renderNodes,
-      nvidiaControl: this.gpuDeviceFiles.nvidiaControl,
+      renderNodes: this.toolbox.gpuDeviceFiles?.renderNodes ?? [],
+      nvidiaControl: this.toolbox.gpuDeviceFiles?.nvidiaControl ?? false,
       gpuVendors: gpu.vendor === 'Unknown' ? [] : [gpu.vendor],
       displays,
       cores: availableParallelism(),
@@ -162,7 +160,6 @@ export class MachineCapabilities implements CaptureCapabilitiesProvider {
         type: 'error',
       });
     const [displays, gpu] = await displaysAndGpu;
-    if (environment.platform === 'linux' || environment.platform === 'freebsd') this.gpuDeviceFiles = await detectGpuDeviceFiles();
     const audio = await this.tolerant('audio devices', this.detectAudio(), NO_AUDIO_DEVICES);
     this.devices = { displays, audio, gpu };
     this.logger.info('capture devices', {

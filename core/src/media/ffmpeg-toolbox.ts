@@ -262,6 +262,7 @@ export class FfmpegToolbox {
   private problem: FfmpegUnavailableError | undefined;
   private buildProbe: BuildProbe | undefined;
   private usableCodecs: Codec[] = [];
+  private deviceFiles: GpuDeviceFiles | undefined;
   private alternatives: FfmpegBuild[] = [];
   private readonly logger: Logger;
 
@@ -310,6 +311,11 @@ export class FfmpegToolbox {
     return this.buildProbe;
   }
 
+  /** Linux's GPU device files as the start-up test encodes found them; undefined elsewhere and before the load. */
+  get gpuDeviceFiles(): GpuDeviceFiles | undefined {
+    return this.deviceFiles;
+  }
+
   /** The video encoders offered to the user: known, listed by the build, and working here. */
   get codecs(): readonly Codec[] {
     return this.usableCodecs;
@@ -335,7 +341,8 @@ export class FfmpegToolbox {
         throw new FfmpegUnavailableError('ffprobe not found', (error as Error).message);
       }
       this.buildProbe = await probeBuild(this.run, ffmpeg.path, ffmpeg.version);
-      this.usableCodecs = await workingCodecs(this.run, ffmpeg.path, this.buildProbe, this.logger, await this.gpuDeviceFiles());
+      this.deviceFiles = await this.detectGpuDeviceFiles();
+      this.usableCodecs = await workingCodecs(this.run, ffmpeg.path, this.buildProbe, this.logger, this.deviceFiles);
       this.alternatives = builds.filter((build) => build !== ffmpeg);
       this.found = { ffmpeg, ffprobe };
       this.logger.info('ffmpeg ready', {
@@ -412,7 +419,7 @@ export class FfmpegToolbox {
   }
 
   /** Only on Linux, where every GPU encoder opens a device file; elsewhere each listed one is tried. */
-  private async gpuDeviceFiles(): Promise<GpuDeviceFiles | undefined> {
+  private async detectGpuDeviceFiles(): Promise<GpuDeviceFiles | undefined> {
     const { platform } = this.config.environment;
     if (platform !== 'linux' && platform !== 'freebsd') return undefined;
     return (this.config.gpuDeviceFiles ?? detectGpuDeviceFiles)();
