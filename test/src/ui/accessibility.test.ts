@@ -22,7 +22,12 @@ describe('ui: accessibility', function () {
   let ui: UiSession | undefined;
   before(async () => {
     await under.prepare();
-    session = sessionsOf(await recordLibrary(under, [{ seconds: 2, saveReplay: true, bookmarks: [{ type: 'Kill', atSeconds: 1 }] }]))[0]!;
+    // A good and a bad bookmark: their badges and timeline marks are drawn in green and red.
+    const bookmarks = [
+      { type: 'Kill', atSeconds: 1 },
+      { type: 'Death', atSeconds: 2 },
+    ] as const;
+    session = sessionsOf(await recordLibrary(under, [{ seconds: 3, saveReplay: true, bookmarks: [...bookmarks] }]))[0]!;
   });
   after(() => under.dispose());
   afterEach(async () => {
