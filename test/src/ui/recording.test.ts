@@ -2,6 +2,7 @@
 // stop, and find the session in the library.
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
@@ -31,6 +32,7 @@ describe('ui: recording page', function () {
       await elapsed.filter({ hasNotText: first }).waitFor({ timeout: SLOW_UI_MS });
       expect(await page.locator('.sidebar__live').isVisible()).to.equal(true);
       await ui.screenshot('recording-running');
+      await expectNoSeriousViolations(page, 'recording page, recording');
 
       await page.getByTestId('stop-recording').click();
       await page.locator('[data-testid="recording-status"][data-phase="idle"]').waitFor({ timeout: SLOW_UI_MS });
