@@ -1,11 +1,15 @@
 import { useId } from 'react';
 import type { LibraryFilter } from './library-filter';
+import { isLibrarySort, LIBRARY_SORTS } from './library-order';
+import type { LibraryView } from './library-view';
 
 interface LibraryToolbarProps {
   label: string;
   filter: LibraryFilter;
   onFilterChange: (filter: LibraryFilter) => void;
   games: readonly string[];
+  view: LibraryView;
+  onViewChange: (change: Partial<LibraryView>) => void;
   selectedCount: number;
   connected: boolean;
   onSelectAll: () => void;
@@ -13,12 +17,14 @@ interface LibraryToolbarProps {
   onDeleteSelected: () => void;
 }
 
-/** Search, game filter, and what to do with the ticked videos. */
+/** Search, game filter, order and grouping, only favourites, and what to do with the ticked videos. */
 export function LibraryToolbar({
   label,
   filter,
   onFilterChange,
   games,
+  view,
+  onViewChange,
   selectedCount,
   connected,
   onSelectAll,
@@ -27,6 +33,7 @@ export function LibraryToolbar({
 }: LibraryToolbarProps) {
   const searchId = useId();
   const gameId = useId();
+  const sortId = useId();
   return (
     <div className="library__toolbar" role="toolbar" aria-label={`${label} tools`}>
       <label className="library__search" htmlFor={searchId}>
@@ -57,6 +64,40 @@ export function LibraryToolbar({
             </option>
           ))}
         </select>
+      </label>
+      <label className="library__sort" htmlFor={sortId}>
+        <span className="visually-hidden">Sort</span>
+        <select
+          id={sortId}
+          className="input library-field__input"
+          value={view.sort}
+          onChange={(event) => isLibrarySort(event.target.value) && onViewChange({ sort: event.target.value })}
+          data-testid="library-sort"
+        >
+          {Object.entries(LIBRARY_SORTS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="library__toggle">
+        <input
+          type="checkbox"
+          checked={view.groupByGame}
+          onChange={(event) => onViewChange({ groupByGame: event.target.checked })}
+          data-testid="library-group-by-game"
+        />
+        Group by game
+      </label>
+      <label className="library__toggle">
+        <input
+          type="checkbox"
+          checked={view.onlyFavorites}
+          onChange={(event) => onViewChange({ onlyFavorites: event.target.checked })}
+          data-testid="library-only-favorites"
+        />
+        Only favourites
       </label>
       <div className="library__selection" aria-live="polite">
         {selectedCount > 0 ? (
