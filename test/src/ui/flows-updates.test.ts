@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WebSocketRoute } from 'playwright-core';
 import { createTempFolder } from '@keyframe/integration-testkit';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, type UiSession } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { buildPackage, LauncherRun, RUNNING_VERSION, SERVICE_MAIN, UpdateChannel, type FeedRelease } from '../kit/update-channel.js';
@@ -106,6 +107,7 @@ describe('ui: update flows', function () {
     expect(await notesText.locator('img, script').count()).to.equal(0);
     expect(await page.evaluate('window.injected')).to.equal(undefined);
     await ui.screenshot('flows-release-notes-dialog');
+    await expectNoSeriousViolations(ui.page, 'the release notes dialog');
 
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -145,6 +147,7 @@ describe('ui: update flows', function () {
       await install.waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('update-progress').getByText('Version 9.9.9: Ready to install').count()).to.equal(1);
       await ui.screenshot('flows-update-ready');
+      await expectNoSeriousViolations(ui.page, 'settings, an update ready');
       // The restarted copy is this same service: it must not find 9.9.9 newer than itself again.
       channel.releases = [];
       await install.click();
@@ -192,6 +195,7 @@ describe('ui: update flows', function () {
     await overlay.getByText('(step 2)', { exact: false }).waitFor();
     expect(await overlay.textContent(), 'no internal name').to.not.match(/0002|sidecars|_/);
     await ui.screenshot('flows-migration-overlay');
+    await expectNoSeriousViolations(ui.page, 'the migration overlay');
     inject(false, null);
     await overlay.waitFor({ state: 'detached' });
 
