@@ -1,42 +1,61 @@
-import type { EventContentMap } from '@keyframe/core/protocol';
-import { useEffect, useEffectEvent } from 'react';
-import { useEventQueue } from '../connection';
+import { useEffect, useEffectEvent, useState } from 'react';
+import { dismissToast, useToasts, type Toast, type ToastTone } from './toast-store';
+import './event-toasts';
+import './toasts.css';
 
-const TOAST_LIFETIME_MS = 8_000;
-const MAX_TOASTS = 4;
+/** How long a toast stays, unless the pointer or focus is on it: failures longer, to be read; a link, to be reached. */
+const LIFETIME_MS = { success: 6_000, failure: 15_000 } as const satisfies Record<ToastTone, number>;
+const WITH_LINK_MS = 12_000;
 
-/** Brief notes for commands the backend refused. */
-export function RejectionToasts() {
-  const [toasts, dismiss] = useEventQueue('CommandRejected', MAX_TOASTS);
-
+/** What succeeded and what failed, top right under the header (the jobs tray is bottom left). */
+export function Toasts() {
+  const toasts = useToasts();
   return (
-    <div className="toasts" role="status" aria-live="polite">
+    <div className="toasts" data-testid="toasts">
       {toasts.map((toast) => (
-        <RejectionToast key={toast.id} rejection={toast.content} onDismiss={() => dismiss(toast.id)} />
+        <ToastCard key={toast.id} toast={toast} />
       ))}
     </div>
   );
 }
 
-interface RejectionToastProps {
-  rejection: EventContentMap['CommandRejected'];
-  onDismiss: () => void;
-}
-
-function RejectionToast({ rejection, onDismiss }: RejectionToastProps) {
-  const dismissExpired = useEffectEvent(onDismiss);
+function ToastCard({ toast }: { toast: Toast }) {
+  const [held, setHeld] = useState(false);
+  const dismiss = useEffectEvent(() => dismissToast(toast.id));
+  const lifetime = toast.link ? WITH_LINK_MS : LIFETIME_MS[toast.tone];
   useEffect(() => {
-    const timer = setTimeout(() => dismissExpired(), TOAST_LIFETIME_MS);
+    if (held) return;
+    const timer = setTimeout(() => dismiss(), lifetime);
     return () => clearTimeout(timer);
-  }, []);
+  }, [held, lifetime]);
 
   return (
-    <div className="toast">
+    <div
+      className={`toast toast--${toast.tone}`}
+      role={toast.tone === 'failure' ? 'alert' : 'status'}
+      data-testid="toast"
+      data-tone={toast.tone}
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={(event) => setHeld(event.currentTarget.contains(event.relatedTarget))}
+    >
       <div className="toast__body">
-        <p className="toast__title">{rejection.method ?? 'Message'} refused</p>
-        <p className="toast__message">{rejection.message}</p>
+        <p className="toast__title">{toast.title}</p>
+        {toast.body && <p className="toast__message">{toast.body}</p>}
+        {toast.link && (
+          <a
+            className="button button--small toast__link"
+            href={toast.link.href}
+            {...(toast.link.external ? { target: '_blank', rel: 'noreferrer' } : {})}
+            onClick={() => dismissToast(toast.id)}
+            data-testid="toast-link"
+          >
+            {toast.link.label}
+          </a>
+        )}
       </div>
-      <button type="button" className="toast__close" aria-label="Dismiss" onClick={onDismiss}>
+      <button type="button" className="toast__close" aria-label={`Dismiss “${toast.title}”`} onClick={() => dismissToast(toast.id)}>
         ×
       </button>
     </div>
