@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
+import { connection } from '../connection';
 import { dismissToast, useToasts, type Toast, type ToastTone } from './toast-store';
 import './event-toasts';
 import './toasts.css';
@@ -47,8 +48,12 @@ function ToastCard({ toast }: { toast: Toast }) {
           <a
             className="button button--small toast__link"
             href={toast.link.href}
-            {...(toast.link.external ? { target: '_blank', rel: 'noreferrer' } : {})}
-            onClick={() => dismissToast(toast.id)}
+            {...(toast.link.external ? { target: '_blank', rel: 'noreferrer noopener' } : {})}
+            onClick={(event) => {
+              // As release-note links: the service opens the default browser (a desktop host's page cannot open windows).
+              if (toast.link?.external && connection.send('OpenInBrowser', { Url: toast.link.href })) event.preventDefault();
+              dismissToast(toast.id);
+            }}
             data-testid="toast-link"
           >
             {toast.link.label}
