@@ -23,7 +23,7 @@ export function Toasts() {
 function ToastCard({ toast }: { toast: Toast }) {
   const [held, setHeld] = useState(false);
   const dismiss = useEffectEvent(() => dismissToast(toast.id));
-  const lifetime = toast.link ? WITH_LINK_MS : LIFETIME_MS[toast.tone];
+  const lifetime = Math.max(LIFETIME_MS[toast.tone], toast.link ? WITH_LINK_MS : 0);
   useEffect(() => {
     if (held) return;
     const timer = setTimeout(() => dismiss(), lifetime);
