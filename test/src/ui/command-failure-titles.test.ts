@@ -1,7 +1,7 @@
 // Every command the protocol has gets a worded toast title when the service refuses it (the UI's table).
 import { expect } from 'chai';
 import { Commands } from '@keyframe/core/protocol';
-import { loadUiModule } from './ui-module.js';
+import { importUiModule } from '../kit/ui-module.js';
 
 interface TitleTable {
   COMMAND_FAILURE_TITLES: Record<string, string>;
@@ -10,7 +10,7 @@ interface TitleTable {
 
 describe('ui: toast titles of refused commands', () => {
   it('has a phrase in words for every command, never its method name', async () => {
-    const { COMMAND_FAILURE_TITLES, commandFailureTitle } = await loadUiModule<TitleTable>('toasts/command-failure-titles.ts');
+    const { COMMAND_FAILURE_TITLES, commandFailureTitle } = await importUiModule<TitleTable>('toasts/command-failure-titles.ts');
     const commands = Object.keys(Commands);
     expect(Object.keys(COMMAND_FAILURE_TITLES).sort()).to.deep.equal([...commands].sort());
     for (const [method, title] of Object.entries(COMMAND_FAILURE_TITLES)) {

@@ -1,6 +1,6 @@
 // The title an item without one is shown with: its game and date, "Untitled" only without a game.
 import { expect } from 'chai';
-import { loadUiModule } from './ui-module.js';
+import { importUiModule } from '../kit/ui-module.js';
 
 interface DefaultTitle {
   defaultTitle(game: string, createdAt: string): string;
@@ -8,7 +8,7 @@ interface DefaultTitle {
 
 describe('ui: default titles', () => {
   it('reads "<game> — <date>", short, with the year only when it is not this one', async () => {
-    const { defaultTitle } = await loadUiModule<DefaultTitle>('format/default-title.ts');
+    const { defaultTitle } = await importUiModule<DefaultTitle>('format/default-title.ts');
     const thisYear = new Date().getFullYear();
     const recent = defaultTitle('Tactical Shooter', new Date(thisYear, 0, 2, 21, 5).toISOString());
     expect(recent).to.match(/^Tactical Shooter — \S/);
