@@ -44,6 +44,7 @@ export const COMMAND_FAILURE_TITLES = {
   CancelDiscordLogin: "Couldn't cancel the Discord sign-in",
   RequestState: "Couldn't refresh Keyframe's state",
   TogglePreview: "Couldn't switch the preview",
+  SetFavorite: "Couldn't change the favourites",
 } as const satisfies Record<CommandName, string>;
 
 const titles: Partial<Record<string, string>> = COMMAND_FAILURE_TITLES;
