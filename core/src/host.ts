@@ -6,3 +6,4 @@ export { ServiceOptions, DEFAULT_PORT, DEFAULT_LEGACY_PORT } from './service-opt
 // Named by StartOptions.
 export type { DesktopWindow } from './platform/desktop-window.js';
 export type { LogLevel } from './support/logger.js';
+export type { ServiceEvent } from './protocol/index.js';
