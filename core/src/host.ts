@@ -8,3 +8,4 @@ export type { DesktopWindow } from './platform/desktop-window.js';
 // What `keyframe --app` loads from @keyframe/desktop.
 export type { CreateDesktopApp, DesktopApp, DesktopAppControls, DesktopAppLog, DesktopAppOptions } from './app/desktop-app.js';
 export type { LogLevel } from './support/logger.js';
+export type { ServiceEvent } from './protocol/index.js';

@@ -9,7 +9,7 @@ import { IntegrationHost } from '../integrations/integration-host.js';
 import { ServiceOptions } from '../service-options.js';
 import { registerMachine, registerServices } from './registrations.js';
 import { AutoRecorder } from '../recording/auto-recorder.js';
-import { TYPE_FOLDERS, type Settings } from '../protocol/index.js';
+import { TYPE_FOLDERS, type ServiceEvent, type Settings, type State } from '../protocol/index.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { DataMigrations } from '../library/data-migrations.js';
 import { HighlightService } from '../jobs/highlight/highlight-service.js';
@@ -22,6 +22,7 @@ import { RecoveryService } from '../recording/recovery-service.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
+import { ConnectionHub } from '../transport/connection-hub.js';
 import { StorageMonitor } from '../storage/storage-monitor.js';
 import { WindowsGameModeSetting } from '../settings/windows-game-mode-setting.js';
 import { AccountService } from '../accounts/account-service.js';
@@ -124,6 +125,20 @@ export class KeyframeService {
   /** The settings in effect (read-only: a frontend changes them with `UpdateSettings`). */
   get settings(): Readonly<Settings> {
     return this.container.resolve(SettingsStore).current;
+  }
+
+  /** The runtime State as it is now (read-only; `onEvent` hears each change as a `State` event). */
+  get state(): Readonly<State> {
+    return this.container.resolve(StatePublisher).current;
+  }
+
+  /**
+   * `listener` hears every event the service emits, as frontends get them in the default names (State always
+   * whole), connected frontend or not; returns the function that unsubscribes it. For a desktop shell's tray and
+   * notifications.
+   */
+  onEvent(listener: (event: ServiceEvent) => void): () => void {
+    return this.container.resolve(ConnectionHub).onEvent(listener);
   }
 
   /** Resolves once nothing is loading any more (a part that failed to load is logged, and says so in State). */
