@@ -41,8 +41,8 @@ export function findAppBrowser(machine: BrowserMachine): AppBrowser | undefined 
   return candidates(machine).find(({ executable }) => machine.isExecutable(executable));
 }
 
-/** Every place looked in, in order: also what the log says when none is there. */
-export function candidates(machine: BrowserMachine): AppBrowser[] {
+/** Every place looked in, in order. */
+function candidates(machine: BrowserMachine): AppBrowser[] {
   const { platform, env } = machine;
   if (platform === 'win32') {
     const roots = [env['ProgramFiles(x86)'], env.ProgramFiles, env.LOCALAPPDATA].filter((root): root is string => Boolean(root));
