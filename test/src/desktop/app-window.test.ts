@@ -70,7 +70,7 @@ describe(title, function () {
   let first: KeyframeRun;
   let url: string;
 
-  const keyframe = (dataFolder: string, ...args: string[]) => {
+  const keyframe = (dataFolder: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) => {
     const home = path.join(dataFolder, 'home');
     const child = spawn(process.execPath, [KEYFRAME, '--data-dir', dataFolder, '--port', '0', '--legacy-port', 'off', ...args], {
       env: {
@@ -79,6 +79,7 @@ describe(title, function () {
         HOME: home,
         KEYFRAME_GAME_PROCESS_ROOT: dataFolder,
         KEYFRAME_REFERENCE_MEDIA_PORT: 'off',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -107,7 +108,7 @@ describe(title, function () {
   });
 
   it('opens a Chromium app window on the UI, and the page sends its commands through window.external.sendMessage', async () => {
-    first = keyframe(data.path, '--app');
+    first = keyframe(data.path, ['--app']);
     url = (await first.waitFor(/UI:\s+(http:\/\/\S+)/))[1]!;
     await waitUntil(
       async () => ((await logLines('the app window sends its commands through window.external.sendMessage')) > 0 ? true : undefined),
@@ -141,7 +142,7 @@ describe(title, function () {
   it('a second keyframe --app exits 0 within seconds, starts no second service and brings the first one’s window to the front', async () => {
     const lockBefore = await readFile(path.join(data.path, 'keyframe.lock'), 'utf8');
     const startedAt = Date.now();
-    const second = keyframe(data.path, '--app');
+    const second = keyframe(data.path, ['--app']);
     expect(await second.exited).to.equal(0);
     expect(Date.now() - startedAt).to.be.below(10_000);
     expect(second.output).to.match(new RegExp(`already running on .* \\(pid ${first.child.pid}\\): its window was brought to the front`));
@@ -165,11 +166,63 @@ describe(title, function () {
     expect(await logLines('app window brought to the front')).to.equal(1);
   });
 
+  it('closing the window leaves the service running; the next launch opens a new window on it', async () => {
+    // What the window manager's close button does to the last window: the browser ends.
+    const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(first.child.pid)]);
+    const browserPid = stdout
+      .split('\n')
+      .find((line) => /chrom/.test(line))
+      ?.trim()
+      .split(/\s+/)[0];
+    expect(browserPid, stdout).to.be.a('string');
+    process.kill(Number(browserPid), 'SIGTERM');
+    await waitUntil(
+      async () => ((await logLines('app window closed: Keyframe keeps running')) > 0 ? true : undefined),
+      10_000,
+      () => 'not closed',
+    );
+    expect(await appWindows()).to.deep.equal([]);
+    const again = keyframe(data.path, ['--app']);
+    expect(await again.exited).to.equal(0);
+    expect(await logLines('app window opened')).to.equal(2);
+    await waitUntil(
+      async () => ((await appWindows()).length === 1 ? true : undefined),
+      10_000,
+      () => 'no window again',
+    );
+  });
+
   it('quitting stops the service, closes the window and removes the lock', async () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).to.equal(0);
     expect(await appWindows()).to.deep.equal([]);
     expect(await readFile(path.join(data.path, 'keyframe.lock'), 'utf8').catch(() => 'gone')).to.equal('gone');
+  });
+
+  it('keyframe --app while a headless keyframe runs on the folder: a window opens on that one, and no second service', async () => {
+    const folder = await createTempFolder();
+    try {
+      const headless = keyframe(folder.path);
+      const headlessUrl = (await headless.waitFor(/UI:\s+(http:\/\/\S+)/))[1]!;
+      // A stand-in browser that notes how it was started, so no window outlives the test.
+      const browserLog = path.join(folder.path, 'browser-arguments.txt');
+      const fakeBrowser = path.join(folder.path, 'fake-browser');
+      await writeFile(fakeBrowser, `#!/bin/sh\necho "$@" > '${browserLog}'\n`, { mode: 0o755 });
+      const launch = keyframe(folder.path, ['--app'], { KEYFRAME_BROWSER: fakeBrowser });
+      expect(await launch.exited).to.equal(0);
+      expect(launch.output).to.include(`(pid ${headless.child.pid}) without a window: opened an app window of fake-browser on it`);
+      const argumentsGiven = await waitUntil(
+        () => readFile(browserLog, 'utf8').catch(() => undefined),
+        5_000,
+        () => 'the browser was not started',
+      );
+      expect(argumentsGiven).to.include(`--app=${headlessUrl}`);
+      expect(argumentsGiven).to.not.include('--remote-debugging');
+      headless.child.kill('SIGTERM');
+      expect(await headless.exited).to.equal(0);
+    } finally {
+      await folder.remove();
+    }
   });
 
   describe('a port that is not Keyframe’s', () => {
@@ -199,7 +252,7 @@ describe(title, function () {
       };
       await writeFile(path.join(folder.path, 'keyframe.lock'), JSON.stringify(lock));
       await writeFile(path.join(folder.path, 'instance-secret'), `${'ab'.repeat(32)}\n`, { mode: 0o600 });
-      const launch = keyframe(folder.path, '--app');
+      const launch = keyframe(folder.path, ['--app']);
       expect(await launch.exited).to.equal(1);
       expect(launch.output).to.include(
         `says Keyframe runs as pid ${process.pid} on port ${port}, but the program listening there is not that Keyframe`,
