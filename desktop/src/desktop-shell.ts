@@ -4,8 +4,7 @@ import type { KeyframeService } from '@keyframe/core/host';
 import type { Settings } from '@keyframe/core/protocol';
 import { applyAutostart, type AutostartSettings } from './autostart/autostart.js';
 import type { AutostartOutcome } from './autostart/autostart-outcome.js';
-import { noticeAllowed, type DesktopNotifier } from './notifications/desktop-notice.js';
-import { NoticeWatcher } from './notifications/notice-watcher.js';
+import { NotificationCenter } from './notifications/notification-center.js';
 import { startPlatformNotifier } from './notifications/platform-notifier.js';
 import { openFolder } from './os/open-folder.js';
 import { startPlatformTray } from './tray/platform-tray.js';
@@ -30,8 +29,7 @@ const log = (message: string): void => void process.stderr.write(`keyframe: ${me
 
 export async function startDesktopShell({ service, openWindow, quit, startedMinimised }: DesktopShellOptions): Promise<DesktopShell> {
   let settings = service.settings;
-  let notifier: DesktopNotifier | undefined;
-  const notices = new NoticeWatcher(service.state);
+  const notifications = new NotificationCenter(service.state, settings, log);
   const autostart = new AutostartEntry();
   const tray = new TrayController(
     service.state,
@@ -41,13 +39,10 @@ export async function startDesktopShell({ service, openWindow, quit, startedMini
   );
   const unsubscribe = service.onEvent((event) => {
     tray.hear(event);
+    notifications.hear(event);
     if (event.method === 'Settings') {
       settings = event.content;
       autostart.apply(settings);
-    }
-    for (const notice of notices.next(event)) {
-      if (!notifier || !noticeAllowed(notice, settings)) continue;
-      notifier.notify(notice).catch((error: unknown) => log(`a notification could not be shown: ${(error as Error).message}`));
     }
   });
   autostart.apply(settings);
@@ -55,7 +50,7 @@ export async function startDesktopShell({ service, openWindow, quit, startedMini
     startPlatformTray({ onAction: (action) => tray.choose(action), log }),
     startPlatformNotifier(log),
   ]);
-  notifier = platformNotifier;
+  if (platformNotifier) notifications.attach(platformNotifier);
   if (trayAdapter) tray.attach(trayAdapter);
   // Without a tray, a window is the only way back in to an app started minimised.
   else if (startedMinimised) await openWindow();
@@ -65,7 +60,7 @@ export async function startDesktopShell({ service, openWindow, quit, startedMini
     stop: () =>
       (stopping ??= (async () => {
         unsubscribe();
-        await Promise.allSettled([trayAdapter?.close(), notifier?.close(), autostart.settled()]);
+        await Promise.allSettled([trayAdapter?.close(), notifications.close(), autostart.settled()]);
       })()),
   };
 }
