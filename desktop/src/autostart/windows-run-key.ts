@@ -18,7 +18,8 @@ export type RunKeyPlan = { commands: CommandPlan[] } | { foreign: string };
 
 export function runKeyPlan(enabled: boolean, command: LaunchCommand, existing: string | undefined): RunKeyPlan {
   if (existing !== undefined && !isKeyframeEntry(existing)) return { foreign: existing };
-  const wanted = windowsCommandLine([command.executable, ...command.args]);
+  // The program always in quotes: Windows would try `C:\Program` first for an unquoted path with a space.
+  const wanted = `"${command.executable}" ${windowsCommandLine(command.args)}`.trimEnd();
   if (!enabled) return { commands: existing === undefined ? [] : [{ file: 'reg', args: ['delete', RUN_KEY, '/v', RUN_VALUE, '/f'] }] };
   if (existing === wanted) return { commands: [] };
   return { commands: [{ file: 'reg', args: ['add', RUN_KEY, '/v', RUN_VALUE, '/t', 'REG_SZ', '/d', wanted, '/f'] }] };
