@@ -31,6 +31,8 @@ import { KeybindingService } from '../hotkeys/keybinding-service.js';
 import type { DesktopWindow } from '../platform/desktop-window.js';
 import { Updater } from '../updates/updater.js';
 import { DataFolderLock } from '../support/data-folder-lock.js';
+import { instanceSecret } from '../support/instance-secret.js';
+import { InstanceIdentity, InstanceRoutes } from '../transport/instance-routes.js';
 import { StartupProgress } from '../support/startup-progress.js';
 import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
 import { DefaultDialect } from '../transport/default-dialect.js';
@@ -85,6 +87,8 @@ export class KeyframeService {
    */
   static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
     await mkdir(options.dataFolder, { recursive: true });
+    // Before the lock: a damaged secret file stops the start with nothing to undo.
+    const secret = await instanceSecret(options.dataFolder);
     // Before anything reads or writes the folder (the log rotates, recovery scans, settings load).
     const lock = await DataFolderLock.acquire(options.dataFolder, options.port);
     const logger = new Logger([
@@ -94,6 +98,7 @@ export class KeyframeService {
     const container = rootContainer.createChildContainer();
     registerServices(container, { options, logger });
     registerMachine(container, startOptions.desktopWindow);
+    container.registerInstance(InstanceIdentity, new InstanceIdentity(lock.instanceId, secret));
 
     const service = new KeyframeService(container, options, logger, lock);
     try {
@@ -221,6 +226,7 @@ export class KeyframeService {
     await this.container.resolve(WindowsGameModeSetting).start();
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
+    this.container.resolve(InstanceRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
     // Named before the socket opens, so the first State says what is still loading.
