@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { WebSocket } from 'ws';
 import { findAppBrowser } from '@keyframe/desktop';
 import { createTempFolder, type TempFolder } from '@keyframe/integration-testkit';
 import { SCREENSHOT_FOLDER } from '../kit/browser.js';
@@ -164,6 +165,24 @@ describe(title, function () {
     const noProof = await fetch(target, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
     expect(noProof.status).to.equal(403);
     expect(await logLines('app window brought to the front')).to.equal(1);
+  });
+
+  it('ToggleFullscreen is handed to the app window (Xvfb has no window manager to show it: the browser’s answer is the evidence)', async () => {
+    const socket = new WebSocket(url.replace(/^http/, 'ws'));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    try {
+      for (const enabled of [true, false]) socket.send(JSON.stringify({ Method: 'ToggleFullscreen', Parameters: { enabled } }));
+      // Logged once the browser accepted Browser.setWindowBounds; a browser tab would log nothing at info level.
+      const switched = async () =>
+        (await log()).split('\n').filter((line) => line.includes('"message":"fullscreen switched","fields":{"window":"app window"'));
+      await waitUntil(
+        async () => ((await switched()).length === 2 ? true : undefined),
+        10_000,
+        () => 'fullscreen was not switched',
+      );
+    } finally {
+      socket.close();
+    }
   });
 
   it('closing the window leaves the service running; the next launch opens a new window on it', async () => {
