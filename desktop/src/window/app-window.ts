@@ -25,6 +25,7 @@ export interface AppWindowTarget {
 }
 
 const PAGE_WAIT_MS = 15_000;
+const BLANK_PAGE = 'data:text/html,';
 const CLOSE_WAIT_MS = 5_000;
 
 export class AppWindow implements DesktopWindow {
@@ -95,8 +96,9 @@ export class AppWindow implements DesktopWindow {
       await this.options.openInSystemBrowser(target.url);
       return undefined;
     }
-    // about:blank first, so the bridge is in place before the UI's first script runs.
-    const args = browserArguments({ url: 'about:blank', profileFolder: this.options.profileFolder, pipe: true, asRoot: isRoot() });
+    // An empty page first, so the bridge is in place before the UI's first script runs (about:blank would make a
+    // window with tabs and an address bar: Chromium does not take it for an app).
+    const args = browserArguments({ url: BLANK_PAGE, profileFolder: this.options.profileFolder, pipe: true, asRoot: isRoot() });
     const child = spawn(browser.executable, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
     const pipe = new DevToolsPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
     child.on('error', (error) => target.log.error('the app window could not be started', { browser: browser.executable, error }));

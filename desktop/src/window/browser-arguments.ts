@@ -18,6 +18,8 @@ export function browserArguments({ url, profileFolder, pipe, asRoot }: BrowserAr
     '--no-first-run',
     '--no-default-browser-check',
     '--window-size=1280,800',
+    // The name window managers and task bars group the window by (X11's WM_CLASS).
+    '--class=Keyframe',
     ...(pipe ? ['--remote-debugging-pipe'] : []),
     // Chromium refuses to start as root with its sandbox on (it cannot drop privileges then): root is a
     // container or a CI machine, where the sandbox would not start anyway.
