@@ -73,7 +73,11 @@ describe('start with the computer', () => {
       env: { KEYFRAME_INSTALL_ROOT: '/opt/keyframe' },
       exists: (file: string) => file === '/opt/keyframe/keyframe',
     };
-    expect(autostartCommand(packaged, true)).to.deep.equal({ executable: '/opt/keyframe/keyframe', args: ['--app', '--minimised'] });
+    expect(autostartCommand(packaged, true)).to.deep.equal({
+      executable: '/opt/keyframe/keyframe',
+      args: ['--root', '/opt/keyframe', '--', '--minimised'],
+    });
+    expect(autostartCommand(packaged, false).args).to.deep.equal(['--root', '/opt/keyframe']);
     const windows = { ...packaged, platform: 'win32' as const, env: { KEYFRAME_INSTALL_ROOT: 'C:\\Keyframe' }, exists: () => true };
     expect(autostartCommand(windows, false).executable).to.equal(path.join('C:\\Keyframe', 'keyframe.exe'));
     expect(autostartCommand({ ...packaged, exists: () => false }, true)).to.deep.equal({
@@ -83,8 +87,9 @@ describe('start with the computer', () => {
   });
 
   it('plans the Windows Run key value with reg.exe, and deletes only a value that starts Keyframe', async () => {
-    const command = { executable: 'C:\\Users\\Player\\AppData\\Local\\Keyframe\\keyframe.exe', args: ['--app', '--minimised'] };
-    const data = '"C:\\Users\\Player\\AppData\\Local\\Keyframe\\keyframe.exe" --app --minimised';
+    const root = 'C:\\Users\\Player\\AppData\\Local\\Keyframe';
+    const command = { executable: `${root}\\keyframe.exe`, args: ['--root', root, '--', '--minimised'] };
+    const data = `"${root}\\keyframe.exe" --root C:\\Users\\Player\\AppData\\Local\\Keyframe -- --minimised`;
     const key = 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run';
     expect(runKeyPlan(true, command, undefined)).to.deep.equal({
       commands: [{ file: 'reg', args: ['add', key, '/v', 'Keyframe', '/t', 'REG_SZ', '/d', data, '/f'] }],

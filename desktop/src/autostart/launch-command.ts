@@ -1,5 +1,5 @@
-// The command an autostart entry runs: the packaged launcher when Keyframe runs from an installation (the launcher
-// of the install root, which updates keep in place while versions/ changes), else this Node and this entry script.
+// The command an autostart entry runs: the launcher of the installation when Keyframe runs from one (it stays at the
+// install root while updates change versions/), else this Node with this entry script and `--app`.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -24,9 +24,10 @@ export function autostartCommand(
   { env, platform, nodePath, entryScript, exists = existsSync }: LaunchContext,
   minimised: boolean,
 ): LaunchCommand {
-  const appArgs = ['--app', ...(minimised ? ['--minimised'] : [])];
   const root = env[INSTALL_ROOT_VARIABLE];
   const launcher = root && path.join(root, platform === 'win32' ? 'keyframe.exe' : 'keyframe');
-  if (launcher && exists(launcher)) return { executable: launcher, args: appArgs };
-  return { executable: nodePath, args: [entryScript, ...appArgs] };
+  // The launcher starts the app by default; what follows `--` goes to the app (core/src/updates/launcher-cli.ts).
+  if (root && launcher && exists(launcher))
+    return { executable: launcher, args: ['--root', root, ...(minimised ? ['--', '--minimised'] : [])] };
+  return { executable: nodePath, args: [entryScript, '--app', ...(minimised ? ['--minimised'] : [])] };
 }

@@ -25,8 +25,8 @@ export function runKeyPlan(enabled: boolean, command: LaunchCommand, existing: s
   return { commands: [{ file: 'reg', args: ['add', RUN_KEY, '/v', RUN_VALUE, '/t', 'REG_SZ', '/d', wanted, '/f'] }] };
 }
 
-/** Keyframe's entries run a keyframe executable (or Node with Keyframe's entry) with --app. */
-const isKeyframeEntry = (data: string) => /keyframe/i.test(data) && /\s--app(\s|$)/.test(data);
+/** Keyframe's entries run an installation's keyframe.exe, or Node with a Keyframe entry script and --app. */
+const isKeyframeEntry = (data: string) => /^"[^"]*\\keyframe\.exe"/i.test(data) || (/keyframe/i.test(data) && /\s--app(\s|$)/.test(data));
 
 /** A command line as Windows programs split it (CommandLineToArgvW): quotes where needed, `\` before `"` doubled. */
 export function windowsCommandLine(argv: readonly string[]): string {

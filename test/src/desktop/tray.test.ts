@@ -1,14 +1,15 @@
 // The tray of a real `keyframe --app --minimised` on a private D-Bus session bus, with a StatusNotifierWatcher of
 // the test's own standing in for the desktop's tray host: the icon registers, shows idle; its menu starts a
-// recording (the icon turns to recording) and quits, which stops the recording cleanly and leaves a playable file.
+// recording (the icon turns to recording) and saves a replay (a notification names it); start with the computer writes
+// its autostart entry; Quit stops the recording cleanly and leaves a playable file.
 import { expect } from 'chai';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { interface as dbusInterface, sessionBus, Variant, type MessageBus } from 'dbus-next';
-import { createTempFolder, type TempFolder } from '@keyframe/integration-testkit';
+import { createTempFolder, ProtocolClient, type TempFolder } from '@keyframe/integration-testkit';
 import { startPrivateSessionBus, type PrivateSessionBus } from '@keyframe/desktop/testing';
 import { ffprobePath } from '../kit/processes.js';
 
@@ -39,6 +40,19 @@ FakeStatusNotifierWatcher.configureMembers({
   methods: { RegisterStatusNotifierItem: { inSignature: 's', outSignature: '' } },
   properties: { IsStatusNotifierHostRegistered: { signature: 'b', access: 'read' }, ProtocolVersion: { signature: 'i', access: 'read' } },
 });
+
+/** The desktop's notification server: it only remembers what it was asked to show. */
+class FakeNotificationServer extends dbusInterface.Interface {
+  readonly shown: string[] = [];
+  constructor() {
+    super('org.freedesktop.Notifications');
+  }
+  Notify(_app: string, _replaces: number, _icon: string, summary: string, body: string): number {
+    this.shown.push(`${summary}: ${body}`);
+    return this.shown.length;
+  }
+}
+FakeNotificationServer.configureMembers({ methods: { Notify: { inSignature: 'susssasa{sv}i', outSignature: 'u' } } });
 
 type MenuLayout = [number, [number, Record<string, Variant>, Variant<[number, Record<string, Variant>, Variant[]]>[]]];
 
@@ -100,15 +114,18 @@ describe('desktop tray', function () {
     await data?.remove();
   });
 
-  it('shows idle, then recording from its menu; Quit stops the recording cleanly and leaves a playable file', async () => {
+  it('shows idle, records and saves a replay from its menu (notified), writes the autostart entry; Quit stops the recording cleanly', async () => {
     host = sessionBus({ busAddress: bus.address });
     const watcher = new FakeStatusNotifierWatcher();
     host.export('/StatusNotifierWatcher', watcher);
     await host.requestName('org.kde.StatusNotifierWatcher', 0);
+    const notifications = new FakeNotificationServer();
+    host.export('/org/freedesktop/Notifications', notifications);
+    await host.requestName('org.freedesktop.Notifications', 0);
 
     const content = path.join(data.path, 'videos');
     await mkdir(content);
-    const settings = { contentFolder: content, recordingMode: 'Session', resolution: '720p', frameRate: 30 };
+    const settings = { contentFolder: content, recordingMode: 'Hybrid', resolution: '720p', frameRate: 30 };
     await writeFile(path.join(data.path, 'settings.json'), JSON.stringify(settings));
     const home = path.join(data.path, 'home');
     keyframe = spawn(process.execPath, [KEYFRAME, '--app', '--minimised', '--data-dir', data.path, '--port', '0', '--legacy-port', 'off'], {
@@ -157,6 +174,26 @@ describe('desktop tray', function () {
     );
     expect(await tray.tooltip()).to.match(/^Keyframe: recording/);
     await new Promise((resolve) => setTimeout(resolve, 2500));
+    await tray.click('Save replay');
+    const replay = await until(
+      async () => notifications.shown,
+      (shown) => shown.length > 0,
+      'the replay notification',
+    );
+    expect(replay[0]).to.match(/^Replay saved: \S/);
+
+    // Start with the computer, switched on as a frontend does: the autostart entry runs this app, minimised.
+    const frontend = await ProtocolClient.connect(/UI:\s+(http:\/\/\S+)/.exec(printed)![1]!);
+    frontend.send('UpdateSettings', { runOnStartup: true });
+    await frontend.next('Settings', (settings) => settings.runOnStartup);
+    await frontend.close();
+    const entry = path.join(home, '.config', 'autostart', 'keyframe.desktop');
+    const exec = await until(
+      () => readFile(entry, 'utf8').catch(() => ''),
+      (text) => text.includes('Exec='),
+      'the autostart entry',
+    );
+    expect(exec).to.include(`Exec=${process.execPath} ${KEYFRAME} --app --minimised\n`);
 
     await tray.click('Quit Keyframe');
     const stuck = setTimeout(() => keyframe?.kill('SIGKILL'), 30000);
@@ -164,11 +201,22 @@ describe('desktop tray', function () {
     expect(code, `keyframe did not exit cleanly after Quit:\n${printed}`).to.equal(0);
 
     const videos = (await readdir(content, { recursive: true })).filter((file) => file.endsWith('.mp4'));
-    expect(videos, printed).to.have.length(1);
+    expect(videos, printed).to.have.length(2); // the replay and the session
     const duration = await new Promise<string>((resolve, reject) =>
       execFile(
         ffprobePath(),
-        ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(content, videos[0]!)],
+        [
+          '-v',
+          'error',
+          '-show_entries',
+          'format=duration',
+          '-of',
+          'csv=p=0',
+          path.join(
+            content,
+            videos.find((file) => file.startsWith('Full Sessions'))!,
+          ),
+        ],
         (error, stdout) => (error ? reject(error) : resolve(stdout)),
       ),
     );
