@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import { Commands } from '@keyframe/core/protocol';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
@@ -69,6 +70,7 @@ describe('ui: feedback', function () {
       expect(text).to.contain(filePath.slice(filePath.lastIndexOf('/') + 1));
       for (const method of Object.keys(Commands)) expect(text, 'no method name in the toast').not.to.contain(method);
       await ui.screenshot('feedback-refusal');
+      await expectNoSeriousViolations(page, 'a toast of a refused command');
       await refused.getByRole('button', { name: /^Dismiss/ }).click();
       await refused.waitFor({ state: 'detached' });
       expect(ui.consoleErrors).to.deep.equal([]);
