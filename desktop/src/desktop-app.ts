@@ -8,7 +8,7 @@ import { AppWindow } from './window/app-window.js';
 import { startDesktopShell, type DesktopShell } from './desktop-shell.js';
 
 /** The app window's browser profile, in the data folder. */
-export const WINDOW_PROFILE_FOLDER = 'app-window-profile';
+const WINDOW_PROFILE_FOLDER = 'app-window-profile';
 
 class KeyframeDesktopApp implements DesktopApp {
   readonly window: AppWindow;

@@ -33,16 +33,24 @@ export class AppWindow implements DesktopWindow {
   private target: AppWindowTarget | undefined;
   private open: Promise<OpenWindow | undefined> | undefined;
   private showWhenAttached = false;
+  private showing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: AppWindowOptions) {}
 
   attach(target: AppWindowTarget): void {
     this.target = target;
-    if (this.showWhenAttached) void this.show();
+    if (this.showWhenAttached) this.show().catch((error: unknown) => target.log.error('the app window did not open', { error }));
   }
 
   /** Brings the window to the front, or opens it when there is none (also after the user closed it). */
-  async show(): Promise<void> {
+  show(): Promise<void> {
+    // One at a time: two quick requests (the tray, a second launch) must not start two browsers.
+    const shown = this.showing.then(() => this.showNow());
+    this.showing = shown.catch(() => undefined);
+    return shown;
+  }
+
+  private async showNow(): Promise<void> {
     const target = this.target;
     if (!target) return void (this.showWhenAttached = true);
     const current = await this.open?.catch(() => undefined);
