@@ -1,0 +1,41 @@
+import { useId } from 'react';
+import { EDITOR_KEYS } from './editor-keys';
+
+interface KeyLegendProps {
+  open: boolean;
+  onToggle: () => void;
+}
+
+/** A "?" button that shows the editor's keys (the `?` key does too). */
+export function KeyLegend({ open, onToggle }: KeyLegendProps) {
+  const panelId = useId();
+  return (
+    <div className="key-legend">
+      <button
+        type="button"
+        className="button button--small"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={onToggle}
+        data-testid="key-legend-toggle"
+      >
+        <span aria-hidden="true">?</span> Keys
+      </button>
+      {open && (
+        <div className="key-legend__panel" id={panelId} role="region" aria-label="Editor keys" data-testid="key-legend">
+          <dl className="key-legend__list">
+            {EDITOR_KEYS.map((entry) => (
+              <div key={entry.action} className="key-legend__row">
+                <dt>
+                  <kbd>{entry.shown}</kbd>
+                </dt>
+                <dd>{entry.label}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="video-page__muted">Arrow keys move a focused handle by a frame, with Shift by a second.</p>
+        </div>
+      )}
+    </div>
+  );
+}
