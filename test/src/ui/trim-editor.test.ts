@@ -213,6 +213,10 @@ describe('ui: trim editor', function () {
     // ? shows the legend of the keys.
     await page.keyboard.press('?');
     expect(await page.getByTestId('key-legend').innerText()).to.contain('Next frame');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('key-legend').waitFor({ state: 'detached' });
+    await page.getByTestId('key-legend-toggle').click();
+    await page.getByTestId('key-legend').waitFor();
     await page.getByTestId('key-legend-toggle').click();
     await page.getByTestId('key-legend').waitFor({ state: 'detached' });
 

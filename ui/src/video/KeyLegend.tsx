@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { EDITOR_KEYS } from './editor-keys';
 
 interface KeyLegendProps {
@@ -6,9 +6,17 @@ interface KeyLegendProps {
   onToggle: () => void;
 }
 
-/** A "?" button that shows the editor's keys (the `?` key does too). */
+/** A "?" button that shows the editor's keys (the `?` key does too; Escape hides them). */
 export function KeyLegend({ open, onToggle }: KeyLegendProps) {
   const panelId = useId();
+  useEffect(() => {
+    if (!open) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onToggle();
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [open, onToggle]);
   return (
     <div className="key-legend">
       <button

@@ -1,6 +1,7 @@
 import type { Bookmark } from '@keyframe/core/protocol';
 import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { bookmarkTone, durationSeconds, formatSeconds } from '../library/content-format';
+import { FrameImage } from './FrameImage';
 import { clockText, scaleTicks } from './timeline-scale';
 import { TimeHandle } from './TimeHandle';
 import { useFramePreview } from './use-frame-preview';
@@ -234,12 +235,11 @@ export function Timeline({ duration, currentTime, fps, bookmarks, peaks, selecti
       </div>
       {hover && preview.shown && (
         <div className="timeline__preview" style={{ left: hover.left, top: hover.top }} data-testid="timeline-preview">
-          <img
+          <FrameImage
+            image={preview.shown.image}
+            seconds={preview.shown.seconds}
             className="timeline__preview-frame"
-            src={preview.shown.src}
-            alt=""
-            data-seconds={preview.shown.seconds}
-            data-testid="timeline-preview-frame"
+            testId="timeline-preview-frame"
           />
           <span className="timeline__preview-time">{clockText(hover.seconds, true)}</span>
         </div>

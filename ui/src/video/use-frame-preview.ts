@@ -4,8 +4,11 @@ import { useEffect, useRef, useState } from 'react';
 import { frameUrl } from '../library/media-urls';
 
 export interface FramePreview {
-  /** The last frame that loaded: its time and address (an image that has loaded, never a broken one). */
-  shown: { seconds: number; src: string } | undefined;
+  /**
+   * The last frame that loaded: its time and the loaded image itself, to be put in the page as it is (the route
+   * answers `no-store`: an `<img>` given the same address would ask the service a second time).
+   */
+  shown: { seconds: number; image: HTMLImageElement } | undefined;
   /** Asks for the frame at `seconds` (the service reads frames at tenths of a second). */
   request: (seconds: number) => void;
 }
@@ -35,18 +38,17 @@ export function useFramePreview(filePath: string): FramePreview {
     if (seconds < 0 || seconds === lastAsked.current) return;
     loading.current = true;
     lastAsked.current = seconds;
-    const src = frameUrl(filePath, seconds);
     const image = new Image();
     const settle = (loaded: boolean) => {
       loading.current = false;
       if (!mounted.current) return;
-      if (loaded) setShown({ seconds, src });
+      if (loaded) setShown({ seconds, image });
       else failedFrom.current = Math.min(failedFrom.current, seconds);
       askNext();
     };
     image.onload = () => settle(true);
     image.onerror = () => settle(false);
-    image.src = src;
+    image.src = frameUrl(filePath, seconds);
   };
 
   const request = (seconds: number) => {
