@@ -145,7 +145,7 @@ describe('ui: trim editor', function () {
   });
 
   it('steps one frame at the file’s frame rate, with the buttons and with , and .', async () => {
-    expect(await page.getByTestId('frame-rate').innerText()).to.equal(`${FPS} fps`);
+    await page.getByTestId('frame-rate').filter({ hasText: `${FPS} fps` }).waitFor();
     await page.getByTestId('playhead').focus();
     await page.keyboard.press('Home');
     await waitForPlayerAt(page, 0);
@@ -299,6 +299,11 @@ describe('ui: trim editor', function () {
     await card.waitFor({ timeout: 15000 });
     const clip = (await card.getAttribute('data-file-path'))!;
     expect(await probeDuration(clip)).to.be.closeTo(2, 0.1);
+
+    // The clip is a regular (not fragmented) MP4: its page reads the frame rate from the sample table.
+    await card.getByTestId('content-title').click();
+    await page.locator(`[data-testid="video-page"][data-file-path=${JSON.stringify(clip)}]`).waitFor();
+    await page.getByTestId('frame-rate').filter({ hasText: `${FPS} fps` }).waitFor();
 
     expect(ui.consoleErrors).to.deep.equal([]);
   });

@@ -180,8 +180,12 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
               >
                 <span aria-hidden="true">‹</span>
               </button>
-              <span className="timeline__fps" data-testid="frame-rate" title={fpsKnown ? undefined : 'The file does not say; assumed'}>
-                {fpsKnown ? `${Math.round(fps * 100) / 100} fps` : `${fps} fps?`}
+              <span
+                className="timeline__fps"
+                data-testid="frame-rate"
+                title={fpsKnown ? undefined : 'The file does not give its frame rate'}
+              >
+                {fpsKnown ? `${Math.round(fps * 100) / 100} fps` : `${fps} fps (guessed)`}
               </span>
               <button
                 type="button"
