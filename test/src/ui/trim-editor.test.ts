@@ -110,9 +110,8 @@ describe('ui: trim editor', function () {
     const viewport = page.getByTestId('timeline-viewport');
     const labels = page.getByTestId('timeline-scale').locator('.timeline__label');
     const labelTexts = async () => labels.allInnerTexts();
-    const fitted = await labelTexts();
-    expect(fitted[0]).to.match(/^0:00(\.0)?$/);
-    expect(fitted.length).to.be.at.least(3);
+    // Fitted, a 5 s video is labelled in whole seconds.
+    expect(await labelTexts()).to.include.members(['0:00', '0:01', '0:02', '0:03']);
 
     await page.getByTestId('frame-back').click(); // pauses, and puts the playhead on a frame near 3.6 s
     await page.getByTestId('zoom-in').click();
@@ -145,7 +144,10 @@ describe('ui: trim editor', function () {
   });
 
   it('steps one frame at the file’s frame rate, with the buttons and with , and .', async () => {
-    await page.getByTestId('frame-rate').filter({ hasText: `${FPS} fps` }).waitFor();
+    await page
+      .getByTestId('frame-rate')
+      .filter({ hasText: `${FPS} fps` })
+      .waitFor();
     await page.getByTestId('playhead').focus();
     await page.keyboard.press('Home');
     await waitForPlayerAt(page, 0);
@@ -303,7 +305,10 @@ describe('ui: trim editor', function () {
     // The clip is a regular (not fragmented) MP4: its page reads the frame rate from the sample table.
     await card.getByTestId('content-title').click();
     await page.locator(`[data-testid="video-page"][data-file-path=${JSON.stringify(clip)}]`).waitFor();
-    await page.getByTestId('frame-rate').filter({ hasText: `${FPS} fps` }).waitFor();
+    await page
+      .getByTestId('frame-rate')
+      .filter({ hasText: `${FPS} fps` })
+      .waitFor();
 
     expect(ui.consoleErrors).to.deep.equal([]);
   });

@@ -32,6 +32,8 @@ interface TimelineProps {
 
 /** A drag this many pixels long selects a range; a shorter one is a click that seeks. */
 const DRAG_THRESHOLD_PX = 4;
+/** Half the hover preview's width (a 160 px frame and its frame). */
+const PREVIEW_HALF_WIDTH_PX = 85;
 /** The playhead's arrow keys: seconds per press, and with Shift. */
 const SEEK_STEP = 1;
 const SEEK_BIG_STEP = 5;
@@ -66,7 +68,9 @@ export function Timeline({ duration, currentTime, fps, bookmarks, peaks, selecti
     if (!outer || !track) return;
     // The end of the last frame has no frame of its own.
     const seconds = Math.min(timeAt(clientX), Math.max(0, duration - 1 / fps));
-    setHover({ seconds, left: clientX - outer.left, top: track.top - outer.top });
+    // Kept inside the timeline's width: the preview never pushes the page sideways.
+    const half = Math.min(PREVIEW_HALF_WIDTH_PX, outer.width / 2);
+    setHover({ seconds, left: Math.min(Math.max(clientX - outer.left, half), outer.width - half), top: track.top - outer.top });
     preview.request(seconds);
   };
 

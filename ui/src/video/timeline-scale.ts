@@ -12,16 +12,19 @@ export const clockText = (seconds: number, withTenths = false) => formatSeconds(
 const STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
 /** Room a label such as `12:30` or `1:02:30` needs, with a gap, in pixels. */
 const LABEL_SPACING_PX = 72;
+/** Tenths (`0:03.5`) are longer to read: steps under a second only once a zoom leaves this much room. */
+const TENTHS_LABEL_SPACING_PX = 120;
 
 export interface ScaleTick {
   seconds: number;
   label: string;
 }
 
-/** The step whose labels are at least `LABEL_SPACING_PX` apart when the whole video spans `widthPx`. */
+/** The smallest step whose labels have room when the whole video spans `widthPx`. */
 export function tickStep(duration: number, widthPx: number): number {
   const pixelsPerSecond = widthPx / Math.max(duration, 0.001);
-  return STEPS.find((step) => step * pixelsPerSecond >= LABEL_SPACING_PX) ?? STEPS[STEPS.length - 1]!;
+  const room = (step: number) => (step < 1 ? TENTHS_LABEL_SPACING_PX : LABEL_SPACING_PX);
+  return STEPS.find((step) => step * pixelsPerSecond >= room(step)) ?? STEPS[STEPS.length - 1]!;
 }
 
 /** The ticks between `from` and `to` seconds (the visible part), labelled with tenths below a second's step. */
