@@ -1,5 +1,5 @@
 import type { Bookmark, BookmarkType, ContentItem } from '@keyframe/core/protocol';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useConnectionStatus } from '../connection';
 import { ActionsMenu } from '../library/ActionsMenu';
 import { useContentDialogs } from '../library/ContentDialogs';
@@ -13,7 +13,8 @@ import { useLatestEvent } from '../state/latest-events';
 import { BookmarkList } from './BookmarkList';
 import { addSegment } from './clip-segments';
 import { ClipEditor } from './ClipEditor';
-import { editorActionOf, type EditorAction } from './editor-keys';
+import { useEditorKeys, type EditorAction } from './editor-keys';
+import { FrameStep } from './FrameStep';
 import { KeyLegend } from './KeyLegend';
 import { withIn, withOut } from './range-edits';
 import { Timeline, type TimeRange } from './Timeline';
@@ -114,18 +115,7 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
     removeSelection: () => select(undefined),
     toggleKeyLegend: () => setLegendOpen((open) => !open),
   };
-  const actionsRef = useRef(actions);
-  actionsRef.current = actions;
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const action = editorActionOf(event);
-      if (!action) return;
-      event.preventDefault();
-      actionsRef.current[action]();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+  useEditorKeys(actions);
 
   return (
     <section className="video-page" aria-labelledby={headingId} data-testid="video-page" data-file-path={item.filePath}>
@@ -170,33 +160,7 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
             onSeek={seek}
             onSelect={select}
           >
-            <div className="timeline__group" role="group" aria-label="Frame step">
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Previous frame"
-                onClick={actions.frameBack}
-                data-testid="frame-back"
-              >
-                <span aria-hidden="true">‹</span>
-              </button>
-              <span
-                className="timeline__fps"
-                data-testid="frame-rate"
-                title={fpsKnown ? undefined : 'The file does not give its frame rate'}
-              >
-                {fpsKnown ? `${Math.round(fps * 100) / 100} fps` : `${fps} fps (guessed)`}
-              </span>
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Next frame"
-                onClick={actions.frameForward}
-                data-testid="frame-forward"
-              >
-                <span aria-hidden="true">›</span>
-              </button>
-            </div>
+            <FrameStep fps={fps} known={fpsKnown} onStep={stepFrames} />
             <KeyLegend open={legendOpen} onToggle={actions.toggleKeyLegend} />
           </Timeline>
           <TimelineControls

@@ -1,6 +1,7 @@
 // The video editor's keys at page level, as editors and players people know have them. J and L jump
 // one second back and forward (the browser's player cannot play backwards, so J/L shuttle is out:
 // a jump does the same job for short game clips); `,` and `.` step one frame.
+import { useEffect, useRef } from 'react';
 
 export type EditorAction =
   | 'togglePlay'
@@ -41,4 +42,21 @@ export function editorActionOf(event: KeyboardEvent): EditorAction | undefined {
   if (event.key === ' ' && target?.closest(ACTIVATED_BY_SPACE)) return undefined;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   return EDITOR_KEYS.find((entry) => entry.keys.includes(key))?.action;
+}
+
+/** Runs the action of each editor key pressed on the page while the calling component is shown. */
+export function useEditorKeys(actions: Record<EditorAction, () => void>): void {
+  // The latest actions (they close over the latest state), behind one listener.
+  const latest = useRef(actions);
+  latest.current = actions;
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const action = editorActionOf(event);
+      if (!action) return;
+      event.preventDefault();
+      latest.current[action]();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
 }
