@@ -134,8 +134,13 @@ describe('ui: trim editor', function () {
     for (let index = 1; index < lefts.length; index++) expect(lefts[index]! - lefts[index - 1]!).to.be.at.least(60);
     await ui.screenshot('trim-editor-zoomed');
 
-    // Ctrl + wheel zooms out again (and the page itself does not zoom).
+    // Zoomed in, the plain wheel pans along the video.
+    const scrolled = await viewport.evaluate((element) => element.scrollLeft);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height - 8);
+    await page.mouse.wheel(0, -200);
+    await waitForCondition(page, `document.querySelector('[data-testid="timeline-viewport"]').scrollLeft < ${scrolled - 50}`);
+
+    // Ctrl + wheel zooms out again (and the page itself does not zoom).
     await page.keyboard.down('Control');
     for (let notch = 0; notch < 8; notch++) await page.mouse.wheel(0, 100);
     await page.keyboard.up('Control');

@@ -41,7 +41,10 @@ export function KeyLegend({ open, onToggle }: KeyLegendProps) {
               </div>
             ))}
           </dl>
-          <p className="video-page__muted">Arrow keys move a focused handle by a frame, with Shift by a second.</p>
+          <p className="video-page__muted">
+            Arrow keys move a focused range handle by a frame (with Shift, a second) and the playhead by a second (with Shift, five). Ctrl +
+            wheel zooms the timeline.
+          </p>
         </div>
       )}
     </div>

@@ -1,6 +1,7 @@
 // Zoom of the timeline: the track grows to `zoom` times the visible width inside a horizontally
-// scrolling viewport. Zooming (buttons, Ctrl/⌘ + wheel) keeps the playhead where it was on screen,
-// or brings it to the middle when it was out of view; playing or seeking out of view scrolls to it.
+// scrolling viewport (the wheel pans it). Zooming (buttons, Ctrl/⌘ + wheel) keeps the playhead where
+// it was on screen, or brings it to the middle when it was out of view; playing or seeking out of view
+// scrolls to it.
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 /** At the deepest zoom the viewport still shows this many seconds. */
@@ -86,9 +87,14 @@ export function useTimelineZoom(duration: number, playheadShare: number): Timeli
     const viewport = viewportRef.current;
     if (!viewport) return;
     const onWheel = (event: WheelEvent) => {
-      if (!event.ctrlKey && !event.metaKey) return;
-      event.preventDefault();
-      if (event.deltaY !== 0) zoomByRef.current(event.deltaY < 0 ? WHEEL_FACTOR : 1 / WHEEL_FACTOR);
+      if (event.ctrlKey || event.metaKey) {
+        event.preventDefault();
+        if (event.deltaY !== 0) zoomByRef.current(event.deltaY < 0 ? WHEEL_FACTOR : 1 / WHEEL_FACTOR);
+      } else if (viewport.scrollWidth > viewport.clientWidth && Math.abs(event.deltaY) > Math.abs(event.deltaX)) {
+        // Zoomed in, the plain wheel pans along the video, as in video editors.
+        event.preventDefault();
+        viewport.scrollLeft += event.deltaY;
+      }
     };
     viewport.addEventListener('wheel', onWheel, { passive: false });
     const observer = new ResizeObserver(measure);
