@@ -103,7 +103,7 @@ describe('ui: update flows', function () {
     expect(ui.consoleErrors).to.deep.equal([]);
   });
 
-  it('installs a downloaded update: the page follows the restart into the new version and reconnects', async () => {
+  it("installs a downloaded update from the header's badge: the page follows the restart into the new version and reconnects", async () => {
     const root = await createTempFolder('keyframe-install-root-');
     let run: LauncherRun | undefined;
     try {
@@ -130,10 +130,16 @@ describe('ui: update flows', function () {
       );
       const url = (await run.waitFor(/UI:\s+(http:\/\/\S+)/))[1]!;
 
-      ui = await openUi({ url: new URL('#/settings/updates', url).href }, { expectedConsoleErrors: RECONNECT_ERRORS });
+      ui = await openUi({ url }, { expectedConsoleErrors: RECONNECT_ERRORS });
       const { page } = ui;
+      // Wherever the user is, the header says an update is ready, and leads to where it is installed.
+      const badge = page.getByRole('banner').getByRole('link', { name: 'Update ready — 9.9.9' });
+      await badge.waitFor({ timeout: 30_000 });
+      await ui.screenshot('flows-update-ready-badge');
+      await badge.click();
+      await page.waitForURL(/#\/settings\/updates$/);
       const install = page.getByRole('button', { name: 'Install and restart' });
-      await install.waitFor({ timeout: 30_000 });
+      await install.waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByTestId('update-progress').getByText('Version 9.9.9: Ready to install').count()).to.equal(1);
       await ui.screenshot('flows-update-ready');
       // The restarted copy is this same service: it must not find 9.9.9 newer than itself again.
@@ -148,6 +154,7 @@ describe('ui: update flows', function () {
       // What was ready before the restart is installed: not offered again.
       await page.getByText('No update is being downloaded.').waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByRole('button', { name: 'Install and restart' }).count()).to.equal(0);
+      expect(await page.getByTestId('update-ready-badge').count(), 'no badge once installed').to.equal(0);
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
       await ui?.close();
@@ -174,13 +181,15 @@ describe('ui: update flows', function () {
       // The fixture keeps no thumbnails: the cards show their placeholder after the browser's 404.
       ui = await openUi({ url: `http://127.0.0.1:${port}/#/library/sessions` }, { expectedConsoleErrors: [/status of 404 \(Not Found\)/] });
       const { page } = ui;
-      const statuses: unknown[] = [];
-      page.on('websocket', (socket) =>
+      // The MigrationStatus frames of the page's newest connection.
+      let statuses: unknown[] = [];
+      page.on('websocket', (socket) => {
+        const received: unknown[] = (statuses = []);
         socket.on('framereceived', ({ payload }) => {
           const event = JSON.parse(String(payload)) as { method: string; content: unknown };
-          if (event.method === 'MigrationStatus') statuses.push(event.content);
-        }),
-      );
+          if (event.method === 'MigrationStatus') received.push(event.content);
+        });
+      });
       await page.reload(); // with the frames of its connection recorded from the start
 
       const overlay = page.getByRole('alertdialog', { name: 'Updating your data…' });
