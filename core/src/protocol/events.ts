@@ -116,9 +116,9 @@ export const Events = {
   MigrationStatus: define(
     Type.Object({
       isRunning: Type.Boolean(),
-      currentMigration: Nullable(Type.String()),
+      currentMigration: Nullable(Type.String(), { description: 'what the running migration does, in words; null at the end' }),
     }),
-    'Start-up data migrations',
+    'Start-up data migrations; also on NewConnection while they run',
   ),
   ContentMigrationProgress: define(
     Type.Object({
