@@ -3,26 +3,14 @@
 // folder is byte for byte what it was before the job; a job that is not running is a NotFound rejection.
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProtocolClient } from '@keyframe/integration-testkit';
 import { folderChecksum, folderListing } from '../kit/folder-checksum.js';
-import { ffmpegPath } from '../kit/processes.js';
+import { rawVideo } from '../kit/raw-video.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 
-/** 10 s of uncompressed 1280x720 picture with a tone (about 420 MB): a copy and encodes long enough to be caught running. */
-async function rawVideo(target: string): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  const args = [
-    ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=10'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=10'],
-    ...['-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-y', target],
-  ];
-  await new Promise<void>((resolve, reject) =>
-    execFile(ffmpegPath(), args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve())),
-  );
-}
+/** How the progress event of a cancelled job ends. */
+const cancelledEnd = (job: string) => ({ progress: -1, status: 'error', message: `${job} cancelled`, cancelled: true });
 
 describe('cancelling media jobs over the protocol', function () {
   this.timeout(120_000);
@@ -48,13 +36,8 @@ describe('cancelling media jobs over the protocol', function () {
     frontend.send('ImportFile', { sectionId: 'sessions', FilePaths: [source] });
     const copying = await frontend.next('ImportProgress', (event) => event.message === 'Copying', 30_000);
     frontend.send('CancelImport', { id: copying.id });
-    expect(await frontend.next('ImportProgress', (event) => event.status !== 'importing', 30_000)).to.deep.include({
-      id: copying.id,
-      progress: -1,
-      status: 'error',
-      message: 'Import cancelled',
-      cancelled: true,
-    });
+    const importEnd = await frontend.next('ImportProgress', (event) => event.status !== 'importing', 30_000);
+    expect(importEnd).to.deep.include({ id: copying.id, ...cancelledEnd('Import') });
     expect(await contentFolder()).to.deep.equal(empty);
     expect(frontend.latest('State')!.content).to.deep.equal([]);
 
@@ -71,26 +54,16 @@ describe('cancelling media jobs over the protocol', function () {
     frontend.send('CompressVideo', { FilePath: item.filePath });
     await frontend.next('CompressionProgress', (event) => event.progress > 0, 60_000);
     frontend.send('CancelCompression', { filePath: item.filePath });
-    expect(await frontend.next('CompressionProgress', (event) => event.status !== 'compressing', 30_000)).to.deep.equal({
-      filePath: item.filePath,
-      progress: -1,
-      status: 'error',
-      message: 'Compression cancelled',
-      cancelled: true,
-    });
+    const compressionEnd = await frontend.next('CompressionProgress', (event) => event.status !== 'compressing', 30_000);
+    expect(compressionEnd).to.deep.equal({ filePath: item.filePath, ...cancelledEnd('Compression') });
     expect(await contentFolder()).to.deep.equal(withItem);
 
     // Highlight: cancelled while ffmpeg cuts the windows.
     frontend.send('CreateAiClip', { FileName: item.fileName });
     const extracting = await frontend.next('AiProgress', (event) => event.progress > 10, 60_000);
     frontend.send('CancelAiClip', { id: extracting.id });
-    expect(await frontend.next('AiProgress', (event) => event.status !== 'processing', 30_000)).to.deep.include({
-      id: extracting.id,
-      progress: -1,
-      status: 'error',
-      message: 'Highlight cancelled',
-      cancelled: true,
-    });
+    const highlightEnd = await frontend.next('AiProgress', (event) => event.status !== 'processing', 30_000);
+    expect(highlightEnd).to.deep.include({ id: extracting.id, ...cancelledEnd('Highlight') });
     expect(await contentFolder()).to.deep.equal(withItem);
     expect(frontend.latest('State')!.content.map((entry) => entry.type)).to.deep.equal(['Session']);
 

@@ -4,7 +4,6 @@
 // 1280x720, docked under the page so that it covers neither the settings forms nor the bookmark rows.
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -12,21 +11,9 @@ import { formatDuration } from '@keyframe/core/protocol';
 import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { folderListing } from '../kit/folder-checksum.js';
 import { importGeneratedVideo } from '../kit/imported-video.js';
-import { ffmpegPath } from '../kit/processes.js';
+import { rawVideo } from '../kit/raw-video.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { uiAddress } from './library-fixture.js';
-
-/** 10 s of uncompressed 1280x720 picture (about 420 MB): its import copies long enough to be cancelled from the page. */
-async function rawVideo(target: string): Promise<void> {
-  const args = [
-    ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=10'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=10'],
-    ...['-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-y', target],
-  ];
-  await new Promise<void>((resolve, reject) =>
-    execFile(ffmpegPath(), args, (error, _stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve())),
-  );
-}
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
