@@ -1,4 +1,4 @@
-// Library commands: rename, delete, bookmarks, and showing or copying a file on the desktop.
+// Library commands: rename, delete, bookmarks, favourites, and showing or copying a file on the desktop.
 import path from 'node:path';
 import { injectable } from 'tsyringe';
 import { Clipboard } from '../platform/clipboard.js';
@@ -33,6 +33,7 @@ export class ContentCommands implements CommandGroup {
     AddBookmark: ({ FilePath, Type, Time, ContentType, Id }) =>
       this.editor.addBookmark({ filePath: FilePath, type: Type, time: Time, contentType: ContentType, id: Id }),
     DeleteBookmark: ({ FilePath, ContentType, Id }) => this.editor.deleteBookmark(FilePath, ContentType, Id),
+    SetFavorite: ({ FilePath, ContentType, Favorite }) => this.editor.setFavorite(FilePath, ContentType, Favorite),
     OpenFileLocation: async ({ FilePath }) => this.files.reveal(await this.locator.insideContent(FilePath)),
     CopyFileToClipboard: async ({ FilePath }) => this.clipboard.copyFile(await this.locator.insideContent(FilePath)),
     OpenLogsLocation: () => {

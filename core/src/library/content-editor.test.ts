@@ -122,6 +122,19 @@ describe('ContentEditor', () => {
     expect(existsSync(path.join(videos, 'Clips', 'Arena'))).to.equal(false);
   });
 
+  it('marks an item a favourite and not again, one change each, and refuses an item the library does not list', async () => {
+    const item = await clip('Clips/Arena/a.mp4');
+    let changes = 0;
+    library.events.on('changed', () => void changes++);
+    await editor.setFavorite(item.filePath, 'Clip', true);
+    expect(library.get(item.id)).to.include({ favorite: true });
+    await editor.setFavorite(item.filePath, 'Clip', true);
+    await editor.setFavorite(item.filePath, 'Clip', false);
+    expect(library.get(item.id)).to.not.have.property('favorite');
+    expect(changes).to.equal(2);
+    await commandRejection(editor.setFavorite(item.filePath, 'Session', true), 'NotFound');
+  });
+
   it('adds and deletes bookmarks on library items, sorted by time, refusing times past the end', async () => {
     const item = await clip('Clips/Arena/a.mp4', 30);
     await editor.addBookmark({ filePath: item.filePath, contentType: 'Clip', id: 5, type: 'Kill', time: '00:00:20.500' });

@@ -1,4 +1,4 @@
-// Edits a frontend asks of library items: rename (file and title), delete (one or a batch), bookmarks.
+// Edits a frontend asks of library items: rename (file and title), delete (one or a batch), bookmarks, favourites.
 // Items and paths are resolved through `ContentLocator`, so nothing outside the content folder is touched.
 import path from 'node:path';
 import { injectable } from 'tsyringe';
@@ -125,6 +125,14 @@ export class ContentEditor {
         throw new CommandError('NotFound', `${item.fileName} has no bookmark with id ${id}.`);
       }
       await this.library.update(item.id, { bookmarks: item.bookmarks.filter((bookmark) => bookmark.id !== id) });
+    });
+  }
+
+  /** Marks the item a favourite or not; its sidecar keeps `favorite` only while it is one. */
+  async setFavorite(filePath: string, type: ContentType, favorite: boolean): Promise<void> {
+    await this.editItem(filePath, type, async (item) => {
+      if ((item.favorite === true) === favorite) return;
+      await this.library.update(item.id, { favorite: favorite ? true : undefined });
     });
   }
 

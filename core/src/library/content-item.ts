@@ -43,6 +43,8 @@ export interface ContentRecord {
   isImported: boolean;
   /** The video is the output of CompressVideo. */
   compressed: boolean;
+  /** Marked a favourite (SetFavorite); absent otherwise, as in what versions before favourites wrote. */
+  favorite?: true;
   gameExePath?: string;
   /** Sessions: the instants the video's first and last frames show. */
   recordedFrom?: Date;
@@ -71,6 +73,7 @@ export function toContentItem(record: ContentRecord): ContentItem {
     compressed: record.compressed,
   };
   if (record.uploadUrl !== undefined) item.uploadUrl = record.uploadUrl;
+  if (record.favorite) item.favorite = true;
   return item;
 }
 

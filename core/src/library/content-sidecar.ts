@@ -37,6 +37,7 @@ const SidecarV2 = Type.Object({
   audioTrackNames: Type.Optional(Type.Array(Type.String())),
   isImported: Type.Boolean(),
   compressed: Type.Boolean(),
+  favorite: Type.Optional(Type.Literal(true)),
   gameExePath: Type.Optional(Type.String()),
   recordedFrom: Type.Optional(IsoDate),
   recordedUntil: Type.Optional(IsoDate),

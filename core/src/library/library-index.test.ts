@@ -1,14 +1,15 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { Logger, type LogRecord } from '../support/logger.js';
 import { StatePublisher } from '../state/state-publisher.js';
 import { ContentLibrary, newContentId } from './content-library.js';
 import { encodeSidecar } from './content-sidecar.js';
-import { LIBRARY_INDEX_FILE, LibraryIndex } from './library-index.js';
+import { folderStamp, LIBRARY_INDEX_FILE, LibraryIndex } from './library-index.js';
 
 /** Longer than the time a folder must have been left alone before the index vouches for it. */
 const SETTLED_MS = 2100;
@@ -187,5 +188,39 @@ describe('LibraryIndex', () => {
       folders: Record<string, { sidecars: Record<string, { title: string }> }>;
     };
     expect(written.folders['Full Sessions']!.sidecars[`${item.id}.json`]!.title).to.equal('round 19');
+  });
+
+  it('lists an index written before favourites with no favourite, and keeps a favourite in the index and the sidecar', async () => {
+    // The metadata folder as the version before favourites wrote it (test-data/library-before-favorites/README.md),
+    // moved into this data folder: its paths and the folder stamp made this folder's, as if written here.
+    const writtenIn = '/tmp/keyframe-test-app-q5lO3M';
+    const id = 'bf8ba734ae8b4f568261886962955641';
+    await cp(fileURLToPath(new URL('../../test-data/library-before-favorites/metadata/', import.meta.url)), metadata, { recursive: true });
+    const sidecar = path.join(metadata, 'Clips', `${id}.json`);
+    await writeFile(sidecar, (await readFile(sidecar, 'utf8')).replaceAll(writtenIn, app.dataFolder));
+    const indexFile = path.join(metadata, LIBRARY_INDEX_FILE);
+    const index = JSON.parse((await readFile(indexFile, 'utf8')).replaceAll(writtenIn, app.dataFolder)) as {
+      folders: Record<string, { stamp?: unknown }>;
+    };
+    index.folders['Clips']!.stamp = await folderStamp(path.join(metadata, 'Clips'));
+    await writeFile(indexFile, JSON.stringify(index));
+    const videoFile = path.join(app.dataFolder, 'Videos', 'Clips', 'Arena', 'ace round.mp4');
+    await mkdir(path.dirname(videoFile), { recursive: true });
+    await writeFile(videoFile, Buffer.alloc(2048));
+
+    const before = await restart();
+    expect(before.loaded).to.deep.include({ fromIndex: true, reread: [] });
+    const listed = app.resolve(StatePublisher).current.content;
+    expect(listed).to.have.length(1);
+    expect(listed[0]).to.deep.include({ id, title: 'Ace round', uploadUrl: 'https://watch.example/abc123' });
+    expect(listed[0]).to.not.have.property('favorite');
+
+    await before.library.update(id, { favorite: true });
+    await settle(before.library);
+    expect(JSON.parse(await readFile(sidecar, 'utf8'))).to.include({ favorite: true, title: 'Ace round' });
+    const after = await restart();
+    expect(after.loaded).to.deep.include({ fromIndex: true, reread: [] });
+    expect(after.library.get(id)).to.include({ favorite: true });
+    expect(app.resolve(StatePublisher).current.content[0]).to.include({ id, favorite: true });
   });
 });

@@ -170,6 +170,11 @@ export const Commands = {
     'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)',
     true,
   ),
+  SetFavorite: define(
+    strict({ FilePath: filePath, ContentType, Favorite: Type.Boolean() }),
+    'Marks a library item as a favourite (Favorite true) or not; kept in its metadata, answered with State',
+    true,
+  ),
 } as const satisfies Record<string, CommandDefinition>;
 
 export type CommandName = keyof typeof Commands;

@@ -101,6 +101,7 @@ export const ContentItem = Type.Object({
   audioTrackNames: Nullable(Type.Array(Type.String())),
   isImported: Type.Boolean(),
   compressed: Type.Boolean({ description: 'Extension: the file is the output of CompressVideo' }),
+  favorite: Type.Optional(Type.Literal(true, { description: 'Extension: present (true) on an item marked a favourite with SetFavorite' })),
 });
 export type ContentItem = Static<typeof ContentItem>;
 

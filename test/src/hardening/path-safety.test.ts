@@ -158,6 +158,7 @@ function buildAttempts(where: { content: string; canary: string; itemFolder: str
     const shown = JSON.stringify(FilePath);
     add('AddBookmark', shown, { FilePath, ContentType: 'Session', Type: 'Kill', Time: '00:00:01', Id: 7 });
     add('DeleteBookmark', shown, { FilePath, ContentType: 'Session', Id: 7 });
+    add('SetFavorite', shown, { FilePath, ContentType: 'Session', Favorite: true });
     add('OpenFileLocation', shown, { FilePath });
     add('CopyFileToClipboard', shown, { FilePath });
     add('CompressVideo', shown, { FilePath });

@@ -33,6 +33,7 @@ export function DialogHost() {
 function ReleaseNotesDialog() {
   const [version, setVersion] = useState<string>();
   const notes = useLatestEvent('ReleaseNotes')?.releaseNotesList ?? [];
+  const running = useLatestEvent('AppVersion')?.version;
   useServerEvent('ShowReleaseNotes', setVersion);
   if (version === undefined) return null;
   return (
@@ -44,7 +45,7 @@ function ReleaseNotesDialog() {
       onClose={() => setVersion(undefined)}
     >
       <div className="modal__scroll">
-        <ReleaseNotesList notes={notesSince(notes, version)} />
+        <ReleaseNotesList notes={notesSince(notes, version, running)} />
       </div>
       <form method="dialog" className="modal__actions">
         <button type="submit" className="button button--primary" autoFocus>

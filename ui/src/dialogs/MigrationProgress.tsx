@@ -1,18 +1,31 @@
 import type { EventContentMap } from '@keyframe/core/protocol';
-import { useState } from 'react';
-import { useServerEvent } from '../connection';
-import { useLatestEvent } from '../state/latest-events';
+import { useEffect, useState } from 'react';
+import { useConnectionStatus, useServerEvent } from '../connection';
 
-/** Start-up data migrations: the app waits behind this overlay until they are done. */
+/**
+ * Start-up data migrations: the app waits behind this overlay until they are done. `currentMigration` is
+ * the migration's id (an internal name), so the overlay counts the steps instead of naming them. It goes
+ * when the connection does: a service that restarts sends nothing when no migration is left.
+ */
 export function MigrationOverlay() {
-  const status = useLatestEvent('MigrationStatus');
-  if (!status?.isRunning) return null;
+  const [running, setRunning] = useState<{ step: number; id: string | null }>();
+  const status = useConnectionStatus();
+  useServerEvent('MigrationStatus', ({ isRunning, currentMigration }) =>
+    setRunning((previous) =>
+      !isRunning ? undefined : previous?.id === currentMigration ? previous : { step: (previous?.step ?? 0) + 1, id: currentMigration },
+    ),
+  );
+  useEffect(() => {
+    if (status !== 'open') setRunning(undefined);
+  }, [status]);
+  if (!running) return null;
   return (
     <div
       className="migration-overlay"
       role="alertdialog"
       aria-modal="true"
       aria-labelledby="migration-title"
+      aria-describedby="migration-text"
       aria-busy="true"
       data-testid="migration-overlay"
     >
@@ -20,7 +33,9 @@ export function MigrationOverlay() {
       <h2 className="notice__title" id="migration-title">
         Updating your data…
       </h2>
-      <p className="notice__text">{status.currentMigration ?? 'Preparing'}. Keyframe is ready in a moment.</p>
+      <p className="notice__text" id="migration-text">
+        Keyframe is bringing your library and settings up to date for this version (step {running.step}). Ready in a moment.
+      </p>
     </div>
   );
 }

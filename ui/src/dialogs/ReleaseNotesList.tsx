@@ -1,6 +1,6 @@
 import type { ReleaseNote } from '@keyframe/core/protocol';
 import { Markdown } from './Markdown';
-import { decodeBase64Text } from './markdown';
+import { decodeBase64Text } from './base64-text';
 
 const formatDate = (iso: string) => {
   const time = Date.parse(iso);

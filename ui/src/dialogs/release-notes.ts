@@ -1,26 +1,24 @@
 import type { ReleaseNote } from '@keyframe/core/protocol';
-
-/** Compares `1.2.10` and `1.3.0` part by part as numbers; anything after `-` or `+` is ignored. */
-export function compareVersions(a: string, b: string): number {
-  const parts = (version: string) =>
-    version
-      .split(/[-+]/)[0]!
-      .split('.')
-      .map((part) => Number.parseInt(part, 10) || 0);
-  const [left, right] = [parts(a), parts(b)];
-  for (let index = 0; index < Math.max(left.length, right.length); index++) {
-    const difference = (left[index] ?? 0) - (right[index] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
-}
+import compareVersions from 'semver/functions/compare';
+import parseVersion from 'semver/functions/valid';
 
 /**
- * What to show for `ShowReleaseNotes(version)`: the backend sends the version the user updated from,
- * so the notes of every newer release are shown, newest first; that version's own notes when none is newer.
+ * What to show for `ShowReleaseNotes(previous)` once `running` started (the backend sends the version the
+ * user updated from): the notes of every release after `previous` up to `running`, newest first, in semver
+ * order, where a pre-release comes before its release (1.2.0-beta.1 < 1.2.0-beta.2 < 1.2.0). So a beta user
+ * updating from 1.2.0-beta.2 to 1.2.0 reads only 1.2.0's notes, and a release published after `running` is not
+ * "new" to someone who does not run it yet. Notes whose version is not semver are left out; when `previous`
+ * is not semver either, only the running version's own notes are shown. `running` is unknown before the
+ * backend's AppVersion arrives: then nothing bounds the list from above.
  */
-export function notesSince(notes: ReleaseNote[], version: string): ReleaseNote[] {
-  const newer = notes.filter((note) => compareVersions(note.version, version) > 0);
-  const chosen = newer.length > 0 ? newer : notes.filter((note) => note.version === version);
-  return [...chosen].sort((a, b) => compareVersions(b.version, a.version));
+export function notesSince(notes: ReleaseNote[], previous: string, running?: string): ReleaseNote[] {
+  const since = parseVersion(previous);
+  const until = running === undefined ? undefined : (parseVersion(running) ?? undefined);
+  const shown = notes.filter((note) => {
+    const version = parseVersion(note.version);
+    if (version === null) return false;
+    if (since === null) return version === until;
+    return compareVersions(version, since) > 0 && (until === undefined || compareVersions(version, until) <= 0);
+  });
+  return shown.sort((a, b) => compareVersions(b.version, a.version));
 }

@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 
 export interface MenuAction {
   label: string;
-  onSelect: () => void;
+  /** May resolve with a short note for the person ("Link copied"), shown beside the button for a moment. */
+  onSelect: () => void | Promise<string>;
   danger?: boolean;
   disabled?: boolean;
 }
@@ -12,9 +13,12 @@ interface ActionsMenuProps {
   actions: readonly MenuAction[];
 }
 
+const NOTE_MS = 3000;
+
 /** A "more actions" button with a menu of actions; arrow keys move, Escape or leaving closes it, focus returns to the button. */
 export function ActionsMenu({ label, actions }: ActionsMenuProps) {
   const [open, setOpen] = useState(false);
+  const [note, setNote] = useState<string>();
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -28,6 +32,12 @@ export function ActionsMenu({ label, actions }: ActionsMenuProps) {
     document.addEventListener('pointerdown', closeOutside);
     return () => document.removeEventListener('pointerdown', closeOutside);
   }, [open]);
+
+  useEffect(() => {
+    if (note === undefined) return;
+    const timer = setTimeout(() => setNote(undefined), NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [note]);
 
   const close = () => {
     setOpen(false);
@@ -71,6 +81,9 @@ export function ActionsMenu({ label, actions }: ActionsMenuProps) {
       >
         <span aria-hidden="true">⋯</span>
       </button>
+      <span className="actions-menu__note" role="status" data-testid="actions-menu-note">
+        {note}
+      </span>
       {open && (
         <div className="actions-menu__list" role="menu" id={menuId}>
           {actions.map((action) => (
@@ -82,7 +95,8 @@ export function ActionsMenu({ label, actions }: ActionsMenuProps) {
               disabled={action.disabled}
               onClick={() => {
                 close();
-                action.onSelect();
+                const result = action.onSelect();
+                if (result instanceof Promise) void result.then(setNote);
               }}
             >
               {action.label}

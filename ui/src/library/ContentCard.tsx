@@ -2,6 +2,7 @@ import type { ContentItem } from '@keyframe/core/protocol';
 import { useState } from 'react';
 import { ActionsMenu, type MenuAction } from './ActionsMenu';
 import { BookmarkBadges } from './BookmarkBadges';
+import { setFavorite } from './content-commands';
 import { displayTitle, durationSeconds, formatCreatedAt, formatSeconds } from './content-format';
 import { thumbnailUrl } from './media-urls';
 import { videoHref } from './routes';
@@ -12,9 +13,10 @@ interface ContentCardProps {
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
   actions: readonly MenuAction[];
+  connected: boolean;
 }
 
-export function ContentCard({ item, cacheFolder, selected, onSelectedChange, actions }: ContentCardProps) {
+export function ContentCard({ item, cacheFolder, selected, onSelectedChange, actions, connected }: ContentCardProps) {
   const [thumbnailFailed, setThumbnailFailed] = useState(false);
   const title = displayTitle(item);
   const href = videoHref(item);
@@ -24,6 +26,7 @@ export function ContentCard({ item, cacheFolder, selected, onSelectedChange, act
       data-testid="content-card"
       data-file-path={item.filePath}
       data-title={title}
+      data-favorite={item.favorite === true}
     >
       <a className="content-card__thumbnail" href={href} tabIndex={-1} aria-hidden="true">
         {thumbnailFailed ? (
@@ -52,6 +55,20 @@ export function ContentCard({ item, cacheFolder, selected, onSelectedChange, act
           <a className="content-card__title" href={href} title={title} data-testid="content-title">
             {title}
           </a>
+          <button
+            type="button"
+            className={
+              item.favorite ? 'icon-button content-card__favorite content-card__favorite--on' : 'icon-button content-card__favorite'
+            }
+            aria-label={`Favourite: ${title}`}
+            aria-pressed={item.favorite === true}
+            title={item.favorite ? 'Remove from favourites' : 'Add to favourites'}
+            disabled={!connected}
+            onClick={() => setFavorite(item, !item.favorite)}
+            data-testid="content-favorite"
+          >
+            <span aria-hidden="true">{item.favorite ? '★' : '☆'}</span>
+          </button>
           <ActionsMenu label={`Actions for ${title}`} actions={actions} />
         </div>
         <p className="content-card__game">{item.game}</p>

@@ -7,6 +7,8 @@ import { useContentDialogs } from './ContentDialogs';
 import { contentMenuActions } from './content-menu';
 import { IMPORT_SECTION_ID, SECTION_CONTENT_TYPE, SECTION_LABEL, type LibrarySection } from './content-types';
 import { filterContent, gamesOf, type LibraryFilter } from './library-filter';
+import { groupByGame, sortContent } from './library-order';
+import { useLibraryView } from './library-view';
 import { LibraryToolbar } from './LibraryToolbar';
 import './library.css';
 
@@ -17,10 +19,13 @@ const EMPTY_HINT = {
   highlights: 'Highlights made from your sessions appear here. Choose “Create highlight” on a session.',
 } as const satisfies Record<LibrarySection, string>;
 
+const videoCount = (count: number) => (count === 1 ? '1 video' : `${count} videos`);
+
 export function LibraryPage({ section }: { section: LibrarySection }) {
   const state = useLatestEvent('State');
   const connected = useConnectionStatus() === 'open';
   const [filter, setFilter] = useState<LibraryFilter>({ search: '', game: '' });
+  const [view, changeView] = useLibraryView();
   const [selectedPaths, setSelectedPaths] = useState<ReadonlySet<string>>(new Set());
   const [dialog, ask] = useContentDialogs(() => setSelectedPaths(new Set()));
   const headingId = useId();
@@ -38,9 +43,25 @@ export function LibraryPage({ section }: { section: LibrarySection }) {
   const games = gamesOf(sectionItems);
   // A game whose last video went away no longer filters.
   const chosenGame = games.includes(filter.game) ? filter.game : '';
-  const shown = filterContent(sectionItems, { search: filter.search, game: chosenGame });
+  const shown = sortContent(filterContent(sectionItems, { search: filter.search, game: chosenGame }, view.onlyFavorites), view.sort);
   const selected = sectionItems.filter((item) => selectedPaths.has(item.filePath));
   const importSectionId = IMPORT_SECTION_ID[section];
+
+  const grid = (items: readonly ContentItem[]) => (
+    <div className="library__grid" data-testid="content-grid">
+      {items.map((item) => (
+        <ContentCard
+          key={item.filePath}
+          item={item}
+          cacheFolder={state.cacheFolder}
+          selected={selectedPaths.has(item.filePath)}
+          onSelectedChange={(on) => setSelected(item, on)}
+          actions={contentMenuActions(item, ask)}
+          connected={connected}
+        />
+      ))}
+    </div>
+  );
 
   const setSelected = (item: ContentItem, on: boolean) => {
     const next = new Set(selected.map((each) => each.filePath));
@@ -56,7 +77,7 @@ export function LibraryPage({ section }: { section: LibrarySection }) {
           <h1 className="library__title" id={headingId}>
             {SECTION_LABEL[section]}
           </h1>
-          <p className="library__summary">{sectionItems.length === 1 ? '1 video' : `${sectionItems.length} videos`}</p>
+          <p className="library__summary">{videoCount(sectionItems.length)}</p>
         </div>
         {importSectionId && (
           <button
@@ -77,6 +98,8 @@ export function LibraryPage({ section }: { section: LibrarySection }) {
           filter={{ search: filter.search, game: chosenGame }}
           onFilterChange={setFilter}
           games={games}
+          view={view}
+          onViewChange={changeView}
           selectedCount={selected.length}
           connected={connected}
           onSelectAll={() => setSelectedPaths(new Set(shown.map((item) => item.filePath)))}
@@ -92,24 +115,30 @@ export function LibraryPage({ section }: { section: LibrarySection }) {
         </div>
       ) : shown.length === 0 ? (
         <div className="empty library__empty">
-          <p className="library__empty-title">Nothing matches</p>
-          <button type="button" className="button" onClick={() => setFilter({ search: '', game: '' })}>
-            Clear the search
+          <p className="library__empty-title">{view.onlyFavorites ? 'No favourites match' : 'Nothing matches'}</p>
+          {view.onlyFavorites && <p>Mark a video with its star to keep it here.</p>}
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setFilter({ search: '', game: '' });
+              changeView({ onlyFavorites: false });
+            }}
+          >
+            Show all videos
           </button>
         </div>
+      ) : view.groupByGame ? (
+        groupByGame(shown, view.sort).map((group) => (
+          <section key={group.key} className="library__group" aria-label={group.label} data-testid="library-group" data-game={group.label}>
+            <h2 className="library__group-title">
+              {group.label} <span className="library__group-count">{videoCount(group.items.length)}</span>
+            </h2>
+            {grid(group.items)}
+          </section>
+        ))
       ) : (
-        <div className="library__grid" data-testid="content-grid">
-          {shown.map((item) => (
-            <ContentCard
-              key={item.filePath}
-              item={item}
-              cacheFolder={state.cacheFolder}
-              selected={selectedPaths.has(item.filePath)}
-              onSelectedChange={(on) => setSelected(item, on)}
-              actions={contentMenuActions(item, ask)}
-            />
-          ))}
-        </div>
+        grid(shown)
       )}
       {dialog}
     </section>

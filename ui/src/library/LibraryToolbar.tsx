@@ -1,11 +1,15 @@
 import { useId } from 'react';
 import type { LibraryFilter } from './library-filter';
+import { isLibrarySort, LIBRARY_SORTS } from './library-order';
+import type { LibraryView } from './library-view';
 
 interface LibraryToolbarProps {
   label: string;
   filter: LibraryFilter;
   onFilterChange: (filter: LibraryFilter) => void;
   games: readonly string[];
+  view: LibraryView;
+  onViewChange: (change: Partial<LibraryView>) => void;
   selectedCount: number;
   connected: boolean;
   onSelectAll: () => void;
@@ -13,12 +17,14 @@ interface LibraryToolbarProps {
   onDeleteSelected: () => void;
 }
 
-/** Search, game filter, and what to do with the ticked videos. */
+/** Search, game filter, order and grouping, only favourites, and what to do with the ticked videos. */
 export function LibraryToolbar({
   label,
   filter,
   onFilterChange,
   games,
+  view,
+  onViewChange,
   selectedCount,
   connected,
   onSelectAll,
@@ -26,7 +32,6 @@ export function LibraryToolbar({
   onDeleteSelected,
 }: LibraryToolbarProps) {
   const searchId = useId();
-  const gameId = useId();
   return (
     <div className="library__toolbar" role="toolbar" aria-label={`${label} tools`}>
       <label className="library__search" htmlFor={searchId}>
@@ -41,23 +46,24 @@ export function LibraryToolbar({
           data-testid="library-search"
         />
       </label>
-      <label className="library__game-filter" htmlFor={gameId}>
-        <span className="visually-hidden">Game</span>
-        <select
-          id={gameId}
-          className="input library-field__input"
-          value={filter.game}
-          onChange={(event) => onFilterChange({ ...filter, game: event.target.value })}
-          data-testid="library-game-filter"
-        >
-          <option value="">All games</option>
-          {games.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ToolbarSelect
+        className="library__game-filter"
+        label="Game"
+        value={filter.game}
+        options={[['', 'All games'], ...games.map((name): [string, string] => [name, name])]}
+        onChange={(game) => onFilterChange({ ...filter, game })}
+        testId="library-game-filter"
+      />
+      <ToolbarSelect
+        className="library__sort"
+        label="Sort"
+        value={view.sort}
+        options={Object.entries(LIBRARY_SORTS)}
+        onChange={(sort) => isLibrarySort(sort) && onViewChange({ sort })}
+        testId="library-sort"
+      />
+      <ViewToggle label="Group by game" field="groupByGame" view={view} onViewChange={onViewChange} />
+      <ViewToggle label="Only favourites" field="onlyFavorites" view={view} onViewChange={onViewChange} />
       <div className="library__selection" aria-live="polite">
         {selectedCount > 0 ? (
           <>
@@ -85,5 +91,55 @@ export function LibraryToolbar({
         )}
       </div>
     </div>
+  );
+}
+
+interface ViewToggleProps {
+  label: string;
+  field: 'groupByGame' | 'onlyFavorites';
+  view: LibraryView;
+  onViewChange: (change: Partial<LibraryView>) => void;
+}
+
+/** A labelled checkbox for one on/off choice of the view. */
+function ViewToggle({ label, field, view, onViewChange }: ViewToggleProps) {
+  return (
+    <label className="library__toggle">
+      <input type="checkbox" checked={view[field]} onChange={(event) => onViewChange({ [field]: event.target.checked })} />
+      {label}
+    </label>
+  );
+}
+
+interface ToolbarSelectProps {
+  className: string;
+  /** Read by screen readers; the chosen option says the rest. */
+  label: string;
+  value: string;
+  /** Value and text of each option. */
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+  testId: string;
+}
+
+function ToolbarSelect({ className, label, value, options, onChange, testId }: ToolbarSelectProps) {
+  const id = useId();
+  return (
+    <label className={className} htmlFor={id}>
+      <span className="visually-hidden">{label}</span>
+      <select
+        id={id}
+        className="input library-field__input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid={testId}
+      >
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -42,6 +42,25 @@ export function copyContentToClipboard(item: ContentItem): void {
   connection.send('CopyFileToClipboard', { FilePath: item.filePath });
 }
 
+export function setFavorite(item: ContentItem, favorite: boolean): void {
+  connection.send('SetFavorite', { FilePath: item.filePath, ContentType: item.type, Favorite: favorite });
+}
+
+/** Opens a web address in the default browser: the service opens it (the desktop host's page cannot), else a new tab. */
+export function openLink(url: string): void {
+  if (!connection.send('OpenInBrowser', { Url: url })) window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/** Puts a web address on the clipboard as text; resolves with what to tell the person. */
+export async function copyLink(url: string): Promise<string> {
+  try {
+    await navigator.clipboard.writeText(url);
+    return 'Link copied';
+  } catch {
+    return "Couldn't copy the link: the browser did not allow it";
+  }
+}
+
 export function createHighlight(item: ContentItem): void {
   connection.send('CreateAiClip', { FileName: item.fileName });
 }

@@ -6,11 +6,12 @@ export interface LibraryFilter {
   game: string;
 }
 
-/** Items whose title, file name or game holds every word of the search, of the chosen game. */
-export function filterContent(items: readonly ContentItem[], { search, game }: LibraryFilter): ContentItem[] {
+/** Items whose title, file name or game holds every word of the search, of the chosen game, only favourites if asked. */
+export function filterContent(items: readonly ContentItem[], { search, game }: LibraryFilter, onlyFavorites = false): ContentItem[] {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   return items.filter((item) => {
     if (game && item.game !== game) return false;
+    if (onlyFavorites && !item.favorite) return false;
     const haystack = `${item.title} ${item.fileName} ${item.game}`.toLowerCase();
     return words.every((word) => haystack.includes(word));
   });

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { connection } from '../connection';
+import { connection, useServerEvent } from '../connection';
 import { SettingsGroup } from './fields';
 import type { SectionProps } from './section-props';
 
@@ -14,6 +14,10 @@ export function AccountSection({ connected }: SectionProps) {
   const accessId = useId();
   const refreshId = useId();
   const complete = accessToken.trim() !== '' && refreshToken.trim() !== '';
+  // A refusal (the tokens could not be stored) is shown as a toast; the status must not claim otherwise.
+  useServerEvent('CommandRejected', ({ method }) => {
+    if (method === 'Login' || method === 'Logout') setLastRequest(undefined);
+  });
 
   return (
     <SettingsGroup

@@ -1,8 +1,10 @@
-import { BUILT_VERSION, connection } from '../connection';
+import { useState } from 'react';
+import { BUILT_VERSION, connection, useServerEvent } from '../connection';
 import { ReleaseNotesList } from '../dialogs';
 import { useLatestEvent } from '../state/latest-events';
 import { SettingsGroup, ToggleField } from './fields';
 import type { SectionProps } from './section-props';
+import { useUpdateProgress } from './update-progress';
 import { updateSettings } from './update-settings';
 
 const STATUS_TEXT = { downloading: 'Downloading', downloaded: 'Downloaded', ready: 'Ready to install' } as const;
@@ -10,11 +12,17 @@ const STATUS_TEXT = { downloading: 'Downloading', downloaded: 'Downloaded', read
 /** The running version, the update check, download progress, installing, and the release notes. */
 export function UpdatesSection({ settings, state, connected }: SectionProps) {
   const appVersion = useLatestEvent('AppVersion');
-  const progress = useLatestEvent('UpdateProgress');
+  const progress = useUpdateProgress();
   const notes = useLatestEvent('ReleaseNotes')?.releaseNotesList ?? [];
   const canSelfUpdate = appVersion?.canSelfUpdate ?? false;
-  const ready = progress?.status === 'ready' || (progress?.status === 'downloaded' && progress.progress >= 100);
+  // Only `ready` is installable: `downloaded` at 100 % is still being checked, and ApplyUpdate would be refused.
+  const ready = progress?.status === 'ready';
   const failed = progress !== undefined && progress.progress < 0;
+  // The progress the user asked to install: the service restarts (the progress goes with the connection) or refuses.
+  const [installing, setInstalling] = useState<typeof progress>();
+  useServerEvent('CommandRejected', ({ method }) => {
+    if (method === 'ApplyUpdate') setInstalling(undefined);
+  });
 
   return (
     <>
@@ -44,11 +52,13 @@ export function UpdatesSection({ settings, state, connected }: SectionProps) {
               <button
                 type="button"
                 className="button button--primary"
-                disabled={!connected || !canSelfUpdate}
-                onClick={() => connection.send('ApplyUpdate')}
+                disabled={!connected || !canSelfUpdate || installing === progress}
+                onClick={() => {
+                  if (connection.send('ApplyUpdate')) setInstalling(progress);
+                }}
                 data-testid="apply-update"
               >
-                Install and restart
+                {installing === progress ? 'Installing…' : 'Install and restart'}
               </button>
             )}
             {ready && !canSelfUpdate && (
