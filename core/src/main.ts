@@ -16,6 +16,8 @@ import { connectToLauncher } from './updates/launcher-handshake.js';
 import { Updater } from './updates/updater.js';
 import { MachineCapabilities } from './capabilities/machine-capabilities.js';
 import { captureEngineLine, noCaptureEngineLine } from './capabilities/capture-engine-report.js';
+import { handOverToRunningKeyframe, loadDesktopApp, systemBrowser, type DesktopApp } from './app/desktop-app.js';
+import { DataFolderInUseError } from './support/data-folder-lock.js';
 
 const USAGE = `Usage: keyframe [options]
        keyframe tape record|play …   (keyframe tape --help)
@@ -24,6 +26,9 @@ const USAGE = `Usage: keyframe [options]
 Runs the Keyframe recording service on this machine (loopback only).
 
 Options:
+  --app                   also open the UI in an app window (and the tray); when a Keyframe already runs on
+                          the data folder, bring its window to the front instead of starting a second one
+  --minimised             with --app: start in the tray, without opening the window
   --data-dir <folder>     settings, logs and cache (default: $KEYFRAME_HOME, else the per-user config folder)
   --port <n>              HTTP and WebSocket port (default ${DEFAULT_PORT}; 0 picks a free one)
   --legacy-port <n|off>   port that tells old frontends to reload (default ${DEFAULT_LEGACY_PORT})
@@ -49,6 +54,8 @@ async function main(): Promise<void> {
       'allowed-origin': { type: 'string', multiple: true },
       dialect: { type: 'string' },
       'reference-media-port': { type: 'string' },
+      app: { type: 'boolean' },
+      minimised: { type: 'boolean' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -67,12 +74,25 @@ async function main(): Promise<void> {
     ...(legacy === undefined ? {} : { legacyPort: legacy === 'off' ? undefined : parsePort(legacy, '--legacy-port') }),
   });
 
+  if (values.minimised && !values.app) throw new Error('--minimised goes with --app');
+  let desktop: DesktopApp | undefined;
+  if (values.app) {
+    desktop = await loadDesktopApp({ dataFolder: options.dataFolder, openInSystemBrowser: systemBrowser() });
+    if (await handOverToRunningKeyframe(options.dataFolder, desktop)) return;
+  }
+
   let service: KeyframeService;
   try {
-    service = await KeyframeService.start(options);
+    service = await KeyframeService.start(options, { desktopWindow: desktop?.window });
   } catch (error) {
+    // Two launches at the same moment: the other one took the data folder first.
+    if (desktop && error instanceof DataFolderInUseError && (await handOverToRunningKeyframe(options.dataFolder, desktop))) return;
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${options.port} is already in use: is Keyframe already running? Stop it, or start with --port <n>.`);
+      throw new Error(
+        desktop
+          ? `Port ${options.port} is in use by another program (no Keyframe runs on ${options.dataFolder}): close it, or start with --port <n>.`
+          : `Port ${options.port} is already in use: is Keyframe already running? Stop it, or start with --port <n>.`,
+      );
     }
     throw error;
   }
@@ -86,13 +106,18 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping Keyframe…`);
-    void service.stop().then(
-      () => process.exit(exitCode),
-      (error: unknown) => {
-        console.error('Keyframe did not stop cleanly:', error);
-        process.exit(1);
-      },
+    const desktopStopped = (desktop?.stop() ?? Promise.resolve()).catch((error: unknown) =>
+      console.error('The app window did not close cleanly:', error),
     );
+    void desktopStopped
+      .then(() => service.stop())
+      .then(
+        () => process.exit(exitCode),
+        (error: unknown) => {
+          console.error('Keyframe did not stop cleanly:', error);
+          process.exit(1);
+        },
+      );
   };
   handleProcessFaults(container.resolve(Logger).child('process'), shutdown);
   process.on('SIGINT', () => shutdown('SIGINT'));
@@ -111,6 +136,12 @@ async function main(): Promise<void> {
       `  Logs:      ${options.logFolder}`,
     ].join('\n'),
   );
+
+  await desktop?.start(service, {
+    log: container.resolve(Logger).child('app'),
+    quit: () => shutdown('Quit'),
+    startedMinimised: values.minimised ?? false,
+  });
 
   // Frontends are answered from the banner on; this line says that the integrations and the capture engine are loaded too.
   await service.loaded();

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { AppHeader } from './components/AppHeader';
 import { ConnectingScreen } from './components/ConnectingScreen';
 import { ConnectionLostBanner } from './components/ConnectionLostBanner';
-import { RejectionToasts } from './components/RejectionToasts';
+import { Toasts } from './toasts';
 import { ReplacedScreen } from './components/ReplacedScreen';
 import { Sidebar } from './components/Sidebar';
 import { connection, useConnectionStatus, useReloadOnNewVersion } from './connection';
@@ -59,7 +59,7 @@ export function App() {
         <JobsTray />
       </div>
       <DialogHost />
-      <RejectionToasts />
+      <Toasts />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { IntegrationHost } from '../integrations/integration-host.js';
 import { ServiceOptions } from '../service-options.js';
 import { registerMachine, registerServices } from './registrations.js';
 import { AutoRecorder } from '../recording/auto-recorder.js';
-import { TYPE_FOLDERS, type Settings } from '../protocol/index.js';
+import { TYPE_FOLDERS, type ServiceEvent, type Settings, type State } from '../protocol/index.js';
 import { ContentLibrary } from '../library/content-library.js';
 import { DataMigrations } from '../library/data-migrations.js';
 import { HighlightService } from '../jobs/highlight/highlight-service.js';
@@ -22,6 +22,7 @@ import { RecoveryService } from '../recording/recovery-service.js';
 import { IntegrationSettingsSchemas } from '../settings/integration-settings-schemas.js';
 import { SettingsStore, type SettingsLoadReport } from '../settings/settings-store.js';
 import { StatePublisher } from '../state/state-publisher.js';
+import { ConnectionHub } from '../transport/connection-hub.js';
 import { StorageMonitor } from '../storage/storage-monitor.js';
 import { WindowsGameModeSetting } from '../settings/windows-game-mode-setting.js';
 import { AccountService } from '../accounts/account-service.js';
@@ -30,6 +31,8 @@ import { KeybindingService } from '../hotkeys/keybinding-service.js';
 import type { DesktopWindow } from '../platform/desktop-window.js';
 import { Updater } from '../updates/updater.js';
 import { DataFolderLock } from '../support/data-folder-lock.js';
+import { instanceSecret } from '../support/instance-secret.js';
+import { InstanceIdentity, InstanceRoutes } from '../transport/instance-routes.js';
 import { StartupProgress } from '../support/startup-progress.js';
 import { ConsoleSink, Logger, logLevelFrom, RotatingFileSink, type LogLevel } from '../support/logger.js';
 import { DefaultDialect } from '../transport/default-dialect.js';
@@ -84,6 +87,8 @@ export class KeyframeService {
    */
   static async start(options: ServiceOptions, startOptions: StartOptions = {}): Promise<KeyframeService> {
     await mkdir(options.dataFolder, { recursive: true });
+    // Before the lock: a damaged secret file stops the start with nothing to undo.
+    const secret = await instanceSecret(options.dataFolder);
     // Before anything reads or writes the folder (the log rotates, recovery scans, settings load).
     const lock = await DataFolderLock.acquire(options.dataFolder, options.port);
     const logger = new Logger([
@@ -93,6 +98,7 @@ export class KeyframeService {
     const container = rootContainer.createChildContainer();
     registerServices(container, { options, logger });
     registerMachine(container, startOptions.desktopWindow);
+    container.registerInstance(InstanceIdentity, new InstanceIdentity(lock.instanceId, secret));
 
     const service = new KeyframeService(container, options, logger, lock);
     try {
@@ -119,6 +125,20 @@ export class KeyframeService {
   /** The settings in effect (read-only: a frontend changes them with `UpdateSettings`). */
   get settings(): Readonly<Settings> {
     return this.container.resolve(SettingsStore).current;
+  }
+
+  /** The runtime State as it is now (read-only; `onEvent` hears each change as a `State` event). */
+  get state(): Readonly<State> {
+    return this.container.resolve(StatePublisher).current;
+  }
+
+  /**
+   * `listener` hears every event the service emits, as frontends get them in the default names (State always
+   * whole), connected frontend or not; returns the function that unsubscribes it. For a desktop shell's tray and
+   * notifications.
+   */
+  onEvent(listener: (event: ServiceEvent) => void): () => void {
+    return this.container.resolve(ConnectionHub).onEvent(listener);
   }
 
   /** Resolves once nothing is loading any more (a part that failed to load is logged, and says so in State). */
@@ -206,6 +226,7 @@ export class KeyframeService {
     await this.container.resolve(WindowsGameModeSetting).start();
     this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
     this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
+    this.container.resolve(InstanceRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
     // Named before the socket opens, so the first State says what is still loading.

@@ -7,6 +7,8 @@ export interface DesktopWindow {
   readonly kind: string;
   /** Maximises (true) or restores (false) the window; undefined when the UI does it itself. */
   setFullscreen?(enabled: boolean): void | Promise<void>;
+  /** Brings the window to the front, opening it again if the user closed it; undefined when the service has no window of its own. */
+  show?(): Promise<void>;
 }
 export const DESKTOP_WINDOW = Symbol('DesktopWindow');
 

@@ -224,3 +224,5 @@ export interface EventEnvelope<E extends EventName = EventName> {
   method: E;
   content: EventContent<E>;
 }
+/** Any one event, discriminated by `method` (what an in-process listener of the service hears). */
+export type ServiceEvent = { [E in EventName]: EventEnvelope<E> }[EventName];

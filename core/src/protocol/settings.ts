@@ -102,6 +102,18 @@ const booleanSetting = (value: boolean, description?: string) => Type.Boolean({ 
 const integer = (value: number, minimum: number, maximum?: number, description?: string) =>
   Type.Integer({ default: value, minimum, ...(maximum === undefined ? {} : { maximum }), description });
 
+/** Extension: which OS notifications the desktop app shows (issue 25); each kind on unless turned off. */
+const desktopNotificationSettings = {
+  notifyReplaySaved: booleanSetting(true, 'Extension: the desktop app tells when a replay was saved, with its name'),
+  notifyClipSaved: booleanSetting(true, 'Extension: the desktop app tells when a clip or highlight was saved, with its name'),
+  notifyAutoRecording: booleanSetting(
+    true,
+    'Extension: the desktop app tells when game detection started or stopped a recording, with the game',
+  ),
+  notifyIntegrationFailed: booleanSetting(true, 'Extension: the desktop app tells when a game integration failed, which one and why'),
+  notifyUpdateReady: booleanSetting(true, 'Extension: the desktop app tells when an update is ready to install, with its version'),
+};
+
 export const Settings = Type.Object(
   {
     contentFolder: Type.String({ minLength: 1, description: 'Folder for video content' }),
@@ -179,6 +191,7 @@ export const Settings = Type.Object(
     }),
     menuItems: Type.Array(MenuItem, { default: MENU_ITEMS.map((id) => ({ id, visible: true })) }),
     defaultMenuItem: StringEnum(MENU_ITEMS, { default: 'Full Sessions' }),
+    ...desktopNotificationSettings,
     allowedOrigins: Type.Array(Type.String({ pattern: '^https?://' }), {
       default: [],
       description:

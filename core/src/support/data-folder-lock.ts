@@ -175,6 +175,12 @@ async function createWithoutLink(file: string, owner: LockOwner): Promise<boolea
   return true;
 }
 
+/** The owner named by `<dataFolder>/keyframe.lock`; undefined when there is no lock or it cannot be read. */
+export async function readLockOwner(dataFolder: string): Promise<LockOwner | undefined> {
+  const owner = await readOwner(path.join(dataFolder, LOCK_FILE_NAME));
+  return typeof owner === 'object' ? owner : undefined;
+}
+
 async function readOwner(file: string): Promise<LockOwner | 'gone' | 'unreadable'> {
   let text: string;
   try {

@@ -141,4 +141,20 @@ describe('ConnectionHub', () => {
     expect(reading.frames.map((frame) => (frame.content as State).currentFolderSizeGb)).to.deep.equal([0, 3]);
     reading.close();
   });
+  it('tells in-process listeners every event in spec names, whole States too, with or without a frontend, until they unsubscribe', async () => {
+    const separate = new ConnectionHub(new Logger([]));
+    const heardEvents: string[] = [];
+    separate.onEvent(() => {
+      throw new Error('a broken listener');
+    });
+    const unsubscribe = separate.onEvent((event) =>
+      heardEvents.push(event.method === 'State' ? `State ${event.content.currentFolderSizeGb}` : event.method),
+    );
+    separate.send('ReplayBufferSaved', {});
+    separate.sendState({ ...initialState('/cache'), currentFolderSizeGb: 7 }, { revision: 1 });
+    separate.send('CaptureEngineDownloadProgress', { progress: 10, status: 'downloading' });
+    unsubscribe();
+    separate.send('BookmarkCreated', {});
+    expect(heardEvents).to.deep.equal(['ReplayBufferSaved', 'State 7', 'CaptureEngineDownloadProgress']);
+  });
 });

@@ -6,7 +6,15 @@
 // again whenever the patch it would get does not start from the State it holds.
 import { injectable } from 'tsyringe';
 import { WebSocket } from 'ws';
-import { CLOSE_NOT_READING, CLOSE_REPLACED, CLOSE_SHUTDOWN, type EventContent, type EventName, type State } from '../protocol/index.js';
+import {
+  CLOSE_NOT_READING,
+  CLOSE_REPLACED,
+  CLOSE_SHUTDOWN,
+  type EventContent,
+  type ServiceEvent,
+  type EventName,
+  type State,
+} from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
 import type { EventSink, StateRevision } from '../protocol/event-sink.js';
 import type { WireDialect } from '../protocol/settings.js';
@@ -49,6 +57,7 @@ export class ConnectionHub implements EventSink {
   private waitingState: { state: State; revision: number } | undefined;
   private readonly stateFrames = new StateFrames();
   private readonly attachedListeners: Array<(dialect: WireDialect) => void> = [];
+  private readonly eventListeners = new Set<(event: ServiceEvent) => void>();
   private readonly logger: Logger;
 
   constructor(logger: Logger) {
@@ -67,6 +76,25 @@ export class ConnectionHub implements EventSink {
   /** `listener` hears the dialect of each connection that becomes the active one. */
   onAttached(listener: (dialect: WireDialect) => void): void {
     this.attachedListeners.push(listener);
+  }
+
+  /**
+   * `listener` hears every event as the service emits it (spec names, full States), whether or not a frontend is
+   * connected: for a desktop shell in the same process. Returns the function that stops it hearing them.
+   */
+  onEvent(listener: (event: ServiceEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  private tellListeners(event: ServiceEvent): void {
+    for (const listener of this.eventListeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error('an event listener failed', { method: event.method, error });
+      }
+    }
   }
 
   attach(socket: WebSocket, terms: ConnectionTerms): void {
@@ -89,11 +117,13 @@ export class ConnectionHub implements EventSink {
   }
 
   send<E extends EventName>(method: E, content: EventContent<E>): void {
+    this.tellListeners({ method, content } as ServiceEvent);
     if (method === 'State') return this.sendFullState(content as State, undefined);
     this.sendFrame(method, () => eventFrame(this.terms.dialect, method, content));
   }
 
   sendState(state: State, { revision, since }: StateRevision): void {
+    this.tellListeners({ method: 'State', content: state });
     const socket = this.active;
     if (socket?.readyState !== WebSocket.OPEN) return;
     // A change (not an answer, which always goes in its place) behind a backlog waits for the newest to replace it.

@@ -5,11 +5,13 @@ import path from 'node:path';
 import { INSTALL_ROOT_VARIABLE, InstallRoot } from './install-root.js';
 import { Launcher } from './launcher.js';
 
-const USAGE = `Usage: keyframe-launcher [--root <folder>] [--entry <file>] [--ready-timeout <seconds>] [-- <service options>]
+const USAGE = `Usage: keyframe-launcher [--root <folder>] [--entry <file>] [--ready-timeout <seconds>] [--headless] [-- <service options>]
 
-Runs <root>/current/<entry> (default core/dist/main.js), starts it again after it applied an update, and
-rolls back to the previous version when the new one does not become ready within the timeout (default 60 s).
-The root defaults to $${INSTALL_ROOT_VARIABLE}. Options after -- go to the service (e.g. --data-dir, --port).`;
+Runs <root>/current/<entry> (default core/dist/main.js) as the desktop app (\`keyframe --app\`: the app window
+and the tray; a second launch brings the running one's window to the front), starts it again after it applied
+an update, and rolls back to the previous version when the new one does not become ready within the timeout
+(default 60 s). --headless runs the service alone, without window or tray. The root defaults to
+$${INSTALL_ROOT_VARIABLE}. Options after -- go to the service (e.g. --data-dir, --port, --minimised).`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -17,6 +19,7 @@ async function main(): Promise<number> {
       root: { type: 'string' },
       entry: { type: 'string', default: 'core/dist/main.js' },
       'ready-timeout': { type: 'string', default: '60' },
+      headless: { type: 'boolean' },
       help: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -34,7 +37,7 @@ async function main(): Promise<number> {
   const launcher = new Launcher({
     root: new InstallRoot(path.resolve(rootFolder)),
     entry: values.entry,
-    args: positionals,
+    args: values.headless ? positionals : ['--app', ...positionals],
     readyTimeoutMs: readyTimeoutSeconds * 1000,
     log: (message) => console.error(`keyframe-launcher: ${message}`),
   });

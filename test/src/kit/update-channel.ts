@@ -109,7 +109,7 @@ export class LauncherRun {
 
   static start(root: string, launcherArgs: string[], serviceArgs: string[] = [], env: NodeJS.ProcessEnv = {}): LauncherRun {
     return new LauncherRun(
-      spawn(process.execPath, [LAUNCHER, '--root', root, ...launcherArgs, '--', ...serviceArgs], {
+      spawn(process.execPath, [LAUNCHER, '--root', root, '--headless', ...launcherArgs, '--', ...serviceArgs], {
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),

@@ -69,7 +69,7 @@ describe('ui: account and audio flows', function () {
       // Three parts arrive, then the platform holds the fourth: the upload stays under way until cancelled.
       platform.holdPatchesAfter(3);
       await page.goto(uiAddress(under, '/library/sessions'));
-      const card = page.locator(`[data-testid="content-card"][data-title="${item.fileName}"]`);
+      const card = page.locator(`[data-testid="content-card"][data-file-path="${item.filePath}"]`);
       await card.getByTestId('actions-menu-button').click();
       await page.getByRole('menuitem', { name: 'Upload…' }).click();
       const dialog = page.getByTestId('upload-dialog');

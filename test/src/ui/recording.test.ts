@@ -62,7 +62,7 @@ describe('ui: recording page', function () {
       // Let the buffer fill a little before saving it.
       await page.waitForTimeout(2500);
       await page.getByTestId('save-replay').click();
-      await page.getByText('Replay saved to the Replay Buffer.').waitFor({ timeout: SLOW_UI_MS });
+      await page.getByRole('status').filter({ hasText: 'Replay saved' }).waitFor({ timeout: SLOW_UI_MS });
       await page.getByTestId('stop-recording').click();
       await page.locator('[data-testid="recording-status"][data-phase="idle"]').waitFor({ timeout: SLOW_UI_MS });
       await page.locator('[data-testid="nav-buffer"] .sidebar__count', { hasText: /^1$/ }).waitFor({ timeout: SLOW_UI_MS });

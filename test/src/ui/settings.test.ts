@@ -316,7 +316,7 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
     try {
       const { page } = ui;
       await page.getByTestId('nav-settings').click();
-      for (const tab of ['recording', 'presets', 'storage', 'games', 'integrations', 'keybindings', 'updates', 'account']) {
+      for (const tab of ['recording', 'presets', 'storage', 'games', 'integrations', 'keybindings', 'updates', 'desktop', 'account']) {
         await page.getByTestId(`settings-tab-${tab}`).click();
         await page.getByTestId(`settings-${tab}`).waitFor({ timeout: SLOW_UI_MS });
         await ui.screenshot(`settings-tab-${tab}`);

@@ -1,5 +1,6 @@
 // How content items read in the UI: names, lengths, dates, bookmark tallies.
 import { parseDuration, type Bookmark, type BookmarkType, type ContentItem } from '@keyframe/core/protocol';
+import { defaultTitle } from '../format/default-title';
 
 const twoDigits = (value: number) => String(Math.floor(value)).padStart(2, '0');
 
@@ -19,7 +20,7 @@ export function durationSeconds(duration: string): number {
 }
 
 export function displayTitle(item: ContentItem): string {
-  return item.title.trim() || item.fileName;
+  return item.title.trim() || defaultTitle(item.game, item.createdAt);
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

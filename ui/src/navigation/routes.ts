@@ -1,7 +1,17 @@
 // The app's places as hash routes: #/library/<section>, #/video/<id>, #/recording, #/settings/<tab>.
 import { LIBRARY_SECTIONS, type LibrarySection } from '../library/content-types';
 
-export const SETTINGS_TABS = ['recording', 'presets', 'storage', 'games', 'integrations', 'keybindings', 'updates', 'account'] as const;
+export const SETTINGS_TABS = [
+  'recording',
+  'presets',
+  'storage',
+  'games',
+  'integrations',
+  'keybindings',
+  'updates',
+  'desktop',
+  'account',
+] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export type Route =

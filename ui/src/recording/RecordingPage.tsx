@@ -1,7 +1,6 @@
 import type { Recording, Settings, State } from '@keyframe/core/protocol';
-import { useState } from 'react';
 import { ElapsedTime } from '../components/ElapsedTime';
-import { connection, useConnectionStatus, useServerEvent } from '../connection';
+import { connection, useConnectionStatus } from '../connection';
 import { useLatestEvent } from '../state/latest-events';
 import { encodingOverloadText } from './encoding-health-text';
 import { RecordingPreview } from './RecordingPreview';
@@ -60,8 +59,6 @@ interface StatusCardProps {
 }
 
 function StatusCard({ state, phase, buffering, connected }: StatusCardProps) {
-  const [replaySaved, setReplaySaved] = useState(false);
-  useServerEvent('ReplayBufferSaved', () => setReplaySaved(true));
   return (
     <div className="recording-status card" data-testid="recording-status" data-phase={phase}>
       <span className={`phase phase--${phase}`}>{PHASE_LABEL[phase]}</span>
@@ -100,11 +97,6 @@ function StatusCard({ state, phase, buffering, connected }: StatusCardProps) {
           </button>
         )}
       </div>
-      {replaySaved && (
-        <p className="recording-status__note" role="status">
-          Replay saved to the Replay Buffer.
-        </p>
-      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useConnectionStatus } from '../connection';
 import { routeHref, SETTINGS_TABS, type SettingsTab } from '../navigation';
 import { useLatestEvent } from '../state/latest-events';
 import { AccountSection } from './AccountSection';
+import { DesktopSection } from './DesktopSection';
 import { GamesSection } from './GamesSection';
 import { IntegrationsSection } from './IntegrationsSection';
 import { KeybindingsSection } from './KeybindingsSection';
@@ -21,6 +22,7 @@ const TABS = {
   integrations: { label: 'Game integrations', Section: IntegrationsSection },
   keybindings: { label: 'Keybindings', Section: KeybindingsSection },
   updates: { label: 'Updates', Section: UpdatesSection },
+  desktop: { label: 'Desktop app', Section: DesktopSection },
   account: { label: 'Account', Section: AccountSection },
 } as const satisfies Record<SettingsTab, { label: string; Section: (props: SectionProps) => ReactNode }>;
 
