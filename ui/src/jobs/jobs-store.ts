@@ -83,7 +83,7 @@ function clipTitle(
   known: string | undefined,
 ): string {
   const first = segments[0];
-  return output?.title.trim() || first?.title?.trim() || output?.fileName || known || (first?.game ? `${first.game} clip` : 'New clip');
+  return output?.title.trim() || first?.title?.trim() || known || (first?.game ? `${first.game} clip` : 'New clip');
 }
 
 function onClipProgress({ id, progress, segments, error, output }: EventContentMap['ClipProgress']): void {
