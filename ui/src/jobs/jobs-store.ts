@@ -1,7 +1,8 @@
 // Long-running jobs (clips, highlights, compressions, uploads, imports) as progress cards, built from
 // their progress events. It listens from module load, so a job started before the tray mounts is kept.
-// A cancelled job's card goes (its event says `cancelled`, or it fails after the person pressed Cancel);
-// a finished one that made a video stays with Open and Show in folder until dismissed.
+// A cancelled job's card goes (its event says `cancelled`; a clip's ends with no segments); an upload's
+// cancel is SPEC's failure "Upload cancelled", shown as such. A finished job that made a video keeps its
+// card, with Open and Show in folder, until dismissed.
 import type { EventContentMap } from '@keyframe/core/protocol';
 import { useSyncExternalStore } from 'react';
 import { SERVER_EVENT, connection } from '../connection';
@@ -32,8 +33,6 @@ const DONE_CARD_LIFETIME_MS = 4_000;
 const jobs = new Map<string, Job>();
 const removalTimers = new Map<string, ReturnType<typeof setTimeout>>();
 const listeners = new Set<() => void>();
-/** Jobs the person cancelled: the failure that ends them is the cancel, not something to read. */
-const cancelled = new Set<string>();
 let snapshot: Job[] = [];
 
 function publish(): void {
@@ -44,22 +43,13 @@ function publish(): void {
 function put(job: Job): void {
   clearTimeout(removalTimers.get(job.key));
   removalTimers.delete(job.key);
-  if (job.phase === 'failed' && cancelled.delete(job.key)) return dismissJob(job.key);
-  jobs.set(job.key, { ...job, cancel: job.cancel && cancelling(job.key, job.cancel) });
+  jobs.set(job.key, job);
   if (job.phase === 'done' && !job.output)
     removalTimers.set(
       job.key,
       setTimeout(() => dismissJob(job.key), DONE_CARD_LIFETIME_MS),
     );
   publish();
-}
-
-/** The card's Cancel: sends the job's cancel command and remembers that its end is a cancel. */
-function cancelling(key: string, send: () => void): () => void {
-  return () => {
-    cancelled.add(key);
-    send();
-  };
 }
 
 /** Removes every finished and failed card. */
@@ -89,10 +79,7 @@ function clipTitle(
 function onClipProgress({ id, progress, segments, error, output }: EventContentMap['ClipProgress']): void {
   const key = `clip:${id}`;
   // CancelClip answers with progress 100 and no segments: the job is gone, not done.
-  if (progress === 100 && segments.length === 0) {
-    cancelled.delete(key);
-    return dismissJob(key);
-  }
+  if (progress === 100 && segments.length === 0) return dismissJob(key);
   const title = clipTitle(segments, output, jobs.get(key)?.title);
   const failed = progress < 0;
   put({
@@ -107,15 +94,9 @@ function onClipProgress({ id, progress, segments, error, output }: EventContentM
   });
 }
 
-/** A cancelled job's end (the `cancelled` extension): its card goes. */
-function endCancelled(key: string): void {
-  cancelled.delete(key);
-  dismissJob(key);
-}
-
 function onAiProgress({ id, progress, status, message, content, output, cancelled: ended }: EventContentMap['AiProgress']): void {
   const key = `highlight:${id}`;
-  if (ended) return endCancelled(key);
+  if (ended) return dismissJob(key);
   const failed = status === 'error' || progress < 0;
   put({
     key,
@@ -138,7 +119,7 @@ function onCompressionProgress({
   cancelled: ended,
 }: EventContentMap['CompressionProgress']): void {
   const key = `compression:${filePath}`;
-  if (ended) return endCancelled(key);
+  if (ended) return dismissJob(key);
   const failed = status === 'error' || progress < 0;
   put({
     key,
@@ -169,7 +150,7 @@ function onUploadProgress({ fileName, title, progress, status, message }: EventC
 
 function onImportProgress(event: EventContentMap['ImportProgress']): void {
   const key = `import:${event.id}`;
-  if (event.cancelled) return endCancelled(key);
+  if (event.cancelled) return dismissJob(key);
   const summary = event.status !== 'importing' && event.progress === 100;
   const fileFailed = event.progress < 0;
   const position = `${Math.min(event.currentFileIndex + 1, event.totalFiles)} of ${event.totalFiles}`;
