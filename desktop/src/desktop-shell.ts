@@ -30,7 +30,7 @@ const log = (message: string): void => void process.stderr.write(`keyframe: ${me
 export async function startDesktopShell({ service, openWindow, quit, startedMinimised }: DesktopShellOptions): Promise<DesktopShell> {
   let settings = service.settings;
   const notifications = new NotificationCenter(service.state, settings, log);
-  const autostart = new AutostartEntry();
+  const autostart = new AutostartEntry(service.options.dataFolder);
   const tray = new TrayController(
     service.state,
     settings,
@@ -65,17 +65,31 @@ export async function startDesktopShell({ service, openWindow, quit, startedMini
   };
 }
 
-/** Applies the autostart settings one change at a time, and only when they changed. */
+/**
+ * Applies the autostart settings one change at a time, and only when they changed. At start an entry is only
+ * written or rewritten (the install moved), never removed: another Keyframe on this account (a second install, a
+ * checkout run with its own data folder) shares the entry's name, and its setting is not this one's to undo.
+ */
 class AutostartEntry {
   private applied: string | undefined;
   private queue: Promise<void> = Promise.resolve();
 
+  constructor(private readonly dataFolder: string) {}
+
   apply(settings: Readonly<Settings>): void {
     const wanted: AutostartSettings = { runOnStartup: settings.runOnStartup, startupWindowMode: settings.startupWindowMode };
     const key = JSON.stringify(wanted);
+    const atStart = this.applied === undefined;
     if (key === this.applied) return;
     this.applied = key;
-    const context = { env: process.env, platform: process.platform, nodePath: process.execPath, entryScript: process.argv[1] ?? '' };
+    if (atStart && !wanted.runOnStartup) return;
+    const context = {
+      env: process.env,
+      platform: process.platform,
+      nodePath: process.execPath,
+      entryScript: process.argv[1] ?? '',
+      dataFolder: this.dataFolder,
+    };
     this.queue = this.queue.then(() =>
       applyAutostart(wanted, context).then(reportAutostart, (error: unknown) =>
         log(`start with the computer could not be set: ${(error as Error).message}`),

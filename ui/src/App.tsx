@@ -56,8 +56,8 @@ export function App() {
             <ConnectingScreen status={status} />
           )}
         </main>
+        <JobsTray />
       </div>
-      <JobsTray />
       <DialogHost />
       <Toasts />
     </div>

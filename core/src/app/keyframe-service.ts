@@ -31,6 +31,7 @@ import { KeybindingService } from '../hotkeys/keybinding-service.js';
 import type { DesktopWindow } from '../platform/desktop-window.js';
 import { Updater } from '../updates/updater.js';
 import { DataFolderLock } from '../support/data-folder-lock.js';
+import { StartupGate } from '../support/startup-gate.js';
 import { instanceSecret } from '../support/instance-secret.js';
 import { InstanceIdentity, InstanceRoutes } from '../transport/instance-routes.js';
 import { StartupProgress } from '../support/startup-progress.js';
@@ -216,31 +217,54 @@ export class KeyframeService {
       updater: this.container.resolve(Updater),
       storage: this.container.resolve(StorageMonitor),
     });
-    await this.container.resolve(DataMigrations).run();
+    const progress = this.container.resolve(StartupProgress);
+    const migrations = this.container.resolve(DataMigrations);
+    const listeningEarly = await migrations.anyPending();
+    if (listeningEarly) await this.listenDuringMigrations(progress);
+    await migrations.run();
     await this.removeUnfinishedOutputs();
     // Listed from the library index; the videos are checked once the service answers.
     await this.container.resolve(ContentLibrary).load({ checkVideosLater: true });
     await this.container.resolve(AccountService).load();
-    // Before the server listens, so the prompt always waits for a frontend's NewConnection.
+    // Before the start finishes (NewConnection is answered only then), so the prompt always waits for one.
     await this.container.resolve(RecoveryService).scan();
     await this.container.resolve(WindowsGameModeSetting).start();
-    this.container.resolve(HttpRoutes).add('/', staticFiles(uiFolder(), missingUiPage));
-    this.container.resolve(MediaRoutes).install(this.container.resolve(HttpRoutes));
-    this.container.resolve(InstanceRoutes).install(this.container.resolve(HttpRoutes));
     // Cached release notes and a pending update notice are in place before a frontend can ask.
     await this.container.resolve(Updater).start();
-    // Named before the socket opens, so the first State says what is still loading.
-    const progress = this.container.resolve(StartupProgress);
-    state.follow({ startup: progress });
-    progress.announce(...LOADED_AFTER_LISTENING);
-    await this.container.resolve(HttpServer).listen();
-    await this.lock.setPort(this.port);
+    if (!listeningEarly) await this.listen(progress);
+    this.container.resolve(StartupGate).open();
     await this.container.resolve(LegacyListener).listen();
     await this.container.resolve(ReferenceMediaListener).start();
     this.logger.info('listening', { url: this.url });
     this.loadingAfterListening = this.loadAfterListening(progress).catch((error: unknown) =>
       this.logger.error('start-up did not finish: the service runs without what did not load', { error }),
     );
+  }
+
+  /**
+   * Opens the socket: the UI's files and the media routes (which find nothing before the library loads), with the
+   * parts still loading named first, so the first State says what is still loading.
+   */
+  private async listen(progress: StartupProgress): Promise<void> {
+    const routes = this.container.resolve(HttpRoutes);
+    routes.add('/', staticFiles(uiFolder(), missingUiPage));
+    this.container.resolve(MediaRoutes).install(routes);
+    this.container.resolve(InstanceRoutes).install(routes);
+    this.container.resolve(StatePublisher).follow({ startup: progress });
+    progress.announce(...LOADED_AFTER_LISTENING);
+    await this.container.resolve(HttpServer).listen();
+    await this.lock.setPort(this.port);
+  }
+
+  /**
+   * Data migrations may take a while (a large library): the socket opens before they run, so a frontend sees them
+   * (MigrationStatus) rather than a service that does not answer; its commands wait or are refused until the start
+   * finishes (StartupGate).
+   */
+  private async listenDuringMigrations(progress: StartupProgress): Promise<void> {
+    this.container.resolve(StartupGate).close('Keyframe is updating your library; try again in a moment');
+    await this.listen(progress);
+    this.logger.info('listening during data migrations', { url: this.url });
   }
 
   /** What a frontend does not need for its first answer: loaded while it already talks to the service. */

@@ -64,6 +64,7 @@ import { StatePublisher } from '../state/state-publisher.js';
 import { STORAGE_MONITOR_OPTIONS, StorageMonitor, storageMonitorOptions } from '../storage/storage-monitor.js';
 import { StorageWarnings } from '../storage/storage-warnings.js';
 import { Logger } from '../support/logger.js';
+import { StartupGate } from '../support/startup-gate.js';
 import { StartupProgress } from '../support/startup-progress.js';
 import { ConnectionHub } from '../transport/connection-hub.js';
 import { Dispatcher } from '../transport/dispatcher.js';
@@ -85,7 +86,7 @@ import { UploadService } from '../uploads/upload-service.js';
  */
 const FEATURES: Record<string, InjectionToken<object>[]> = {
   settings: [SettingsStore, SettingsService, IntegrationSettingsSchemas, WindowsGameModeSetting],
-  state: [StatePublisher, StartupProgress],
+  state: [StatePublisher, StartupProgress, StartupGate],
   notices: [Notifier],
   games: [GameCatalog, GameDetector],
   transport: [

@@ -1,7 +1,9 @@
 // NewConnection: everything a frontend needs to draw itself, in SPEC's order; RequestState (Incremental
-// State): the full State again, for a frontend that missed a StatePatch.
+// State): the full State again, for a frontend that missed a StatePatch. Both wait until the service has
+// started; a frontend that connects during data migrations hears their MigrationStatus meanwhile.
 import { inject, injectable } from 'tsyringe';
 import { GameCatalog } from '../games/game-catalog.js';
+import { DataMigrations } from '../library/data-migrations.js';
 import { Notifier } from '../notices/notifier.js';
 import { RecoveryService } from '../recording/recovery-service.js';
 import { SettingsService } from '../settings/settings-service.js';
@@ -10,6 +12,7 @@ import { StorageWarnings } from '../storage/storage-warnings.js';
 import { UpdateStatus } from '../updates/update-status.js';
 import { appVersion } from '../support/app-version.js';
 import { Logger } from '../support/logger.js';
+import { StartupGate } from '../support/startup-gate.js';
 import { Updater } from '../updates/updater.js';
 import { UploadService } from '../uploads/upload-service.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
@@ -29,6 +32,8 @@ export class ConnectionCommands implements CommandGroup {
     private readonly storageWarnings: StorageWarnings,
     private readonly updater: Updater,
     private readonly uploads: UploadService,
+    private readonly migrations: DataMigrations,
+    private readonly startup: StartupGate,
     @inject(EVENT_SINK) private readonly events: EventSink,
     logger: Logger,
   ) {
@@ -36,7 +41,9 @@ export class ConnectionCommands implements CommandGroup {
   }
 
   readonly handlers: CommandHandlers = {
-    NewConnection: () => {
+    NewConnection: async () => {
+      if (this.migrations.status.isRunning) this.events.send('MigrationStatus', this.migrations.status);
+      if (this.startup.closedBecause !== undefined) await this.startup.whenOpen();
       this.settings.publish();
       this.state.sendNow();
       this.events.send('GameList', this.games.list());
@@ -57,6 +64,9 @@ export class ConnectionCommands implements CommandGroup {
         })
         .catch((error: unknown) => this.logger.warn('release notes unavailable', { error }));
     },
-    RequestState: () => this.state.sendNow(),
+    RequestState: async () => {
+      if (this.startup.closedBecause !== undefined) await this.startup.whenOpen();
+      this.state.sendNow();
+    },
   };
 }

@@ -1,4 +1,4 @@
-// CreateAiClip: a highlight of a library item; progress and outcome via AiProgress.
+// CreateAiClip: a highlight of a library item; progress and outcome via AiProgress. CancelAiClip (extension) stops it.
 import { injectable } from 'tsyringe';
 import { HighlightService } from '../jobs/highlight/highlight-service.js';
 import type { CommandGroup, CommandHandlers } from './command-handlers.js';
@@ -11,5 +11,6 @@ export class HighlightCommands implements CommandGroup {
     CreateAiClip: async ({ FileName }) => {
       await this.highlights.createFor(FileName);
     },
+    CancelAiClip: ({ id }) => this.highlights.cancel(id),
   };
 }

@@ -125,12 +125,13 @@ describe('migrations', () => {
   });
 
   describe('DataMigrations', () => {
-    it('applies each migration once across restarts, records it, reports MigrationStatus, retries a failed one', async () => {
+    it('applies each migration once across restarts, records it, reports MigrationStatus in words, retries a failed one', async () => {
       const runs: string[] = [];
       let failing = true;
       const registry: DataMigration[] = [
         {
           id: '0002_second',
+          description: 'Second step',
           run: async () => {
             runs.push('0002');
             if (failing) throw new Error('not yet');
@@ -138,6 +139,7 @@ describe('migrations', () => {
         },
         {
           id: '0001_first',
+          description: 'First step',
           run: async ({ dataFolder }) => {
             runs.push('0001');
             expect(dataFolder).to.equal(folder);
@@ -145,6 +147,7 @@ describe('migrations', () => {
         },
         {
           id: '0003_third',
+          description: 'Third step',
           run: async () => {
             runs.push('0003');
           },
@@ -153,11 +156,12 @@ describe('migrations', () => {
       /** The migrations as a restarted service runs them. */
       const start = () => app.fresh(DataMigrations).run(registry);
 
+      expect(await app.fresh(DataMigrations).anyPending(registry)).to.equal(true);
       expect(await start()).to.deep.equal(['0001_first']);
       expect(runs).to.deep.equal(['0001', '0002']);
       expect(events.of('MigrationStatus')).to.deep.equal([
-        { isRunning: true, currentMigration: '0001_first' },
-        { isRunning: true, currentMigration: '0002_second' },
+        { isRunning: true, currentMigration: 'First step' },
+        { isRunning: true, currentMigration: 'Second step' },
         { isRunning: false, currentMigration: null },
       ]);
 
@@ -168,6 +172,7 @@ describe('migrations', () => {
       expect(record.applied.map((entry) => entry.id)).to.deep.equal(['0001_first', '0002_second', '0003_third']);
 
       const before = events.sent.length;
+      expect(await app.fresh(DataMigrations).anyPending(registry)).to.equal(false);
       expect(await start()).to.deep.equal([]);
       expect(runs).to.have.length(4);
       expect(events.sent.length).to.equal(before); // nothing pending: no MigrationStatus

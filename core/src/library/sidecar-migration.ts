@@ -13,6 +13,7 @@ import type { DataMigration } from './data-migrations.js';
 
 export const SIDECARS_V2: DataMigration = {
   id: '0002_content_sidecars_v2',
+  description: 'Updating the details of your videos to the new format',
   async run({ cacheFolder, logger }) {
     await migrateSidecars(path.join(cacheFolder, 'metadata'), logger);
   },

@@ -2,7 +2,7 @@
 // under a temporary name beside the target and moved into place only when complete, so a file
 // under the final name is always whole; on failure or cancel the temporary file is removed.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { moveFile } from './move-file.js';
 
@@ -49,7 +49,7 @@ export interface JobOutput<T> {
 /**
  * Runs `produce` on a temporary path of its own, then `place`s the finished file — by default at
  * `target` or its first free ` (n)` variant, never over another file; removes the temporary file if
- * anything fails.
+ * anything fails (a cancel too), and the folders it created for it when they stayed empty.
  */
 export async function produceInto<T>(
   target: string,
@@ -57,13 +57,25 @@ export async function produceInto<T>(
   place: (temp: string, value: T) => Promise<string> = (temp) => moveFile(temp, target),
 ): Promise<JobOutput<T>> {
   const temp = tempOutputPath(target);
-  await mkdir(path.dirname(target), { recursive: true });
+  const created = await mkdir(path.dirname(target), { recursive: true });
   try {
     const value = await produce(temp);
     return { value, filePath: await place(temp, value) };
   } catch (error) {
     await rm(temp, { force: true });
+    if (created !== undefined) await removeCreatedFolders(path.dirname(target), created);
     throw error;
+  }
+}
+
+/** `folder` and its parents up to `topmost`, the first one `mkdir` created, as far as they are still empty. */
+async function removeCreatedFolders(folder: string, topmost: string): Promise<void> {
+  for (let current = folder; ; current = path.dirname(current)) {
+    const removed = await rmdir(current).then(
+      () => true,
+      () => false,
+    );
+    if (!removed || path.resolve(current) === path.resolve(topmost) || path.dirname(current) === current) return;
   }
 }
 

@@ -9,7 +9,12 @@ const ANALYSIS_RATE = 8000;
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 /** Readings of `sampleSeconds` each, in time order; empty for a video without sound. */
-export async function measureLoudness(ffmpegPath: string, video: string, sampleSeconds = 0.5): Promise<LoudnessSample[]> {
+export async function measureLoudness(
+  ffmpegPath: string,
+  video: string,
+  sampleSeconds = 0.5,
+  signal?: AbortSignal,
+): Promise<LoudnessSample[]> {
   const samples = Math.max(1, Math.round(ANALYSIS_RATE * sampleSeconds));
   const filter = [
     `aresample=${ANALYSIS_RATE}`,
@@ -20,7 +25,7 @@ export async function measureLoudness(ffmpegPath: string, video: string, sampleS
   ].join(',');
   const args = ['-hide_banner', '-nostdin', '-v', 'error', ...fileInput(video), '-map', '0:a:0?', '-vn', '-af', filter, '-f', 'null', '-'];
   const output = await new Promise<string>((resolve, reject) => {
-    execFile(ffmpegPath, args, { maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true }, (error, stdout, stderr) => {
+    execFile(ffmpegPath, args, { maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true, signal }, (error, stdout, stderr) => {
       if (error) reject(new Error(stderr.trim() || error.message));
       else resolve(stdout);
     });

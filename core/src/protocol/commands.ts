@@ -150,6 +150,21 @@ export const Commands = {
     'Asks for the full State again (Incremental State: a connection that missed a StatePatch resynchronises)',
     true,
   ),
+  CancelAiClip: define(
+    strict({ id: text('The AiProgress id') }),
+    'Cancels the highlight being made: its ffmpeg stops, nothing it wrote stays; AiProgress ends with -1 and `cancelled`',
+    true,
+  ),
+  CancelCompression: define(
+    strict({ filePath: text('The video being compressed, as in CompressionProgress') }),
+    'Cancels the compression of that video, which stays as it was; CompressionProgress ends with -1 and `cancelled`',
+    true,
+  ),
+  CancelImport: define(
+    strict({ id: Type.Integer({ description: 'The ImportProgress id' }) }),
+    'Cancels the import: the file being copied is not imported, files already imported stay; ImportProgress ends with -1 and `cancelled`',
+    true,
+  ),
   TogglePreview: define(
     NoParameters,
     'Switches the live preview of the recording on or off: RecordingPreviewState, then RecordingPreviewFrame about 10 per second (the TogglePreview keybind)',

@@ -1,6 +1,6 @@
 // Events, backend to frontend: `{method, content}`. One entry per method with the schema of its content.
 import { Type, type Static, type TSchema } from '#typebox';
-import { ContentItem, GameEntry, Nullable, RecoverableFile, ReleaseNote, Segment, State, StringEnum } from './models.js';
+import { ContentItem, ContentType, GameEntry, Nullable, RecoverableFile, ReleaseNote, Segment, State, StringEnum } from './models.js';
 import { JsonPatchOperation } from './json-patch.js';
 import { Settings } from './settings.js';
 
@@ -14,6 +14,14 @@ const define = <C extends TSchema>(content: C, summary: string, extension = fals
 
 export const EmptyContent = Type.Object({}, { additionalProperties: false });
 const progress = Type.Number({ minimum: -1, maximum: 100, description: '0-100, 100 complete, -1 error' });
+/** Extension fields of the media jobs' progress events: what a finished job made, and the end of a cancelled one. */
+const jobOutput = Type.Optional(
+  Type.Object(
+    { filePath: Type.String(), fileName: Type.String(), type: ContentType, title: Type.String() },
+    { description: 'Extension: with 100, the library video the job made (or replaced): open it, show it in its folder' },
+  ),
+);
+const jobCancelled = Type.Optional(Type.Literal(true, { description: 'Extension: with -1, the job ended because it was cancelled' }));
 
 export const REJECTION_CODES = [
   'MalformedMessage',
@@ -51,6 +59,7 @@ export const Events = {
       progress,
       segments: Type.Array(Segment),
       error: Type.Optional(Type.String()),
+      output: jobOutput,
     }),
     'Clip creation progress',
   ),
@@ -73,6 +82,8 @@ export const Events = {
       totalFiles: Type.Integer(),
       currentFileIndex: Type.Integer({ description: '0-based' }),
       message: Type.Optional(Type.String()),
+      output: jobOutput,
+      cancelled: jobCancelled,
     }),
     'Import progress',
   ),
@@ -82,6 +93,8 @@ export const Events = {
       progress,
       status: StringEnum(['compressing', 'done', 'skipped', 'error'] as const),
       message: Type.Optional(Type.String()),
+      output: jobOutput,
+      cancelled: jobCancelled,
     }),
     'Compression progress',
   ),
@@ -101,6 +114,8 @@ export const Events = {
       status: StringEnum(['processing', 'done', 'error'] as const),
       message: Type.String(),
       content: ContentItem,
+      output: jobOutput,
+      cancelled: jobCancelled,
     }),
     'Highlight generation progress; `content` is the source item',
   ),
@@ -116,9 +131,9 @@ export const Events = {
   MigrationStatus: define(
     Type.Object({
       isRunning: Type.Boolean(),
-      currentMigration: Nullable(Type.String()),
+      currentMigration: Nullable(Type.String(), { description: 'what the running migration does, in words; null at the end' }),
     }),
-    'Start-up data migrations',
+    'Start-up data migrations; also on NewConnection while they run',
   ),
   ContentMigrationProgress: define(
     Type.Object({

@@ -1,6 +1,7 @@
 // From a WebSocket frame to a command handler: `ping`, JSON envelope (put in SPEC's names from the
 // connection's dialect), Method lookup, Parameters validation, then the handler. Every refusal is logged
-// and answered with `CommandRejected`; the connection stays open and nothing a frontend sends can bring
+// and answered with `CommandRejected`; while the service is still starting behind an open socket (data
+// migrations) every command but those that ask for the first state is refused with the reason. The connection stays open and nothing a frontend sends can bring
 // the process down. What is logged of a frame is redacted and bounded; frames of credential commands
 // are never logged at all.
 import { inject, injectAll, injectable } from 'tsyringe';
@@ -8,6 +9,7 @@ import { CommandError } from '../protocol/refusal.js';
 import { COMMAND_GROUP, type CommandGroup, type CommandHandler } from '../commands/command-handlers.js';
 import { Commands, describeProblems, isCommandName, type CommandName, type RejectionCode } from '../protocol/index.js';
 import { Logger } from '../support/logger.js';
+import { StartupGate } from '../support/startup-gate.js';
 import { redactedExcerpt } from '../support/redact.js';
 import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import type { WireDialect } from '../protocol/settings.js';
@@ -28,6 +30,8 @@ const NAMES_CREDENTIAL_COMMAND = new RegExp(
     .join('|'),
   'i',
 );
+/** Answered once the service has started (their handlers wait for it); any other command is refused until then. */
+const WAIT_FOR_START: ReadonlySet<string> = new Set<CommandName>(['NewConnection', 'RequestState']);
 
 @injectable()
 export class Dispatcher {
@@ -37,6 +41,7 @@ export class Dispatcher {
   constructor(
     @injectAll(COMMAND_GROUP) groups: CommandGroup[],
     @inject(EVENT_SINK) private readonly events: EventSink,
+    private readonly startup: StartupGate,
     logger: Logger,
   ) {
     this.logger = logger.child('dispatcher');
@@ -106,6 +111,8 @@ export class Dispatcher {
 
     const handler = this.handlers.get(method);
     if (!handler) return this.reject(method, 'Unavailable', `${method} is not available in this version of Keyframe yet`);
+    const starting = this.startup.closedBecause;
+    if (starting !== undefined && !WAIT_FOR_START.has(method)) return this.reject(method, 'Unavailable', starting);
 
     if (!CREDENTIAL_COMMANDS.has(method) && this.logger.writes('debug'))
       this.logger.debug('command', { method, parameters: redactedExcerpt(values, LOGGED_PARAMETERS_CHARS) });

@@ -21,6 +21,7 @@ describe('start with the computer', () => {
       platform: 'linux',
       nodePath: '/opt/node 20/bin/node',
       entryScript: '/home/player/Keyframe "beta"/core/dist/main.js',
+      dataFolder: '/home/player/.config/keyframe',
     };
   });
   afterEach(() => rm(home, { recursive: true, force: true }));
@@ -32,7 +33,7 @@ describe('start with the computer', () => {
     expect(text.split('\n')).to.include.members([
       '[Desktop Entry]',
       'Type=Application',
-      'Exec="/opt/node 20/bin/node" "/home/player/Keyframe \\\\"beta\\\\"/core/dist/main.js" --app --minimised',
+      'Exec="/opt/node 20/bin/node" "/home/player/Keyframe \\\\"beta\\\\"/core/dist/main.js" --app --data-dir /home/player/.config/keyframe --minimised',
       'Hidden=false',
       'X-GNOME-Autostart-enabled=true',
     ]);
@@ -40,7 +41,9 @@ describe('start with the computer', () => {
 
     const moved = { ...context, entryScript: '/opt/keyframe/core/dist/main.js' };
     expect((await applyAutostart({ ...on, startupWindowMode: 'Normal' }, moved)).kind).to.equal('written');
-    expect(await readFile(entryFile(), 'utf8')).to.include('Exec="/opt/node 20/bin/node" /opt/keyframe/core/dist/main.js --app\n');
+    expect(await readFile(entryFile(), 'utf8')).to.include(
+      'Exec="/opt/node 20/bin/node" /opt/keyframe/core/dist/main.js --app --data-dir /home/player/.config/keyframe\n',
+    );
 
     expect((await applyAutostart({ ...on, runOnStartup: false }, context)).kind).to.equal('removed');
     expect(existsSync(entryFile())).to.equal(false);
@@ -75,14 +78,20 @@ describe('start with the computer', () => {
     };
     expect(autostartCommand(packaged, true)).to.deep.equal({
       executable: '/opt/keyframe/keyframe',
-      args: ['--root', '/opt/keyframe', '--', '--minimised'],
+      args: ['--root', '/opt/keyframe', '--', '--data-dir', '/home/player/.config/keyframe', '--minimised'],
     });
-    expect(autostartCommand(packaged, false).args).to.deep.equal(['--root', '/opt/keyframe']);
+    expect(autostartCommand(packaged, false).args).to.deep.equal([
+      '--root',
+      '/opt/keyframe',
+      '--',
+      '--data-dir',
+      '/home/player/.config/keyframe',
+    ]);
     const windows = { ...packaged, platform: 'win32' as const, env: { KEYFRAME_INSTALL_ROOT: 'C:\\Keyframe' }, exists: () => true };
     expect(autostartCommand(windows, false).executable).to.equal(path.join('C:\\Keyframe', 'keyframe.exe'));
     expect(autostartCommand({ ...packaged, exists: () => false }, true)).to.deep.equal({
       executable: context.nodePath,
-      args: [context.entryScript, '--app', '--minimised'],
+      args: [context.entryScript, '--app', '--data-dir', '/home/player/.config/keyframe', '--minimised'],
     });
   });
 

@@ -17,17 +17,19 @@ export interface LaunchContext {
   /** process.execPath and process.argv[1]: how this process was started. */
   nodePath: string;
   entryScript: string;
+  /** The data folder of this Keyframe: the entry starts the same one (a second install or a checkout has its own). */
+  dataFolder: string;
   exists?: (file: string) => boolean;
 }
 
 export function autostartCommand(
-  { env, platform, nodePath, entryScript, exists = existsSync }: LaunchContext,
+  { env, platform, nodePath, entryScript, dataFolder, exists = existsSync }: LaunchContext,
   minimised: boolean,
 ): LaunchCommand {
+  const appArgs = ['--data-dir', dataFolder, ...(minimised ? ['--minimised'] : [])];
   const root = env[INSTALL_ROOT_VARIABLE];
   const launcher = root && path.join(root, platform === 'win32' ? 'keyframe.exe' : 'keyframe');
   // The launcher starts the app by default; what follows `--` goes to the app (core/src/updates/launcher-cli.ts).
-  if (root && launcher && exists(launcher))
-    return { executable: launcher, args: ['--root', root, ...(minimised ? ['--', '--minimised'] : [])] };
-  return { executable: nodePath, args: [entryScript, '--app', ...(minimised ? ['--minimised'] : [])] };
+  if (root && launcher && exists(launcher)) return { executable: launcher, args: ['--root', root, '--', ...appArgs] };
+  return { executable: nodePath, args: [entryScript, '--app', ...appArgs] };
 }

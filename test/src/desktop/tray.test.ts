@@ -193,7 +193,7 @@ describe('desktop tray', function () {
       (text) => text.includes('Exec='),
       'the autostart entry',
     );
-    expect(exec).to.include(`Exec=${process.execPath} ${KEYFRAME} --app --minimised\n`);
+    expect(exec).to.include(`Exec=${process.execPath} ${KEYFRAME} --app --data-dir ${data.path} --minimised\n`);
 
     await tray.click('Quit Keyframe');
     const stuck = setTimeout(() => keyframe?.kill('SIGKILL'), 30000);

@@ -7,6 +7,8 @@ import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTempFolder, ProtocolClient, ServiceProcess, type TempFolder } from '@keyframe/integration-testkit';
+import { freePort } from '../kit/free-port.js';
+import { HeldFile } from '../kit/held-file.js';
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'library-v1');
 /** Where the fixture's data folder was when it was made; its JSON files name it. */
@@ -81,5 +83,42 @@ describe('library migration from sidecar format 1', function () {
     expect(await Promise.all([...migrated.keys()].map(async (name) => (await stat(path.join(metadata(), name))).mtimeMs))).to.deep.equal(
       modified,
     );
+  });
+
+  it('tells a frontend that connects during the migration what it does, refuses its library commands, and answers it after', async () => {
+    const clip = path.join(metadata(), 'Clips', 'bfab2ac4964c42128f2cefe20292325a.json');
+    // The migration waits at this sidecar until the test releases it.
+    const held = await HeldFile.hold(clip);
+    const port = await freePort();
+    const starting = ServiceProcess.start({ dataFolder: data, port, env: { TZ: FIXTURE_ZONE } });
+    starting.catch(() => {}); // awaited below; a failure before then is the test's
+    let client: ProtocolClient | undefined;
+    try {
+      await held.reading();
+      client = await ProtocolClient.connect(`http://127.0.0.1:${port}/`);
+      client.send('NewConnection');
+      expect(await client.next('MigrationStatus')).to.deep.equal({
+        isRunning: true,
+        currentMigration: 'Updating the details of your videos to the new format',
+      });
+      client.send('DeleteContent', { FileName: 'Clip 2026.03.16 - 11.00.00', ContentType: 'Clip' });
+      expect(await client.next('CommandRejected')).to.deep.equal({
+        method: 'DeleteContent',
+        code: 'Unavailable',
+        message: 'Keyframe is updating your library; try again in a moment',
+      });
+      expect(client.all('Settings'), 'NewConnection is answered once the start finishes').to.deep.equal([]);
+
+      await held.release();
+      await client.until('MigrationStatus', (status) => !status.isRunning);
+      await client.next('Settings', undefined, 15000);
+      const state = await client.next('State');
+      expect(state.content.map((item) => item.fileName)).to.include('Clip 2026.03.16 - 11.00.00');
+      expect(client.schemaViolations).to.deep.equal([]);
+    } finally {
+      await client?.close();
+      await held.release();
+      await (await starting).stop();
+    }
   });
 });

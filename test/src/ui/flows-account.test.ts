@@ -140,17 +140,11 @@ describe('ui: account and audio flows', function () {
 
       await microphone.getByRole('switch').click();
       await saved((settings) => settings.inputDevices.length === 1, 'the microphone is not in the settings');
-      // The volume from the keyboard: four steps of 5 % down, each sent when the key is released. Each step
-      // waits for the service's answer: until it comes the slider shows the old volume again (see the report).
+      // The volume from the keyboard: four quick steps of 5 % down, each sent when the key is released.
       await microphone.getByRole('slider', { name: 'Volume' }).focus();
-      for (const percent of [95, 90, 85, 80]) {
-        await page.keyboard.press('ArrowLeft');
-        await saved((settings) => Math.round((settings.inputDevices[0]?.volume ?? 0) * 100) === percent, `no volume ${percent} %`);
-        await microphone
-          .locator('output')
-          .filter({ hasText: `${percent} %` })
-          .waitFor({ timeout: SLOW_UI_MS });
-      }
+      for (let press = 0; press < 4; press++) await page.keyboard.press('ArrowLeft');
+      await saved((settings) => Math.round((settings.inputDevices[0]?.volume ?? 0) * 100) === 80, 'no volume 80 %');
+      await microphone.locator('output').filter({ hasText: '80 %' }).waitFor({ timeout: SLOW_UI_MS });
       await deviceRow('Voice').getByRole('switch').click();
       await page.getByTestId('setting-enableSeparateAudioTracks').click();
       const chosen = await saved(

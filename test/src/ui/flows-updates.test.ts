@@ -1,17 +1,17 @@
 // The update flows of the UI against the real service: the "What's new" dialog after an update (which
 // versions' notes, their Markdown, hostile HTML kept as text), installing a downloaded update through
 // keyframe-launcher (the page follows the restart and reconnects), and the start-up migration overlay
-// over a library left by an older version.
+// while the service migrates a library left by an older version.
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { cp, mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { WebSocketRoute } from 'playwright-core';
-import { createTempFolder } from '@keyframe/integration-testkit';
+import { createTempFolder, ServiceProcess } from '@keyframe/integration-testkit';
 import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, type UiSession } from '../kit/browser.js';
+import { freePort } from '../kit/free-port.js';
+import { HeldFile } from '../kit/held-file.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { buildPackage, LauncherRun, RUNNING_VERSION, SERVICE_MAIN, UpdateChannel, type FeedRelease } from '../kit/update-channel.js';
 import { uiAddress } from './library-fixture.js';
@@ -19,15 +19,6 @@ import { SLOW_UI_MS } from './shell-fixture.js';
 
 /** The browser's own report of each refused reconnect while the service restarts. */
 const RECONNECT_ERRORS = [/WebSocket connection to .* failed/];
-
-/** A port free a moment ago: the service started again by the launcher listens where the page reconnects. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const release = (version: string, notes: string, channel: FeedRelease['channel'] = 'stable'): FeedRelease => ({
   version,
@@ -114,7 +105,7 @@ describe('ui: update flows', function () {
     expect(ui.consoleErrors).to.deep.equal([]);
   });
 
-  it('installs a downloaded update: the page follows the restart into the new version and reconnects', async () => {
+  it("installs a downloaded update from the header's badge: the page follows the restart into the new version and reconnects", async () => {
     const root = await createTempFolder('keyframe-install-root-');
     let run: LauncherRun | undefined;
     try {
@@ -141,10 +132,16 @@ describe('ui: update flows', function () {
       );
       const url = (await run.waitFor(/UI:\s+(http:\/\/\S+)/))[1]!;
 
-      ui = await openUi({ url: new URL('#/settings/updates', url).href }, { expectedConsoleErrors: RECONNECT_ERRORS });
+      ui = await openUi({ url }, { expectedConsoleErrors: RECONNECT_ERRORS });
       const { page } = ui;
+      // Wherever the user is, the header says an update is ready, and leads to where it is installed.
+      const badge = page.getByRole('banner').getByRole('link', { name: 'Update ready — 9.9.9' });
+      await badge.waitFor({ timeout: 30_000 });
+      await ui.screenshot('flows-update-ready-badge');
+      await badge.click();
+      await page.waitForURL(/#\/settings\/updates$/);
       const install = page.getByRole('button', { name: 'Install and restart' });
-      await install.waitFor({ timeout: 30_000 });
+      await install.waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByTestId('update-progress').getByText('Version 9.9.9: Ready to install').count()).to.equal(1);
       await ui.screenshot('flows-update-ready');
       await expectNoSeriousViolations(ui.page, 'settings, an update ready');
@@ -160,6 +157,7 @@ describe('ui: update flows', function () {
       // What was ready before the restart is installed: not offered again.
       await page.getByText('No update is being downloaded.').waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByRole('button', { name: 'Install and restart' }).count()).to.equal(0);
+      expect(await page.getByTestId('update-ready-badge').count(), 'no badge once installed').to.equal(0);
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
       await ui?.close();
@@ -169,43 +167,60 @@ describe('ui: update flows', function () {
     }
   });
 
-  it('covers the app while start-up migrations run, counting the steps, and goes when they are done', async () => {
+  it('covers the app while the real service migrates an old library, saying what it does, and goes when it is done', async () => {
     await copyLibraryV1(under.data.path);
-    // The service migrates the old library before it listens, so no page can see that itself (see the
-    // report): the page hears the service's migration events injected into its real connection.
-    let socket: WebSocketRoute | undefined;
-    await (await under.start({ TZ: 'Europe/Berlin' })).close();
-    // The fixture keeps no thumbnails: the cards show their placeholder after the browser's 404.
-    ui = await openUi({ url: uiAddress(under, '/library/sessions') }, { expectedConsoleErrors: [/status of 404 \(Not Found\)/] });
-    const { page } = ui;
-    await page.routeWebSocket(/.*/, (route) => {
-      route.connectToServer();
-      socket = route;
+    // The migration waits at this sidecar until the test releases it: the page connects in the middle of it.
+    const held = await HeldFile.hold(path.join(under.data.path, 'cache', 'metadata', 'Clips', 'bfab2ac4964c42128f2cefe20292325a.json'));
+    const port = await freePort();
+    const starting = ServiceProcess.start({
+      dataFolder: under.data.path,
+      port,
+      legacyPort: 'off',
+      env: { KEYFRAME_CAPTURE: 'synthetic', TZ: 'Europe/Berlin' },
     });
-    await page.reload();
-    const inject = (isRunning: boolean, currentMigration: string | null) =>
-      socket!.send(JSON.stringify({ method: 'MigrationStatus', content: { isRunning, currentMigration } }));
-    await page.getByTestId('content-card').first().waitFor({ timeout: SLOW_UI_MS });
+    starting.catch(() => {}); // awaited below
+    try {
+      await held.reading();
+      // The fixture keeps no thumbnails: the cards show their placeholder after the browser's 404.
+      ui = await openUi({ url: `http://127.0.0.1:${port}/#/library/sessions` }, { expectedConsoleErrors: [/status of 404 \(Not Found\)/] });
+      const { page } = ui;
+      // The MigrationStatus frames of the page's newest connection.
+      let statuses: unknown[] = [];
+      page.on('websocket', (socket) => {
+        const received: unknown[] = (statuses = []);
+        socket.on('framereceived', ({ payload }) => {
+          const event = JSON.parse(String(payload)) as { method: string; content: unknown };
+          if (event.method === 'MigrationStatus') received.push(event.content);
+        });
+      });
+      await page.reload(); // with the frames of its connection recorded from the start
 
-    inject(true, '0001_remove_orphaned_pending_thumbnails');
-    const overlay = page.getByRole('alertdialog', { name: 'Updating your data…' });
-    await overlay.waitFor({ timeout: SLOW_UI_MS });
-    expect(await overlay.textContent()).to.include('(step 1)');
-    inject(true, '0002_content_sidecars_v2');
-    await overlay.getByText('(step 2)', { exact: false }).waitFor();
-    expect(await overlay.textContent(), 'no internal name').to.not.match(/0002|sidecars|_/);
-    await ui.screenshot('flows-migration-overlay');
-    await expectNoSeriousViolations(ui.page, 'the migration overlay');
-    inject(false, null);
-    await overlay.waitFor({ state: 'detached' });
+      const overlay = page.getByRole('alertdialog', { name: 'Updating your data…' });
+      await overlay.waitFor({ timeout: SLOW_UI_MS });
+      await overlay.getByText('Updating the details of your videos to the new format…').waitFor();
+      expect(await overlay.textContent(), 'no internal name').to.not.match(/0002|sidecars|_/);
+      await ui.screenshot('flows-migration-overlay');
+      await expectNoSeriousViolations(ui.page, 'the migration overlay');
 
-    // The library the old version left, migrated: its three videos, each in its section.
-    for (const section of ['sessions', 'buffer', 'clips']) {
-      await page.goto(uiAddress(under, `/library/${section}`));
-      await page.getByTestId('content-card').first().waitFor({ timeout: SLOW_UI_MS });
-      expect(await page.getByTestId('content-card').count(), section).to.equal(1);
+      await held.release();
+      await overlay.waitFor({ state: 'detached', timeout: SLOW_UI_MS });
+      expect(statuses).to.deep.equal([
+        { isRunning: true, currentMigration: 'Updating the details of your videos to the new format' },
+        { isRunning: false, currentMigration: null },
+      ]);
+      under.service = await starting;
+
+      // The library the old version left, migrated: its three videos, each in its section.
+      for (const section of ['sessions', 'buffer', 'clips']) {
+        await page.goto(uiAddress(under, `/library/${section}`));
+        await page.getByTestId('content-card').first().waitFor({ timeout: SLOW_UI_MS });
+        expect(await page.getByTestId('content-card').count(), section).to.equal(1);
+      }
+      expect(ui.consoleErrors).to.deep.equal([]);
+    } finally {
+      await held.release();
+      under.service ??= await starting;
     }
-    expect(ui.consoleErrors).to.deep.equal([]);
   });
 });
 

@@ -313,7 +313,7 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
     }
   });
 
-  it('draws every tab with the values of the service', async () => {
+  it('draws every tab with the values of the service; the Desktop app tab saves start with the computer and a notification kind', async () => {
     await startConfigured(under);
     const ui = await openUi(under.process);
     try {
@@ -336,6 +336,10 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
       await migration.waitFor({ state: 'detached' });
       await page.getByTestId('settings-tab-keybindings').click();
       expect(await page.getByTestId('keybinding-CreateBookmark-keys').textContent()).to.equal('F8');
+      await page.getByTestId('settings-tab-desktop').click();
+      await page.getByTestId('run-on-startup').click();
+      await page.getByTestId('notification-notifyReplaySaved').click();
+      await savedSettings((settings) => settings.runOnStartup === true && settings.notifyReplaySaved === false);
       expect(ui.consoleErrors).to.deep.equal([]);
     } finally {
       await ui.close();

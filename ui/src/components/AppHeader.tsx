@@ -1,5 +1,6 @@
 import type { ConnectionStatus } from '../connection';
 import { ConnectionIndicator } from './ConnectionIndicator';
+import { UpdateReadyBadge } from './UpdateReadyBadge';
 
 interface AppHeaderProps {
   version: string | undefined;
@@ -13,6 +14,7 @@ export function AppHeader({ version, status }: AppHeaderProps) {
         <span className="app-header__logo" aria-hidden="true" />
         <h1 className="app-header__name">Keyframe</h1>
         {version && <span className="app-header__version">v{version}</span>}
+        <UpdateReadyBadge />
       </div>
       <ConnectionIndicator status={status} />
     </header>

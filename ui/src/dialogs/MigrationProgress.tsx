@@ -3,18 +3,14 @@ import { useEffect, useState } from 'react';
 import { useConnectionStatus, useServerEvent } from '../connection';
 
 /**
- * Start-up data migrations: the app waits behind this overlay until they are done. `currentMigration` is
- * the migration's id (an internal name), so the overlay counts the steps instead of naming them. It goes
- * when the connection does: a service that restarts sends nothing when no migration is left.
+ * Start-up data migrations: the app waits behind this overlay until they are done, reading what each one does
+ * (`currentMigration` is a description; a service that sends none gets the general text only). It goes when
+ * the connection does: a service that restarts sends nothing when no migration is left.
  */
 export function MigrationOverlay() {
-  const [running, setRunning] = useState<{ step: number; id: string | null }>();
+  const [running, setRunning] = useState<{ doing: string | null }>();
   const status = useConnectionStatus();
-  useServerEvent('MigrationStatus', ({ isRunning, currentMigration }) =>
-    setRunning((previous) =>
-      !isRunning ? undefined : previous?.id === currentMigration ? previous : { step: (previous?.step ?? 0) + 1, id: currentMigration },
-    ),
-  );
+  useServerEvent('MigrationStatus', ({ isRunning, currentMigration }) => setRunning(isRunning ? { doing: currentMigration } : undefined));
   useEffect(() => {
     if (status !== 'open') setRunning(undefined);
   }, [status]);
@@ -34,8 +30,13 @@ export function MigrationOverlay() {
         Updating your data…
       </h2>
       <p className="notice__text" id="migration-text">
-        Keyframe is bringing your library and settings up to date for this version (step {running.step}). Ready in a moment.
+        Keyframe is bringing your library and settings up to date for this version. Ready in a moment.
       </p>
+      {running.doing && (
+        <p className="notice__text" data-testid="migration-step">
+          {running.doing}…
+        </p>
+      )}
     </div>
   );
 }

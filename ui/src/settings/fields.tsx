@@ -1,7 +1,8 @@
 // Labelled form controls for settings. Text and number fields commit on Enter or when they lose
 // focus, so a half-typed value is never sent.
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Switch } from '../components/Switch';
+import { useServerEvent } from '../connection';
 
 interface RowProps {
   label: string;
@@ -194,14 +195,28 @@ interface SliderFieldProps {
   onCommit: (value: number) => void;
 }
 
-/** A range input; the value is sent when the pointer or key is released, not on every step. */
+/**
+ * A range input; the value is sent when the pointer or key is released, not on every step. The value sent stays
+ * shown until the service's settings carry it (or it refuses them), so a quick next step starts from it.
+ */
 export function SliderField({ label, value, min, max, step, disabled, format, onCommit }: SliderFieldProps) {
   const [draft, setDraft] = useState<number>();
+  const [sent, setSent] = useState<number>();
+  const arrived = sent !== undefined && Math.abs(sent - value) < step / 2;
+  useEffect(() => {
+    if (arrived) setSent(undefined);
+  }, [arrived]);
+  useServerEvent('CommandRejected', ({ method }) => {
+    if (method === 'UpdateSettings') setSent(undefined);
+  });
   const commit = () => {
-    if (draft !== undefined && draft !== value) onCommit(draft);
+    if (draft !== undefined && draft !== (sent ?? value)) {
+      onCommit(draft);
+      setSent(draft);
+    }
     setDraft(undefined);
   };
-  const shown = draft ?? value;
+  const shown = draft ?? (arrived ? value : (sent ?? value));
   return (
     <SettingRow label={label}>
       {(id) => (

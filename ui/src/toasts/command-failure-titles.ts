@@ -45,6 +45,9 @@ export const COMMAND_FAILURE_TITLES = {
   RequestState: "Couldn't refresh Keyframe's state",
   TogglePreview: "Couldn't switch the preview",
   SetFavorite: "Couldn't change the favourites",
+  CancelAiClip: "Couldn't cancel the highlight",
+  CancelCompression: "Couldn't cancel the compression",
+  CancelImport: "Couldn't cancel the import",
 } as const satisfies Record<CommandName, string>;
 
 const titles: Partial<Record<string, string>> = COMMAND_FAILURE_TITLES;

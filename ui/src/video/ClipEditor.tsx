@@ -46,8 +46,8 @@ export function ClipEditor({ connected }: { connected: boolean }) {
       </h2>
       {segments.length === 0 ? (
         <p className="video-page__muted">
-          Drag on the timeline (or use Set start and Set end) to select a range, then add it to the clip. Ranges from several videos are
-          joined in order.
+          Drag the handles on the timeline (or press I and O at the playhead) to pick a range, then add it to the clip. Ranges from several
+          videos are joined in order.
         </p>
       ) : (
         <ol className="clip-editor__segments">

@@ -1,14 +1,17 @@
 import { BOOKMARK_TYPES, type BookmarkType } from '@keyframe/core/protocol';
-import { useId, useState } from 'react';
-import { formatSeconds } from '../library/content-format';
+import { useId } from 'react';
+import { withIn, withOut } from './range-edits';
 import type { TimeRange } from './Timeline';
+import { clockText } from './timeline-scale';
 
 interface TimelineControlsProps {
   currentTime: number;
   duration: number;
   selection: TimeRange | undefined;
   connected: boolean;
-  onAddBookmark: (type: BookmarkType) => void;
+  bookmarkType: BookmarkType;
+  onBookmarkTypeChange: (type: BookmarkType) => void;
+  onAddBookmark: () => void;
   onSelect: (range: TimeRange) => void;
   onAddSegment: (range: TimeRange) => void;
 }
@@ -22,11 +25,12 @@ export function TimelineControls({
   duration,
   selection,
   connected,
+  bookmarkType,
+  onBookmarkTypeChange,
   onAddBookmark,
   onSelect,
   onAddSegment,
 }: TimelineControlsProps) {
-  const [bookmarkType, setBookmarkType] = useState<BookmarkType>('Manual');
   const typeId = useId();
   const usable = selection !== undefined && selection.end - selection.start >= SHORTEST_SEGMENT_SECONDS;
   return (
@@ -39,7 +43,7 @@ export function TimelineControls({
           id={typeId}
           className="input library-field__input video-page__type"
           value={bookmarkType}
-          onChange={(event) => setBookmarkType(BOOKMARK_TYPES.find((type) => type === event.target.value) ?? 'Manual')}
+          onChange={(event) => onBookmarkTypeChange(BOOKMARK_TYPES.find((type) => type === event.target.value) ?? 'Manual')}
         >
           {BOOKMARK_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -47,35 +51,19 @@ export function TimelineControls({
             </option>
           ))}
         </select>
-        <button
-          type="button"
-          className="button"
-          disabled={!connected}
-          onClick={() => onAddBookmark(bookmarkType)}
-          data-testid="add-bookmark"
-        >
-          Add bookmark at {formatSeconds(currentTime, true)}
+        <button type="button" className="button" disabled={!connected} onClick={onAddBookmark} data-testid="add-bookmark">
+          Add bookmark at {clockText(currentTime, true)}
         </button>
       </div>
       <div className="video-page__group">
-        <button
-          type="button"
-          className="button"
-          onClick={() => onSelect({ start: currentTime, end: Math.max(currentTime, selection?.end ?? duration) })}
-          data-testid="set-start"
-        >
+        <button type="button" className="button" onClick={() => onSelect(withIn(selection, currentTime, duration))} data-testid="set-start">
           Set start
         </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => onSelect({ start: Math.min(currentTime, selection?.start ?? 0), end: currentTime })}
-          data-testid="set-end"
-        >
+        <button type="button" className="button" onClick={() => onSelect(withOut(selection, currentTime))} data-testid="set-end">
           Set end
         </button>
         <span className="video-page__selection" data-testid="selection-label">
-          {selection ? `${formatSeconds(selection.start, true)} – ${formatSeconds(selection.end, true)}` : 'No range selected'}
+          {selection ? `${clockText(selection.start, true)} – ${clockText(selection.end, true)}` : 'No range selected'}
         </span>
         <button
           type="button"

@@ -1,4 +1,4 @@
-import type { Bookmark, ContentItem } from '@keyframe/core/protocol';
+import type { Bookmark, BookmarkType, ContentItem } from '@keyframe/core/protocol';
 import { useId, useRef, useState } from 'react';
 import { useConnectionStatus } from '../connection';
 import { ActionsMenu } from '../library/ActionsMenu';
@@ -13,15 +13,23 @@ import { useLatestEvent } from '../state/latest-events';
 import { BookmarkList } from './BookmarkList';
 import { addSegment } from './clip-segments';
 import { ClipEditor } from './ClipEditor';
+import { useEditorKeys, type EditorAction } from './editor-keys';
+import { FrameStep } from './FrameStep';
+import { KeyLegend } from './KeyLegend';
+import { withIn, withOut } from './range-edits';
 import { Timeline, type TimeRange } from './Timeline';
 import { TimelineControls } from './TimelineControls';
+import { useFrameRate } from './use-frame-rate';
 import { useItemBookmarks } from './use-item-bookmarks';
 import { useVideoItem } from './use-video-item';
 import { useWaveform } from './use-waveform';
 import '../library/library.css';
 import './video.css';
 
-/** The video page of the library item whose URI-encoded file path is `id`. */
+/**
+ * The video page of the library item whose URI-encoded file path is `id` (`videoHref(item)` in
+ * library/routes.ts). It opens ready to trim: the range covers the whole video, a handle at each end.
+ */
 export function VideoPage({ id }: { id: string }) {
   const state = useLatestEvent('State');
   const item = useVideoItem(state, id);
@@ -59,21 +67,55 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [currentTime, setCurrentTime] = useState(0);
   const [mediaDuration, setMediaDuration] = useState<number>();
-  const [selection, setSelection] = useState<TimeRange>();
+  // Until the person picks or removes a range, the whole video is the range.
+  const [picked, setPicked] = useState<{ range: TimeRange | undefined }>();
+  const [bookmarkType, setBookmarkType] = useState<BookmarkType>('Manual');
+  const [legendOpen, setLegendOpen] = useState(false);
   const [bookmarkToDelete, setBookmarkToDelete] = useState<Bookmark>();
   const { bookmarks, add: addBookmark, remove: removeBookmark } = useItemBookmarks(item);
   const section = sectionOfType(item.type);
   const [dialog, ask] = useContentDialogs(() => showLibrary(section));
   const peaks = useWaveform(waveformUrl(item, cacheFolder));
+  const { fps, known: fpsKnown } = useFrameRate(videoUrl(item));
   const headingId = useId();
   const duration = mediaDuration ?? durationSeconds(item.duration);
   const title = displayTitle(item);
+  const selection = picked ? picked.range : duration > 0 ? { start: 0, end: duration } : undefined;
+  const select = (range: TimeRange | undefined) => setPicked({ range });
 
   const seek = (seconds: number) => {
+    const target = Math.min(Math.max(seconds, 0), duration);
     const video = videoRef.current;
-    if (video) video.currentTime = seconds;
-    setCurrentTime(seconds);
+    if (video) video.currentTime = target;
+    setCurrentTime(target);
   };
+  /** The player's own position: fresher than the last time update while it plays. */
+  const now = () => videoRef.current?.currentTime ?? currentTime;
+  const stepFrames = (frames: number) => {
+    videoRef.current?.pause();
+    seek((Math.round(now() * fps) + frames) / fps);
+  };
+
+  const actions: Record<EditorAction, () => void> = {
+    togglePlay: () => {
+      const video = videoRef.current;
+      if (!video) return;
+      if (video.paused || video.ended) video.play().catch(() => undefined);
+      else video.pause();
+    },
+    secondBack: () => seek(now() - 1),
+    secondForward: () => seek(now() + 1),
+    frameBack: () => stepFrames(-1),
+    frameForward: () => stepFrames(1),
+    setIn: () => select(withIn(selection, now(), duration)),
+    setOut: () => select(withOut(selection, now())),
+    addBookmark: () => {
+      if (connected) addBookmark(bookmarkType, now());
+    },
+    removeSelection: () => select(undefined),
+    toggleKeyLegend: () => setLegendOpen((open) => !open),
+  };
+  useEditorKeys(actions);
 
   return (
     <section className="video-page" aria-labelledby={headingId} data-testid="video-page" data-file-path={item.filePath}>
@@ -110,22 +152,29 @@ function VideoEditor({ item, cacheFolder, connected }: VideoEditorProps) {
           <Timeline
             duration={duration}
             currentTime={currentTime}
+            fps={fps}
             bookmarks={bookmarks}
             peaks={peaks}
             selection={selection}
+            filePath={item.filePath}
             onSeek={seek}
-            onSelect={setSelection}
-          />
+            onSelect={select}
+          >
+            <FrameStep fps={fps} known={fpsKnown} onStep={stepFrames} />
+            <KeyLegend open={legendOpen} onToggle={actions.toggleKeyLegend} />
+          </Timeline>
           <TimelineControls
             currentTime={currentTime}
             duration={duration}
             selection={selection}
             connected={connected}
-            onAddBookmark={(type) => addBookmark(type, currentTime)}
-            onSelect={setSelection}
+            bookmarkType={bookmarkType}
+            onBookmarkTypeChange={setBookmarkType}
+            onAddBookmark={actions.addBookmark}
+            onSelect={select}
             onAddSegment={(range) => {
               addSegment(item, range.start, range.end);
-              setSelection(undefined);
+              select(undefined);
             }}
           />
           <h2 className="video-page__subtitle">Bookmarks</h2>

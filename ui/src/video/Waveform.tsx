@@ -4,8 +4,18 @@ import type { WaveformPeaks } from './use-waveform';
 /** 8-bit peaks go to 128; anything at or under a quarter of that is drawn at most 4x larger. */
 const QUIETEST_SCALE_PEAK = 32;
 
-/** The peaks drawn as mirrored bars across the element's width, redrawn when it resizes. */
-export function Waveform({ peaks }: { peaks: WaveformPeaks }) {
+interface WaveformProps {
+  peaks: WaveformPeaks;
+  /** The part of the video in view, as shares of its length: only that part is drawn, over that part of the track. */
+  from: number;
+  to: number;
+}
+
+/**
+ * The peaks drawn as mirrored bars, redrawn when it resizes. The canvas covers only the part of a zoomed
+ * track in view, so it stays the size of the screen however deep the zoom.
+ */
+export function Waveform({ peaks, from, to }: WaveformProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
 
   useEffect(() => {
@@ -27,13 +37,14 @@ export function Waveform({ peaks }: { peaks: WaveformPeaks }) {
       // 4x: a steady quiet sound stays a quiet band instead of filling the track.
       const loudest = peaks.data.reduce((most, value) => Math.max(most, Math.abs(value)), QUIETEST_SCALE_PEAK);
       const scaleToHeight = (middle * 0.9) / loudest;
+      const pairAt = (x: number) => Math.floor((from + (x / canvas.width) * (to - from)) * pairs);
       for (let x = 0; x < canvas.width; x++) {
         // The loudest pair among those this column covers.
-        const from = Math.floor((x / canvas.width) * pairs);
-        const to = Math.max(from + 1, Math.floor(((x + 1) / canvas.width) * pairs));
+        const first = pairAt(x);
+        const last = Math.max(first + 1, pairAt(x + 1));
         let low = 0;
         let high = 0;
-        for (let pair = from; pair < to; pair++) {
+        for (let pair = first; pair < last && pair < pairs; pair++) {
           low = Math.min(low, peaks.data[pair * 2] ?? 0);
           high = Math.max(high, peaks.data[pair * 2 + 1] ?? 0);
         }
@@ -46,7 +57,15 @@ export function Waveform({ peaks }: { peaks: WaveformPeaks }) {
     const observer = new ResizeObserver(draw);
     observer.observe(canvas);
     return () => observer.disconnect();
-  }, [peaks]);
+  }, [peaks, from, to]);
 
-  return <canvas ref={canvasRef} className="timeline__waveform" aria-hidden="true" data-testid="waveform" />;
+  return (
+    <canvas
+      ref={canvasRef}
+      className="timeline__waveform"
+      style={{ left: `${from * 100}%`, width: `${(to - from) * 100}%` }}
+      aria-hidden="true"
+      data-testid="waveform"
+    />
+  );
 }

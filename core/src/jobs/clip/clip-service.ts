@@ -32,6 +32,7 @@ import { ContentLocator } from '../../library/content-locator.js';
 import { fileStamp } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
 import { ContentIngest } from '../../library/content-ingest.js';
+import { jobOutput, type JobOutputReference } from '../job-end.js';
 import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
 import { PhasedProgress, type ProgressPhase } from '../phased-progress.js';
 
@@ -51,7 +52,7 @@ interface ClipJob {
   segments: ResolvedSegment[];
   progress: (percent: number) => void;
   /** Sends the one 100 of a clip that is listed. */
-  complete: () => void;
+  complete: (item: ContentRecord) => void;
   /** Settles when the clip is listed or has failed (its artwork may still be being made). */
   done: Promise<unknown>;
 }
@@ -165,7 +166,8 @@ export class ClipService {
 
   private enqueue(segments: ResolvedSegment[]): void {
     const id = segments[0]!.segment.id;
-    const send = (progress: number) => this.events.send('ClipProgress', { id, progress, segments: segments.map(({ segment }) => segment) });
+    const send = (progress: number, output?: JobOutputReference) =>
+      this.events.send('ClipProgress', { id, progress, segments: segments.map(({ segment }) => segment), ...(output ? { output } : {}) });
     const { job, done } = this.runner.start({ kind: 'clip', operation: MAKING_THE_CLIP, key: String(id), queue: 'clip' }, () =>
       this.run(clip),
     );
@@ -178,7 +180,7 @@ export class ClipService {
       id,
       segments,
       progress,
-      complete: () => send(100),
+      complete: (item) => send(100, jobOutput(item)),
       done: done.catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error })),
     };
     this.clips.set(id, clip);
@@ -230,7 +232,7 @@ export class ClipService {
         tools,
       });
       job.track(artworkMade);
-      clip.complete();
+      clip.complete(item);
       this.logger.info('clip created', {
         id: clip.id,
         item: item.id,

@@ -7,7 +7,14 @@ import type { FfmpegToolbox } from '../../media/ffmpeg-toolbox.js';
 import { moveFile } from '../../media/move-file.js';
 import { probeMedia } from '../../media/probe.js';
 import type { Codec } from '../../protocol/index.js';
-import { commandRejection, createMediaWorld, createRecorder, type MediaWorld, RecordedEvents } from '../../testing/fixtures.js';
+import {
+  commandRejection,
+  createMediaWorld,
+  createRecorder,
+  folderSnapshot,
+  type MediaWorld,
+  RecordedEvents,
+} from '../../testing/fixtures.js';
 import { compressionEncoder, CompressionService } from './compression-service.js';
 import { ContentItemQueue } from '../../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
@@ -188,7 +195,12 @@ describe('CompressionService', function () {
 
     const reports = progress(item.filePath);
     expect(reports[0]).to.deep.equal({ filePath: item.filePath, progress: 0, status: 'compressing' });
-    expect(reports.at(-1)).to.deep.equal({ filePath: item.filePath, progress: 100, status: 'done' });
+    expect(reports.at(-1)).to.deep.equal({
+      filePath: item.filePath,
+      progress: 100,
+      status: 'done',
+      output: { filePath: outcome.item.filePath, fileName: 'high_compressed', type: 'Session', title: 'Ace round' },
+    });
     const percents = reports.map((report) => report.progress);
     expect(percents).to.deep.equal([...percents].sort((a, b) => a - b));
     expect(percents.slice(0, -1).every((percent) => percent < 100)).to.equal(true);
@@ -214,6 +226,7 @@ describe('CompressionService', function () {
     const outcome = await service.compress(item.filePath);
 
     expect(outcome.status).to.equal('done');
+    expect(progress(item.filePath).at(-1)!.output).to.deep.include({ filePath: item.filePath, type: 'Session' });
     const updated = library.get(item.id)!;
     expect(updated).to.deep.include({ filePath: item.filePath, fileName: 'replace', compressed: true });
     const size = (await stat(item.filePath)).size;
@@ -302,6 +315,28 @@ describe('CompressionService', function () {
     const whileRecording = build(recording as unknown as RecorderService);
     const rejection = await commandRejection(whileRecording.compress(item.filePath), 'NotAllowed');
     expect(rejection.message).to.match(/being recorded/);
+  });
+
+  it('CancelCompression of a video it would replace: ffmpeg stopped, the folder byte-identical, -1 with cancelled', async () => {
+    settings.replace({ ...settings.current, removeOriginalAfterCompression: true, clipPreset: 'slower' });
+    const item = await addVideo('keep me', HIGH_BITRATE);
+    const before = await folderSnapshot(content);
+    const outcome = service.compress(item.filePath);
+    const folder = path.dirname(item.filePath);
+    while (!(await readdir(folder)).some((name) => name.endsWith('.part'))) await new Promise((resolve) => setTimeout(resolve, 10));
+    await service.cancel(item.filePath);
+    expect(await outcome).to.deep.equal({ status: 'cancelled', message: 'Compression cancelled' });
+    expect(progress(item.filePath).at(-1)).to.deep.equal({
+      filePath: item.filePath,
+      progress: -1,
+      status: 'error',
+      message: 'Compression cancelled',
+      cancelled: true,
+    });
+    expect(await folderSnapshot(content)).to.deep.equal(before);
+    expect(library.get(item.id)).to.deep.include({ filePath: item.filePath, compressed: false });
+    expect(service.isCompressing(path.resolve(item.filePath))).to.equal(false);
+    await commandRejection(service.cancel(item.filePath), 'NotFound');
   });
 
   it('reports a failure with -1 and leaves no file behind', async () => {

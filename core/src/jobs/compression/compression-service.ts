@@ -21,6 +21,7 @@ import { Logger } from '../../support/logger.js';
 import { pathKey } from '../../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
+import { cancelledEnd, jobOutput } from '../job-end.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { ContentItemQueue } from '../../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
@@ -31,7 +32,8 @@ import { SettingsStore } from '../../settings/settings-store.js';
 export type CompressionOutcome =
   | { status: 'done'; item: ContentRecord; sizeBytes: number; originalBytes: number }
   | { status: 'skipped'; sizeBytes: number; originalBytes: number }
-  | { status: 'error'; message: string };
+  | { status: 'error'; message: string }
+  | { status: 'cancelled'; message: string };
 
 /** The encoder a compression uses and its output options for the video stream. */
 export interface CompressionEncoder {
@@ -132,6 +134,8 @@ class NotSmaller extends Error {
 @injectable()
 export class CompressionService {
   private readonly logger: Logger;
+  /** The running jobs by the `filePath` of their `CompressionProgress`, which `CancelCompression` names. */
+  private readonly running = new Map<string, Job>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -165,7 +169,16 @@ export class CompressionService {
     }
     if (this.isCompressing(source)) throw new CommandError('NotAllowed', `${item.filePath} is already being compressed.`);
     const spec = { kind: 'compression', operation: 'Compressing the video', key: pathKey(source) } as const;
-    return this.runner.start(spec, (job) => this.run(job, item, source)).done;
+    const { job, done } = this.runner.start(spec, (started) => this.run(started, item, source));
+    this.running.set(item.filePath, job);
+    return done.finally(() => this.running.delete(item.filePath));
+  }
+
+  /** `CancelCompression`: stops the encode and removes its temporary file; the original is left as it was. */
+  async cancel(filePath: string): Promise<void> {
+    const job = this.running.get(filePath);
+    if (!job) throw new CommandError('NotFound', `${filePath} is not being compressed: the compression may have finished already.`);
+    await this.runner.cancel(job);
   }
 
   private async run(job: Job, item: ContentRecord, source: string): Promise<CompressionOutcome> {
@@ -195,6 +208,7 @@ export class CompressionService {
             );
             const size = (await stat(temp)).size;
             if (size >= originalBytes) throw new NotSmaller(size);
+            job.throwIfCancelled(); // from here on the job completes: the original may be replaced
             return size;
           },
           removeOriginal ? (temp, size) => this.replace(item.id, temp, size) : undefined,
@@ -216,9 +230,15 @@ export class CompressionService {
         removeOriginal,
         tookMs: Date.now() - began,
       });
-      report({ progress: 100, status: 'done' });
+      report({ progress: 100, status: 'done', output: jobOutput(result) });
       return { status: 'done', item: result, sizeBytes, originalBytes };
     } catch (error) {
+      if (job.cancelled) {
+        this.logger.info('compression cancelled', { file: source });
+        const end = cancelledEnd('Compression');
+        report(end);
+        return { status: 'cancelled', message: end.message };
+      }
       const message = `Could not compress ${path.basename(source)}: ${error instanceof Error ? error.message : String(error)}`;
       this.logger.warn('compression failed', { file: source, error });
       report({ progress: -1, status: 'error', message });

@@ -13,6 +13,7 @@ import {
   commandRejection,
   createMediaWorld,
   createRecorder,
+  folderSnapshot,
   generateVideo,
   type MediaWorld,
   RecordedEvents,
@@ -251,11 +252,18 @@ describe('HighlightService', function () {
 
     const progress = events.of('AiProgress');
     expect(new Set(progress.map((event) => event.id)).size).to.equal(1);
-    expect(progress[0]).to.deep.include({ progress: 0, status: 'processing', message: 'Found 3 moments' });
+    expect(progress[0]).to.deep.include({ progress: 0, status: 'processing', message: 'Looking for the best moments' });
+    expect(progress[1]).to.deep.include({ progress: 0, status: 'processing', message: 'Found 3 moments' });
     const values = progress.map((event) => event.progress);
     expect(values).to.deep.equal([...values].sort((a, b) => a - b));
     expect(values.some((value) => value > 10 && value < 90)).to.equal(true);
     expect(progress.at(-1)).to.deep.include({ progress: 100, status: 'done', message: 'Done' });
+    expect(progress.at(-1)!.output).to.deep.equal({
+      filePath: item.filePath,
+      fileName: item.fileName,
+      type: 'Highlight',
+      title: item.title,
+    });
     expect(progress.filter((event) => event.status === 'done')).to.have.length(1);
     expect(progress.every((event) => event.content.fileName === source.fileName && event.content.type === 'Session')).to.equal(true);
     console.log(`      highlight: ${values.length} AiProgress events, ${probed.durationSeconds?.toFixed(3)} s for 17 s of windows`);
@@ -306,19 +314,30 @@ describe('HighlightService', function () {
     console.log(`      clock: ${frames.length} frames, cut ${cuts[0]!.join(' → ')}, ${heard.length} beeps in step`);
   });
 
-  it('leaves no file and no item when cancelled while ffmpeg cuts the windows', async () => {
+  it('CancelAiClip while ffmpeg cuts the windows: ffmpeg stopped, the content folder as before, -1 with cancelled', async () => {
     settings.replace({ ...settings.current, clipPreset: 'slower' }); // an encode long enough to be caught running
     const { ffmpeg } = toolbox.requireFfmpeg('The test');
     await session('cancelled', 30, [bookmark(1, 'Kill', 10.21), bookmark(2, 'Kill', 26.1)], (target) =>
       run(ffmpeg.path, clockVideoArgs(30, 30, target)),
     );
+    const before = await folderSnapshot(settings.current.contentFolder);
     const outcome = highlights.createFor('cancelled');
     while (!(await highlightFiles()).some((name) => name.endsWith('.part'))) await wait(10);
-    await world.jobs.cancel(world.jobs.jobs('highlight')[0]!);
-    expect((await outcome).status).to.equal('error');
-    expect(events.of('AiProgress').at(-1)).to.deep.include({ progress: -1, status: 'error' });
-    expect(await highlightFiles()).to.deep.equal([]);
+    const { id } = events.of('AiProgress')[0]!;
+    await highlights.cancel(id);
+    expect(world.jobs.jobs('highlight')).to.deep.equal([]);
+    expect(await outcome).to.deep.equal({ status: 'cancelled', message: 'Highlight cancelled' });
+    expect(events.of('AiProgress').at(-1)).to.deep.include({
+      id,
+      progress: -1,
+      status: 'error',
+      message: 'Highlight cancelled',
+      cancelled: true,
+    });
+    expect(await folderSnapshot(settings.current.contentFolder)).to.deep.equal(before);
     expect(library.list().filter((entry) => entry.type === 'Highlight')).to.deep.equal([]);
+    await commandRejection(highlights.cancel(id), 'NotFound');
+    await commandRejection(highlights.cancel('no-such-highlight'), 'NotFound');
   });
 
   it('uses the loudest seconds of a session without bookmarks', async () => {
@@ -398,6 +417,7 @@ describe('HighlightService', function () {
     const made = library.list().filter((entry) => entry.type === 'Highlight');
     expect(made).to.have.length(1);
     expect(made[0]!.bookmarks.map((mark) => mark.id)).to.deep.equal([77]);
+    expect(events.of('AiProgress').map((event) => event.message)).to.include('Found 1 moment');
     expect(events.of('AiProgress').at(-1)).to.deep.include({ progress: 100, status: 'done' });
   });
 

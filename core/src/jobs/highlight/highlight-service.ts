@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { CommandError } from '../../protocol/refusal.js';
-import type { FfmpegTools } from '../../media/ffmpeg-toolbox.js';
 import { fileInput } from '../../media/file-input.js';
 import {
   bookmarkMoments,
@@ -32,6 +31,7 @@ import type { EventContent, Settings } from '../../protocol/index.js';
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
+import { cancelledEnd, jobOutput } from '../job-end.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { byTime, toContentItem } from '../../library/content-item.js';
 import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
@@ -40,7 +40,9 @@ import { fileStamp, RecorderService } from '../../recording/recorder-service.js'
 import { SettingsStore } from '../../settings/settings-store.js';
 
 export type HighlightOutcome =
-  { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' } | { status: 'error'; message: string };
+  | { status: 'done'; item: ContentRecord; windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }
+  | { status: 'error'; message: string }
+  | { status: 'cancelled'; message: string };
 
 export const NO_MOMENTS = 'No highlight moments found in this session';
 
@@ -112,6 +114,8 @@ export function rebaseBookmarks(bookmarks: readonly ContentBookmark[], windows: 
 @injectable()
 export class HighlightService {
   private readonly logger: Logger;
+  /** The running jobs by their `AiProgress` id, which `CancelAiClip` names. */
+  private readonly running = new Map<string, Job>();
 
   constructor(
     private readonly settings: SettingsStore,
@@ -135,7 +139,19 @@ export class HighlightService {
   async create(item: ContentRecord): Promise<HighlightOutcome> {
     if (this.runner.find('highlight', item.id))
       throw new CommandError('NotAllowed', `A highlight of "${item.fileName}" is already being made.`);
-    return this.runner.start({ kind: 'highlight', operation: 'Making the highlight', key: item.id }, (job) => this.run(job, item)).done;
+    const id = randomUUID();
+    const { job, done } = this.runner.start({ kind: 'highlight', operation: 'Making the highlight', key: item.id }, (started) =>
+      this.run(started, id, item),
+    );
+    this.running.set(id, job);
+    return done.finally(() => this.running.delete(id));
+  }
+
+  /** `CancelAiClip`: stops the job's ffmpeg and removes what it wrote; the job then sends its cancelled `AiProgress`. */
+  async cancel(id: string): Promise<void> {
+    const job = this.running.get(id);
+    if (!job) throw new CommandError('NotFound', `There is no highlight being made with the id ${id}: it may have finished already.`);
+    await this.runner.cancel(job);
   }
 
   private autoHighlight(item: ContentRecord | undefined): void {
@@ -145,24 +161,25 @@ export class HighlightService {
     this.create(item).catch((error: unknown) => this.logger.warn('automatic highlight not started', { id: item.id, error }));
   }
 
-  private async run(job: Job, item: ContentRecord): Promise<HighlightOutcome> {
+  private async run(job: Job, id: string, item: ContentRecord): Promise<HighlightOutcome> {
     const { tools } = job;
-    const id = randomUUID();
     const report = (content: Omit<EventContent<'AiProgress'>, 'id' | 'content'>) =>
       this.events.send('AiProgress', { id, ...content, content: toContentItem(item) });
     const began = Date.now();
+    report({ progress: 0, status: 'processing', message: 'Looking for the best moments' });
     try {
       const probed = await probeMedia(tools.ffprobe.path, item.filePath).catch((error: unknown) => {
         throw new Error(`Source video not found: ${(error as Error).message}`);
       });
       const durationSeconds = probed.durationSeconds ?? item.durationSeconds;
-      const { windows, source } = await this.choose(item, tools, durationSeconds);
+      const { windows, source } = await this.choose(item, job, durationSeconds);
+      job.throwIfCancelled();
       if (windows.length === 0) {
         report({ progress: -1, status: 'error', message: NO_MOMENTS });
         return { status: 'error', message: NO_MOMENTS };
       }
       const moments = windows.reduce((sum, window) => sum + window.moments.length, 0);
-      report({ progress: 0, status: 'processing', message: `Found ${moments} moments` });
+      report({ progress: 0, status: 'processing', message: `Found ${moments} ${moments === 1 ? 'moment' : 'moments'}` });
       report({ progress: 10, status: 'processing', message: 'Extracting clips...' });
       const planned = this.library.contentPath('Highlight', item.game, `${fileStamp(new Date())}.mp4`);
       const total = plannedSeconds(windows);
@@ -170,20 +187,19 @@ export class HighlightService {
       const extracting = risingProgress((percent) => {
         report({ progress: percent, status: 'processing', message: `Extracting clip ${clipAt(windows, done)} of ${windows.length}` });
       }, 10);
-      const { filePath: target } = await produceInto(
-        planned,
-        (temp) =>
-          job.ffmpeg({
-            args: highlightArgs(item.filePath, temp, windows, probed, this.settings.current),
-            outputs: [temp],
-            logger: this.logger,
-            onPosition: (seconds) => {
-              done = seconds;
-              extracting(10 + Math.floor(percentOf(seconds, total) * 0.8));
-            },
-            failure: (exit) => `Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`,
-          }).finished,
-      );
+      const { filePath: target } = await produceInto(planned, async (temp) => {
+        await job.ffmpeg({
+          args: highlightArgs(item.filePath, temp, windows, probed, this.settings.current),
+          outputs: [temp],
+          logger: this.logger,
+          onPosition: (seconds) => {
+            done = seconds;
+            extracting(10 + Math.floor(percentOf(seconds, total) * 0.8));
+          },
+          failure: (exit) => `Failed to create highlight: ${exit.errorText || `ffmpeg exited with code ${String(exit.code)}`}`,
+        }).finished;
+        job.throwIfCancelled(); // once the file is placed the job completes
+      });
       report({ progress: 92, status: 'processing', message: 'Creating metadata...' });
       const output = await this.ingest.probe(target, tools).catch(async (error: unknown) => {
         await rm(target, { force: true }); // no video the library does not list
@@ -214,9 +230,15 @@ export class HighlightService {
         from: source,
         tookMs: Date.now() - began,
       });
-      report({ progress: 100, status: 'done', message: 'Done' });
+      report({ progress: 100, status: 'done', message: 'Done', output: jobOutput(highlight) });
       return { status: 'done', item: highlight, windows, source };
     } catch (error) {
+      if (job.cancelled) {
+        this.logger.info('highlight cancelled', { source: item.filePath });
+        const end = cancelledEnd('Highlight');
+        report(end);
+        return { status: 'cancelled', message: end.message };
+      }
       const message = `Error: ${error instanceof Error ? error.message : String(error)}`;
       this.logger.warn('highlight failed', { source: item.filePath, error });
       report({ progress: -1, status: 'error', message });
@@ -227,14 +249,14 @@ export class HighlightService {
   /** Windows from the positive bookmarks, else from the loudest moments. */
   private async choose(
     item: ContentRecord,
-    tools: FfmpegTools,
+    { tools, signal }: Job,
     durationSeconds: number,
   ): Promise<{ windows: PlannedWindow[]; source: 'bookmarks' | 'audio' }> {
     const marked = bookmarkMoments(item.bookmarks.map(({ type, seconds }) => ({ type, seconds })));
     const fromBookmarks = planHighlight(marked, { durationSeconds });
     if (fromBookmarks.length > 0) return { windows: fromBookmarks, source: 'bookmarks' };
     const { highlightPaddingBefore: before, highlightPaddingAfter: after } = this.settings.current;
-    const samples = await measureLoudness(tools.ffmpeg.path, item.filePath, DEFAULT_PEAKS.sampleSeconds);
+    const samples = await measureLoudness(tools.ffmpeg.path, item.filePath, DEFAULT_PEAKS.sampleSeconds, signal);
     const peaks = loudestMoments(samples, { ...DEFAULT_PEAKS, window: { before, after } });
     return { windows: planHighlight(peaks, { durationSeconds }), source: 'audio' };
   }

@@ -10,10 +10,12 @@ import {
   allocatedFile,
   commandRejection,
   createMediaWorld,
+  folderSnapshot,
   generateVideo,
   type MediaWorld,
   RecordedEvents,
 } from '../../testing/fixtures.js';
+import type { EventContent, EventName } from '../../protocol/index.js';
 import { ContentLibrary } from '../../library/content-library.js';
 import { IMPORTED_GAME, ImportService, MULTI_FILE_PICKER, type MultiFilePicker } from './import-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
@@ -164,6 +166,46 @@ describe('ImportService', function () {
       ['Buffer', 'clip'],
       ['Buffer', 'clip (1)'],
     ]);
+  });
+
+  it('CancelImport while a file is copied: that copy removed, the file imported before kept, the source in the library folder untouched', async () => {
+    const ffmpeg = toolbox.requireFfmpeg('The test').ffmpeg.path;
+    const first = path.join(sources, 'first.mp4');
+    await generateVideo(ffmpeg, first, { seconds: 1, width: 320, height: 180 });
+    // The second is in the library's folder already, under the very name its copy would take.
+    const inside = library.contentPath('Session', IMPORTED_GAME, 'inside.mp4');
+    await mkdir(path.dirname(inside), { recursive: true });
+    await generateVideo(ffmpeg, inside, { seconds: 3, width: 1280, height: 720 });
+    const before = await folderSnapshot(content);
+    const service = build();
+    // A frontend that cancels as soon as the second file's copy is under way.
+    let cancelling: Promise<void> | undefined;
+    const record = events.send.bind(events);
+    events.send = <E extends EventName>(method: E, content: EventContent<E>): void => {
+      record(method, content);
+      if (method !== 'ImportProgress' || cancelling) return;
+      const event = content as EventContent<'ImportProgress'>;
+      if (event.currentFileIndex === 1 && event.message === 'Copying') cancelling = service.cancel(event.id);
+    };
+
+    await service.importFiles({ sectionId: 'sessions', FilePaths: [first, inside] });
+    await cancelling;
+
+    expect(library.list().map((item) => item.fileName)).to.deep.equal(['first']);
+    const after = await folderSnapshot(content);
+    expect(after.filter((line) => !line.includes('first.mp4'))).to.deep.equal(before);
+    expect(after.filter((line) => line.includes('first.mp4'))).to.have.length(1);
+    const progress = events.of('ImportProgress');
+    expect(progress.find((event) => event.progress === 100 && event.currentFileIndex === 0)!.output).to.deep.include({ fileName: 'first' });
+    expect(progress.at(-1)).to.deep.include({
+      fileName: 'Cancelled',
+      progress: -1,
+      status: 'error',
+      currentFileIndex: 1,
+      message: 'Import cancelled: 1 of 2 files were imported before',
+      cancelled: true,
+    });
+    await commandRejection(service.cancel(progress[0]!.id), 'NotFound');
   });
 
   it('reports an import where every file fails as an error', async () => {

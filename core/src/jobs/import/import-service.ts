@@ -21,6 +21,7 @@ import type { CommandParameters, ContentType, EventContent } from '../../protoco
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
+import { cancelledEnd, jobOutput } from '../job-end.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
 import { Notifier } from '../../notices/notifier.js';
@@ -53,6 +54,8 @@ export type ImportStart =
 @injectable()
 export class ImportService {
   private readonly logger: Logger;
+  /** The running imports by their `ImportProgress` id, which `CancelImport` names. */
+  private readonly running = new Map<number, Job>();
 
   constructor(
     private readonly library: ContentLibrary,
@@ -119,7 +122,17 @@ export class ImportService {
   }
 
   private start(type: ContentType, files: readonly string[]): Promise<ImportSummary> {
-    return this.runner.start({ kind: 'import', operation: IMPORTING }, (job) => this.run(job, type, files)).done;
+    const id = randomInt(1, 2 ** 31 - 1);
+    const { job, done } = this.runner.start({ kind: 'import', operation: IMPORTING }, (started) => this.run(started, id, type, files));
+    this.running.set(id, job);
+    return done.finally(() => this.running.delete(id));
+  }
+
+  /** `CancelImport`: stops the copy under way and removes it; files imported before stay. The job sends its cancelled end. */
+  async cancel(id: number): Promise<void> {
+    const job = this.running.get(id);
+    if (!job) throw new CommandError('NotFound', `There is no import running with the id ${id}: it may have finished already.`);
+    await this.runner.cancel(job);
   }
 
   private async pickFiles(): Promise<string[]> {
@@ -138,9 +151,11 @@ export class ImportService {
     }
   }
 
-  /** Imports the files one after another; a failure of one is reported and the next goes on. A cancel ends it after the current file. */
-  private async run(job: Job, type: ContentType, files: readonly string[]): Promise<ImportSummary> {
-    const id = randomInt(1, 2 ** 31 - 1);
+  /**
+   * Imports the files one after another; a failure of one is reported and the next goes on. A cancel stops
+   * the file being copied (its copy removed) and ends the import; the files imported before it stay.
+   */
+  private async run(job: Job, id: number, type: ContentType, files: readonly string[]): Promise<ImportSummary> {
     const totalFiles = files.length;
     const summary: ImportSummary = { id, imported: [], failed: [] };
     const send = (content: Omit<EventContent<'ImportProgress'>, 'id' | 'totalFiles'>) =>
@@ -155,13 +170,22 @@ export class ImportService {
           send({ fileName, progress, status: 'importing', currentFileIndex, message }),
         );
         summary.imported.push(item);
-        send({ fileName, progress: 100, status: 'importing', currentFileIndex });
+        send({ fileName, progress: 100, status: 'importing', currentFileIndex, output: jobOutput(item) });
       } catch (error) {
+        if (job.cancelled) break;
         const message = `Could not import ${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`;
         this.logger.warn('file not imported', { id, file, error: message });
         summary.failed.push({ file, message });
         send({ fileName, progress: -1, status: 'error', currentFileIndex, message });
       }
+    }
+    if (job.cancelled) {
+      const done = summary.imported.length;
+      this.logger.info('import cancelled', { id, imported: done });
+      const end = cancelledEnd('Import');
+      const message = done === 0 ? end.message : `${end.message}: ${done} of ${totalFiles} files were imported before`;
+      send({ fileName: 'Cancelled', currentFileIndex: Math.min(done + summary.failed.length, totalFiles - 1), ...end, message });
+      return summary;
     }
     const succeeded = summary.imported.length > 0;
     send({
@@ -193,7 +217,9 @@ export class ImportService {
     const parsed = path.parse(file);
     const folder = path.dirname(this.library.contentPath(type, IMPORTED_GAME, parsed.base));
     const { filePath: target } = await produceInto(path.join(folder, `${parsed.name}${parsed.ext || '.mp4'}`), (temp) =>
-      copyWithProgress(file, temp, info.size, job.signal, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')),
+      copyWithProgress(file, temp, info.size, job.signal, (percent) => progress(Math.floor(percent * COPY_SHARE), 'Copying')).then(() =>
+        job.throwIfCancelled(),
+      ),
     );
     progress(Math.round(100 * COPY_SHARE), 'Making the thumbnail and waveform');
     const audio = probed.streams.filter((stream) => stream.type === 'audio');
