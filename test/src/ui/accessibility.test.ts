@@ -10,7 +10,7 @@ import { horizontalOverflow } from '../kit/horizontal-overflow.js';
 import { ServiceUnderTest } from '../kit/service-under-test.js';
 import { recordLibrary, sessionsOf, thumbnailsLoaded, uiAddress } from './library-fixture.js';
 import { tourEveryPage } from './page-tour.js';
-import { SLOW_UI_MS } from './shell-fixture.js';
+import { acknowledgeSlowEncodeWarnings, SLOW_UI_MS } from './shell-fixture.js';
 
 /** The narrow windows a desktop user realistically gets: the sidebar as a strip (800), beside the page (1024). */
 const NARROW_WIDTHS = [800, 1024];
@@ -96,10 +96,8 @@ describe('ui: accessibility', function () {
     expect(await textContrast(ui.page, selector), 'hovered').to.be.at.least(4.5);
 
     // The recording's own badges (the phase, REC in the sidebar). The check's work may make the encode fall
-    // behind on a busy machine: the warning it then shows is acknowledged, it is not what this tests.
-    await ui.page.addLocatorHandler(ui.page.getByTestId('show-modal').filter({ hasText: "Recording can't keep up" }), (modal) =>
-      modal.getByRole('button', { name: 'OK' }).click(),
-    );
+    // behind on a busy machine: the warning it then shows is not what this tests.
+    await acknowledgeSlowEncodeWarnings(ui.page);
     await start.click();
     await ui.page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });
     await expectNoSeriousViolations(ui.page, 'recording page, recording');
