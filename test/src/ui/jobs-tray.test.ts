@@ -113,6 +113,11 @@ describe('ui: jobs tray', function () {
     const clip = page.locator('[data-testid="job-card"][data-kind="clip"][data-phase="done"]');
     await clip.waitFor({ timeout: 60_000 });
     expect(await clip.locator('.job__title').innerText()).to.equal('Ace clutch');
+    // Its success toast names the clip and opens the video the job made, like the card.
+    const toast = page.getByRole('status').filter({ hasText: 'Clip saved' });
+    expect(await toast.innerText()).to.contain('“Ace clutch”');
+    const cardOpens = await clip.getByRole('link', { name: /^Open/ }).getAttribute('href');
+    expect(await toast.getByRole('link', { name: 'Open' }).getAttribute('href')).to.equal(cardOpens);
 
     // Collapsed and expanded from the header, remembered in the browser.
     const toggle = tray.getByRole('button', { name: /^Jobs/ });

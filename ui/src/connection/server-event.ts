@@ -29,3 +29,15 @@ export function parseServerEvent(text: string): ServerEvent | undefined {
 export function dispatchServerEvent(event: ServerEvent): void {
   window.dispatchEvent(new CustomEvent(SERVER_EVENT, { detail: event }));
 }
+
+/** A handler per event name, each typed by its event's content. */
+export type ServerEventHandlers = { [E in EventName]?: (content: EventContentMap[E]) => void };
+
+/** Calls the handler named by each event's method; for stores that listen from module load. */
+export function onServerEvents(handlers: ServerEventHandlers): void {
+  window.addEventListener(SERVER_EVENT, ({ detail }) => {
+    // `detail` pairs method and content; TypeScript cannot follow that pairing through the indexed lookup.
+    const handle = handlers[detail.method] as ((content: ServerEvent['content']) => void) | undefined;
+    handle?.(detail.content);
+  });
+}

@@ -1,1 +1,2 @@
 export { JobsTray } from './JobsTray';
+export type { JobOutput } from './jobs-store';

@@ -5,7 +5,7 @@
 // card, with Open and Show in folder, until dismissed.
 import type { EventContentMap } from '@keyframe/core/protocol';
 import { useSyncExternalStore } from 'react';
-import { SERVER_EVENT, connection } from '../connection';
+import { connection, onServerEvents } from '../connection';
 
 export type JobKind = 'clip' | 'highlight' | 'compression' | 'upload' | 'import';
 export type JobPhase = 'running' | 'done' | 'failed';
@@ -168,19 +168,12 @@ function onImportProgress(event: EventContentMap['ImportProgress']): void {
   });
 }
 
-window.addEventListener(SERVER_EVENT, ({ detail }) => {
-  switch (detail.method) {
-    case 'ClipProgress':
-      return onClipProgress(detail.content);
-    case 'AiProgress':
-      return onAiProgress(detail.content);
-    case 'CompressionProgress':
-      return onCompressionProgress(detail.content);
-    case 'UploadProgress':
-      return onUploadProgress(detail.content);
-    case 'ImportProgress':
-      return onImportProgress(detail.content);
-  }
+onServerEvents({
+  ClipProgress: onClipProgress,
+  AiProgress: onAiProgress,
+  CompressionProgress: onCompressionProgress,
+  UploadProgress: onUploadProgress,
+  ImportProgress: onImportProgress,
 });
 
 function subscribe(listener: () => void): () => void {

@@ -6,12 +6,13 @@ const twoDigits = (value: number) => String(Math.floor(value)).padStart(2, '0');
 
 /** Seconds as `m:ss`, `h:mm:ss` from an hour; `withTenths` adds `.t` (timeline positions). */
 export function formatSeconds(seconds: number, withTenths = false): string {
-  const safe = Math.max(0, seconds);
-  const whole = Math.floor(safe);
+  // Counted in tenths with a hair added: 2.3 as a float is 2.2999…, which floored would read 2.2.
+  const tenths = Math.floor(Math.max(0, seconds) * 10 + 1e-6);
+  const whole = Math.floor(tenths / 10);
   const hours = Math.floor(whole / 3600);
   const minutes = Math.floor(whole / 60) % 60;
   const clock = hours > 0 ? `${hours}:${twoDigits(minutes)}:${twoDigits(whole % 60)}` : `${minutes}:${twoDigits(whole % 60)}`;
-  return withTenths ? `${clock}.${Math.floor((safe - whole) * 10)}` : clock;
+  return withTenths ? `${clock}.${tenths % 10}` : clock;
 }
 
 /** A wire duration in seconds; 0 when it cannot be read. */

@@ -8,7 +8,7 @@ export function libraryHref(section: LibrarySection): string {
 }
 
 /** The video page of an item: its file path, URI-encoded, is the id. */
-export function videoHref(item: ContentItem): string {
+export function videoHref(item: Pick<ContentItem, 'filePath'>): string {
   return routeHref({ page: 'video', id: encodeURIComponent(item.filePath) });
 }
 

@@ -3,11 +3,12 @@
 // every control saves as it changes and shows its new value itself. Failed jobs stay on their card in the jobs tray.
 // It listens from module load, like the stores, so nothing is missed before the toasts mount.
 import type { ContentItem, ContentType, EventContentMap, State } from '@keyframe/core/protocol';
-import { SERVER_EVENT } from '../connection';
+import { onServerEvents } from '../connection';
 import { displayTitle } from '../library/content-format';
 import { videoHref } from '../library/routes';
 import { commandFailureTitle } from './command-failure-titles';
-import { isShown, linkToast, showToast, shownToast, type ToastLink } from './toast-store';
+import type { JobOutput } from '../jobs';
+import { isShown, linkToast, showToast, shownToast, type Toast, type ToastLink } from './toast-store';
 
 let latestState: State | undefined;
 
@@ -28,8 +29,8 @@ function linkWaitingToasts(): void {
 }
 
 /**
- * The items of each type the UI knew before a job that makes one began. The job's events do not name the new
- * item (ReplayBufferSaved is empty), so it is the newest one of its type that was not there before.
+ * The items of each type the UI knew before a replay save began. ReplayBufferSaved does not name the new item
+ * (SPEC's event is empty), so it is the newest one of its type that was not there before.
  */
 const knownItems = new Map<ContentType, Set<string>>();
 
@@ -54,30 +55,26 @@ function openNewItem(type: ContentType): (state: State) => ToastLink | undefined
 
 const quoted = (title: string) => `“${title}”`;
 const baseName = (filePath: string) => filePath.slice(filePath.lastIndexOf('/') + 1);
-const startedJobs = new Set<string>();
 
-/** True the first time a job's progress is seen: the moment to note the items it is not. */
-function firstSight(job: string): boolean {
-  if (startedJobs.has(job)) return false;
-  startedJobs.add(job);
-  return true;
-}
+/** The finished job's own video, named by its event's `output`. */
+const openOutput = (output: JobOutput | undefined): Pick<Toast, 'link'> =>
+  output ? { link: { label: 'Open', href: videoHref(output) } } : {};
 
-function onClipProgress({ id, progress, segments }: EventContentMap['ClipProgress']): void {
-  if (firstSight(`clip:${id}`)) noteItemsBefore('Clip');
+function onClipProgress({ progress, segments, output }: EventContentMap['ClipProgress']): void {
   // A cancel ends with 100 and no segments: nothing was made.
   if (progress < 100 || segments.length === 0) return;
-  const title = segments[0]?.title?.trim();
-  showWithLink(
-    { tone: 'success', title: 'Clip saved', body: title ? `${quoted(title)} is in Clips.` : 'Added to Clips.' },
-    openNewItem('Clip'),
-  );
+  const title = output?.title.trim() || segments[0]?.title?.trim();
+  showToast({
+    tone: 'success',
+    title: 'Clip saved',
+    body: title ? `${quoted(title)} is in Clips.` : 'Added to Clips.',
+    ...openOutput(output),
+  });
 }
 
-function onAiProgress({ id, status, content }: EventContentMap['AiProgress']): void {
-  if (firstSight(`highlight:${id}`)) noteItemsBefore('Highlight');
+function onAiProgress({ status, content, output }: EventContentMap['AiProgress']): void {
   if (status !== 'done') return;
-  showWithLink({ tone: 'success', title: 'Highlight made', body: `From ${quoted(displayTitle(content))}.` }, openNewItem('Highlight'));
+  showToast({ tone: 'success', title: 'Highlight made', body: `From ${quoted(displayTitle(content))}.`, ...openOutput(output) });
 }
 
 function onCompressionProgress({ filePath, status, message }: EventContentMap['CompressionProgress']): void {
@@ -108,31 +105,22 @@ function onBookmarkCreated(): void {
   showToast({ tone: 'success', key: 'bookmark', title: bookmarksInToast === 1 ? 'Bookmark added' : `${bookmarksInToast} bookmarks added` });
 }
 
-window.addEventListener(SERVER_EVENT, ({ detail }) => {
-  switch (detail.method) {
-    case 'State':
-      latestState = detail.content;
-      return linkWaitingToasts();
-    case 'CommandRejected':
-      return void showToast({ tone: 'failure', title: commandFailureTitle(detail.content.method), body: detail.content.message });
-    case 'ReplayBufferSaveStarted':
-      return noteItemsBefore('Buffer');
-    case 'ReplayBufferSaved':
-      return showWithLink(
-        { tone: 'success', title: 'Replay saved', body: 'Added to the Replay Buffer: open it to trim a clip.' },
-        openNewItem('Buffer'),
-      );
-    case 'ClipProgress':
-      return onClipProgress(detail.content);
-    case 'AiProgress':
-      return onAiProgress(detail.content);
-    case 'CompressionProgress':
-      return onCompressionProgress(detail.content);
-    case 'ImportProgress':
-      return onImportProgress(detail.content);
-    case 'UploadProgress':
-      return onUploadProgress(detail.content);
-    case 'BookmarkCreated':
-      return onBookmarkCreated();
-  }
+onServerEvents({
+  State: (state) => {
+    latestState = state;
+    linkWaitingToasts();
+  },
+  CommandRejected: ({ method, message }) => void showToast({ tone: 'failure', title: commandFailureTitle(method), body: message }),
+  ReplayBufferSaveStarted: () => noteItemsBefore('Buffer'),
+  ReplayBufferSaved: () =>
+    showWithLink(
+      { tone: 'success', title: 'Replay saved', body: 'Added to the Replay Buffer: open it to trim a clip.' },
+      openNewItem('Buffer'),
+    ),
+  ClipProgress: onClipProgress,
+  AiProgress: onAiProgress,
+  CompressionProgress: onCompressionProgress,
+  ImportProgress: onImportProgress,
+  UploadProgress: onUploadProgress,
+  BookmarkCreated: onBookmarkCreated,
 });

@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { clockText } from './timeline-scale';
+import { formatSeconds } from '../library/content-format';
 
 interface TimeHandleProps {
   label: string;
@@ -67,7 +67,7 @@ export function TimeHandle({ label, seconds, min, max, step, bigStep, timeAt, on
       aria-valuemin={Math.round(min * 100) / 100}
       aria-valuemax={Math.round(max * 100) / 100}
       aria-valuenow={Math.round(seconds * 100) / 100}
-      aria-valuetext={clockText(seconds, true)}
+      aria-valuetext={formatSeconds(seconds, true)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={() => setDragging(false)}

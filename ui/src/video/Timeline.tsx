@@ -2,7 +2,7 @@ import type { Bookmark } from '@keyframe/core/protocol';
 import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { bookmarkTone, durationSeconds, formatSeconds } from '../library/content-format';
 import { FrameImage } from './FrameImage';
-import { clockText, scaleTicks } from './timeline-scale';
+import { scaleTicks } from './timeline-scale';
 import { TimeHandle } from './TimeHandle';
 import { useFramePreview } from './use-frame-preview';
 import { useTimelineZoom, ZOOM_BUTTON_FACTOR } from './use-timeline-zoom';
@@ -106,7 +106,7 @@ export function Timeline({ duration, currentTime, fps, bookmarks, peaks, selecti
     <div className="timeline" ref={timelineRef} data-testid="timeline">
       <div className="timeline__toolbar">
         <span className="timeline__readout" data-testid="playhead-time">
-          {clockText(currentTime, true)} / {formatSeconds(duration)}
+          {formatSeconds(currentTime, true)} / {formatSeconds(duration)}
         </span>
         <div className="timeline__group" role="group" aria-label="Zoom">
           <button
@@ -245,7 +245,7 @@ export function Timeline({ duration, currentTime, fps, bookmarks, peaks, selecti
             className="timeline__preview-frame"
             testId="timeline-preview-frame"
           />
-          <span className="timeline__preview-time">{clockText(hover.seconds, true)}</span>
+          <span className="timeline__preview-time">{formatSeconds(hover.seconds, true)}</span>
         </div>
       )}
     </div>

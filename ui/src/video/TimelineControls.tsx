@@ -2,7 +2,7 @@ import { BOOKMARK_TYPES, type BookmarkType } from '@keyframe/core/protocol';
 import { useId } from 'react';
 import { withIn, withOut } from './range-edits';
 import type { TimeRange } from './Timeline';
-import { clockText } from './timeline-scale';
+import { formatSeconds } from '../library/content-format';
 
 interface TimelineControlsProps {
   currentTime: number;
@@ -52,7 +52,7 @@ export function TimelineControls({
           ))}
         </select>
         <button type="button" className="button" disabled={!connected} onClick={onAddBookmark} data-testid="add-bookmark">
-          Add bookmark at {clockText(currentTime, true)}
+          Add bookmark at {formatSeconds(currentTime, true)}
         </button>
       </div>
       <div className="video-page__group">
@@ -63,7 +63,7 @@ export function TimelineControls({
           Set end
         </button>
         <span className="video-page__selection" data-testid="selection-label">
-          {selection ? `${clockText(selection.start, true)} – ${clockText(selection.end, true)}` : 'No range selected'}
+          {selection ? `${formatSeconds(selection.start, true)} – ${formatSeconds(selection.end, true)}` : 'No range selected'}
         </span>
         <button
           type="button"

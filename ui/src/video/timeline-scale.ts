@@ -2,12 +2,6 @@
 // the smallest that leaves room for every label at the current zoom.
 import { formatSeconds } from '../library/content-format';
 
-/**
- * `formatSeconds` with a hair added first: its tenths are floored, and 2.3 s as a float minus its
- * whole seconds is 0.2999…, which would read 2.2.
- */
-export const clockText = (seconds: number, withTenths = false) => formatSeconds(seconds + 1e-6, withTenths);
-
 /** Seconds between labelled ticks, smallest first. */
 const STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
 /** Room a label such as `12:30` or `1:02:30` needs, with a gap, in pixels. */
@@ -35,7 +29,7 @@ export function scaleTicks(duration: number, widthPx: number, from: number, to: 
   for (let index = first; index * step <= Math.min(to, duration) + 1e-9; index++) {
     // Counted in steps and rounded, so 0.1 steps do not drift into 0.30000000000000004.
     const seconds = Math.round(index * step * 1000) / 1000;
-    ticks.push({ seconds, label: clockText(seconds, step < 1) });
+    ticks.push({ seconds, label: formatSeconds(seconds, step < 1) });
   }
   return ticks;
 }
