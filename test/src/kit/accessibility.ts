@@ -6,19 +6,24 @@ import type { Page } from 'playwright-core';
 const WCAG_2_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const FAILING_IMPACTS: ReadonlySet<string> = new Set(['serious', 'critical']);
 /**
- * WCAG 2.2's minimum target size (24 px) is left out: the timeline's range handles and playhead are narrower
- * grips, and WCAG excepts them because each has a full-size equivalent (Set start / Set end, the I and O
- * keys, a click on the track), which the rule cannot see.
+ * WCAG 2.2's minimum target size (24 px) is checked everywhere but on the timeline's range handles and playhead:
+ * narrower grips that overlap at the ends of the range, which WCAG excepts because each has a full-size
+ * equivalent (Set start / Set end, the I and O keys, a click on the track), which the rule cannot see.
  */
-const RULES_LEFT_OUT = ['target-size'];
+const TARGET_SIZE_EXCEPTED = ['.timeline__handle', '.timeline__playhead'];
 
 /**
  * Runs axe on the page and throws when it finds a serious or critical violation. `context` names the page
  * or state checked ("library, sessions"), for the failure message.
  */
 export async function expectNoSeriousViolations(page: Page, context: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_2_AA_TAGS).disableRules(RULES_LEFT_OUT).analyze();
-  const serious = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
+  const everyRule = await new AxeBuilder({ page }).withTags(WCAG_2_AA_TAGS).disableRules(['target-size']).analyze();
+  const targetSize = TARGET_SIZE_EXCEPTED.reduce(
+    (builder, grip) => builder.exclude(grip),
+    new AxeBuilder({ page }).withRules(['target-size']),
+  );
+  const violations = [...everyRule.violations, ...(await targetSize.analyze()).violations];
+  const serious = violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
   if (serious.length === 0) return;
   const lines = serious.flatMap((violation) => [
     `${violation.id} (${violation.impact}): ${violation.help}`,
