@@ -70,6 +70,7 @@ export const Events = {
       progress,
       status: StringEnum(['uploading', 'processing', 'done', 'error'] as const),
       message: Type.Optional(Type.String()),
+      output: jobOutput,
     }),
     'Upload progress',
   ),

@@ -18,6 +18,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 import { PendingUploads, pendingUploadsFile, uploadUrlsFile, type PendingUpload } from './pending-uploads.js';
 import { lastPathSegment, processingStatusUrl, waitUntilProcessed } from './processing-status.js';
 import { TransferAborted, TusTransfer, terminateUpload } from './tus-transfer.js';
+import { outputReference, type OutputReference } from '../library/output-reference.js';
 
 type UploadRequest = CommandParameters<'UploadContent'>;
 
@@ -175,13 +176,14 @@ export class UploadService {
       upload.processing.signal,
     );
     if (upload.stoppedBy) return;
-    if (this.library.get(record.contentId)) {
+    const item = this.library.get(record.contentId);
+    if (item) {
       await this.library.update(record.contentId, { uploadId: lastPathSegment(publicUrl), uploadUrl: publicUrl });
     } else {
       this.logger.warn('uploaded video no longer in the library; its public URL is not stored', { fileName: record.fileName });
     }
     await this.finish(upload);
-    this.report(upload, 100, 'done', 'Upload completed successfully');
+    this.report(upload, 100, 'done', 'Upload completed successfully', item && outputReference(item));
     this.logger.info('upload done', { fileName: record.fileName, publicUrl });
     if (this.settings.current.clipShowInBrowserAfterUpload) {
       await this.browser
@@ -247,9 +249,22 @@ export class UploadService {
     for (const { lastReport } of this.active.values()) if (lastReport) this.events.send('UploadProgress', lastReport);
   }
 
-  private report(upload: ActiveUpload, progress: number, status: EventContent<'UploadProgress'>['status'], message: string): void {
+  private report(
+    upload: ActiveUpload,
+    progress: number,
+    status: EventContent<'UploadProgress'>['status'],
+    message: string,
+    output?: OutputReference,
+  ): void {
     if (status === 'uploading' || status === 'processing') upload.progress = progress;
-    upload.lastReport = { fileName: upload.record.fileName, title: upload.record.title, progress, status, message };
+    upload.lastReport = {
+      fileName: upload.record.fileName,
+      title: upload.record.title,
+      progress,
+      status,
+      message,
+      ...(output && { output }),
+    };
     this.events.send('UploadProgress', upload.lastReport);
   }
 }

@@ -74,6 +74,7 @@ describe('uploads', function () {
       progress: 100,
       status: 'done',
       message: 'Upload completed successfully',
+      output: { filePath: item.filePath, fileName: item.fileName, type: item.type, title: item.title },
     });
 
     const progress = frontend.all('UploadProgress');

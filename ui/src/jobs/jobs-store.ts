@@ -133,7 +133,7 @@ function onCompressionProgress({
   });
 }
 
-function onUploadProgress({ fileName, title, progress, status, message }: EventContentMap['UploadProgress']): void {
+function onUploadProgress({ fileName, title, progress, status, message, output }: EventContentMap['UploadProgress']): void {
   const failed = status === 'error' || progress < 0;
   const finished = failed || status === 'done';
   put({
@@ -144,7 +144,7 @@ function onUploadProgress({ fileName, title, progress, status, message }: EventC
     phase: failed ? 'failed' : status === 'done' ? 'done' : 'running',
     message,
     cancel: finished ? undefined : () => connection.send('CancelUpload', { fileName }),
-    output: undefined,
+    output,
   });
 }
 

@@ -32,7 +32,7 @@ import { ContentLocator } from '../../library/content-locator.js';
 import { fileStamp } from '../../recording/recorder-service.js';
 import { SettingsStore } from '../../settings/settings-store.js';
 import { ContentIngest } from '../../library/content-ingest.js';
-import { jobOutput, type JobOutputReference } from '../job-end.js';
+import { outputReference, type OutputReference } from '../../library/output-reference.js';
 import { JobCancelled, JobRunner, risingProgress, type Job, type JobFfmpeg } from '../job-runner.js';
 import { PhasedProgress, type ProgressPhase } from '../phased-progress.js';
 
@@ -166,7 +166,7 @@ export class ClipService {
 
   private enqueue(segments: ResolvedSegment[]): void {
     const id = segments[0]!.segment.id;
-    const send = (progress: number, output?: JobOutputReference) =>
+    const send = (progress: number, output?: OutputReference) =>
       this.events.send('ClipProgress', { id, progress, segments: segments.map(({ segment }) => segment), ...(output ? { output } : {}) });
     const { job, done } = this.runner.start({ kind: 'clip', operation: MAKING_THE_CLIP, key: String(id), queue: 'clip' }, () =>
       this.run(clip),
@@ -180,7 +180,7 @@ export class ClipService {
       id,
       segments,
       progress,
-      complete: (item) => send(100, jobOutput(item)),
+      complete: (item) => send(100, outputReference(item)),
       done: done.catch((error: unknown) => this.logger.error('clip job failed unexpectedly', { id, error })),
     };
     this.clips.set(id, clip);

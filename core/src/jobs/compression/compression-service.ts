@@ -21,7 +21,8 @@ import { Logger } from '../../support/logger.js';
 import { pathKey } from '../../support/paths.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
-import { cancelledEnd, jobOutput } from '../job-end.js';
+import { cancelledEnd } from '../job-end.js';
+import { outputReference } from '../../library/output-reference.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { ContentItemQueue } from '../../library/content-item-queue.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
@@ -230,7 +231,7 @@ export class CompressionService {
         removeOriginal,
         tookMs: Date.now() - began,
       });
-      report({ progress: 100, status: 'done', output: jobOutput(result) });
+      report({ progress: 100, status: 'done', output: outputReference(result) });
       return { status: 'done', item: result, sizeBytes, originalBytes };
     } catch (error) {
       if (job.cancelled) {

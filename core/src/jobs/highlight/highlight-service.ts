@@ -31,7 +31,8 @@ import type { EventContent, Settings } from '../../protocol/index.js';
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
-import { cancelledEnd, jobOutput } from '../job-end.js';
+import { cancelledEnd } from '../job-end.js';
+import { outputReference } from '../../library/output-reference.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { byTime, toContentItem } from '../../library/content-item.js';
 import { ContentLibrary, type ContentBookmark, type ContentRecord } from '../../library/content-library.js';
@@ -230,7 +231,7 @@ export class HighlightService {
         from: source,
         tookMs: Date.now() - began,
       });
-      report({ progress: 100, status: 'done', message: 'Done', output: jobOutput(highlight) });
+      report({ progress: 100, status: 'done', message: 'Done', output: outputReference(highlight) });
       return { status: 'done', item: highlight, windows, source };
     } catch (error) {
       if (job.cancelled) {

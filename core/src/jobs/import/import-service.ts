@@ -21,7 +21,8 @@ import type { CommandParameters, ContentType, EventContent } from '../../protoco
 import { Logger } from '../../support/logger.js';
 import { EVENT_SINK, type EventSink } from '../../protocol/event-sink.js';
 import { ContentIngest } from '../../library/content-ingest.js';
-import { cancelledEnd, jobOutput } from '../job-end.js';
+import { cancelledEnd } from '../job-end.js';
+import { outputReference } from '../../library/output-reference.js';
 import { JobRunner, risingProgress, type Job } from '../job-runner.js';
 import { ContentLibrary, type ContentRecord } from '../../library/content-library.js';
 import { Notifier } from '../../notices/notifier.js';
@@ -170,7 +171,7 @@ export class ImportService {
           send({ fileName, progress, status: 'importing', currentFileIndex, message }),
         );
         summary.imported.push(item);
-        send({ fileName, progress: 100, status: 'importing', currentFileIndex, output: jobOutput(item) });
+        send({ fileName, progress: 100, status: 'importing', currentFileIndex, output: outputReference(item) });
       } catch (error) {
         if (job.cancelled) break;
         const message = `Could not import ${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`;
