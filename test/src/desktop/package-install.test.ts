@@ -1,0 +1,148 @@
+// The Linux package as a user gets it: `npm run package`'s install root, installed by its install.sh into a home
+// folder of the test's own, started from its menu entry's Exec line, stopped, and removed by uninstall.sh, which
+// leaves the user's own files (and settings and videos) where they are.
+import 'reflect-metadata';
+import { expect } from 'chai';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createTempFolder, ProtocolClient, type TempFolder } from '@keyframe/integration-testkit';
+
+const run = promisify(execFile);
+const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
+const VERSION = (JSON.parse(await readFile(path.join(REPOSITORY, 'core', 'package.json'), 'utf8')) as { version: string }).version;
+const ICON_SIZES = [48, 128, 256];
+
+/** A Desktop Entry file's keys of its [Desktop Entry] group. */
+function desktopEntryKeys(text: string): Map<string, string> {
+  const lines = text.split('\n');
+  expect(lines[0]).to.equal('[Desktop Entry]');
+  return new Map(
+    lines
+      .slice(1)
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+/** The Exec key as a launcher reads it (Desktop Entry specification): value escapes, then quoted arguments; no field code here. */
+function execArguments(exec: string): string[] {
+  const value = exec.replace(/\\(.)/g, (_escape, character: string) => ({ s: ' ', n: '\n', t: '\t', r: '\r' })[character] ?? character);
+  expect(value, 'a field code').to.not.match(/%[a-zA-Z]/);
+  const argv: string[] = [];
+  for (const [, quoted, plain] of value.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g))
+    argv.push(quoted !== undefined ? quoted.replace(/\\(["`$\\])/g, '$1') : plain!.replace(/%%/g, '%'));
+  return argv;
+}
+
+const pngSize = (png: Buffer) => {
+  expect(png.subarray(1, 4).toString()).to.equal('PNG');
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+};
+
+describe('desktop: the Linux package, installed, launched from its menu entry, uninstalled', function () {
+  this.timeout(60_000);
+  let work: TempFolder;
+  let home: string;
+  let tree: string;
+  let service: ChildProcess | undefined;
+  const env = () => {
+    const variables: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+    for (const name of Object.keys(variables)) if (name.startsWith('XDG_') || name.startsWith('KEYFRAME_')) delete variables[name];
+    return variables;
+  };
+  const local = (...parts: string[]) => path.join(home, '.local', 'share', ...parts);
+  const root = () => local('keyframe', 'app');
+  const menuEntry = () => local('applications', 'keyframe.desktop');
+  const icon = (size: number) => local('icons', 'hicolor', `${size}x${size}`, 'apps', 'keyframe.png');
+
+  before(async function () {
+    if (process.platform !== 'linux') this.skip();
+    work = await createTempFolder();
+    home = path.join(work.path, 'home');
+    await run(process.execPath, [
+      path.join(REPOSITORY, 'scripts', 'package-linux.mjs'),
+      '--no-tarball',
+      '--out',
+      path.join(work.path, 'packages'),
+    ]);
+    tree = path.join(work.path, 'packages', `keyframe-${VERSION}-linux-${process.arch}`);
+  });
+  after(async () => {
+    if (service && service.exitCode === null && service.signalCode === null) service.kill('SIGKILL');
+    await work?.remove();
+  });
+
+  it('install.sh copies the install root and writes a menu entry and icons beside the user’s own files', async () => {
+    await mkdir(local('applications'), { recursive: true });
+    await writeFile(local('applications', 'mine.desktop'), '[Desktop Entry]\nName=Mine\n');
+    const { stdout } = await run(path.join(tree, 'install.sh'), [], { env: env() });
+    expect(stdout).to.include(`Keyframe ${VERSION} is installed in ${root()}`);
+
+    const keys = desktopEntryKeys(await readFile(menuEntry(), 'utf8'));
+    expect(Object.fromEntries(keys)).to.deep.include({
+      Type: 'Application',
+      Name: 'Keyframe',
+      Icon: 'keyframe',
+      Terminal: 'false',
+      StartupWMClass: 'Keyframe',
+      Categories: 'AudioVideo;Recorder;Game;',
+    });
+    expect(execArguments(keys.get('Exec')!)).to.deep.equal([path.join(root(), 'keyframe')]);
+    for (const size of ICON_SIZES) expect(pngSize(await readFile(icon(size)))).to.deep.equal([size, size]);
+    expect(await readFile(local('applications', 'mine.desktop'), 'utf8')).to.include('Name=Mine');
+  });
+
+  it('its Exec line starts the installed service (headless), which answers with its version and stops on SIGTERM', async () => {
+    const exec = execArguments(desktopEntryKeys(await readFile(menuEntry(), 'utf8')).get('Exec')!);
+    const data = path.join(work.path, 'data');
+    const args = ['--headless', '--', '--data-dir', data, '--port', '0', '--legacy-port', 'off', '--reference-media-port', 'off'];
+    const child = spawn(exec[0]!, [...exec.slice(1), ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    service = child;
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    let url: string | undefined;
+    while (!(url = /UI:\s+(http:\/\/\S+)/.exec(output)?.[1])) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the installed Keyframe did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(output).to.include(`starting version ${VERSION}`).and.include(`Data:      ${data}`);
+
+    const page = await fetch(url);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.match(/<div id="root">/);
+    const client = await ProtocolClient.connect(url);
+    client.send('NewConnection');
+    expect((await client.next('AppVersion')).version).to.equal(VERSION);
+    await client.close();
+
+    child.kill('SIGTERM');
+    expect(await exited).to.equal(0);
+    expect(output).to.include('SIGTERM: stopping Keyframe');
+  });
+
+  it('uninstall.sh removes what install.sh and the app wrote, and nothing of the user’s', async () => {
+    const autostart = path.join(home, '.config', 'autostart', 'keyframe.desktop');
+    await mkdir(path.dirname(autostart), { recursive: true });
+    await writeFile(autostart, '[Desktop Entry]\nExec=keyframe\nX-Keyframe-Autostart=true\n');
+    await writeFile(local('icons', 'hicolor', '48x48', 'apps', 'mine.png'), 'not an icon of Keyframe');
+    await mkdir(path.join(home, '.config', 'keyframe'), { recursive: true });
+    await writeFile(path.join(home, '.config', 'keyframe', 'settings.json'), '{}');
+
+    const { stdout } = await run(path.join(root(), 'uninstall.sh'), [], { env: env() });
+    expect(stdout).to.include(`Your settings were kept in ${path.join(home, '.config', 'keyframe')}`);
+    for (const gone of [root(), menuEntry(), autostart, ...ICON_SIZES.map(icon)]) expect(existsSync(gone), gone).to.equal(false);
+    for (const kept of [
+      local('applications', 'mine.desktop'),
+      local('icons', 'hicolor', '48x48', 'apps', 'mine.png'),
+      path.join(home, '.config', 'keyframe', 'settings.json'),
+    ])
+      expect(existsSync(kept), kept).to.equal(true);
+  });
+});
