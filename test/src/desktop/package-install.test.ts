@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +38,15 @@ function execArguments(exec: string): string[] {
   return argv;
 }
 
+async function waitFor<T>(check: () => T | undefined, failure: () => string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let found = check(); ; found = check()) {
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(failure());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const pngSize = (png: Buffer) => {
   expect(png.subarray(1, 4).toString()).to.equal('PNG');
   return [png.readUInt32BE(16), png.readUInt32BE(20)];
@@ -51,7 +60,8 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
   let service: ChildProcess | undefined;
   const env = () => {
     const variables: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-    for (const name of Object.keys(variables)) if (name.startsWith('XDG_') || name.startsWith('KEYFRAME_')) delete variables[name];
+    for (const name of Object.keys(variables))
+      if (/^(XDG_|KEYFRAME_|DBUS_SESSION_BUS_ADDRESS$|DISPLAY$|WAYLAND_DISPLAY$)/.test(name)) delete variables[name];
     return variables;
   };
   const local = (...parts: string[]) => path.join(home, '.local', 'share', ...parts);
@@ -72,7 +82,12 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
     tree = path.join(work.path, 'packages', `keyframe-${VERSION}-linux-${process.arch}`);
   });
   after(async () => {
-    if (service && service.exitCode === null && service.signalCode === null) service.kill('SIGKILL');
+    // The launcher passes SIGTERM on to the service it runs (SIGKILL would leave that one running).
+    if (service && service.exitCode === null && service.signalCode === null) {
+      const exited = new Promise((resolve) => service!.once('exit', resolve));
+      service.kill('SIGTERM');
+      await exited;
+    }
     await work?.remove();
   });
 
@@ -96,23 +111,40 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
     expect(await readFile(local('applications', 'mine.desktop'), 'utf8')).to.include('Name=Mine');
   });
 
-  it('its Exec line starts the installed service (headless), which answers with its version and stops on SIGTERM', async () => {
+  /** The menu entry's Exec line, run as a desktop runs it, with `extra` after it; resolves once the UI's address is printed. */
+  async function launchFromMenu(
+    extra: string[],
+    variables: NodeJS.ProcessEnv = {},
+  ): Promise<{ url: string; output: () => string; exited: Promise<number | null> }> {
     const exec = execArguments(desktopEntryKeys(await readFile(menuEntry(), 'utf8')).get('Exec')!);
-    const data = path.join(work.path, 'data');
-    const args = ['--headless', '--', '--data-dir', data, '--port', '0', '--legacy-port', 'off', '--reference-media-port', 'off'];
-    const child = spawn(exec[0]!, [...exec.slice(1), ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(exec[0]!, [...exec.slice(1), ...extra], { env: { ...env(), ...variables }, stdio: ['ignore', 'pipe', 'pipe'] });
     service = child;
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const deadline = Date.now() + 30_000;
-    let url: string | undefined;
-    while (!(url = /UI:\s+(http:\/\/\S+)/.exec(output)?.[1])) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the installed Keyframe did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(output).to.include(`starting version ${VERSION}`).and.include(`Data:      ${data}`);
+    const url = await waitFor(
+      () => /UI:\s+(http:\/\/\S+)/.exec(output)?.[1],
+      () => `the installed Keyframe did not start:\n${output}`,
+    );
+    return { url, output: () => output, exited };
+  }
+  const serviceOptions = () => [
+    '--data-dir',
+    path.join(work.path, 'data'),
+    '--port',
+    '0',
+    '--legacy-port',
+    'off',
+    '--reference-media-port',
+    'off',
+  ];
+
+  it('its Exec line starts the installed service (headless), which answers with its version and stops on SIGTERM', async () => {
+    const { url, output, exited } = await launchFromMenu(['--headless', '--', ...serviceOptions()]);
+    expect(output())
+      .to.include(`starting version ${VERSION}`)
+      .and.include(`Data:      ${path.join(work.path, 'data')}`);
 
     const page = await fetch(url);
     expect(page.status).to.equal(200);
@@ -122,9 +154,30 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
     expect((await client.next('AppVersion')).version).to.equal(VERSION);
     await client.close();
 
-    child.kill('SIGTERM');
+    service!.kill('SIGTERM');
     expect(await exited).to.equal(0);
-    expect(output).to.include('SIGTERM: stopping Keyframe');
+    expect(output()).to.include('SIGTERM: stopping Keyframe');
+  });
+
+  it('its Exec line alone is the app: the service starts and the browser is asked for an app window on its UI', async () => {
+    // A stand-in browser that notes how it was started; no session bus, so no tray on the machine's desktop.
+    const browserLog = path.join(work.path, 'browser-arguments.txt');
+    const browser = path.join(work.path, 'stand-in-browser');
+    await writeFile(browser, `#!/bin/sh\necho "$@" > '${browserLog}'\n`, { mode: 0o755 });
+    const { url, exited } = await launchFromMenu(['--', ...serviceOptions()], { KEYFRAME_BROWSER: browser });
+    const browserArguments = await waitFor(
+      () => (existsSync(browserLog) ? readFileSync(browserLog, 'utf8') : undefined),
+      () => 'the browser was not started',
+    );
+    // An app window (the page comes through the DevTools pipe: app-window.test.ts follows it in a real Chromium).
+    expect(browserArguments)
+      .to.match(/--app=\S/)
+      .and.include('--class=Keyframe')
+      .and.include('--remote-debugging-pipe');
+    expect(browserArguments).to.include(`--user-data-dir=${path.join(work.path, 'data')}`);
+    expect((await fetch(url)).status).to.equal(200);
+    service!.kill('SIGTERM');
+    expect(await exited).to.equal(0);
   });
 
   it('uninstall.sh removes what install.sh and the app wrote, and nothing of the user’s', async () => {
