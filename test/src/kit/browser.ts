@@ -31,6 +31,8 @@ export interface UiOptions {
    * own "WebSocket connection ... failed" while the service is restarting.
    */
   expectedConsoleErrors?: RegExp[];
+  /** The browser's user agent, e.g. another system's (the UI words some advice for the system it runs on). */
+  userAgent?: string;
 }
 
 export interface UiSession {
@@ -68,7 +70,12 @@ if (typeof after === 'function') {
 
 /** Opens the service's UI (its `url`, e.g. `http://127.0.0.1:<port>/`) in a fresh headless Chromium profile and waits for the page to load. */
 export async function openUi(service: { url: string }, options: UiOptions = {}): Promise<UiSession> {
-  const context = await (await sharedBrowser()).newContext({ viewport: options.viewport ?? { width: 1280, height: 720 } });
+  const context = await (
+    await sharedBrowser()
+  ).newContext({
+    viewport: options.viewport ?? { width: 1280, height: 720 },
+    userAgent: options.userAgent,
+  });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   const record = (text: string) => {

@@ -5,9 +5,10 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import { Commands } from '@keyframe/core/protocol';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
+import { acknowledgeSlowEncodeWarnings, quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
 
 describe('ui: feedback', function () {
   this.timeout(90_000);
@@ -19,10 +20,7 @@ describe('ui: feedback', function () {
     const ui = await openUi(under.process);
     try {
       const { page } = ui;
-      // On a loaded machine the service may warn that the encode cannot keep up: acknowledged, it is not what this tests.
-      await page.addLocatorHandler(page.getByTestId('show-modal').filter({ hasText: "Recording can't keep up" }), (modal) =>
-        modal.getByRole('button', { name: 'OK' }).click(),
-      );
+      await acknowledgeSlowEncodeWarnings(page);
       await page.getByTestId('nav-recording').click();
       await page.getByTestId('start-recording').click();
       await page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });
@@ -69,6 +67,7 @@ describe('ui: feedback', function () {
       expect(text).to.contain(filePath.slice(filePath.lastIndexOf('/') + 1));
       for (const method of Object.keys(Commands)) expect(text, 'no method name in the toast').not.to.contain(method);
       await ui.screenshot('feedback-refusal');
+      await expectNoSeriousViolations(page, 'a toast of a refused command');
       await refused.getByRole('button', { name: /^Dismiss/ }).click();
       await refused.waitFor({ state: 'detached' });
       expect(ui.consoleErrors).to.deep.equal([]);

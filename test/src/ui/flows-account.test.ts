@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Settings } from '@keyframe/core/protocol';
 import { createTempFolder } from '@keyframe/integration-testkit';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, type UiSession } from '../kit/browser.js';
 import { startPulseServer } from '../kit/pulse-server.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
@@ -87,6 +88,7 @@ describe('ui: account and audio flows', function () {
       );
       expect(await job.getAttribute('data-phase')).to.equal('running');
       await ui.screenshot('flows-upload-running');
+      await expectNoSeriousViolations(ui.page, 'an upload under way');
 
       await job.getByRole('button', { name: 'Cancel' }).click();
       await page.locator('[data-testid="job-card"][data-kind="upload"][data-phase="failed"]').waitFor({ timeout: SLOW_UI_MS });
@@ -153,6 +155,7 @@ describe('ui: account and audio flows', function () {
       expect(chosen?.outputDevices).to.deep.equal([{ id: voiceId, name: 'Voice', volume: 1 }]);
       await page.getByRole('heading', { name: 'Audio' }).scrollIntoViewIfNeeded();
       await ui.screenshot('flows-audio-devices');
+      await expectNoSeriousViolations(ui.page, 'settings, audio devices');
 
       // Still so after a reload; switching the microphone off removes it (and its volume).
       await page.reload();

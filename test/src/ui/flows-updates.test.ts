@@ -8,6 +8,7 @@ import { cp, mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createTempFolder, ServiceProcess } from '@keyframe/integration-testkit';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, type UiSession } from '../kit/browser.js';
 import { freePort } from '../kit/free-port.js';
 import { HeldFile } from '../kit/held-file.js';
@@ -97,6 +98,7 @@ describe('ui: update flows', function () {
     expect(await notesText.locator('img, script').count()).to.equal(0);
     expect(await page.evaluate('window.injected')).to.equal(undefined);
     await ui.screenshot('flows-release-notes-dialog');
+    await expectNoSeriousViolations(ui.page, 'the release notes dialog');
 
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -142,6 +144,7 @@ describe('ui: update flows', function () {
       await install.waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByTestId('update-progress').getByText('Version 9.9.9: Ready to install').count()).to.equal(1);
       await ui.screenshot('flows-update-ready');
+      await expectNoSeriousViolations(ui.page, 'settings, an update ready');
       // The restarted copy is this same service: it must not find 9.9.9 newer than itself again.
       channel.releases = [];
       await install.click();
@@ -197,6 +200,7 @@ describe('ui: update flows', function () {
       await overlay.getByText('Updating the details of your videos to the new format…').waitFor();
       expect(await overlay.textContent(), 'no internal name').to.not.match(/0002|sidecars|_/);
       await ui.screenshot('flows-migration-overlay');
+      await expectNoSeriousViolations(ui.page, 'the migration overlay');
 
       await held.release();
       await overlay.waitFor({ state: 'detached', timeout: SLOW_UI_MS });

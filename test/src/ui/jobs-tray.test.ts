@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { formatDuration } from '@keyframe/core/protocol';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { folderListing } from '../kit/folder-checksum.js';
 import { importGeneratedVideo } from '../kit/imported-video.js';
@@ -131,6 +132,7 @@ describe('ui: jobs tray', function () {
     // At 1280x720 the tray is docked under the page: no bookmark row and no settings control lies under it.
     expect(await expectUncovered(page.getByTestId('bookmark-row'), tray, 'bookmark row')).to.equal(5);
     await ui.screenshot('jobs-tray');
+    await expectNoSeriousViolations(ui.page, 'the video page with the jobs tray');
     await page.evaluate(`window.location.hash = '#/settings/recording'`);
     await page.locator('main select, main input').first().waitFor();
     expect(await expectUncovered(page.locator('main input, main select, main button'), tray, 'settings control')).to.be.greaterThan(5);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseDuration, type ContentItem } from '@keyframe/core/protocol';
 import type { ProtocolClient } from '@keyframe/integration-testkit';
 import type { Page } from 'playwright-core';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { importGeneratedVideo } from '../kit/imported-video.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
@@ -106,6 +107,7 @@ describe('ui: organising the library', function () {
     ]);
     await expectTitles(page, ['arena three', 'arena two', 'rally four', 'other one']);
     await ui.screenshot('library-grouped');
+    await expectNoSeriousViolations(ui.page, 'the library grouped by game');
 
     // A favourite, marked with its star, then only favourites.
     const rally = page.locator('[data-testid="content-card"][data-title="rally four"]');

@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, type UiSession } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { recordLibrary, sentCommands, sessionsOf, thumbnailsLoaded, uiAddress } from './library-fixture.js';
@@ -53,6 +54,7 @@ describe('ui: library', function () {
     expect(await badges.nth(1).getAttribute('class')).to.contain('bookmark-badge--negative');
     expect(await cards.first().innerText()).to.contain('Manual Recording');
     await ui.screenshot('library-sessions');
+    await expectNoSeriousViolations(page, 'library, sessions');
 
     // Search and game filter.
     await page.getByTestId('library-search').fill('no such video');

@@ -2,9 +2,10 @@
 // stop, and find the session in the library.
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
-import { quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
+import { acknowledgeSlowEncodeWarnings, quickRecording, SLOW_UI_MS, startConfigured } from './shell-fixture.js';
 
 describe('ui: recording page', function () {
   this.timeout(90_000);
@@ -15,10 +16,13 @@ describe('ui: recording page', function () {
     const ui = await openUi(under.process);
     try {
       const { page } = ui;
+      await acknowledgeSlowEncodeWarnings(page);
       await page.getByTestId('nav-recording').click();
       const status = page.getByTestId('recording-status');
       await page.locator('[data-testid="recording-status"][data-phase="idle"]').waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByTestId('toggle-preview').isDisabled()).to.equal(true);
+      // Checked before recording: the check's work in the page could make the encode fall behind on a busy machine.
+      await expectNoSeriousViolations(page, 'recording page');
 
       await page.getByTestId('start-recording').click();
       await page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });
@@ -48,6 +52,7 @@ describe('ui: recording page', function () {
     const ui = await openUi(under.process, { viewport: { width: 1600, height: 900 } });
     try {
       const { page } = ui;
+      await acknowledgeSlowEncodeWarnings(page);
       await page.getByTestId('nav-recording').click();
       await page.getByTestId('start-recording').click();
       await page.locator('[data-testid="recording-status"][data-phase="recording"]').waitFor({ timeout: SLOW_UI_MS });

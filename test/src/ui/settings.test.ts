@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi } from '../kit/browser.js';
 import { writeLibrarySession } from '../kit/library-session.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
@@ -45,6 +46,7 @@ describe('ui: settings page', function () {
       await inUse.waitFor({ timeout: SLOW_UI_MS });
       expect(await inUse.textContent()).to.match(/: (no working hardware encoder was found|.+failed its start-up test encode.*)$/);
       await ui.screenshot('settings-recording');
+      await expectNoSeriousViolations(page, 'settings, recording');
 
       await resolution.selectOption('1440p');
       await page.getByTestId('setting-rateControl').selectOption('CBR');
@@ -188,6 +190,7 @@ export default class UiProbe { async enable() { writeFileSync(${JSON.stringify(e
       expect(hash).to.match(/^[0-9a-f]{64}$/);
       expect(await page.getByTestId('integration-toggle-uiProbe').count(), 'no switch before approval').to.equal(0);
       await ui.screenshot('settings-integrations-pending');
+      await expectNoSeriousViolations(page, 'settings, integrations with one waiting for approval');
 
       await page.getByTestId('review-integration-uiProbe').click();
       expect(existsSync(enabledMarker), 'the first click only asks').to.equal(false);

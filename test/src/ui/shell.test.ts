@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi } from '../kit/browser.js';
 import { ServiceProcess } from '@keyframe/integration-testkit';
 import { serviceUnderTest, type ServiceUnderTest } from '../kit/service-under-test.js';
@@ -24,6 +25,7 @@ describe('ui: shell', function () {
       await page.getByTestId('library-sessions').waitFor({ timeout: SLOW_UI_MS });
       expect(await page.getByTestId('nav-sessions').getAttribute('aria-current')).to.equal('page');
       await ui.screenshot('shell-library');
+      await expectNoSeriousViolations(page, 'library, empty');
 
       await page.getByTestId('nav-clips').click();
       await page.getByTestId('library-clips').waitFor();
@@ -63,6 +65,7 @@ describe('ui: shell', function () {
       expect(await modal.getByRole('heading').textContent()).to.equal('Settings were reset');
       expect(await modal.textContent()).to.contain('settings.json.broken-');
       await ui.screenshot('shell-show-modal');
+      await expectNoSeriousViolations(ui.page, 'the settings-reset dialog');
       await modal.getByRole('button', { name: 'OK' }).click();
       await modal.waitFor({ state: 'detached' });
       expect(ui.consoleErrors).to.deep.equal([]);
@@ -115,6 +118,7 @@ describe('ui: shell', function () {
       expect(await file.count()).to.equal(1);
       expect(await file.textContent()).to.contain('Session Recording');
       await ui.screenshot('shell-recovery-prompt');
+      await expectNoSeriousViolations(page, 'the recovery dialog');
       await file.getByRole('textbox').fill('My Game');
       await file.getByRole('button', { name: 'Recover' }).click();
       await prompt.waitFor({ state: 'detached' });

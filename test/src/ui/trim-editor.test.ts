@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import type { ContentItem } from '@keyframe/core/protocol';
 import type { Page } from 'playwright-core';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { ffprobePath } from '../kit/processes.js';
 import { ServiceUnderTest } from '../kit/service-under-test.js';
@@ -104,6 +105,7 @@ describe('ui: trim editor', function () {
     expect(await page.getByTestId('selection-label').innerText()).to.match(/^0:01\.\d – 0:03\.\d$/);
     await page.mouse.move(0, 0);
     await ui.screenshot('trim-editor');
+    await expectNoSeriousViolations(ui.page, 'the trim editor with a range');
   });
 
   it('zooms in with the buttons and Ctrl + wheel, the playhead kept in view and the scale labelled without crowding', async () => {
@@ -133,6 +135,7 @@ describe('ui: trim editor', function () {
     const lefts = await labels.evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().left));
     for (let index = 1; index < lefts.length; index++) expect(lefts[index]! - lefts[index - 1]!).to.be.at.least(60);
     await ui.screenshot('trim-editor-zoomed');
+    await expectNoSeriousViolations(ui.page, 'the trim editor zoomed in');
 
     // Zoomed in, the plain wheel pans along the video.
     const scrolled = await viewport.evaluate((element) => element.scrollLeft);

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDuration, type ContentItem } from '@keyframe/core/protocol';
+import { expectNoSeriousViolations } from '../kit/accessibility.js';
 import { openUi, waitForCondition, type UiSession } from '../kit/browser.js';
 import { serviceUnderTest } from '../kit/service-under-test.js';
 import { recordLibrary, sentCommands, sessionsOf, thumbnailsLoaded, uiAddress } from './library-fixture.js';
@@ -74,6 +75,7 @@ describe('ui: video page', function () {
     await page.getByTestId('add-bookmark').click();
     await page.locator('[data-testid="timeline-bookmark"][data-type="Assist"]').waitFor();
     await ui.screenshot('video-page');
+    await expectNoSeriousViolations(page, 'video page');
     await page.reload();
     await page.locator('[data-testid="timeline-bookmark"][data-type="Assist"]').waitFor({ timeout: 15000 });
     expect((await markers.allInnerTexts()).sort()).to.deep.equal(['Assist', 'Death', 'Kill']);
@@ -155,6 +157,7 @@ describe('ui: video page', function () {
       { timeout: 15000 },
     );
     await ui.screenshot('video-clip-editor');
+    await expectNoSeriousViolations(page, 'video page, clip editor with two ranges');
 
     await page.getByTestId('create-clip').click();
     await page.locator('[data-testid="job-card"][data-kind="clip"]').waitFor({ timeout: 15000 });

@@ -7,6 +7,7 @@ import {
   type Settings,
   type State,
 } from '@keyframe/core/protocol';
+import { audioDeviceAdvice, desktopSystem } from './audio-device-advice';
 import { captureInUseText } from './capture-in-use-text';
 import { NumberField, SelectField, SettingsGroup, SliderField, ToggleField } from './fields';
 import type { SectionProps } from './section-props';
@@ -27,6 +28,7 @@ export function RecordingSection({ settings, state, connected }: SectionProps) {
       label: `${codec.friendlyName}${codec.isHardwareEncoder ? ' (GPU)' : ''}`,
     })),
   ];
+  const audioAdvice = audioDeviceAdvice(state, desktopSystem());
   return (
     <>
       <SettingsGroup title="Recording" description="How and what Keyframe records. Changes apply to the next recording.">
@@ -104,11 +106,17 @@ export function RecordingSection({ settings, state, connected }: SectionProps) {
       </SettingsGroup>
 
       <SettingsGroup title="Audio" description="The devices recorded with the game, and their volume.">
+        {audioAdvice.system.map((advice) => (
+          <p className="audio-advice" role="note" key={advice} data-testid="audio-advice">
+            {advice}
+          </p>
+        ))}
         <DeviceList
           kind="inputDevices"
           title="Microphones"
           detected={state.inputDevices}
           chosen={settings.inputDevices}
+          advice={audioAdvice.inputDevices}
           disabled={disabled}
         />
         <DeviceList
@@ -116,6 +124,7 @@ export function RecordingSection({ settings, state, connected }: SectionProps) {
           title="Speakers and headphones"
           detected={state.outputDevices}
           chosen={settings.outputDevices}
+          advice={audioAdvice.outputDevices}
           disabled={disabled}
         />
         <ToggleField
@@ -203,11 +212,13 @@ interface DeviceListProps {
   title: string;
   detected: State['inputDevices'];
   chosen: DeviceSetting[];
+  /** What to install or enable, when none is detected. */
+  advice: string | undefined;
   disabled: boolean;
 }
 
 /** Every detected device with a switch (recorded or not) and, when recorded, its volume. */
-function DeviceList({ kind, title, detected, chosen, disabled }: DeviceListProps) {
+function DeviceList({ kind, title, detected, chosen, advice, disabled }: DeviceListProps) {
   const chosenIds = new Set(chosen.map((device) => device.id));
   // A chosen device that is unplugged stays listed, so it can be removed.
   const devices: AudioDevice[] = [
@@ -222,6 +233,11 @@ function DeviceList({ kind, title, detected, chosen, disabled }: DeviceListProps
     <div className="device-list">
       <p className="device-list__title">{title}</p>
       {devices.length === 0 && <p className="empty">No devices found.</p>}
+      {advice && (
+        <p className="audio-advice" role="note" data-testid={`audio-advice-${kind}`}>
+          {advice}
+        </p>
+      )}
       {devices.map((device) => {
         const setting = chosen.find((each) => each.id === device.id);
         return (
