@@ -159,7 +159,7 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
     expect(output()).to.include('SIGTERM: stopping Keyframe');
   });
 
-  it('its Exec line alone is the app: the service starts and the browser is asked for an app window on its UI', async () => {
+  it('its Exec line alone is the app: the browser is asked for an app window, and start with the computer runs the installed launcher', async () => {
     // A stand-in browser that notes how it was started; no session bus, so no tray on the machine's desktop.
     const browserLog = path.join(work.path, 'browser-arguments.txt');
     const browser = path.join(work.path, 'stand-in-browser');
@@ -175,15 +175,33 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
       .and.include('--class=Keyframe')
       .and.include('--remote-debugging-pipe');
     expect(browserArguments).to.include(`--user-data-dir=${path.join(work.path, 'data')}`);
-    expect((await fetch(url)).status).to.equal(200);
+
+    // Start with the computer, switched on as a frontend does: the entry runs the installed launcher, minimised.
+    const frontend = await ProtocolClient.connect(url);
+    frontend.send('UpdateSettings', { runOnStartup: true });
+    await frontend.next('Settings', (settings) => settings.runOnStartup);
+    await frontend.close();
+    const autostart = path.join(home, '.config', 'autostart', 'keyframe.desktop');
+    const entry = await waitFor(
+      () => (existsSync(autostart) ? readFileSync(autostart, 'utf8') : undefined),
+      () => 'no autostart entry',
+    );
+    expect(execArguments(desktopEntryKeys(entry).get('Exec')!)).to.deep.equal([
+      path.join(root(), 'keyframe'),
+      '--root',
+      root(),
+      '--',
+      '--data-dir',
+      path.join(work.path, 'data'),
+      '--minimised',
+    ]);
     service!.kill('SIGTERM');
     expect(await exited).to.equal(0);
   });
 
   it('uninstall.sh removes what install.sh and the app wrote, and nothing of the user’s', async () => {
     const autostart = path.join(home, '.config', 'autostart', 'keyframe.desktop');
-    await mkdir(path.dirname(autostart), { recursive: true });
-    await writeFile(autostart, '[Desktop Entry]\nExec=keyframe\nX-Keyframe-Autostart=true\n');
+    expect(existsSync(autostart), 'the entry the app wrote').to.equal(true);
     await writeFile(local('icons', 'hicolor', '48x48', 'apps', 'mine.png'), 'not an icon of Keyframe');
     await mkdir(path.join(home, '.config', 'keyframe'), { recursive: true });
     await writeFile(path.join(home, '.config', 'keyframe', 'settings.json'), '{}');
