@@ -28,6 +28,7 @@ import { EVENT_SINK, type EventSink } from '../protocol/event-sink.js';
 
 export { allocatedFile } from './allocated-file.js';
 export { folderSnapshot } from './folder-snapshot.js';
+export { initialState } from '../state/state-publisher.js';
 export { makeReadOnly, undoReadOnly } from './read-only-folder.js';
 export { createTestApp, type Override, type Overrides, type TestApp, type TestAppOptions } from './test-app.js';
 

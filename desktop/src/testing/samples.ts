@@ -1,35 +1,14 @@
 // States and Settings for the desktop layer's unit tests: complete objects, changed where a test says.
 import { readFileSync } from 'node:fs';
 import type { ContentItem, Recording, Settings, State } from '@keyframe/core/protocol';
+import { initialState } from '@keyframe/core/testing';
 
-const BASE_STATE: State = {
-  recording: null,
-  preRecording: null,
-  content: [],
-  inputDevices: [],
-  outputDevices: [],
-  displays: [],
-  codecs: [],
-  availableCaptureEngineVersions: [],
-  gpuVendor: 'Unknown',
-  gpuComputeCapability: 0,
-  maxDisplayHeight: 1080,
+/** The State of a service that has started (its capture engine loaded), changed where a test says. */
+export const sampleState = (changes: Partial<State> = {}): State => ({
+  ...initialState('/cache'),
   hasLoadedCaptureEngine: true,
-  isCheckingForUpdates: false,
-  currentFolderSizeGb: 0,
-  recordingDriveUsedGb: null,
-  recordingDriveFreeGb: null,
-  cacheFolder: '/cache',
-  integrations: {},
-  integrationSettings: {},
-  integrationPackages: [],
-  loading: [],
-  captureEngine: null,
-  captureInUse: null,
-  encodingHealth: null,
-};
-
-export const sampleState = (changes: Partial<State> = {}): State => ({ ...BASE_STATE, ...changes });
+  ...changes,
+});
 
 /** Settings as a first run writes them (core's fixture of the version before these settings, plus their defaults). */
 export function sampleSettings(changes: Partial<Settings> = {}): Settings {

@@ -154,6 +154,8 @@ describe('screenText feed (live, real tesseract)', function () {
       source.current = { ...frames[1 + (next % 2)]!, timeMs: next++ };
     }, 1);
     await delay(1500);
+    // A busy machine may not have finished the first recognition yet: frames keep coming until it has.
+    for (let waited = 0; inputs.length === 0 && waited < 10_000; waited += 50) await delay(50);
     clearInterval(changer);
     await feeds.closeAll();
     expect(next).to.be.above(200);
