@@ -183,7 +183,7 @@ describe('desktop: the Linux package, installed, launched from its menu entry, u
     await frontend.close();
     const autostart = path.join(home, '.config', 'autostart', 'keyframe.desktop');
     const entry = await waitFor(
-      () => (existsSync(autostart) ? readFileSync(autostart, 'utf8') : undefined),
+      () => (existsSync(autostart) && readFileSync(autostart, 'utf8').includes('\nExec=') ? readFileSync(autostart, 'utf8') : undefined),
       () => 'no autostart entry',
     );
     expect(execArguments(desktopEntryKeys(entry).get('Exec')!)).to.deep.equal([
