@@ -22,7 +22,9 @@ const modeChange = (from: string, to: string) => logLine(`LogDominionPlayerContr
 const DEATH = () => modeChange('DIM_Gameplay', 'DIM_Dead');
 const RESPAWN = () => modeChange('DIM_Dead', 'DIM_Gameplay');
 
-describe('fantasy-survival end to end', function () {
+// The live path of its feed kind runs in `npm test` through block-sandbox's (a followed log) end-to-end suite; this one runs
+// under `npm run test:long` (KEYFRAME_LONG_TESTS=1). Its tapes (tapes.test.ts) stay in `npm test`.
+(process.env.KEYFRAME_LONG_TESTS === '1' ? describe : describe.skip)('fantasy-survival end to end (long)', function () {
   this.timeout(90_000);
   let keyframe: IntegrationService;
   let clientLog: string;

@@ -69,7 +69,9 @@ class FakeHudServer {
   }
 }
 
-describe('vehicle-combat end to end', function () {
+// The live path of its feed kind runs in `npm test` through arena-game-a's (a polled game API) end-to-end suite; this one runs
+// under `npm run test:long` (KEYFRAME_LONG_TESTS=1). Its tapes (tapes.test.ts) stay in `npm test`.
+(process.env.KEYFRAME_LONG_TESTS === '1' ? describe : describe.skip)('vehicle-combat end to end (long)', function () {
   this.timeout(90_000);
   let keyframe: IntegrationService | undefined;
   let hud: FakeHudServer | undefined;
