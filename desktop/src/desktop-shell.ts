@@ -6,7 +6,6 @@ import { applyAutostart, type AutostartSettings } from './autostart/autostart.js
 import type { AutostartOutcome } from './autostart/autostart-outcome.js';
 import { NotificationCenter } from './notifications/notification-center.js';
 import { startPlatformNotifier } from './notifications/platform-notifier.js';
-import { openFolder } from './os/open-folder.js';
 import { startPlatformTray } from './tray/platform-tray.js';
 import { TrayController } from './tray/tray-controller.js';
 
@@ -34,7 +33,7 @@ export async function startDesktopShell({ service, openWindow, quit, startedMini
   const tray = new TrayController(
     service.state,
     settings,
-    { dispatch: (frame) => service.dispatch(frame), openWindow, quit, openVideosFolder: () => openFolder(settings.contentFolder) },
+    { dispatch: (frame) => service.dispatch(frame), openWindow, quit, openVideosFolder: () => service.openContentFolder() },
     log,
   );
   const unsubscribe = service.onEvent((event) => {

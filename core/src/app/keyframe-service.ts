@@ -44,6 +44,7 @@ import { LegacyListener } from '../transport/legacy-listener.js';
 import { MediaRoutes } from '../transport/media-routes.js';
 import { ReferenceMediaListener } from '../transport/reference-media-listener.js';
 import { staticFiles } from '../transport/static-files.js';
+import { FileManager } from '../platform/file-manager.js';
 
 /** The built web UI, beside this package in the workspace; `KEYFRAME_UI_DIR` points elsewhere. */
 const uiFolder = () => process.env.KEYFRAME_UI_DIR ?? fileURLToPath(new URL('../../../ui/dist', import.meta.url));
@@ -145,6 +146,11 @@ export class KeyframeService {
   /** Resolves once nothing is loading any more (a part that failed to load is logged, and says so in State). */
   loaded(): Promise<void> {
     return this.loadingAfterListening;
+  }
+
+  /** Opens the videos folder (the content folder) in the system file manager: the desktop tray's menu entry. */
+  openContentFolder(): Promise<void> {
+    return this.container.resolve(FileManager).openFolder(this.settings.contentFolder);
   }
 
   /** Handles one command frame from a desktop bridge, as if it came over a WebSocket in the default dialect. */

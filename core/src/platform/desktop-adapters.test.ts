@@ -32,6 +32,18 @@ describe('FileManager', () => {
     expect(mac.runs).to.deep.equal([{ command: 'open', args: ['-R', '/Users/me/Movies/a.mp4'] }]);
   });
 
+  it('opens a folder itself with xdg-open, Explorer and Finder', async () => {
+    const linux = fakeTools('linux', ['xdg-open']);
+    await new FileManager(linux.tools).openFolder('/videos');
+    expect(linux.runs).to.deep.equal([{ command: 'xdg-open', args: ['/videos'] }]);
+    const windows = fakeTools('win32', ['explorer.exe'], {}, 1);
+    await new FileManager(windows.tools).openFolder('C:/Videos');
+    expect(windows.runs).to.deep.equal([{ command: 'explorer.exe', args: ['C:\\Videos'] }]);
+    const mac = fakeTools('darwin', ['open']);
+    await new FileManager(mac.tools).openFolder('/Users/me/Movies');
+    expect(mac.runs).to.deep.equal([{ command: 'open', args: ['/Users/me/Movies'] }]);
+  });
+
   it('says what to install when no opener exists, and reports a failing one', async () => {
     const missing = await commandRejection(new FileManager(fakeTools('linux', []).tools).reveal('/v/a.mp4'), 'Unavailable');
     expect(missing.message).to.include('xdg-utils');

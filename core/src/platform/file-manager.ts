@@ -26,8 +26,24 @@ export class FileManager {
       failIfNonZero(exit.code, `open -R could not show ${file} in Finder`);
       return;
     }
-    const folder = path.dirname(file);
-    const exit = await this.tools.run('xdg-open', [folder]);
+    await this.openFolder(path.dirname(file));
+  }
+
+  /** Opens `folder` (absolute) in the file manager. Throws `CommandError` as `reveal` does. */
+  async openFolder(folder: string): Promise<void> {
+    const { platform } = this.tools;
+    if (platform === 'win32') {
+      if (!(await this.tools.run('explorer.exe', [folder.replaceAll('/', '\\')])))
+        throw new CommandError('Unavailable', 'Windows Explorer (explorer.exe) could not be started, so the folder cannot be opened.');
+      return;
+    }
+    const opener = platform === 'darwin' ? 'open' : 'xdg-open';
+    const exit = await this.tools.run(opener, [folder]);
+    if (platform === 'darwin') {
+      if (!exit) throw new CommandError('Unavailable', 'The macOS `open` tool could not be started, so the folder cannot be opened.');
+      failIfNonZero(exit.code, `open could not open ${folder} in Finder`);
+      return;
+    }
     if (!exit) {
       throw new CommandError('Unavailable', `No file manager opener is installed: install xdg-utils (xdg-open) to open ${folder}.`);
     }
